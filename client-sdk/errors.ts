@@ -1,0 +1,69 @@
+/**
+ * The one error type of the SDK and the service. Every failure that reaches a
+ * user carries a stable machine-readable `code`; the server maps `status` to
+ * the HTTP status in exactly one place (`app.onError`).
+ */
+
+/** Machine-readable error codes, with the HTTP status each maps to. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  malformed_json: 400,
+  malformed_board: 400,
+  invalid_layout: 400,
+  missing_card: 400,
+  duplicate_card: 400,
+  wrong_column_count: 400,
+  wrong_cell_count: 400,
+  deal_out_of_range: 400,
+  numbering_not_supported: 400,
+  layout_required: 400,
+  bad_limits: 400,
+  bad_rules: 400,
+  illegal_move: 400,
+  unknown_game: 404,
+  not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  overloaded: 503,
+  solution_check_failed: 500,
+  engine_error: 500,
+  internal_error: 500,
+} as const;
+
+/** One of the error codes above. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Where in the input the fault is (whichever parts apply). */
+export interface ErrorLocation {
+  /** 1-based line of a board text. */
+  line?: number;
+  /** 1-based column (character) in that line. */
+  column?: number;
+  /** The offending token. */
+  token?: string;
+  /** JSON path of the offending field, e.g. `"layout.columns.3"`. */
+  path?: string;
+}
+
+/**
+ * An error with a stable `code` and, when the input is at fault, its location.
+ * `status` is the HTTP status the service answers with.
+ */
+export class SolverError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly location?: ErrorLocation;
+
+  constructor(code: ErrorCode, message: string, location?: ErrorLocation) {
+    super(message);
+    this.name = 'SolverError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    if (location && Object.keys(location).length > 0) this.location = location;
+  }
+
+  /** The JSON error body of the API: `{error: {code, message, ...location}}`. */
+  toJSON(): { error: { code: ErrorCode; message: string } & ErrorLocation } {
+    return { error: { code: this.code, message: this.message, ...this.location } };
+  }
+}

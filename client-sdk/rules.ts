@@ -1,0 +1,177 @@
+/**
+ * Rules as data: the parameters that one engine needs to play every game, the
+ * game presets, and the position ("layout") type.
+ *
+ * Source of every rule: `shared/docs/rules.md` ("Rule parameters" and "Presets"),
+ * which cites the seed rule pages, PySolFC and fc-solve.
+ */
+import type { Card } from './cards.js';
+
+/** How tableau cards build on each other (rules.md, "tableau build"). */
+export type BuildRule = 'alternate_color' | 'suit' | 'rank' | 'suit_up_or_down';
+/** Which cards an empty column accepts. `kings`: the top rank (King, or with a wrapping deck the rank below the foundation base). */
+export type EmptyColumnRule = 'any' | 'kings' | 'none';
+/**
+ * How many cards move at once from column to column.
+ * - `none`: single cards only;
+ * - `supermove`: at most (f + 1) * 2^e, f = empty free cells, e = empty columns not counting the destination;
+ * - `cells_plus_one`: at most f + 1;
+ * - `unlimited`: any valid sequence (a real rule change, e.g. Relaxed FreeCell).
+ */
+export type SequenceMoveRule = 'none' | 'supermove' | 'cells_plus_one' | 'unlimited';
+
+/** Every rule parameter of a game. */
+export interface Rules {
+  /** Number of tableau columns, 1..10. */
+  columns: number;
+  /** Number of free cells, 0..8. */
+  freeCells: number;
+  /** Tableau build rule. */
+  build: BuildRule;
+  /** What an empty column accepts. */
+  emptyColumn: EmptyColumnRule;
+  /** Sequence-move capacity rule. */
+  sequenceMove: SequenceMoveRule;
+  /** Rank the foundations start from, 1..13 (1 = Ace; Penguin: the beak's rank). */
+  foundationBase: number;
+  /** Ranks wrap K→A on the foundations and A→K on the tableau (Penguin). */
+  wrap: boolean;
+}
+
+/**
+ * A position: the tableau, the free cells and the foundations.
+ * - `columns[i]` lists column i's cards from the deepest (index 0) to the exposed one (last).
+ * - `freeCells[i]` is the card in cell i or `null`; its length equals `rules.freeCells`.
+ * - `foundations[s]` is the number of cards on suit s's foundation (suits C, D, H, S), 0..13.
+ */
+export interface Layout {
+  columns: Card[][];
+  freeCells: (Card | null)[];
+  foundations: [number, number, number, number];
+}
+
+/** A game to solve: rules plus a starting layout. */
+export interface Deal {
+  rules: Rules;
+  layout: Layout;
+}
+
+/** How a preset's deals may be numbered. */
+export type Numbering = 'ms' | 'pysolfc';
+
+/** A named game: its rules and how its deals are made. */
+export interface GamePreset {
+  /** Stable identifier used by the API, e.g. `"seahaven_towers"`. */
+  id: string;
+  /** Human-readable name. */
+  name: string;
+  /** One-line description, including where the rule comes from. */
+  description: string;
+  /** The game's rules. */
+  rules: Rules;
+  /** Deal numberings this game accepts; empty when a layout is required. */
+  numberings: Numbering[];
+}
+
+const FREECELL: Rules = {
+  columns: 8,
+  freeCells: 4,
+  build: 'alternate_color',
+  emptyColumn: 'any',
+  sequenceMove: 'supermove',
+  foundationBase: 1,
+  wrap: false,
+};
+
+const SEAHAVEN: Rules = {
+  columns: 10,
+  freeCells: 4,
+  build: 'suit',
+  emptyColumn: 'kings',
+  sequenceMove: 'cells_plus_one',
+  foundationBase: 1,
+  wrap: false,
+};
+
+/** Every preset, in the order `GET /v1/games` lists them. */
+export const PRESETS: readonly GamePreset[] = [
+  {
+    id: 'freecell',
+    name: 'FreeCell',
+    description: '8 columns, 4 free cells, build down in alternate colours, any card to an empty column, supermoves (Microsoft/FreeCell Pro numbers or PySolFC numbers).',
+    rules: FREECELL,
+    numberings: ['ms', 'pysolfc'],
+  },
+  {
+    id: 'relaxed_freecell',
+    name: 'Relaxed FreeCell',
+    description: 'FreeCell with unlimited sequence moves (PySolFC "Relaxed FreeCell").',
+    rules: { ...FREECELL, sequenceMove: 'unlimited' },
+    numberings: ['ms', 'pysolfc'],
+  },
+  {
+    id: 'forecell',
+    name: 'ForeCell',
+    description: '8 columns of 6, the last 4 cards dealt to the free cells, alternate colours, kings only to empty columns, (free cells + 1) cards per move (PySolFC).',
+    rules: { ...FREECELL, emptyColumn: 'kings', sequenceMove: 'cells_plus_one' },
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'bakers_game',
+    name: "Baker's Game",
+    description: 'FreeCell building down in suit instead of alternate colours.',
+    rules: { ...FREECELL, build: 'suit' },
+    numberings: ['ms', 'pysolfc'],
+  },
+  {
+    id: 'kings_only_bakers_game',
+    name: "King's Only Baker's Game",
+    description: "Baker's Game where only kings fill empty columns; (free cells + 1) cards per move (PySolFC, fc-solve).",
+    rules: { ...FREECELL, build: 'suit', emptyColumn: 'kings', sequenceMove: 'cells_plus_one' },
+    numberings: ['ms', 'pysolfc'],
+  },
+  {
+    id: 'eight_off',
+    name: 'Eight Off',
+    description: '8 columns of 6, 8 free cells with 4 filled by the deal, build down in suit, kings only to empty columns (PySolFC).',
+    rules: { ...SEAHAVEN, columns: 8, freeCells: 8 },
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'seahaven_towers',
+    name: 'Seahaven Towers',
+    description: '10 columns of 5, 4 free cells with 2 filled by the deal, build down in suit, kings only to empty columns, (free cells + 1) cards per move.',
+    rules: SEAHAVEN,
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'seahaven_towers_relaxed',
+    name: 'Seahaven Towers (relaxed, seed rule)',
+    description: "The seed page's relaxed rule: any card may fill an empty column; supermoves.",
+    rules: { ...SEAHAVEN, emptyColumn: 'any', sequenceMove: 'supermove' },
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'seahaven_towers_unlimited',
+    name: 'Relaxed Seahaven Towers (PySolFC / fc-solve)',
+    description: 'What PySolFC and fc-solve call "Relaxed Seahaven Towers": kings only to empty columns, unlimited sequence moves.',
+    rules: { ...SEAHAVEN, sequenceMove: 'unlimited' },
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'seahaven_towers_3cells',
+    name: 'Seahaven Towers (3 cells)',
+    description: "The seed page's variant with 3 free cells, 2 of them filled by the deal.",
+    rules: { ...SEAHAVEN, freeCells: 3 },
+    numberings: ['pysolfc'],
+  },
+];
+
+/** Looks up a preset by id; `undefined` when there is none. */
+export function findPreset(id: string): GamePreset | undefined {
+  return PRESETS.find((p) => p.id === id);
+}
+
+/** Largest number of columns and free cells the engine supports. */
+export const MAX_COLUMNS = 10;
+export const MAX_FREE_CELLS = 8;

@@ -1,0 +1,41 @@
+/**
+ * Types of one solve as the engine glue returns it (shared by the SDK's local
+ * solver, the server's workers and the CLI).
+ */
+import type { Move } from './moves.js';
+
+/** The three honest answers. */
+export type Verdict = 'solved' | 'unsolvable' | 'unknown';
+
+/** Which budget ended a search whose verdict is `unknown`. */
+export type UnknownReason = 'max_states' | 'timeout' | 'memory' | 'cancelled';
+
+/** Budgets of one solve. */
+export interface SolveLimits {
+  /** Most distinct positions the search may store (the state budget). */
+  maxStates: number;
+  /** Wall-clock deadline in milliseconds from the start of the search. */
+  timeoutMs: number;
+}
+
+/** Counters of one solve. */
+export interface SolveStats {
+  /** Positions whose moves were generated. */
+  statesExpanded: number;
+  /** Distinct canonical positions stored in the state table. */
+  statesStored: number;
+  /** Wall-clock time of the search in milliseconds. */
+  elapsedMs: number;
+  /** Bytes of Wasm linear memory in use at the end of the search. */
+  memoryBytes: number;
+}
+
+/** The engine's answer, after the independent checker has replayed any solution. */
+export interface SolveOutcome {
+  verdict: Verdict;
+  /** Set when `verdict` is `unknown`. */
+  reason?: UnknownReason;
+  /** The solution from the given position to the end (empty unless solved). */
+  moves: Move[];
+  stats: SolveStats;
+}
