@@ -1,0 +1,367 @@
+/**
+ * A decoded position in raw memory, its safe auto-moves, and its canonical key.
+ *
+ * Layout of a position at address `p` (POSITION_BYTES bytes):
+ *
+ *   offset  0: column lengths, u8 x 10
+ *   offset 16: free cells, u8 x 8 (card byte or 0)
+ *   offset 24: foundations, u8 x 4 (cards on each suit's foundation, relative)
+ *   offset 32: columns, 10 x COLUMN_STRIDE bytes, deepest card first
+ *
+ * The canonical key is what makes two positions "the same" for the state
+ * table: the order of the columns and of the free cells does not matter
+ * (fc-solve and patsolve sort the same way; search-notes.md §3). Columns are
+ * sorted by their deepest card (unique per non-empty column, so the order is
+ * total), empty columns last; free cells are sorted by card. Foundations are
+ * not stored: every card not in the tableau or a cell is on its foundation,
+ * and foundations build in order, so the key determines them.
+ *
+ * Key encoding: a stream of 6-bit symbols, packed little-endian into
+ * KEY_WORDS u64 words: for each column in canonical order its cards (card
+ * bytes 4..55, deepest first) then a 0; then the free-cell cards in
+ * descending order, then a 0. At most 52 cards + 10 + 1 zeros = 63 symbols =
+ * 378 bits <= 384 = 6 words.
+ */
+import {
+  numColumns, numCells, buildRule, wrapRanks, rankOf, suitOf, isRed,
+  BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN,
+} from './rules';
+import { writeMove, SOURCE_CELL, SOURCE_COLUMN, TARGET_FOUNDATION } from './output';
+
+export const MAX_COLUMNS: i32 = 10;
+export const MAX_CELLS: i32 = 8;
+export const COLUMN_STRIDE: i32 = 64;
+export const OFF_LENGTHS: i32 = 0;
+export const OFF_CELLS: i32 = 16;
+export const OFF_FOUNDATIONS: i32 = 24;
+export const OFF_CARDS: i32 = 32;
+export const POSITION_BYTES: i32 = OFF_CARDS + MAX_COLUMNS * COLUMN_STRIDE;
+export const KEY_WORDS: i32 = 6;
+export const KEY_BYTES: i32 = KEY_WORDS * 8;
+
+// @ts-ignore: decorator
+@inline export function columnLength(p: usize, col: i32): i32 {
+  return load<u8>(p + OFF_LENGTHS + col);
+}
+// @ts-ignore: decorator
+@inline export function setColumnLength(p: usize, col: i32, n: i32): void {
+  store<u8>(p + OFF_LENGTHS + col, n);
+}
+// @ts-ignore: decorator
+@inline export function cardAt(p: usize, col: i32, i: i32): i32 {
+  return load<u8>(p + OFF_CARDS + col * COLUMN_STRIDE + i);
+}
+// @ts-ignore: decorator
+@inline export function setCardAt(p: usize, col: i32, i: i32, card: i32): void {
+  store<u8>(p + OFF_CARDS + col * COLUMN_STRIDE + i, card);
+}
+/** Exposed card of a column, 0 when empty. */
+// @ts-ignore: decorator
+@inline export function topCard(p: usize, col: i32): i32 {
+  const n = columnLength(p, col);
+  return n == 0 ? 0 : cardAt(p, col, n - 1);
+}
+// @ts-ignore: decorator
+@inline export function cellCard(p: usize, i: i32): i32 {
+  return load<u8>(p + OFF_CELLS + i);
+}
+// @ts-ignore: decorator
+@inline export function setCellCard(p: usize, i: i32, card: i32): void {
+  store<u8>(p + OFF_CELLS + i, card);
+}
+// @ts-ignore: decorator
+@inline export function foundation(p: usize, suit: i32): i32 {
+  return load<u8>(p + OFF_FOUNDATIONS + suit);
+}
+// @ts-ignore: decorator
+@inline export function setFoundation(p: usize, suit: i32, n: i32): void {
+  store<u8>(p + OFF_FOUNDATIONS + suit, n);
+}
+
+/** Copies a whole position. */
+// @ts-ignore: decorator
+@inline export function copyPosition(dst: usize, src: usize): void {
+  memory.copy(dst, src, POSITION_BYTES);
+}
+
+/** True when every card is on the foundations. */
+export function isWon(p: usize): bool {
+  return load<u32>(p + OFF_FOUNDATIONS) == 0x0d0d0d0d;
+}
+
+/** Number of empty free cells. */
+export function emptyCellCount(p: usize): i32 {
+  let n = 0;
+  for (let i = 0; i < numCells; i++) if (cellCard(p, i) == 0) n++;
+  return n;
+}
+
+/** Number of empty columns. */
+export function emptyColumnCount(p: usize): i32 {
+  let n = 0;
+  for (let c = 0; c < numColumns; c++) if (columnLength(p, c) == 0) n++;
+  return n;
+}
+
+/** True when `card` is the next card of its suit's foundation. */
+// @ts-ignore: decorator
+@inline export function fitsFoundation(p: usize, card: i32): bool {
+  return foundation(p, suitOf(card)) + 1 == rankOf(card);
+}
+
+/**
+ * True when moving `card` (which fits its foundation) there can never lose a
+ * solution. The argument, per build rule (search-notes.md §3 collects the
+ * sources; the proofs below are ours):
+ *
+ * A card c of relative rank r can only matter in the tableau as a base for
+ * the cards that build on it. If every card that could ever be placed on c
+ * either is already home or could go home itself at the moment it would be
+ * placed on c, then any solution from the position with c in play turns into
+ * one from the position with c home: drop every move of c, send each card the
+ * old solution put on c home instead (its foundation is ready by then), drop
+ * later moves of those cards, and shorten sequence moves that carried them.
+ * Every other card stands where it stood, cells and columns are at least as
+ * free, so every remaining move stays legal and the end is still won.
+ *
+ * - `suit` (no wrap): only r-1 of c's suit builds on c, and it is home. Safe.
+ * - `suit_up_or_down` (Fortress, no wrap): r-1 of c's suit is home; r+1 of c's
+ *   suit can go home right after c, and so can r+2 placed on r+1, and so on
+ *   (each joins a consecutive run r, r+1, ... of c's suit). Safe.
+ * - `alternate_color`: r <= 2 (nothing builds on an Ace; the Aces that could
+ *   build on a 2 can always go home), or both opposite-colour foundations
+ *   hold r-1 (Horne's rule; patsolve `good_automove`): nothing can build on c.
+ * - `rank` (any suit): every other foundation holds at least r-2. Each r-1
+ *   card that could build on c can then go home, and nothing could build on
+ *   it, since every r-2 is home (Solvitaire `other_within_2`).
+ * - With wrapping ranks the base card (relative 1) can hold relative 13,
+ *   which is never ready for the foundation, so it is not auto-moved; other
+ *   cards follow the same-suit arguments. Other builds with wrap: none.
+ */
+export function isSafeAutoMove(p: usize, card: i32): bool {
+  const r = rankOf(card);
+  const s = suitOf(card);
+  if (wrapRanks) {
+    if (r == 1) return false;
+    return buildRule == BUILD_SUIT || buildRule == BUILD_SUIT_UP_OR_DOWN;
+  }
+  if (buildRule == BUILD_SUIT || buildRule == BUILD_SUIT_UP_OR_DOWN) return true;
+  if (buildRule == BUILD_ALTERNATE_COLOR) {
+    if (r <= 2) return true;
+    const red = isRed(card);
+    for (let t = 0; t < 4; t++) {
+      if (isRed(t) != red && foundation(p, t) < r - 1) return false;
+    }
+    return true;
+  }
+  if (buildRule == BUILD_RANK) {
+    for (let t = 0; t < 4; t++) {
+      if (t != s && foundation(p, t) < r - 2) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Applies safe auto-moves until none is left. When `emit` is set, each one is
+ * written to the solution buffer (used while rebuilding a solution).
+ * The closure does not depend on the order: foundations only grow, so a card
+ * that is safe stays safe and stays exposed until it moves.
+ */
+export function applyAutoMoves(p: usize, emit: bool): void {
+  let moved = true;
+  while (moved) {
+    moved = false;
+    for (let i = 0; i < numCells; i++) {
+      const card = cellCard(p, i);
+      if (card != 0 && fitsFoundation(p, card) && isSafeAutoMove(p, card)) {
+        setCellCard(p, i, 0);
+        setFoundation(p, suitOf(card), rankOf(card));
+        if (emit) writeMove(SOURCE_CELL, i, TARGET_FOUNDATION, suitOf(card), 1, card, true);
+        moved = true;
+      }
+    }
+    for (let c = 0; c < numColumns; c++) {
+      let n = columnLength(p, c);
+      while (n > 0) {
+        const card = cardAt(p, c, n - 1);
+        if (!fitsFoundation(p, card) || !isSafeAutoMove(p, card)) break;
+        n--;
+        setColumnLength(p, c, n);
+        setFoundation(p, suitOf(card), rankOf(card));
+        if (emit) writeMove(SOURCE_COLUMN, c, TARGET_FOUNDATION, suitOf(card), 1, card, true);
+        moved = true;
+      }
+    }
+  }
+}
+
+
+// ---------------------------------------------------------------------------
+// Canonical key
+
+const COLUMN_ORDER: usize = memory.data(16);
+const CELL_SORT: usize = memory.data(16);
+
+let packAcc: u64 = 0;
+let packBits: i32 = 0;
+let packWord: i32 = 0;
+let packOut: usize = 0;
+
+// @ts-ignore: decorator
+@inline function emitSymbol(sym: i32): void {
+  packAcc |= (<u64>sym) << <u64>packBits;
+  packBits += 6;
+  if (packBits >= 64) {
+    store<u64>(packOut + (<usize>packWord << 3), packAcc);
+    packWord++;
+    packBits -= 64;
+    packAcc = packBits > 0 ? (<u64>sym) >> <u64>(6 - packBits) : 0;
+  }
+}
+
+/** Sort key of a column for the canonical order: its deepest card, empty columns last. */
+// @ts-ignore: decorator
+@inline function columnSortKey(p: usize, col: i32): i32 {
+  return columnLength(p, col) == 0 ? 255 : cardAt(p, col, 0);
+}
+
+/**
+ * Writes the canonical order of the columns of `p` into COLUMN_ORDER (insertion
+ * sort: at most 10 columns) and returns its address.
+ */
+export function canonicalColumnOrder(p: usize): usize {
+  const n = numColumns;
+  for (let i = 0; i < n; i++) {
+    const key = columnSortKey(p, i);
+    let j = i;
+    while (j > 0) {
+      const prev = load<u8>(COLUMN_ORDER + j - 1);
+      if (columnSortKey(p, prev) <= key) break;
+      store<u8>(COLUMN_ORDER + j, prev);
+      j--;
+    }
+    store<u8>(COLUMN_ORDER + j, i);
+  }
+  return COLUMN_ORDER;
+}
+
+/** Writes the canonical key of `p` (KEY_BYTES bytes) at `out`. */
+export function encodeKey(p: usize, out: usize): void {
+  packAcc = 0;
+  packBits = 0;
+  packWord = 0;
+  packOut = out;
+  const order = canonicalColumnOrder(p);
+  for (let k = 0; k < numColumns; k++) {
+    const c = <i32>load<u8>(order + k);
+    const n = columnLength(p, c);
+    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+    for (let i = 0; i < n; i++) emitSymbol(load<u8>(base + i));
+    emitSymbol(0);
+  }
+  // free cells, descending
+  let m = 0;
+  for (let i = 0; i < numCells; i++) {
+    const card = <i32>cellCard(p, i);
+    if (card == 0) continue;
+    let j = m;
+    while (j > 0 && <i32>load<u8>(CELL_SORT + j - 1) < card) {
+      store<u8>(CELL_SORT + j, load<u8>(CELL_SORT + j - 1));
+      j--;
+    }
+    store<u8>(CELL_SORT + j, card);
+    m++;
+  }
+  for (let i = 0; i < m; i++) emitSymbol(load<u8>(CELL_SORT + i));
+  emitSymbol(0);
+  if (packBits > 0 || packWord < KEY_WORDS) {
+    store<u64>(out + (<usize>packWord << 3), packAcc);
+    packWord++;
+  }
+  while (packWord < KEY_WORDS) {
+    store<u64>(out + (<usize>packWord << 3), 0);
+    packWord++;
+  }
+}
+
+// @ts-ignore: decorator
+@inline function readSymbol(key: usize, bit: i32): i32 {
+  const word = bit >> 6;
+  const off = bit & 63;
+  let v = load<u64>(key + (<usize>word << 3)) >> <u64>off;
+  if (off > 58) v |= load<u64>(key + (<usize>(word + 1) << 3)) << <u64>(64 - off);
+  return <i32>(v & 63);
+}
+
+/** Rebuilds a position (columns in canonical order) from its key. */
+export function decodeKey(key: usize, p: usize): void {
+  let bit = 0;
+  let present: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    let n = 0;
+    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+    while (true) {
+      const sym = readSymbol(key, bit);
+      bit += 6;
+      if (sym == 0) break;
+      store<u8>(base + n, sym);
+      present |= (<u64>1) << <u64>sym;
+      n++;
+    }
+    setColumnLength(p, c, n);
+  }
+  let i = 0;
+  while (true) {
+    const sym = readSymbol(key, bit);
+    bit += 6;
+    if (sym == 0) break;
+    setCellCard(p, i, sym);
+    present |= (<u64>1) << <u64>sym;
+    i++;
+  }
+  for (; i < MAX_CELLS; i++) setCellCard(p, i, 0);
+  // Foundations: every absent card is home; a suit's foundation ends below its lowest card in play.
+  for (let s = 0; s < 4; s++) {
+    let f = 13;
+    for (let r = 1; r <= 13; r++) {
+      if ((present >> <u64>(r * 4 + s)) & 1) {
+        f = r - 1;
+        break;
+      }
+    }
+    setFoundation(p, s, f);
+  }
+}
+
+/** 32-bit hash of a key (xxHash64-style rounds and avalanche). */
+export function hashKey(key: usize): u32 {
+  let h: u64 = 0x27d4eb2f165667c5;
+  for (let w = 0; w < KEY_WORDS; w++) {
+    let k = load<u64>(key + (<usize>w << 3));
+    k *= 0xc2b2ae3d27d4eb4f;
+    k = rotl<u64>(k, 31);
+    k *= 0x9e3779b185ebca87;
+    h ^= k;
+    h = rotl<u64>(h, 27) * 0x9e3779b185ebca87 + 0x85ebca77c2b2ae63;
+  }
+  h ^= h >> 33;
+  h *= 0xc2b2ae3d27d4eb4f;
+  h ^= h >> 29;
+  h *= 0x165667b19e3779f9;
+  h ^= h >> 32;
+  return <u32>h;
+}
+
+/** True when two keys are equal (full comparison, never the hash alone). */
+// @ts-ignore: decorator
+@inline export function keysEqual(a: usize, b: usize): bool {
+  return load<u64>(a) == load<u64>(b) &&
+    load<u64>(a, 8) == load<u64>(b, 8) &&
+    load<u64>(a, 16) == load<u64>(b, 16) &&
+    load<u64>(a, 24) == load<u64>(b, 24) &&
+    load<u64>(a, 32) == load<u64>(b, 32) &&
+    load<u64>(a, 40) == load<u64>(b, 40);
+}
+

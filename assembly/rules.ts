@@ -1,0 +1,110 @@
+/**
+ * The rule parameters of the current solve, read once from the input block.
+ *
+ * Ranks inside the engine are *relative*: the glue (client-sdk/engine.ts)
+ * maps rank r to ((r - foundationBase + 13) % 13) + 1, so every foundation
+ * starts at relative rank 1 and ends at 13, and "the top rank" an empty
+ * column may take under `kings` is always relative 13 (the King, or with a
+ * wrapping deck the rank below the foundation base; rules.md).
+ * With `wrap`, tableau building is cyclic: relative 13 builds on 1.
+ *
+ * Card byte = rank * 4 + suit (suit 0..3 = C, D, H, S); 0 = no card.
+ */
+
+export const BUILD_ALTERNATE_COLOR: i32 = 0;
+export const BUILD_SUIT: i32 = 1;
+export const BUILD_RANK: i32 = 2;
+export const BUILD_SUIT_UP_OR_DOWN: i32 = 3;
+
+export const EMPTY_ANY: i32 = 0;
+export const EMPTY_KINGS: i32 = 1;
+export const EMPTY_NONE: i32 = 2;
+
+export const SEQ_NONE: i32 = 0;
+export const SEQ_SUPERMOVE: i32 = 1;
+export const SEQ_CELLS_PLUS_ONE: i32 = 2;
+export const SEQ_UNLIMITED: i32 = 3;
+
+export let numColumns: i32 = 8;
+export let numCells: i32 = 4;
+export let buildRule: i32 = BUILD_ALTERNATE_COLOR;
+export let emptyColumnRule: i32 = EMPTY_ANY;
+export let sequenceRule: i32 = SEQ_SUPERMOVE;
+export let wrapRanks: bool = false;
+
+/** Sets the rules of the next solve (values as in the constants above). */
+export function setRules(columns: i32, cells: i32, build: i32, empty: i32, seq: i32, wrap: bool): void {
+  numColumns = columns;
+  numCells = cells;
+  buildRule = build;
+  emptyColumnRule = empty;
+  sequenceRule = seq;
+  wrapRanks = wrap;
+}
+
+// @ts-ignore: decorator
+@inline export function rankOf(card: i32): i32 {
+  return card >> 2;
+}
+
+// @ts-ignore: decorator
+@inline export function suitOf(card: i32): i32 {
+  return card & 3;
+}
+
+// @ts-ignore: decorator
+@inline export function isRed(card: i32): bool {
+  const s = card & 3;
+  return s == 1 || s == 2;
+}
+
+/** Relative rank one above `rank`; 14 (never a rank) past the King unless ranks wrap. */
+// @ts-ignore: decorator
+@inline export function rankAbove(rank: i32): i32 {
+  return wrapRanks && rank == 13 ? 1 : rank + 1;
+}
+
+/**
+ * True when `card` may be placed on `below` in the tableau (rules.md, "tableau build").
+ */
+export function buildsOn(card: i32, below: i32): bool {
+  const r = rankOf(card);
+  const rb = rankOf(below);
+  switch (buildRule) {
+    case BUILD_ALTERNATE_COLOR:
+      return rankAbove(r) == rb && isRed(card) != isRed(below);
+    case BUILD_SUIT:
+      return rankAbove(r) == rb && suitOf(card) == suitOf(below);
+    case BUILD_RANK:
+      return rankAbove(r) == rb;
+    default: // BUILD_SUIT_UP_OR_DOWN
+      return suitOf(card) == suitOf(below) && (rankAbove(r) == rb || rankAbove(rb) == r);
+  }
+}
+
+/** True when an empty column accepts `card` as the deepest card of what moves there. */
+// @ts-ignore: decorator
+@inline export function emptyColumnAccepts(card: i32): bool {
+  if (emptyColumnRule == EMPTY_ANY) return true;
+  if (emptyColumnRule == EMPTY_KINGS) return rankOf(card) == 13;
+  return false;
+}
+
+/**
+ * Most cards one column-to-column move may carry (rules.md, "Sequence-move capacity").
+ * `freeCells`: empty free cells; `emptyColumns`: empty columns not counting the destination.
+ * Under `supermove`, empty columns count only when they take any card: with
+ * kings-only or no refills they cannot hold the intermediate cards.
+ */
+export function sequenceCapacity(freeCells: i32, emptyColumns: i32): i32 {
+  switch (sequenceRule) {
+    case SEQ_NONE:
+      return 1;
+    case SEQ_SUPERMOVE:
+      return emptyColumnRule == EMPTY_ANY ? (freeCells + 1) << emptyColumns : freeCells + 1;
+    case SEQ_CELLS_PLUS_ONE:
+      return freeCells + 1;
+    default:
+      return 64;
+  }
+}

@@ -1,0 +1,505 @@
+/**
+ * The search: best-first over canonical positions, complete when it runs to
+ * the end.
+ *
+ * Every position met is stored once in the state table (table.ts) under its
+ * canonical key. The open list is a bucket queue keyed by a heuristic score
+ * (lower = more promising), LIFO within a bucket, so the search dives like a
+ * guided depth-first search while never expanding a position twice. The
+ * search prunes nothing but duplicates and applies only safe auto-moves
+ * (position.ts argues each one), so when the open list runs empty without a
+ * budget having cut an insert, every position reachable from the start has
+ * been expanded and none is won: the deal is unsolvable. Any cut (state
+ * budget, memory, deadline, cancel) ends the search with `unknown`.
+ *
+ * Moves are stored position-independently (packed move, below): they name
+ * the moved card and the target by card identity, which is what lets
+ * positions be stored in canonical order while the solution is replayed on
+ * the real column and cell numbers (reconstructSolution).
+ *
+ * Packed move (u32): bits 0-5 the moved card (deepest card of the run),
+ * bits 6-7 the target kind (MOVE_TO_*), bits 8-13 the card the run is put on
+ * (MOVE_TO_CARD), bits 14-19 the number of cards.
+ */
+import {
+  numColumns, numCells, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
+} from './rules';
+import {
+  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
+  columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
+  copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, applyAutoMoves, encodeKey, decodeKey, hashKey,
+} from './position';
+import { resetArena, arenaBytesUsed } from './arena';
+import { resetTable, findOrInsert, recordAt, recordCount, insertFailure, lastInsertWasNew, FAIL_MEMORY } from './table';
+import {
+  resetOutput, writeMove, outputOverflow, SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
+} from './output';
+
+/** Returns 0 to go on, REASON_TIMEOUT or REASON_CANCELLED to stop (the glue reads a SharedArrayBuffer flag and the clock). */
+@external('env', 'pollStop')
+declare function pollStop(): i32;
+
+export const VERDICT_SOLVED: i32 = 0;
+export const VERDICT_UNSOLVABLE: i32 = 1;
+export const VERDICT_UNKNOWN: i32 = 2;
+export const VERDICT_ERROR: i32 = 3;
+
+export const REASON_NONE: i32 = 0;
+export const REASON_MAX_STATES: i32 = 1;
+export const REASON_TIMEOUT: i32 = 2;
+export const REASON_MEMORY: i32 = 3;
+export const REASON_CANCELLED: i32 = 4;
+
+const MOVE_TO_FOUNDATION: u32 = 0;
+const MOVE_TO_CELL: u32 = 1;
+const MOVE_TO_EMPTY_COLUMN: u32 = 2;
+const MOVE_TO_CARD: u32 = 3;
+
+/** Expansions between two polls of the stop flag and the clock. */
+const POLL_INTERVAL: u32 = 512;
+/** Buckets of the open list; scores are clamped into 0..NUM_BUCKETS-1. */
+const NUM_BUCKETS: i32 = 4096;
+const SCORE_OFFSET: i32 = 256;
+const MAX_PATH: i32 = 8192;
+
+/**
+ * Input block written by the glue before `solve` (INPUT_BYTES bytes):
+ *   0 columns, 1 free cells, 2 build rule, 3 empty-column rule, 4 sequence rule, 5 wrap (0/1)
+ *   8..11 foundations (relative counts, suits C D H S)
+ *  16..23 free cells (card bytes, 0 = empty)
+ *  32..41 column lengths
+ *  64 + c * 64 + i: card i (deepest first) of column c
+ */
+export const INPUT_BYTES: i32 = 1024;
+export const INPUT: usize = memory.data(INPUT_BYTES);
+
+const START: usize = memory.data(POSITION_BYTES);
+const PARENT: usize = memory.data(POSITION_BYTES);
+const CHILD: usize = memory.data(POSITION_BYTES);
+const KEY: usize = memory.data(KEY_BYTES);
+const BUCKETS: usize = memory.data(NUM_BUCKETS * 4);
+const PATH: usize = memory.data(MAX_PATH * 4);
+
+let minBucket: i32 = NUM_BUCKETS;
+let stopReason: i32 = REASON_NONE;
+let goalIndex: u32 = 0;
+
+export let statesExpanded: u32 = 0;
+
+// ---------------------------------------------------------------------------
+// Heuristic
+
+const W_NOT_HOME: i32 = 6;
+const W_UNSORTED: i32 = 3;
+const W_CELL: i32 = 2;
+const W_EMPTY_COLUMN: i32 = 6;
+const W_NEXT_DEPTH: i32 = 2;
+
+/** Cards at the top of column `col` that form one movable sequence. */
+function topRunLength(p: usize, col: i32): i32 {
+  const n = columnLength(p, col);
+  if (n == 0) return 0;
+  let run = 1;
+  while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  return run;
+}
+
+/**
+ * Score of a position, lower is better: cards not home, cards buried under
+ * out-of-order cards, occupied cells, empty columns (good), and how deep the
+ * next foundation cards lie (features from search-notes.md §1 and §6).
+ */
+function heuristic(p: usize): i32 {
+  let home = 0;
+  for (let s = 0; s < 4; s++) home += foundation(p, s);
+  let score = (52 - home) * W_NOT_HOME;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) {
+      score -= W_EMPTY_COLUMN;
+      continue;
+    }
+    score += (n - topRunLength(p, c)) * W_UNSORTED;
+    for (let i = 0; i < n; i++) {
+      const card = cardAt(p, c, i);
+      if (foundation(p, suitOf(card)) + 1 == rankOf(card)) score += (n - 1 - i) * W_NEXT_DEPTH;
+    }
+  }
+  score += (numCells - emptyCellCount(p)) * W_CELL;
+  score += SCORE_OFFSET;
+  return score < 0 ? 0 : score >= NUM_BUCKETS ? NUM_BUCKETS - 1 : score;
+}
+
+// ---------------------------------------------------------------------------
+// Open list (bucket queue threaded through the records' `next` field)
+
+function pushOpen(index: u32, score: i32): void {
+  const head = BUCKETS + (<usize>score << 2);
+  store<u32>(recordAt(index), load<u32>(head), 8);
+  store<u32>(head, index);
+  if (score < minBucket) minBucket = score;
+}
+
+function popOpen(): u32 {
+  while (minBucket < NUM_BUCKETS) {
+    const head = BUCKETS + (<usize>minBucket << 2);
+    const index = load<u32>(head);
+    if (index != 0) {
+      store<u32>(head, load<u32>(recordAt(index), 8));
+      return index;
+    }
+    minBucket++;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Children
+
+// @ts-ignore: decorator
+@inline function packMove(card: i32, kind: u32, onto: i32, count: i32): u32 {
+  return <u32>card | (kind << 6) | (<u32>onto << 8) | (<u32>count << 14);
+}
+
+/**
+ * Stores the child in CHILD (already moved): applies auto-moves, looks it up,
+ * queues it when new. Returns false when the search must stop (won, or a budget ran out).
+ */
+function addChild(parent: u32, move: u32): bool {
+  applyAutoMoves(CHILD, false);
+  encodeKey(CHILD, KEY);
+  const index = findOrInsert(KEY, hashKey(KEY), parent, move);
+  if (index == 0) {
+    stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : REASON_MAX_STATES;
+    return false;
+  }
+  if (!lastInsertWasNew) return true;
+  if (isWon(CHILD)) {
+    goalIndex = index;
+    return false;
+  }
+  pushOpen(index, heuristic(CHILD));
+  return true;
+}
+
+/** Moves the top `count` cards of column `from` onto column `to` in CHILD. */
+function moveRun(from: i32, to: i32, count: i32): void {
+  const n = columnLength(CHILD, from);
+  const m = columnLength(CHILD, to);
+  memory.copy(
+    CHILD + OFF_CARDS + to * COLUMN_STRIDE + m,
+    CHILD + OFF_CARDS + from * COLUMN_STRIDE + n - count,
+    count,
+  );
+  setColumnLength(CHILD, from, n - count);
+  setColumnLength(CHILD, to, m + count);
+}
+
+/** First empty free cell of a position, -1 when none. */
+function firstEmptyCell(p: usize): i32 {
+  for (let i = 0; i < numCells; i++) if (cellCard(p, i) == 0) return i;
+  return -1;
+}
+
+/**
+ * Generates every move of PARENT (record `parent`) and adds the children.
+ * Only one empty column and one empty cell are tried as targets: all empty
+ * columns (and cells) are alike under the canonical key. Moving a whole
+ * column into an empty one gives the same position and is skipped.
+ * Returns false when the search must stop.
+ */
+function expand(parent: u32): bool {
+  const p = PARENT;
+  const freeCells = emptyCellCount(p);
+  const emptyColumns = emptyColumnCount(p);
+  let firstEmptyColumn = -1;
+  for (let c = 0; c < numColumns; c++) {
+    if (columnLength(p, c) == 0) {
+      firstEmptyColumn = c;
+      break;
+    }
+  }
+
+  // Foundation moves the auto-move rule did not take.
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0 && fitsFoundation(p, card)) {
+      copyPosition(CHILD, p);
+      setCellCard(CHILD, i, 0);
+      setFoundation(CHILD, suitOf(card), rankOf(card));
+      if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
+    }
+  }
+  for (let c = 0; c < numColumns; c++) {
+    const card = topCard(p, c);
+    if (card != 0 && fitsFoundation(p, card)) {
+      copyPosition(CHILD, p);
+      setColumnLength(CHILD, c, columnLength(p, c) - 1);
+      setFoundation(CHILD, suitOf(card), rankOf(card));
+      if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
+    }
+  }
+
+  // Column to column, single cards and sequences.
+  const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
+  const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
+  for (let from = 0; from < numColumns; from++) {
+    const n = columnLength(p, from);
+    if (n == 0) continue;
+    const run = topRunLength(p, from);
+    for (let to = 0; to < numColumns; to++) {
+      if (to == from) continue;
+      const m = columnLength(p, to);
+      if (m > 0) {
+        const top = cardAt(p, to, m - 1);
+        const most = run < capacityOnCard ? run : capacityOnCard;
+        for (let k = 1; k <= most; k++) {
+          const card = cardAt(p, from, n - k);
+          if (!buildsOn(card, top)) continue;
+          copyPosition(CHILD, p);
+          moveRun(from, to, k);
+          if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
+        }
+      } else if (to == firstEmptyColumn) {
+        const most = run < capacityToEmpty ? run : capacityToEmpty;
+        for (let k = 1; k <= most; k++) {
+          if (k == n) break;
+          const card = cardAt(p, from, n - k);
+          if (!emptyColumnAccepts(card)) continue;
+          copyPosition(CHILD, p);
+          moveRun(from, to, k);
+          if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
+        }
+      }
+    }
+  }
+
+  // Free cell to column.
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card == 0) continue;
+    for (let to = 0; to < numColumns; to++) {
+      const m = columnLength(p, to);
+      if (m > 0) {
+        const top = cardAt(p, to, m - 1);
+        if (!buildsOn(card, top)) continue;
+        copyPosition(CHILD, p);
+        setCellCard(CHILD, i, 0);
+        setCardAt(CHILD, to, m, card);
+        setColumnLength(CHILD, to, m + 1);
+        if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
+      } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
+        copyPosition(CHILD, p);
+        setCellCard(CHILD, i, 0);
+        setCardAt(CHILD, to, 0, card);
+        setColumnLength(CHILD, to, 1);
+        if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1))) return false;
+      }
+    }
+  }
+
+  // Column to free cell.
+  const cell = firstEmptyCell(p);
+  if (cell >= 0) {
+    for (let from = 0; from < numColumns; from++) {
+      const n = columnLength(p, from);
+      if (n == 0) continue;
+      const card = cardAt(p, from, n - 1);
+      copyPosition(CHILD, p);
+      setColumnLength(CHILD, from, n - 1);
+      setCellCard(CHILD, cell, card);
+      if (!addChild(parent, packMove(card, MOVE_TO_CELL, 0, 1))) return false;
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Solution
+
+/** Plays one packed move on the real position `p` (real column and cell numbers) and writes it out. */
+function playMove(p: usize, move: u32): bool {
+  const card = <i32>(move & 63);
+  const kind = (move >> 6) & 3;
+  const onto = <i32>((move >> 8) & 63);
+  const count = <i32>((move >> 14) & 63);
+
+  // Where is the card?
+  let srcKind = -1;
+  let srcIndex = -1;
+  for (let i = 0; i < numCells; i++) {
+    if (cellCard(p, i) == card) {
+      srcKind = SOURCE_CELL;
+      srcIndex = i;
+    }
+  }
+  if (srcKind < 0) {
+    for (let c = 0; c < numColumns; c++) {
+      const n = columnLength(p, c);
+      if (n >= count && cardAt(p, c, n - count) == card) {
+        srcKind = SOURCE_COLUMN;
+        srcIndex = c;
+      }
+    }
+  }
+  if (srcKind < 0) return false;
+
+  let dstKind = 0;
+  let dstIndex = -1;
+  if (kind == MOVE_TO_FOUNDATION) {
+    dstKind = TARGET_FOUNDATION;
+    dstIndex = suitOf(card);
+  } else if (kind == MOVE_TO_CELL) {
+    dstKind = TARGET_CELL;
+    dstIndex = firstEmptyCell(p);
+  } else {
+    dstKind = TARGET_COLUMN;
+    for (let c = 0; c < numColumns && dstIndex < 0; c++) {
+      if (c == srcIndex && srcKind == SOURCE_COLUMN) continue;
+      const n = columnLength(p, c);
+      if (kind == MOVE_TO_EMPTY_COLUMN ? n == 0 : n > 0 && cardAt(p, c, n - 1) == onto) dstIndex = c;
+    }
+  }
+  if (dstIndex < 0) return false;
+
+  // Lift the cards.
+  if (srcKind == SOURCE_CELL) {
+    setCellCard(p, srcIndex, 0);
+  } else {
+    setColumnLength(p, srcIndex, columnLength(p, srcIndex) - count);
+  }
+  const liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + columnLength(p, srcIndex);
+  // Drop them.
+  if (dstKind == TARGET_FOUNDATION) {
+    setFoundation(p, suitOf(card), rankOf(card));
+  } else if (dstKind == TARGET_CELL) {
+    setCellCard(p, dstIndex, card);
+  } else {
+    const m = columnLength(p, dstIndex);
+    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
+    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
+    setColumnLength(p, dstIndex, m + count);
+  }
+  writeMove(srcKind, srcIndex, dstKind, dstIndex, count, card, false);
+  return true;
+}
+
+/**
+ * Writes the solution from the real start position to the won position:
+ * the path of packed moves from the start record to `goal`, each followed by
+ * the auto-moves it triggers. Returns false on an internal inconsistency.
+ */
+function reconstructSolution(goal: u32): bool {
+  let length = 0;
+  let index = goal;
+  while (index != 1) {
+    if (length >= MAX_PATH) return false;
+    const rec = recordAt(index);
+    store<u32>(PATH + (<usize>length << 2), load<u32>(rec, 4));
+    length++;
+    index = load<u32>(rec);
+  }
+  resetOutput();
+  copyPosition(PARENT, START);
+  applyAutoMoves(PARENT, true);
+  for (let i = length - 1; i >= 0; i--) {
+    if (!playMove(PARENT, load<u32>(PATH + (<usize>i << 2)))) return false;
+    applyAutoMoves(PARENT, true);
+  }
+  return isWon(PARENT) && !outputOverflow;
+}
+
+// ---------------------------------------------------------------------------
+// Entry
+
+let lastReason: i32 = REASON_NONE;
+
+/** Reason of the last `unknown` verdict (REASON_*). */
+export function lastStopReason(): i32 {
+  return lastReason;
+}
+
+function readInput(): void {
+  setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
+  memory.fill(START, 0, POSITION_BYTES);
+  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));
+  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + 16 + i) : 0);
+  for (let c = 0; c < MAX_COLUMNS; c++) {
+    const n = c < numColumns ? <i32>load<u8>(INPUT + 32 + c) : 0;
+    setColumnLength(START, c, n);
+    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + 64 + c * 64 + i));
+  }
+}
+
+/**
+ * Solves the position in the input block. `maxStates` caps the positions
+ * stored; `memoryLimitBytes` caps the linear memory (as f64, up to 4 GiB).
+ * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
+ * A solved verdict leaves the solution in the output buffer (output.ts).
+ */
+export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
+  readInput();
+  resetArena(<u64>memoryLimitBytes);
+  resetOutput();
+  memory.fill(BUCKETS, 0, NUM_BUCKETS * 4);
+  minBucket = NUM_BUCKETS;
+  stopReason = REASON_NONE;
+  lastReason = REASON_NONE;
+  goalIndex = 0;
+  statesExpanded = 0;
+
+  if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
+    lastReason = REASON_MEMORY;
+    return VERDICT_UNKNOWN;
+  }
+  copyPosition(PARENT, START);
+  applyAutoMoves(PARENT, false);
+  encodeKey(PARENT, KEY);
+  const root = findOrInsert(KEY, hashKey(KEY), 0, 0);
+  if (root == 0) {
+    lastReason = REASON_MEMORY;
+    return VERDICT_UNKNOWN;
+  }
+  if (isWon(PARENT)) {
+    goalIndex = root;
+  } else {
+    pushOpen(root, heuristic(PARENT));
+  }
+
+  while (goalIndex == 0) {
+    const index = popOpen();
+    if (index == 0) break;
+    statesExpanded++;
+    if (statesExpanded % POLL_INTERVAL == 0) {
+      const reason = pollStop();
+      if (reason != 0) {
+        stopReason = reason;
+        break;
+      }
+    }
+    decodeKey(recordAt(index) + 16, PARENT);
+    if (!expand(index)) {
+      if (goalIndex != 0) break;
+      if (stopReason != REASON_NONE) break;
+    }
+  }
+
+  if (goalIndex != 0) {
+    return reconstructSolution(goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
+  }
+  if (stopReason != REASON_NONE) {
+    lastReason = stopReason;
+    return VERDICT_UNKNOWN;
+  }
+  return VERDICT_UNSOLVABLE;
+}
+
+/** Positions stored in the state table by the last solve. */
+export function statesStored(): u32 {
+  return recordCount;
+}
+
+/** Bytes of linear memory the last solve used. */
+export function memoryBytesUsed(): f64 {
+  return <f64>arenaBytesUsed();
+}

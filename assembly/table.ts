@@ -1,0 +1,137 @@
+/**
+ * The state table: every distinct canonical position the search has met,
+ * with its parent and the move that reached it.
+ *
+ * Algorithm: open addressing with linear probing over u32 slots that hold
+ * record indices (0 = empty), power-of-two capacity, doubled when the load
+ * passes MAX_LOAD_N / MAX_LOAD_D. A probe compares the stored 32-bit hash
+ * first and then the full key, so two positions are never merged on a hash
+ * alone (design.md: "unsolvable" must not rest on a hash).
+ *
+ * Records live in chunks of CHUNK_RECORDS, so the record store grows
+ * without moving (record indices stay valid). Record layout (RECORD_BYTES):
+ *
+ *   0  parent record index (0 for the start position)
+ *   4  move from the parent (see search.ts, packed move)
+ *   8  next record in the same priority bucket (the search's open list)
+ *  12  32-bit hash of the key
+ *  16  canonical key, KEY_BYTES bytes
+ */
+import { allocate } from './arena';
+import { KEY_BYTES, keysEqual } from './position';
+
+export const RECORD_BYTES: i32 = 16 + KEY_BYTES;
+const CHUNK_SHIFT: i32 = 16;
+const CHUNK_RECORDS: u32 = 1 << CHUNK_SHIFT;
+const MAX_CHUNKS: i32 = 4096;
+const INITIAL_SLOTS: u32 = 1 << 16;
+const MAX_LOAD_N: u32 = 5;
+const MAX_LOAD_D: u32 = 8;
+
+const CHUNKS: usize = memory.data(MAX_CHUNKS * 4);
+
+let slots: usize = 0;
+let slotMask: u32 = 0;
+/** Number of records; record indices run 1..recordCount. */
+export let recordCount: u32 = 0;
+let recordLimit: u32 = 0;
+
+/** Outcome of the last insert: 0 ok, 1 state budget reached, 2 out of memory. */
+export let insertFailure: i32 = 0;
+export const FAIL_NONE: i32 = 0;
+export const FAIL_STATES: i32 = 1;
+export const FAIL_MEMORY: i32 = 2;
+
+/** Address of record `index` (1-based). */
+// @ts-ignore: decorator
+@inline export function recordAt(index: u32): usize {
+  return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * RECORD_BYTES);
+}
+
+/** Empties the table for a new solve that may store at most `maxRecords` positions. Returns false when out of memory. */
+export function resetTable(maxRecords: u32): bool {
+  recordCount = 0;
+  recordLimit = maxRecords;
+  insertFailure = FAIL_NONE;
+  slotMask = INITIAL_SLOTS - 1;
+  slots = allocate(<u64>INITIAL_SLOTS * 4);
+  if (slots == 0) return false;
+  memory.fill(slots, 0, INITIAL_SLOTS * 4);
+  // record index 0 is never used: reserve it in chunk 0
+  const chunk = allocate(<u64>CHUNK_RECORDS * RECORD_BYTES);
+  if (chunk == 0) return false;
+  store<u32>(CHUNKS, chunk);
+  return true;
+}
+
+function growSlots(): bool {
+  const newCount = (slotMask + 1) << 1;
+  const fresh = allocate(<u64>newCount * 4);
+  if (fresh == 0) return false;
+  memory.fill(fresh, 0, <usize>newCount * 4);
+  const mask = newCount - 1;
+  for (let i: u32 = 1; i <= recordCount; i++) {
+    let h = load<u32>(recordAt(i), 12) & mask;
+    while (load<u32>(fresh + (<usize>h << 2)) != 0) h = (h + 1) & mask;
+    store<u32>(fresh + (<usize>h << 2), i);
+  }
+  slots = fresh;
+  slotMask = mask;
+  return true;
+}
+
+/**
+ * Finds the record whose key equals the KEY_BYTES at `key`; when there is
+ * none, stores a new record (parent, move, next = 0) and returns its index
+ * with `lastInsertWasNew` set. Returns 0 when the state budget or memory ran
+ * out (`insertFailure` tells which).
+ */
+export let lastInsertWasNew: bool = false;
+
+export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
+  let h = hash & slotMask;
+  while (true) {
+    const idx = load<u32>(slots + (<usize>h << 2));
+    if (idx == 0) break;
+    const rec = recordAt(idx);
+    if (load<u32>(rec, 12) == hash && keysEqual(rec + 16, key)) {
+      lastInsertWasNew = false;
+      return idx;
+    }
+    h = (h + 1) & slotMask;
+  }
+  if (recordCount + 1 > recordLimit) {
+    insertFailure = FAIL_STATES;
+    return 0;
+  }
+  const index = recordCount + 1;
+  if ((index & (CHUNK_RECORDS - 1)) == 0) {
+    const chunkNo = index >> CHUNK_SHIFT;
+    if (chunkNo >= <u32>MAX_CHUNKS) {
+      insertFailure = FAIL_STATES;
+      return 0;
+    }
+    const chunk = allocate(<u64>CHUNK_RECORDS * RECORD_BYTES);
+    if (chunk == 0) {
+      insertFailure = FAIL_MEMORY;
+      return 0;
+    }
+    store<u32>(CHUNKS + (<usize>chunkNo << 2), chunk);
+  }
+  recordCount = index;
+  const rec = recordAt(index);
+  store<u32>(rec, parent);
+  store<u32>(rec, move, 4);
+  store<u32>(rec, 0, 8);
+  store<u32>(rec, hash, 12);
+  memory.copy(rec + 16, key, KEY_BYTES);
+  store<u32>(slots + (<usize>h << 2), index);
+  lastInsertWasNew = true;
+  if (recordCount * MAX_LOAD_D > (slotMask + 1) * MAX_LOAD_N) {
+    if (!growSlots()) {
+      insertFailure = FAIL_MEMORY;
+      return 0;
+    }
+  }
+  return index;
+}

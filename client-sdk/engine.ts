@@ -1,0 +1,189 @@
+/**
+ * The Wasm engine glue: compiles the AssemblyScript engine once, instantiates
+ * it per thread, writes a deal into its input block, runs the search, and
+ * turns the solution buffer into checked `Move`s.
+ *
+ * The layouts of the input block and the output buffer are documented in
+ * assembly/search.ts and assembly/output.ts; the numeric codes below must
+ * match the constants there.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { cardToString, rankOf, suitOf, makeCard, type Card } from './cards.js';
+import type { Deal, Rules } from './rules.js';
+import type { Move } from './moves.js';
+import { SolverError } from './errors.js';
+import type { SolveLimits, SolveOutcome, UnknownReason } from './solve-types.js';
+import { checkSolution } from './verify.js';
+
+const BUILD_CODES: Record<Rules['build'], number> = { alternate_color: 0, suit: 1, rank: 2, suit_up_or_down: 3 };
+const EMPTY_CODES: Record<Rules['emptyColumn'], number> = { any: 0, kings: 1, none: 2 };
+const SEQUENCE_CODES: Record<Rules['sequenceMove'], number> = { none: 0, supermove: 1, cells_plus_one: 2, unlimited: 3 };
+const VERDICT_SOLVED = 0;
+const VERDICT_UNSOLVABLE = 1;
+const VERDICT_UNKNOWN = 2;
+const REASONS: Record<number, UnknownReason> = { 1: 'max_states', 2: 'timeout', 3: 'memory', 4: 'cancelled' };
+const REASON_TIMEOUT = 2;
+const REASON_CANCELLED = 4;
+const OUTPUT_MOVE_BYTES = 8;
+const SOURCES = ['column', 'cell'] as const;
+const TARGETS = ['column', 'cell', 'foundation'] as const;
+
+/** Largest Wasm memory Node 20 allows (65,536 pages less one, as the engine keeps its arena below 0xffff0000). */
+export const MAX_ENGINE_MEMORY_BYTES = 0xffff0000;
+
+interface EngineExports {
+  memory: WebAssembly.Memory;
+  inputAddress(): number;
+  outputAddress(): number;
+  outputMoveCount(): number;
+  expandedCount(): number;
+  solve(maxStates: number, memoryLimitBytes: number): number;
+  lastStopReason(): number;
+  statesStored(): number;
+  memoryBytesUsed(): number;
+}
+
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * Compiles `build/engine.wasm` (resolved through the package.json `imports`
+ * entry `#engine-wasm`) once per process and returns the module; it can be
+ * passed to worker threads, which instantiate it with `Engine.instantiate`.
+ * @throws when the file is missing (run `npm run asbuild`).
+ */
+export function loadEngineModule(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const path = fileURLToPath(import.meta.resolve('#engine-wasm'));
+    return WebAssembly.compile(await readFile(path));
+  })();
+  return compiled;
+}
+
+/** Relative rank used inside the engine: the foundation base becomes 1 (assembly/rules.ts). */
+function toEngineCard(card: Card, base: number): number {
+  return makeCard(((rankOf(card) - base + 13) % 13) + 1, suitOf(card));
+}
+
+function fromEngineCard(code: number, base: number): Card {
+  return makeCard(((rankOf(code) - 1 + base - 1) % 13) + 1, suitOf(code));
+}
+
+/**
+ * One instance of the engine with its own linear memory; not thread-safe
+ * (one solve at a time). Reuse it: its memory is kept between solves.
+ */
+export class Engine {
+  private readonly exports: EngineExports;
+  private stopFlag: Int32Array | undefined;
+  private deadline = 0;
+
+  private constructor(module: WebAssembly.Module) {
+    const instance = new WebAssembly.Instance(module, {
+      env: {
+        abort: (_msg: number, _file: number, line: number, column: number) => {
+          throw new SolverError('engine_error', `engine aborted at ${line}:${column}`);
+        },
+        pollStop: () => this.pollStop(),
+      },
+    });
+    this.exports = instance.exports as unknown as EngineExports;
+  }
+
+  /** Instantiates a compiled engine module (see `loadEngineModule`). */
+  static instantiate(module: WebAssembly.Module): Engine {
+    return new Engine(module);
+  }
+
+  /** Compiles (once per process) and instantiates an engine. */
+  static async create(): Promise<Engine> {
+    return new Engine(await loadEngineModule());
+  }
+
+  private pollStop(): number {
+    if (this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0) return REASON_CANCELLED;
+    if (performance.now() > this.deadline) return REASON_TIMEOUT;
+    return 0;
+  }
+
+  /**
+   * Solves a deal within `limits`. The search polls `stop` (an Int32Array,
+   * usually over a SharedArrayBuffer; nonzero at index 0 = cancel) and the
+   * deadline every few hundred positions.
+   * The layout must already be valid for the rules (client-sdk/layout.ts
+   * `validateLayout`). A solution is replayed by the independent checker
+   * (client-sdk/verify.ts) before it is returned.
+   * @param memoryLimitBytes cap on the engine's linear memory for this solve.
+   * @throws SolverError `solution_check_failed` when the checker rejects the
+   *   engine's solution, `engine_error` on an internal inconsistency.
+   */
+  solve(deal: Deal, limits: SolveLimits, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): SolveOutcome {
+    const started = performance.now();
+    this.writeInput(deal);
+    this.stopFlag = stop;
+    this.deadline = started + limits.timeoutMs;
+    const e = this.exports;
+    const verdictCode = e.solve(limits.maxStates, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES));
+    this.stopFlag = undefined;
+    const stats = {
+      statesExpanded: e.expandedCount(),
+      statesStored: e.statesStored(),
+      elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
+      memoryBytes: e.memoryBytesUsed(),
+    };
+    if (verdictCode === VERDICT_UNSOLVABLE) return { verdict: 'unsolvable', moves: [], stats };
+    if (verdictCode === VERDICT_UNKNOWN) {
+      return { verdict: 'unknown', reason: REASONS[e.lastStopReason()] ?? 'memory', moves: [], stats };
+    }
+    if (verdictCode !== VERDICT_SOLVED) throw new SolverError('engine_error', 'the engine could not rebuild its solution');
+    const moves = this.readSolution(deal.rules.foundationBase);
+    const check = checkSolution(deal.rules, deal.layout, moves);
+    if (!check.ok) {
+      throw new SolverError('solution_check_failed', `the solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
+    }
+    return { verdict: 'solved', moves, stats };
+  }
+
+  private writeInput(deal: Deal): void {
+    const { rules, layout } = deal;
+    const base = rules.foundationBase;
+    const input = new Uint8Array(this.exports.memory.buffer, this.exports.inputAddress(), 1024);
+    input.fill(0);
+    input[0] = rules.columns;
+    input[1] = rules.freeCells;
+    input[2] = BUILD_CODES[rules.build];
+    input[3] = EMPTY_CODES[rules.emptyColumn];
+    input[4] = SEQUENCE_CODES[rules.sequenceMove];
+    input[5] = rules.wrap ? 1 : 0;
+    for (let s = 0; s < 4; s++) input[8 + s] = layout.foundations[s];
+    layout.freeCells.forEach((card, i) => {
+      input[16 + i] = card === null ? 0 : toEngineCard(card, base);
+    });
+    layout.columns.forEach((column, c) => {
+      input[32 + c] = column.length;
+      column.forEach((card, i) => {
+        input[64 + c * 64 + i] = toEngineCard(card, base);
+      });
+    });
+  }
+
+  private readSolution(base: number): Move[] {
+    const e = this.exports;
+    const count = e.outputMoveCount();
+    const bytes = new Uint8Array(e.memory.buffer, e.outputAddress(), count * OUTPUT_MOVE_BYTES);
+    const moves: Move[] = [];
+    for (let i = 0; i < count; i++) {
+      const o = i * OUTPUT_MOVE_BYTES;
+      moves.push({
+        from: SOURCES[bytes[o]],
+        fromIndex: bytes[o + 1],
+        to: TARGETS[bytes[o + 2]],
+        toIndex: bytes[o + 3],
+        count: bytes[o + 4],
+        card: cardToString(fromEngineCard(bytes[o + 5], base)),
+        auto: bytes[o + 6] === 1,
+      });
+    }
+    return moves;
+  }
+}
