@@ -1,0 +1,480 @@
+/**
+ * The independent solution checker.
+ *
+ * Every solution the search engine returns is replayed here, move by move,
+ * before the service may answer "solved". This file is written from the rules
+ * text only (`shared/docs/rules.md` and the seed rule pages) and shares no
+ * code with the engine in `assembly/`. It aims to be obviously correct, not
+ * fast: every rule is one small, separately readable check.
+ *
+ * Conventions used in every `reason` text:
+ * - columns, free cells and foundations are named by their 0-based index, as
+ *   in {@link Move} (`column 3`, `free cell 0`, `foundation 2`), foundations
+ *   also by suit letter (`foundation H`);
+ * - cards are written in the fc-solve form (`TH`, `AS`).
+ *
+ * Rule interpretations (all from rules.md, "Rule parameters"):
+ * - `supermove` capacity (f + 1) · 2^e counts empty columns (e) only when
+ *   empty columns take any card (`emptyColumn: 'any'`); rules.md defines the
+ *   formula for that case ("`supermove` (empty columns take any card)"), and
+ *   with `kings`/`none` an empty column cannot park an arbitrary part of a
+ *   run, so counting it would change which deals are solvable. With
+ *   `kings`/`none`, a `supermove` rule therefore allows f + 1 cards.
+ * - `suit_up_or_down` (Fortress): a moved run, together with the card it is
+ *   placed on, must be one same-suit chain going in one direction (all up or
+ *   all down), as PySolFC's up-or-down row stacks require. A single card may
+ *   go one rank up or down in suit.
+ * - With `wrap`, ranks are cyclic everywhere: on the tableau a King builds
+ *   on an Ace (down) and an Ace on a King (up); the foundations continue
+ *   K → A ("Penguin's beak").
+ * - Foundation-to-tableau moves do not exist in {@link Move}, so they are never
+ *   legal here (rules.md: a house rule, only as an explicit option).
+ */
+import {
+  DECK_SIZE,
+  RANK_LETTERS,
+  SUIT_LETTERS,
+  cardToString,
+  fullDeck,
+  isCard,
+  isRed,
+  parseCard,
+  rankOf,
+  suitOf,
+  type Card,
+} from './cards.js';
+import { SolverError } from './errors.js';
+import type { Move } from './moves.js';
+import { MAX_COLUMNS, MAX_FREE_CELLS, type Layout, type Rules } from './rules.js';
+
+/**
+ * The checker's verdict on a solution.
+ * - `ok: true`: every move was legal and the final layout is won; `final` is that layout.
+ * - `ok: false`: `moveIndex` is the 0-based index of the first illegal move,
+ *   `moves.length` when all moves were legal but the game is not won at the
+ *   end, or `-1` when the rules or the start layout themselves are invalid;
+ *   `reason` says why in plain words.
+ */
+export type CheckResult = { ok: true; final: Layout } | { ok: false; moveIndex: number; reason: string };
+
+const BUILDS = ['alternate_color', 'suit', 'rank', 'suit_up_or_down'] as const;
+const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
+const SEQUENCE_MOVE_RULES = ['none', 'supermove', 'cells_plus_one', 'unlimited'] as const;
+
+// ---------------------------------------------------------------------------
+// Ranks (rules.md, "Rule parameters": foundation base, wrapping K→A)
+// ---------------------------------------------------------------------------
+
+/** The rank one below `rank`, or null (below an Ace only with `wrap`: King). */
+function rankBelow(rules: Rules, rank: number): number | null {
+  if (rank > 1) return rank - 1;
+  return rules.wrap ? 13 : null;
+}
+
+/** The rank one above `rank`, or null (above a King only with `wrap`: Ace). */
+function rankAbove(rules: Rules, rank: number): number | null {
+  if (rank < 13) return rank + 1;
+  return rules.wrap ? 1 : null;
+}
+
+/**
+ * Rank of the i-th card (0-based) of a foundation: foundationBase, base + 1, …,
+ * wrapping K → A when `rules.wrap`; null past the end of the pile.
+ */
+function foundationRank(rules: Rules, i: number): number | null {
+  if (i < 0 || i >= 13) return null;
+  const rank = rules.foundationBase + i;
+  if (rank <= 13) return rank;
+  return rules.wrap ? rank - 13 : null;
+}
+
+/**
+ * The rank an empty column takes under `emptyColumn: 'kings'`: the King, or
+ * with a wrapping deck the rank below the foundation base (rules.md, "Rule
+ * parameters" and "Penguin's beak").
+ */
+function topRank(rules: Rules): number {
+  if (!rules.wrap) return 13;
+  return rules.foundationBase === 1 ? 13 : rules.foundationBase - 1;
+}
+
+// ---------------------------------------------------------------------------
+// Building on the tableau (rules.md, "tableau build")
+// ---------------------------------------------------------------------------
+
+/** True when `card` may lie directly on `base` in a column under `rules.build`. */
+function fitsOn(rules: Rules, base: Card, card: Card): boolean {
+  const down = rankOf(card) === rankBelow(rules, rankOf(base));
+  const up = rankOf(card) === rankAbove(rules, rankOf(base));
+  const sameSuit = suitOf(card) === suitOf(base);
+  switch (rules.build) {
+    case 'alternate_color':
+      return down && isRed(card) !== isRed(base);
+    case 'suit':
+      return down && sameSuit;
+    case 'rank':
+      return down;
+    case 'suit_up_or_down':
+      return sameSuit && (down || up);
+  }
+}
+
+/**
+ * Index j of the first card of `chain` (deepest first) that does not fit on
+ * chain[j - 1], or -1 when the whole chain is one tableau sequence. For
+ * `suit_up_or_down` the chain must also keep one direction.
+ */
+function firstBreak(rules: Rules, chain: Card[]): number {
+  let direction = 0;
+  for (let j = 1; j < chain.length; j++) {
+    if (!fitsOn(rules, chain[j - 1], chain[j])) return j;
+    if (rules.build === 'suit_up_or_down') {
+      const d = rankOf(chain[j]) === rankAbove(rules, rankOf(chain[j - 1])) ? 1 : -1;
+      if (direction !== 0 && d !== direction) return j;
+      direction = d;
+    }
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------
+// Sequence-move capacity (rules.md, "Sequence-move capacity")
+// ---------------------------------------------------------------------------
+
+function emptyFreeCells(layout: Layout): number {
+  return layout.freeCells.filter((c) => c === null).length;
+}
+
+/** Empty columns other than `toColumn`, counted only when empty columns take any card. */
+function usableEmptyColumns(rules: Rules, layout: Layout, toColumn: number): number {
+  if (rules.emptyColumn !== 'any') return 0;
+  return layout.columns.filter((col, i) => i !== toColumn && col.length === 0).length;
+}
+
+/**
+ * The most cards one column-to-column move may carry in `layout` to column
+ * `toColumn` (0-based), per rules.md "Rule parameters" / "Sequence-move
+ * capacity":
+ * - `none`: 1;
+ * - `supermove`: (f + 1) · 2^e, f = empty free cells, e = empty columns not
+ *   counting the destination (counted only when `emptyColumn` is `any`, see
+ *   the file comment);
+ * - `cells_plus_one`: f + 1 (Seahaven seed: "(free cells + 1) cards per move");
+ * - `unlimited`: `Infinity`.
+ * Does not check that the move is otherwise legal. Never throws.
+ */
+export function sequenceCapacity(rules: Rules, layout: Layout, toColumn: number): number {
+  const f = emptyFreeCells(layout);
+  switch (rules.sequenceMove) {
+    case 'none':
+      return 1;
+    case 'supermove':
+      return (f + 1) * 2 ** usableEmptyColumns(rules, layout, toColumn);
+    case 'cells_plus_one':
+      return f + 1;
+    case 'unlimited':
+      return Infinity;
+  }
+}
+
+function capacityDetail(rules: Rules, layout: Layout, toColumn: number): string {
+  const f = emptyFreeCells(layout);
+  switch (rules.sequenceMove) {
+    case 'none':
+      return 'sequenceMove none: single cards only';
+    case 'supermove':
+      return `sequenceMove supermove: (f + 1) * 2^e with f = ${f}, e = ${usableEmptyColumns(rules, layout, toColumn)}`;
+    case 'cells_plus_one':
+      return `sequenceMove cells_plus_one: f + 1 with f = ${f}`;
+    case 'unlimited':
+      return 'sequenceMove unlimited';
+  }
+}
+
+// ---------------------------------------------------------------------------
+// One move
+// ---------------------------------------------------------------------------
+
+function cardsText(cards: Card[]): string {
+  return cards.map(cardToString).join(' ');
+}
+
+function isIndex(i: unknown, size: number): i is number {
+  return typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < size;
+}
+
+/**
+ * Why `move` is illegal in `layout` under `rules`, or `null` when it is legal.
+ * Never throws and never changes its arguments.
+ *
+ * Checks, in this order (the first failure is reported):
+ * 0. the rules are valid (else the reason starts `invalid rules:`);
+ * 1. the move's shape: `from`, `to`, `count` (positive integer), `auto`
+ *    (boolean), `card` (a card token, see `parseCard`), indices in range
+ *    (columns `0..rules.columns-1`, cells `0..rules.freeCells-1`,
+ *    foundations `0..3` = suits C, D, H, S);
+ * 2. an `auto` move must go to a foundation (auto-moves are ordinary
+ *    foundation moves);
+ * 3. source and destination differ;
+ * 4. one card at a time from or to a free cell (a cell holds one card: FreeCell
+ *    seed) and to a foundation (rules.md: foundations built up in suit);
+ * 5. the source holds `card` at the right depth: for `count` n from a column,
+ *    the n-th card from the top; for a cell, the card in it;
+ * 6. a run of n > 1 cards is one tableau sequence under `rules.build`
+ *    (rules.md "tableau build");
+ * 7. n does not exceed {@link sequenceCapacity} (rules.md "Sequence-move capacity");
+ * 8. the destination accepts the card(s): an empty cell; the foundation of the
+ *    card's suit whose next rank it is (from `foundationBase`, wrapping K→A
+ *    with `wrap`); a non-empty column whose top card the run continues; an
+ *    empty column under `emptyColumn` (`any`: any card; `kings`: only the top
+ *    rank, see rules.md "Rule parameters"; `none`: nothing).
+ */
+export function checkMove(rules: Rules, layout: Layout, move: Move): string | null {
+  const badRules = rulesProblem(rules);
+  if (badRules !== null) return badRules;
+  if (move === null || typeof move !== 'object') return 'move is not an object';
+  const { from, fromIndex, to, toIndex, count, auto } = move;
+  if (from !== 'column' && from !== 'cell') return `unknown source ${JSON.stringify(from)}`;
+  if (to !== 'column' && to !== 'cell' && to !== 'foundation') return `unknown destination ${JSON.stringify(to)}`;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return `count must be a positive integer, got ${JSON.stringify(count)}`;
+  if (typeof auto !== 'boolean') return 'auto must be true or false';
+  const card = typeof move.card === 'string' ? parseCard(move.card) : null;
+  if (card === null) return `${JSON.stringify(move.card)} is not a card`;
+
+  const columns = Math.min(rules.columns, layout.columns.length);
+  const cells = Math.min(rules.freeCells, layout.freeCells.length);
+  if (from === 'column' && !isIndex(fromIndex, columns)) return `no column ${JSON.stringify(fromIndex)} (${rules.columns} columns)`;
+  if (from === 'cell' && !isIndex(fromIndex, cells)) return `no free cell ${JSON.stringify(fromIndex)} (${rules.freeCells} free cells)`;
+  if (to === 'column' && !isIndex(toIndex, columns)) return `no column ${JSON.stringify(toIndex)} (${rules.columns} columns)`;
+  if (to === 'cell' && !isIndex(toIndex, cells)) return `no free cell ${JSON.stringify(toIndex)} (${rules.freeCells} free cells)`;
+  if (to === 'foundation' && !isIndex(toIndex, 4)) return `no foundation ${JSON.stringify(toIndex)} (foundations are 0..3: C, D, H, S)`;
+
+  if (auto && to !== 'foundation') return 'an auto move must go to a foundation';
+  if (from === to && fromIndex === toIndex) return `source and destination are the same ${from === 'cell' ? 'free cell' : 'column'} ${fromIndex}`;
+  if (count > 1 && from === 'cell') return `a free cell holds one card; count must be 1, got ${count}`;
+  if (count > 1 && to === 'cell') return `a free cell takes one card; count must be 1, got ${count}`;
+  if (count > 1 && to === 'foundation') return `cards go to the foundations one at a time; count must be 1, got ${count}`;
+
+  // The source holds the named card at the right depth.
+  let run: Card[];
+  if (from === 'column') {
+    const col = layout.columns[fromIndex];
+    if (col.length === 0) return `column ${fromIndex} is empty`;
+    if (col.length < count) return `column ${fromIndex} holds ${col.length} card${col.length === 1 ? '' : 's'}, cannot move ${count}`;
+    const found = col[col.length - count];
+    if (found !== card) return `column ${fromIndex}: card ${count} from the top is ${cardToString(found)}, not ${cardToString(card)}`;
+    run = col.slice(col.length - count);
+  } else {
+    const held = layout.freeCells[fromIndex];
+    if (held === null) return `free cell ${fromIndex} is empty`;
+    if (held !== card) return `free cell ${fromIndex} holds ${cardToString(held)}, not ${cardToString(card)}`;
+    run = [held];
+  }
+
+  // The moved run is one tableau sequence.
+  const brk = firstBreak(rules, run);
+  if (brk >= 0) {
+    return `moved run ${cardsText(run)} is not a sequence: ${cardToString(run[brk])} cannot go on ${cardToString(run[brk - 1])} (build ${rules.build})`;
+  }
+
+  // Sequence-move capacity (only column-to-column moves carry more than one card).
+  if (count > 1) {
+    const capacity = sequenceCapacity(rules, layout, toIndex);
+    if (count > capacity) return `${count} cards exceed the sequence-move capacity ${capacity} (${capacityDetail(rules, layout, toIndex)})`;
+  }
+
+  // The destination accepts the card(s).
+  if (to === 'cell') {
+    const held = layout.freeCells[toIndex];
+    if (held !== null) return `free cell ${toIndex} is occupied by ${cardToString(held)}`;
+    return null;
+  }
+  if (to === 'foundation') {
+    const suitLetter = SUIT_LETTERS[toIndex];
+    if (suitOf(card) !== toIndex) return `${cardToString(card)} is not of suit ${suitLetter} (foundation ${toIndex})`;
+    const next = foundationRank(rules, layout.foundations[toIndex]);
+    if (next === null) return `foundation ${suitLetter} is complete`;
+    if (rankOf(card) !== next) return `foundation ${suitLetter} takes ${RANK_LETTERS[next]}${suitLetter} next, not ${cardToString(card)}`;
+    return null;
+  }
+  const dest = layout.columns[toIndex];
+  if (dest.length > 0) {
+    const top = dest[dest.length - 1];
+    if (firstBreak(rules, [top, ...run]) >= 0) {
+      return `${cardsText(run)} cannot go on ${cardToString(top)} in column ${toIndex} (build ${rules.build})`;
+    }
+    return null;
+  }
+  switch (rules.emptyColumn) {
+    case 'any':
+      return null;
+    case 'none':
+      return `empty column ${toIndex} takes no cards (emptyColumn none)`;
+    case 'kings': {
+      const r = topRank(rules);
+      if (rankOf(card) !== r) return `empty column ${toIndex} takes only ${RANK_LETTERS[r]}s (emptyColumn kings), not ${cardToString(card)}`;
+      return null;
+    }
+  }
+}
+
+/** Carries out a move already found legal by {@link checkMove}; mutates `layout`. */
+function performMove(layout: Layout, move: Move): void {
+  let moved: Card[];
+  if (move.from === 'column') {
+    const col = layout.columns[move.fromIndex];
+    moved = col.splice(col.length - move.count, move.count);
+  } else {
+    moved = [layout.freeCells[move.fromIndex] as Card];
+    layout.freeCells[move.fromIndex] = null;
+  }
+  if (move.to === 'column') layout.columns[move.toIndex].push(...moved);
+  else if (move.to === 'cell') layout.freeCells[move.toIndex] = moved[0];
+  else layout.foundations[move.toIndex] += 1;
+}
+
+/** A deep copy of a layout (columns, free cells and foundations are new arrays). */
+export function cloneLayout(layout: Layout): Layout {
+  return {
+    columns: layout.columns.map((col) => col.slice()),
+    freeCells: layout.freeCells.slice(),
+    foundations: [layout.foundations[0], layout.foundations[1], layout.foundations[2], layout.foundations[3]],
+  };
+}
+
+/**
+ * Plays one move: returns the new layout; `layout` itself is left unchanged.
+ * Legality as in {@link checkMove}. Does not validate the layout as a whole
+ * (use {@link checkSolution} for a full replay from a validated start).
+ *
+ * @throws SolverError with code `illegal_move` and the reason as message when the move is illegal.
+ */
+export function applyMove(rules: Rules, layout: Layout, move: Move): Layout {
+  const reason = checkMove(rules, layout, move);
+  if (reason !== null) throw new SolverError('illegal_move', reason);
+  const next = cloneLayout(layout);
+  performMove(next, move);
+  return next;
+}
+
+/**
+ * True when the game is won: all four foundations hold 13 cards and no card is
+ * left in a column or a free cell (rules.md: "foundations built up in suit";
+ * seeds: the game is won when all 52 cards are on the foundations). Never throws.
+ */
+export function isWon(layout: Layout): boolean {
+  return (
+    layout.foundations.every((n) => n === 13) &&
+    layout.columns.every((col) => col.length === 0) &&
+    layout.freeCells.every((c) => c === null)
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Whole solutions
+// ---------------------------------------------------------------------------
+
+/** Why `rules` are not a valid rule set (rules.md "Rule parameters"), or null. */
+function rulesProblem(rules: Rules): string | null {
+  if (rules === null || typeof rules !== 'object') return 'invalid rules: not an object';
+  if (!Number.isInteger(rules.columns) || rules.columns < 1 || rules.columns > MAX_COLUMNS) return `invalid rules: columns ${JSON.stringify(rules.columns)} (1..${MAX_COLUMNS})`;
+  if (!Number.isInteger(rules.freeCells) || rules.freeCells < 0 || rules.freeCells > MAX_FREE_CELLS) return `invalid rules: freeCells ${JSON.stringify(rules.freeCells)} (0..${MAX_FREE_CELLS})`;
+  if (!BUILDS.includes(rules.build)) return `invalid rules: build ${JSON.stringify(rules.build)}`;
+  if (!EMPTY_COLUMN_RULES.includes(rules.emptyColumn)) return `invalid rules: emptyColumn ${JSON.stringify(rules.emptyColumn)}`;
+  if (!SEQUENCE_MOVE_RULES.includes(rules.sequenceMove)) return `invalid rules: sequenceMove ${JSON.stringify(rules.sequenceMove)}`;
+  if (!Number.isInteger(rules.foundationBase) || rules.foundationBase < 1 || rules.foundationBase > 13) return `invalid rules: foundationBase ${JSON.stringify(rules.foundationBase)} (1..13)`;
+  if (typeof rules.wrap !== 'boolean') return 'invalid rules: wrap must be true or false';
+  return null;
+}
+
+/**
+ * Why `layout` is not a valid position for `rules`, or null: the column and
+ * cell counts match the rules, and every one of the 52 cards appears exactly
+ * once, counting the foundations (rules.md "Board text format": "Every card
+ * exactly once, counting foundations"). Foundation s with n cards holds the
+ * ranks foundationBase, foundationBase + 1, … (wrapping with `wrap`).
+ */
+function layoutProblem(rules: Rules, layout: Layout): string | null {
+  const bad = (text: string) => `invalid start layout: ${text}`;
+  if (layout === null || typeof layout !== 'object') return bad('not an object');
+  if (!Array.isArray(layout.columns) || layout.columns.length !== rules.columns) {
+    return bad(`${Array.isArray(layout.columns) ? layout.columns.length : 'no'} columns, the rules have ${rules.columns}`);
+  }
+  if (!Array.isArray(layout.freeCells) || layout.freeCells.length !== rules.freeCells) {
+    return bad(`${Array.isArray(layout.freeCells) ? layout.freeCells.length : 'no'} free cells, the rules have ${rules.freeCells}`);
+  }
+  if (!Array.isArray(layout.foundations) || layout.foundations.length !== 4) return bad('foundations must list 4 counts');
+  const seen = new Set<Card>();
+  const add = (card: unknown, where: string): string | null => {
+    if (typeof card !== 'number' || !isCard(card)) return bad(`${where} holds ${JSON.stringify(card)}, not a card code`);
+    if (seen.has(card)) return bad(`duplicate card ${cardToString(card)} (${where})`);
+    seen.add(card);
+    return null;
+  };
+  for (let s = 0; s < 4; s++) {
+    const n = layout.foundations[s];
+    if (!Number.isInteger(n) || n < 0 || n > 13) return bad(`foundation ${SUIT_LETTERS[s]} holds ${JSON.stringify(n)} cards (0..13)`);
+    for (let i = 0; i < n; i++) {
+      const rank = foundationRank(rules, i);
+      if (rank === null) return bad(`foundation ${SUIT_LETTERS[s]} cannot hold ${n} cards from base ${RANK_LETTERS[rules.foundationBase]} without wrap`);
+      const problem = add(rank * 4 + s, `foundation ${SUIT_LETTERS[s]}`);
+      if (problem) return problem;
+    }
+  }
+  for (let c = 0; c < layout.columns.length; c++) {
+    const col = layout.columns[c];
+    if (!Array.isArray(col)) return bad(`column ${c} is not a list`);
+    for (const card of col) {
+      const problem = add(card, `column ${c}`);
+      if (problem) return problem;
+    }
+  }
+  for (let i = 0; i < layout.freeCells.length; i++) {
+    const card = layout.freeCells[i];
+    if (card === null) continue;
+    const problem = add(card, `free cell ${i}`);
+    if (problem) return problem;
+  }
+  if (seen.size !== DECK_SIZE) {
+    const missing = fullDeck().find((card) => !seen.has(card)) as Card;
+    return bad(`missing card ${cardToString(missing)}`);
+  }
+  return null;
+}
+
+/**
+ * Replays a whole solution from `start` and says whether it wins the game.
+ *
+ * - Validates the rules (rules.md "Rule parameters") and the start layout (shape
+ *   per the rules, every card exactly once counting foundations); a failure
+ *   gives `moveIndex: -1` with a reason starting `invalid rules:` or
+ *   `invalid start layout:`.
+ * - Plays every move on a copy of `start` (never changes `start` or `moves`);
+ *   the first illegal move gives `{ok: false, moveIndex: i, reason}`, reason as
+ *   in {@link checkMove}. Auto-moves are checked like any other move.
+ * - After the last move every card must be on the foundations ({@link isWon}),
+ *   else `{ok: false, moveIndex: moves.length, reason: 'not won: …'}`.
+ *
+ * Never throws for bad input: everything wrong is a `{ok: false}` answer.
+ */
+export function checkSolution(rules: Rules, start: Layout, moves: Move[]): CheckResult {
+  const invalid = rulesProblem(rules) ?? layoutProblem(rules, start);
+  if (invalid !== null) return { ok: false, moveIndex: -1, reason: invalid };
+  if (!Array.isArray(moves)) return { ok: false, moveIndex: -1, reason: 'moves is not a list' };
+  const layout = cloneLayout(start);
+  for (let i = 0; i < moves.length; i++) {
+    const reason = checkMove(rules, layout, moves[i]);
+    if (reason !== null) return { ok: false, moveIndex: i, reason };
+    performMove(layout, moves[i]);
+  }
+  if (!isWon(layout)) {
+    const inColumns = layout.columns.reduce((sum, col) => sum + col.length, 0);
+    const inCells = layout.freeCells.filter((c) => c !== null).length;
+    return {
+      ok: false,
+      moveIndex: moves.length,
+      reason: `not won: ${inColumns + inCells} cards are not on the foundations (${inColumns} in columns, ${inCells} in free cells)`,
+    };
+  }
+  return { ok: true, final: layout };
+}

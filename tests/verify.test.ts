@@ -1,0 +1,452 @@
+import { describe, expect, it } from 'vitest';
+import { parseCard, type Card } from '../client-sdk/cards.js';
+import { SolverError } from '../client-sdk/errors.js';
+import type { Move } from '../client-sdk/moves.js';
+import { findPreset, type Layout, type Rules } from '../client-sdk/rules.js';
+import { applyMove, checkMove, checkSolution, isWon, sequenceCapacity } from '../client-sdk/verify.js';
+
+// ---------------------------------------------------------------------------
+// Helpers: layouts from card text, moves from short place names.
+// ---------------------------------------------------------------------------
+
+function cards(text: string): Card[] {
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((t) => {
+      const c = parseCard(t);
+      if (c === null) throw new Error(`bad card ${t}`);
+      return c;
+    });
+}
+
+function layout(columns: string[], cells: (string | null)[], foundations: [number, number, number, number]): Layout {
+  return {
+    columns: columns.map(cards),
+    freeCells: cells.map((c) => (c === null ? null : cards(c)[0])),
+    foundations: [...foundations] as [number, number, number, number],
+  };
+}
+
+/** Place names: `c3` column 3, `f1` free cell 1, `h2` foundation of suit 2. */
+function mv(from: string, to: string, card: string, count = 1, auto = false): Move {
+  const place = (p: string) => ({ kind: p[0], index: Number(p.slice(1)) });
+  const f = place(from);
+  const t = place(to);
+  return {
+    from: f.kind === 'c' ? 'column' : 'cell',
+    fromIndex: f.index,
+    to: t.kind === 'c' ? 'column' : t.kind === 'f' ? 'cell' : 'foundation',
+    toIndex: t.index,
+    count,
+    card,
+    auto,
+  };
+}
+
+function rulesOf(id: string): Rules {
+  const preset = findPreset(id);
+  if (!preset) throw new Error(`no preset ${id}`);
+  return preset.rules;
+}
+
+const FREECELL = rulesOf('freecell');
+const FORECELL = rulesOf('forecell'); // alternate_color, kings, cells_plus_one
+const BAKERS = rulesOf('bakers_game'); // suit, any, supermove
+
+/**
+ * P1: all four suits up to 9 on the foundations; the 16 cards T..K are out.
+ * Column 6 is empty; free cells 0 and 2 are occupied.
+ */
+function p1(): Layout {
+  return layout(
+    ['KS QH JC', 'KH QS JD TC', 'TH', 'TD', 'KC', 'JH QD', '', 'KD QC'],
+    ['JS', null, 'TS', null],
+    [9, 9, 9, 9],
+  );
+}
+
+/** A winning solution from P1 (17 moves, some marked auto). */
+function p1Win(): Move[] {
+  return [
+    mv('c1', 'h0', 'TC', 1, true),
+    mv('c3', 'h1', 'TD', 1, true),
+    mv('c2', 'h2', 'TH'),
+    mv('f2', 'h3', 'TS'),
+    mv('c0', 'h0', 'JC'),
+    mv('c1', 'h1', 'JD'),
+    mv('c5', 'f1', 'QD'),
+    mv('c5', 'h2', 'JH'),
+    mv('f0', 'h3', 'JS'),
+    mv('c0', 'h2', 'QH'),
+    mv('c1', 'h3', 'QS'),
+    mv('f1', 'h1', 'QD'),
+    mv('c7', 'h0', 'QC'),
+    mv('c0', 'h3', 'KS'),
+    mv('c1', 'h2', 'KH'),
+    mv('c4', 'h0', 'KC'),
+    mv('c7', 'h1', 'KD'),
+  ];
+}
+
+function reasonOf(rules: Rules, l: Layout, m: Move): string | null {
+  return checkMove(rules, l, m);
+}
+
+// ---------------------------------------------------------------------------
+
+describe('checkMove / applyMove: single legal moves', () => {
+  it('plays a card onto a column and leaves the input untouched', () => {
+    const start = p1();
+    const next = applyMove(FREECELL, start, mv('c2', 'c0', 'TH'));
+    expect(next.columns[0]).toEqual(cards('KS QH JC TH'));
+    expect(next.columns[2]).toEqual([]);
+    expect(start).toEqual(p1());
+  });
+
+  it('plays to a free cell, from a free cell, to an empty column and to a foundation', () => {
+    let l = applyMove(FREECELL, p1(), mv('c0', 'f1', 'JC'));
+    expect(l.freeCells).toEqual([cards('JS')[0], cards('JC')[0], cards('TS')[0], null]);
+    l = applyMove(FREECELL, l, mv('f1', 'c6', 'JC'));
+    expect(l.columns[6]).toEqual(cards('JC'));
+    expect(l.freeCells[1]).toBeNull();
+    l = applyMove(FREECELL, l, mv('c3', 'h1', 'TD', 1, true));
+    expect(l.foundations).toEqual([9, 10, 9, 9]);
+    expect(l.columns[3]).toEqual([]);
+  });
+
+  it('accepts a lower-case or "10" card token for the named card', () => {
+    expect(reasonOf(FREECELL, p1(), mv('c2', 'c0', 'th'))).toBeNull();
+    expect(reasonOf(FREECELL, p1(), mv('c2', 'c0', '10H'))).toBeNull();
+  });
+});
+
+describe('checkMove: illegal moves of every kind, exact reasons', () => {
+  const l = p1();
+
+  it('wrong colour (alternate_color)', () => {
+    expect(reasonOf(FREECELL, l, mv('f2', 'c0', 'TS'))).toBe('TS cannot go on JC in column 0 (build alternate_color)');
+    expect(reasonOf(FREECELL, l, mv('c3', 'c0', 'TD'))).toBeNull();
+  });
+
+  it('wrong rank', () => {
+    expect(reasonOf(FREECELL, l, mv('c5', 'c0', 'QD'))).toBe('QD cannot go on JC in column 0 (build alternate_color)');
+  });
+
+  it('wrong suit (suit build), any suit allowed under rank build', () => {
+    expect(reasonOf(BAKERS, l, mv('c2', 'c0', 'TH'))).toBe('TH cannot go on JC in column 0 (build suit)');
+    expect(reasonOf({ ...FREECELL, build: 'rank' }, l, mv('f2', 'c0', 'TS'))).toBeNull();
+    expect(reasonOf({ ...FREECELL, build: 'rank' }, l, mv('c5', 'c0', 'QD'))).toBe('QD cannot go on JC in column 0 (build rank)');
+  });
+
+  it('suit_up_or_down: one rank up or down in suit', () => {
+    const fortress = { ...FREECELL, build: 'suit_up_or_down' as const, sequenceMove: 'unlimited' as const };
+    const ud = layout(['KS QS JS', 'TS', 'QH JH', 'KH', '', 'KD QD JD TD', 'KC QC JC TC', ''], ['9S', '9H', '9D', '9C'], [8, 8, 8, 8]);
+    expect(reasonOf(fortress, ud, mv('c1', 'c0', 'TS'))).toBeNull(); // down
+    expect(reasonOf(fortress, ud, mv('c0', 'c1', 'JS'))).toBeNull(); // up
+    expect(reasonOf(fortress, ud, mv('c2', 'c3', 'QH', 2))).toBeNull(); // QH JH on KH, all down
+    expect(reasonOf(fortress, ud, mv('c2', 'c3', 'JH'))).toBe('JH cannot go on KH in column 3 (build suit_up_or_down)');
+    expect(reasonOf(fortress, ud, mv('c1', 'c2', 'TS'))).toBe('TS cannot go on JH in column 2 (build suit_up_or_down)');
+    expect(reasonOf(fortress, ud, mv('f1', 'c1', '9H'))).toBe('9H cannot go on TS in column 1 (build suit_up_or_down)');
+  });
+
+  it('card not at the source', () => {
+    expect(reasonOf(FREECELL, l, mv('c0', 'f1', 'QH'))).toBe('column 0: card 1 from the top is JC, not QH');
+    expect(reasonOf(FREECELL, l, mv('c0', 'c6', 'JC', 2))).toBe('column 0: card 2 from the top is QH, not JC');
+    expect(reasonOf(FREECELL, l, mv('c2', 'c6', 'TH', 2))).toBe('column 2 holds 1 card, cannot move 2');
+    expect(reasonOf(FREECELL, l, mv('c6', 'f1', 'TH'))).toBe('column 6 is empty');
+    expect(reasonOf(FREECELL, l, mv('f0', 'c6', 'TS'))).toBe('free cell 0 holds JS, not TS');
+    expect(reasonOf(FREECELL, l, mv('f1', 'c6', 'TS'))).toBe('free cell 1 is empty');
+  });
+
+  it('free cell occupied, and one card at a time to and from cells', () => {
+    expect(reasonOf(FREECELL, l, mv('c0', 'f0', 'JC'))).toBe('free cell 0 is occupied by JS');
+    expect(reasonOf(FREECELL, l, mv('c0', 'f1', 'QH', 2))).toBe('a free cell takes one card; count must be 1, got 2');
+    expect(reasonOf(FREECELL, l, mv('f0', 'c6', 'JS', 2))).toBe('a free cell holds one card; count must be 1, got 2');
+  });
+
+  it('foundation out of order, wrong suit, one card at a time', () => {
+    expect(reasonOf(FREECELL, l, mv('c5', 'h1', 'QD'))).toBe('foundation D takes TD next, not QD');
+    expect(reasonOf(FREECELL, l, mv('c3', 'h2', 'TD'))).toBe('TD is not of suit H (foundation 2)');
+    expect(reasonOf(FREECELL, l, mv('c0', 'h0', 'QH', 2))).toBe('cards go to the foundations one at a time; count must be 1, got 2');
+  });
+
+  it('an auto move must be a legal foundation move', () => {
+    expect(reasonOf(FREECELL, l, mv('c2', 'c0', 'TH', 1, true))).toBe('an auto move must go to a foundation');
+    expect(reasonOf(FREECELL, l, mv('c5', 'h1', 'QD', 1, true))).toBe('foundation D takes TD next, not QD');
+    expect(reasonOf(FREECELL, l, mv('c3', 'h1', 'TD', 1, true))).toBeNull();
+  });
+
+  it('malformed moves', () => {
+    expect(reasonOf(FREECELL, l, mv('c0', 'c0', 'JC'))).toBe('source and destination are the same column 0');
+    expect(reasonOf(FREECELL, l, mv('c8', 'c0', 'JC'))).toBe('no column 8 (8 columns)');
+    expect(reasonOf(FREECELL, l, mv('c0', 'f4', 'JC'))).toBe('no free cell 4 (4 free cells)');
+    expect(reasonOf(FREECELL, l, mv('c0', 'h4', 'JC'))).toBe('no foundation 4 (foundations are 0..3: C, D, H, S)');
+    expect(reasonOf(FREECELL, l, mv('c0', 'f1', 'ZZ'))).toBe('"ZZ" is not a card');
+    expect(reasonOf(FREECELL, l, mv('c0', 'f1', 'JC', 0))).toBe('count must be a positive integer, got 0');
+    expect(reasonOf(FREECELL, l, { ...mv('c0', 'f1', 'JC'), from: 'foundation' as never })).toBe('unknown source "foundation"');
+    expect(reasonOf({ ...FREECELL, build: 'diagonal' as never }, l, mv('c2', 'c0', 'TH'))).toBe('invalid rules: build "diagonal"');
+  });
+
+  it('applyMove throws SolverError illegal_move with the reason', () => {
+    let caught: unknown;
+    try {
+      applyMove(FREECELL, l, mv('c0', 'f0', 'JC'));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(SolverError);
+    expect((caught as SolverError).code).toBe('illegal_move');
+    expect((caught as SolverError).message).toBe('free cell 0 is occupied by JS');
+  });
+});
+
+describe('sequence moves', () => {
+  it('a run within the supermove capacity; the destination is not counted', () => {
+    // f = 2 (cells 1, 3), e = 0 (column 6 is the destination) -> 3
+    expect(reasonOf(FREECELL, p1(), mv('c1', 'c6', 'QS', 3))).toBeNull();
+    expect(reasonOf(FREECELL, p1(), mv('c1', 'c6', 'KH', 4))).toBe(
+      '4 cards exceed the sequence-move capacity 3 (sequenceMove supermove: (f + 1) * 2^e with f = 2, e = 0)',
+    );
+  });
+
+  it('an empty column other than the destination doubles the capacity', () => {
+    const l = applyMove(FREECELL, p1(), mv('c3', 'h1', 'TD')); // column 3 empties: f = 2, e = 1 -> 6
+    expect(reasonOf(FREECELL, l, mv('c1', 'c6', 'KH', 4))).toBeNull();
+    const moved = applyMove(FREECELL, l, mv('c1', 'c6', 'KH', 4));
+    expect(moved.columns[6]).toEqual(cards('KH QS JD TC'));
+    expect(moved.columns[1]).toEqual([]);
+  });
+
+  it('a moved run must be a sequence', () => {
+    expect(reasonOf(FREECELL, p1(), mv('c5', 'c6', 'JH', 2))).toBe(
+      'moved run JH QD is not a sequence: QD cannot go on JH (build alternate_color)',
+    );
+  });
+
+  it('sequenceMove none allows single cards only', () => {
+    const none = { ...FREECELL, sequenceMove: 'none' as const };
+    expect(reasonOf(FREECELL, p1(), mv('c0', 'c4', 'QH', 2))).toBeNull();
+    expect(reasonOf(none, p1(), mv('c0', 'c4', 'QH', 2))).toBe(
+      '2 cards exceed the sequence-move capacity 1 (sequenceMove none: single cards only)',
+    );
+  });
+
+  it('cells_plus_one ignores empty columns', () => {
+    const l = applyMove(FORECELL, p1(), mv('c3', 'h1', 'TD')); // f = 2, one empty column besides 6
+    expect(reasonOf(FORECELL, l, mv('c1', 'c6', 'KH', 4))).toBe(
+      '4 cards exceed the sequence-move capacity 3 (sequenceMove cells_plus_one: f + 1 with f = 2)',
+    );
+    expect(reasonOf(FORECELL, l, mv('c0', 'c4', 'QH', 2))).toBeNull();
+  });
+});
+
+describe('sequenceCapacity formula', () => {
+  /** A shape-only layout: `cols` is a string of '#' (occupied) and '.' (empty) columns, `freeCells` empty cells of 4. */
+  function shape(cols: string, emptyCells: number): Layout {
+    const card = cards('AS')[0];
+    return {
+      columns: [...cols].map((c) => (c === '#' ? [card] : [])),
+      freeCells: [0, 1, 2, 3].map((i) => (i < emptyCells ? null : card)),
+      foundations: [0, 0, 0, 0],
+    };
+  }
+  const sm = FREECELL;
+  it.each([
+    ['########', 4, 0, 5],
+    ['##..####', 4, 0, 20], // dest non-empty, e = 2
+    ['##..####', 4, 2, 10], // dest is one of the empties, e = 1
+    ['#...####', 1, 0, 16], // (1 + 1) * 2^3
+    ['########', 0, 0, 1],
+    ['........', 0, 0, 128], // 2^7, destination excluded
+    ['........', 4, 7, 640],
+  ])('supermove %s with %i empty cells to column %i: %i', (cols, cells, to, expected) => {
+    expect(sequenceCapacity(sm, shape(cols, cells), to)).toBe(expected);
+  });
+  it('cells_plus_one, none, unlimited, and supermove with kings-only empty columns', () => {
+    const l = shape('##..####', 3);
+    expect(sequenceCapacity(FORECELL, l, 0)).toBe(4);
+    expect(sequenceCapacity({ ...FREECELL, sequenceMove: 'none' }, l, 0)).toBe(1);
+    expect(sequenceCapacity({ ...FREECELL, sequenceMove: 'unlimited' }, l, 0)).toBe(Infinity);
+    expect(sequenceCapacity({ ...FREECELL, emptyColumn: 'kings' }, l, 0)).toBe(4);
+    expect(sequenceCapacity({ ...FREECELL, emptyColumn: 'none' }, l, 0)).toBe(4);
+    expect(sequenceCapacity(FREECELL, l, 0)).toBe(16);
+  });
+});
+
+describe('empty columns', () => {
+  it('kings only', () => {
+    expect(reasonOf(FORECELL, p1(), mv('c2', 'c6', 'TH'))).toBe('empty column 6 takes only Ks (emptyColumn kings), not TH');
+    expect(reasonOf(FORECELL, p1(), mv('c1', 'c6', 'QS', 3))).toBe('empty column 6 takes only Ks (emptyColumn kings), not QS');
+    expect(reasonOf(FORECELL, p1(), mv('c4', 'c6', 'KC'))).toBeNull();
+    expect(reasonOf(FORECELL, p1(), mv('c0', 'c6', 'KS', 3))).toBeNull();
+  });
+  it('none', () => {
+    expect(reasonOf({ ...FREECELL, emptyColumn: 'none' }, p1(), mv('c4', 'c6', 'KC'))).toBe(
+      'empty column 6 takes no cards (emptyColumn none)',
+    );
+  });
+  it('any', () => {
+    expect(reasonOf(FREECELL, p1(), mv('c2', 'c6', 'TH'))).toBeNull();
+  });
+});
+
+describe('checkSolution', () => {
+  it('accepts a winning solution and returns the won layout', () => {
+    const start = p1();
+    const result = checkSolution(FREECELL, start, p1Win());
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(isWon(result.final)).toBe(true);
+      expect(result.final.foundations).toEqual([13, 13, 13, 13]);
+    }
+    expect(start).toEqual(p1());
+  });
+
+  it('reports the first illegal move by index', () => {
+    const moves = p1Win();
+    [moves[7], moves[9]] = [moves[9], moves[7]];
+    expect(checkSolution(FREECELL, p1(), moves)).toEqual({ ok: false, moveIndex: 7, reason: 'foundation H takes JH next, not QH' });
+  });
+
+  it('rejects a solution that does not win', () => {
+    const moves = p1Win().slice(0, 15);
+    expect(checkSolution(FREECELL, p1(), moves)).toEqual({
+      ok: false,
+      moveIndex: 15,
+      reason: 'not won: 2 cards are not on the foundations (2 in columns, 0 in free cells)',
+    });
+    expect(checkSolution(FREECELL, p1(), [])).toEqual({
+      ok: false,
+      moveIndex: 0,
+      reason: 'not won: 16 cards are not on the foundations (14 in columns, 2 in free cells)',
+    });
+  });
+
+  it('rejects an invalid start layout or rules with moveIndex -1', () => {
+    const dup = p1();
+    dup.columns[6] = cards('KS');
+    expect(checkSolution(FREECELL, dup, p1Win())).toEqual({ ok: false, moveIndex: -1, reason: 'invalid start layout: duplicate card KS (column 6)' });
+    const missing = p1();
+    missing.columns[7] = cards('KD');
+    expect(checkSolution(FREECELL, missing, p1Win())).toEqual({ ok: false, moveIndex: -1, reason: 'invalid start layout: missing card QC' });
+    const onFoundation = p1();
+    onFoundation.columns[6] = cards('9C');
+    expect(checkSolution(FREECELL, onFoundation, p1Win())).toEqual({
+      ok: false,
+      moveIndex: -1,
+      reason: 'invalid start layout: duplicate card 9C (column 6)',
+    });
+    const short = p1();
+    short.columns.pop();
+    expect(checkSolution(FREECELL, short, p1Win())).toEqual({ ok: false, moveIndex: -1, reason: 'invalid start layout: 7 columns, the rules have 8' });
+    expect(checkSolution({ ...FREECELL, freeCells: 3 }, p1(), p1Win())).toEqual({
+      ok: false,
+      moveIndex: -1,
+      reason: 'invalid start layout: 4 free cells, the rules have 3',
+    });
+    expect(checkSolution({ ...FREECELL, foundationBase: 0 }, p1(), p1Win())).toEqual({
+      ok: false,
+      moveIndex: -1,
+      reason: 'invalid rules: foundationBase 0 (1..13)',
+    });
+  });
+
+  it('the same solution fails under stricter rules at the exact move', () => {
+    // Baker's Game: the start is the same, but QD to a free cell then JH... all are foundation/cell moves,
+    // so insert a column move that is only legal in alternate colours.
+    const moves = [mv('c2', 'c0', 'TH'), mv('c0', 'h2', 'TH'), ...p1Win().filter((m) => m.card !== 'TH')];
+    expect(checkSolution(FREECELL, p1(), moves).ok).toBe(true);
+    expect(checkSolution(BAKERS, p1(), moves)).toEqual({ ok: false, moveIndex: 0, reason: 'TH cannot go on JC in column 0 (build suit)' });
+  });
+});
+
+describe('wrapping ranks (Penguin-like rules)', () => {
+  const PENGUIN: Rules = {
+    columns: 7,
+    freeCells: 7,
+    build: 'suit',
+    emptyColumn: 'kings',
+    sequenceMove: 'unlimited',
+    foundationBase: 5,
+    wrap: true,
+  };
+  /** Foundations hold 5..Q of every suit; A..4 and the kings are out. */
+  function pw(): Layout {
+    return layout(
+      ['4S 3S 2S AS KS', '4H 3H 2H AH', 'KH', '4D 3D 2D AD KD', '4C 3C 2C', 'AC', ''],
+      ['KC', null, null, null, null, null, null],
+      [8, 8, 8, 8],
+    );
+  }
+
+  it('a King builds on an Ace on the tableau only with wrap', () => {
+    expect(reasonOf(PENGUIN, pw(), mv('c2', 'c1', 'KH'))).toBeNull();
+    expect(reasonOf({ ...PENGUIN, wrap: false }, pw(), mv('c2', 'c1', 'KH'))).toBe('KH cannot go on AH in column 1 (build suit)');
+    expect(reasonOf(PENGUIN, pw(), mv('c0', 'c6', '4S', 5))).toBeNull();
+    expect(reasonOf({ ...PENGUIN, wrap: false }, pw(), mv('c0', 'c6', '4S', 5))).toBe(
+      'moved run 4S 3S 2S AS KS is not a sequence: KS cannot go on AS (build suit)',
+    );
+  });
+
+  it('an empty column takes only the rank below the beak', () => {
+    expect(reasonOf(PENGUIN, pw(), mv('c0', 'c6', 'KS'))).toBe('empty column 6 takes only 4s (emptyColumn kings), not KS');
+    expect(reasonOf(PENGUIN, pw(), mv('c1', 'c6', '4H', 4))).toBeNull();
+    // Without wrap the top rank is the King again.
+    expect(reasonOf({ ...PENGUIN, wrap: false }, pw(), mv('c0', 'c6', 'KS'))).toBeNull();
+  });
+
+  it('foundations continue K -> A with wrap, and are complete after K without it', () => {
+    expect(reasonOf(PENGUIN, pw(), mv('c5', 'h0', 'AC'))).toBe('foundation C takes KC next, not AC');
+    expect(reasonOf(PENGUIN, pw(), mv('f0', 'h0', 'KC'))).toBeNull();
+    const afterKing = applyMove(PENGUIN, pw(), mv('f0', 'h0', 'KC'));
+    expect(reasonOf(PENGUIN, afterKing, mv('c5', 'h0', 'AC'))).toBeNull();
+    expect(reasonOf({ ...PENGUIN, wrap: false }, afterKing, mv('c5', 'h0', 'AC'))).toBe('foundation C is complete');
+  });
+
+  it('replays a whole wrapping solution', () => {
+    const moves = [
+      mv('c2', 'h2', 'KH'),
+      mv('c1', 'h2', 'AH'),
+      mv('c1', 'h2', '2H'),
+      mv('c1', 'h2', '3H'),
+      mv('c1', 'h2', '4H'),
+      mv('f0', 'h0', 'KC'),
+      mv('c5', 'h0', 'AC'),
+      mv('c4', 'h0', '2C'),
+      mv('c4', 'h0', '3C'),
+      mv('c4', 'h0', '4C'),
+      mv('c3', 'h1', 'KD'),
+      mv('c3', 'h1', 'AD'),
+      mv('c3', 'h1', '2D'),
+      mv('c3', 'h1', '3D'),
+      mv('c3', 'h1', '4D'),
+      mv('c0', 'h3', 'KS'),
+      mv('c0', 'h3', 'AS'),
+      mv('c0', 'h3', '2S'),
+      mv('c0', 'h3', '3S'),
+      mv('c0', 'h3', '4S'),
+    ];
+    const result = checkSolution(PENGUIN, pw(), moves);
+    expect(result.ok).toBe(true);
+    // With base Ace the foundations would hold A..8, which the columns also hold.
+    expect(checkSolution({ ...PENGUIN, foundationBase: 1 }, pw(), moves)).toEqual({
+      ok: false,
+      moveIndex: -1,
+      reason: 'invalid start layout: duplicate card 4S (column 0)',
+    });
+    // Without wrap, foundations from base 5 stop at K: the next card is refused as complete.
+    expect(checkSolution({ ...PENGUIN, wrap: false }, pw(), moves)).toEqual({ ok: false, moveIndex: 1, reason: 'foundation H is complete' });
+    const wrong = moves.slice();
+    wrong.splice(1, 1);
+    expect(checkSolution(PENGUIN, pw(), wrong)).toEqual({ ok: false, moveIndex: 1, reason: 'column 1: card 1 from the top is AH, not 2H' });
+  });
+});
+
+describe('isWon', () => {
+  it('needs 13 cards on every foundation and nothing left', () => {
+    expect(isWon(layout(['', '', '', ''], [null], [13, 13, 13, 13]))).toBe(true);
+    expect(isWon(layout(['', 'KS', '', ''], [null], [13, 13, 13, 12]))).toBe(false);
+    expect(isWon(layout(['', '', '', ''], ['KS'], [13, 13, 13, 12]))).toBe(false);
+  });
+});
