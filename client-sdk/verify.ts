@@ -23,7 +23,8 @@
  * - `suit_up_or_down` (Fortress): a moved run, together with the card it is
  *   placed on, must be one same-suit chain going in one direction (all up or
  *   all down), as PySolFC's up-or-down row stacks require. A single card may
- *   go one rank up or down in suit.
+ *   go one rank up or down in suit. (With one deck a same-suit chain cannot
+ *   turn back without repeating a card, so this only guards malformed input.)
  * - With `wrap`, ranks are cyclic everywhere: on the tableau a King builds
  *   on an Ace (down) and an Ace on a King (up); the foundations continue
  *   K → A ("Penguin's beak").
