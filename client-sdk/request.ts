@@ -1,0 +1,221 @@
+/**
+ * From a solve request to what the engine needs, and from the engine's answer
+ * to the response: shared by the service (`server/app.ts`), the CLI and the
+ * SDK's local solver, so that all three read a request the same way.
+ *
+ * - `resolveDeal`: game preset + rule overrides + position (deal number, board
+ *   text or JSON layout) → `Deal`.
+ * - `resolveLimits`: requested budgets → budgets within the server's caps.
+ * - `buildSolveResponse`: engine outcome → the `SolveResponse` wire shape.
+ */
+import { formatBoard, parseBoard } from './board.js';
+import { generateDeal } from './deals/index.js';
+import { SolverError } from './errors.js';
+import { layoutFromJson, validateLayout } from './layout.js';
+import { toFcsMoves, toStandardNotation } from './notation.js';
+import {
+  findPreset,
+  MAX_COLUMNS,
+  MAX_FREE_CELLS,
+  type Deal,
+  type GamePreset,
+  type Layout,
+  type Numbering,
+  type Rules,
+} from './rules.js';
+import type { LimitsRequest, RulesOverride, SolveRequest, SolveResponse } from './schemas.js';
+import type { SolveLimits, SolveOutcome } from './solve-types.js';
+
+/** Defaults and caps of the solve budgets (server configuration). */
+export interface LimitsConfig {
+  /** `maxStates` when the request gives none. */
+  defaultMaxStates: number;
+  /** Largest `maxStates` a request may ask for. */
+  maxStatesCap: number;
+  /** `timeoutMs` when the request gives none. */
+  defaultTimeoutMs: number;
+  /** Largest `timeoutMs` a request may ask for. */
+  timeoutMsCap: number;
+}
+
+/** The service's default budgets: 5,000,000 states / 30 s, capped at 50,000,000 states / 120 s. */
+export const DEFAULT_LIMITS_CONFIG: Readonly<LimitsConfig> = Object.freeze({
+  defaultMaxStates: 5_000_000,
+  maxStatesCap: 50_000_000,
+  defaultTimeoutMs: 30_000,
+  timeoutMsCap: 120_000,
+});
+
+const BUILD_RULES = ['alternate_color', 'suit', 'rank', 'suit_up_or_down'] as const;
+const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
+const SEQUENCE_MOVE_RULES = ['none', 'supermove', 'cells_plus_one', 'unlimited'] as const;
+
+/**
+ * The numbering a deal number is read in when the request names none: `ms`
+ * when the game supports Microsoft numbers, else `pysolfc`; `null` when the
+ * game has no deal numbers at all (a board or layout is required).
+ */
+export function defaultNumbering(preset: GamePreset): Numbering | null {
+  if (preset.numberings.includes('ms')) return 'ms';
+  if (preset.numberings.includes('pysolfc')) return 'pysolfc';
+  return null;
+}
+
+/**
+ * Looks up a game preset.
+ * @throws SolverError `unknown_game` (404) when there is no preset of that id.
+ */
+export function requirePreset(game: string): GamePreset {
+  const preset = findPreset(game);
+  if (!preset) throw new SolverError('unknown_game', `unknown game "${game}"; GET /v1/games lists the games`, { path: 'game' });
+  return preset;
+}
+
+/**
+ * The preset's rules with `override` applied, checked: columns 1..10, free
+ * cells 0..8, foundation base 1..13, known enum values.
+ * @throws SolverError `bad_rules` naming the field and its allowed range.
+ */
+export function applyRules(base: Rules, override: RulesOverride | undefined): Rules {
+  const rules: Rules = { ...base, ...stripUndefined(override ?? {}) };
+  checkInt(rules.columns, 1, MAX_COLUMNS, 'rules.columns');
+  checkInt(rules.freeCells, 0, MAX_FREE_CELLS, 'rules.freeCells');
+  checkInt(rules.foundationBase, 1, 13, 'rules.foundationBase');
+  checkEnum(rules.build, BUILD_RULES, 'rules.build');
+  checkEnum(rules.emptyColumn, EMPTY_COLUMN_RULES, 'rules.emptyColumn');
+  checkEnum(rules.sequenceMove, SEQUENCE_MOVE_RULES, 'rules.sequenceMove');
+  if (typeof rules.wrap !== 'boolean') throw new SolverError('bad_rules', 'rules.wrap must be true or false', { path: 'rules.wrap' });
+  return rules;
+}
+
+/**
+ * Turns a (schema-valid) solve request into the deal to solve.
+ *
+ * - rules: the preset's rules plus `req.rules` (see `applyRules`); a deal
+ *   generator that fixes the foundation base (Penguin's beak) overrides it;
+ * - position: from `deal` (in `req.numbering`, default `defaultNumbering`), or
+ *   `board` (fc-solve text), or `layout` (JSON); the position is validated
+ *   against the rules (every card once, column and cell counts).
+ *
+ * A dealt position is fitted to overridden rules where nothing is lost: free
+ * cells are added empty, or trailing empty cells dropped (so `{"game":
+ * "freecell", "deal": 1, "rules": {"freeCells": 2}}` works); anything else
+ * that does not fit is `bad_rules`.
+ *
+ * @throws SolverError `unknown_game`, `bad_rules`, `layout_required`,
+ *   `numbering_not_supported`, `deal_out_of_range`, `malformed_board`,
+ *   `invalid_layout`, `missing_card`, `duplicate_card`, `wrong_column_count`,
+ *   `wrong_cell_count`, `invalid_request`.
+ */
+export function resolveDeal(req: SolveRequest): Deal {
+  const preset = requirePreset(req.game);
+  const rules = applyRules(preset.rules, req.rules);
+  const given = [req.deal, req.board, req.layout].filter((x) => x !== undefined).length;
+  if (given !== 1) throw new SolverError('invalid_request', 'give exactly one of deal, board, layout');
+
+  if (req.deal !== undefined) {
+    const numbering = req.numbering ?? defaultNumbering(preset);
+    if (numbering === null) {
+      throw new SolverError('layout_required', `${preset.name} has no deal numbers: give a board or a layout`, { path: 'deal' });
+    }
+    if (!preset.numberings.includes(numbering)) {
+      throw new SolverError(
+        'numbering_not_supported',
+        `${preset.name} deals are not numbered "${numbering}"; supported: ${preset.numberings.join(', ')}`,
+        { path: 'numbering' },
+      );
+    }
+    const dealt = generateDeal(preset.id, numbering, req.deal);
+    if (dealt.foundationBase !== undefined) rules.foundationBase = dealt.foundationBase;
+    const layout = fitLayout(dealt.layout, rules);
+    validateLayout(layout, rules);
+    return { rules, layout };
+  }
+
+  // Both parsers validate the position (client-sdk/layout.ts validateLayout)
+  // and locate faults by line/column/token or by JSON path.
+  if (req.board !== undefined) return { rules, layout: parseBoard(req.board, rules) };
+  return { rules, layout: layoutFromJson(req.layout!, rules) };
+}
+
+/**
+ * Fits a dealt layout to (possibly overridden) rules without losing a card.
+ * @throws SolverError `bad_rules` when the deal cannot be played under them.
+ */
+function fitLayout(layout: Layout, rules: Rules): Layout {
+  if (layout.columns.length !== rules.columns) {
+    throw new SolverError(
+      'bad_rules',
+      `this deal has ${layout.columns.length} columns but the rules ask for ${rules.columns}`,
+      { path: 'rules.columns' },
+    );
+  }
+  let freeCells = layout.freeCells;
+  if (freeCells.length < rules.freeCells) {
+    freeCells = [...freeCells, ...new Array<null>(rules.freeCells - freeCells.length).fill(null)];
+  } else if (freeCells.length > rules.freeCells) {
+    if (freeCells.slice(rules.freeCells).some((c) => c !== null)) {
+      throw new SolverError(
+        'bad_rules',
+        `this deal fills free cells beyond the ${rules.freeCells} the rules allow`,
+        { path: 'rules.freeCells' },
+      );
+    }
+    freeCells = freeCells.slice(0, rules.freeCells);
+  }
+  return { ...layout, freeCells };
+}
+
+/**
+ * Applies the server's defaults and caps to the budgets a request asks for.
+ * @throws SolverError `bad_limits`, naming the allowed range, when a value is
+ *   not an integer from 1 to its cap.
+ */
+export function resolveLimits(limits: LimitsRequest | undefined, config: LimitsConfig = DEFAULT_LIMITS_CONFIG): SolveLimits {
+  const maxStates = limits?.maxStates ?? config.defaultMaxStates;
+  const timeoutMs = limits?.timeoutMs ?? config.defaultTimeoutMs;
+  if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > config.maxStatesCap) {
+    throw new SolverError('bad_limits', `limits.maxStates must be an integer from 1 to ${config.maxStatesCap}`, { path: 'limits.maxStates' });
+  }
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > config.timeoutMsCap) {
+    throw new SolverError('bad_limits', `limits.timeoutMs must be an integer from 1 to ${config.timeoutMsCap}`, { path: 'limits.timeoutMs' });
+  }
+  return { maxStates, timeoutMs };
+}
+
+/**
+ * The wire answer of one solve: verdict, the start position as fc-solve text,
+ * the moves in JSON, standard notation and fc-solve lines, and the counters
+ * with the budgets used. `stats.moveCount` counts every move (foundation and
+ * auto-moves included; a sequence move counts one).
+ */
+export function buildSolveResponse(game: string, deal: Deal, limits: SolveLimits, outcome: SolveOutcome): SolveResponse {
+  const response: SolveResponse = {
+    verdict: outcome.verdict,
+    game,
+    rules: deal.rules,
+    board: formatBoard(deal.layout, deal.rules),
+    moves: outcome.moves,
+    notation: toStandardNotation(outcome.moves, deal.rules),
+    fcsMoves: toFcsMoves(outcome.moves),
+    stats: { ...outcome.stats, moveCount: outcome.moves.length, limits },
+  };
+  if (outcome.reason !== undefined) response.reason = outcome.reason;
+  return response;
+}
+
+function checkInt(value: unknown, min: number, max: number, path: string): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new SolverError('bad_rules', `${path} must be an integer from ${min} to ${max}`, { path });
+  }
+}
+
+function checkEnum(value: unknown, allowed: readonly string[], path: string): void {
+  if (typeof value !== 'string' || !allowed.includes(value)) {
+    throw new SolverError('bad_rules', `${path} must be one of ${allowed.join(', ')}`, { path });
+  }
+}
+
+function stripUndefined<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,259 @@
+/**
+ * The wire contract of the solver service, in zod 4: one source for request
+ * validation on the server, the typed HTTP client of the SDK, and the OpenAPI
+ * document (`GET /openapi.json`), which is generated from these schemas.
+ *
+ * `z` comes from `@hono/zod-openapi`, which extends zod with `.openapi()` for
+ * names, descriptions and examples; it is the same zod instance as `zod`.
+ *
+ * Request objects are strict (an unknown field is an error, so a typo such as
+ * `"limit"` cannot be silently ignored); response objects are not, so that a
+ * client keeps working when the service adds a field.
+ */
+import { z } from '@hono/zod-openapi';
+import { ERROR_STATUS, SolverError, type ErrorCode } from './errors.js';
+import { LayoutJsonSchema } from './layout.js';
+import { MAX_COLUMNS, MAX_FREE_CELLS } from './rules.js';
+
+/** Game identifier, one of `GET /v1/games`. */
+export const GameIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .openapi({ description: 'Game preset id, as listed by `GET /v1/games`.', example: 'seahaven_towers' });
+
+/** A deal numbering scheme. */
+export const NumberingSchema = z.enum(['ms', 'pysolfc']).openapi({
+  description:
+    '`ms`: Microsoft FreeCell / FreeCell Pro numbers (1..2^33-1). `pysolfc`: PySolFC game numbers (every game).',
+});
+
+/**
+ * A deal number: a JSON integer, or a string of decimal digits for numbers
+ * beyond 2^53 (which a JSON number cannot carry exactly).
+ */
+export const DealNumberSchema = z
+  .union([z.number().int(), z.string().regex(/^\d{1,40}$/, { error: 'deal must be a string of decimal digits' })], {
+    error: 'deal must be an integer or a string of decimal digits',
+  })
+  .openapi({
+    description: 'Deal number: an integer, or a string of digits for numbers above 2^53. Which range is valid depends on the numbering.',
+    example: 1,
+  });
+
+export const BuildRuleSchema = z.enum(['alternate_color', 'suit', 'rank', 'suit_up_or_down']).openapi({
+  description: 'How tableau cards build down: alternate colours, in suit, any suit (rank only), or in suit up or down.',
+});
+export const EmptyColumnRuleSchema = z.enum(['any', 'kings', 'none']).openapi({
+  description: 'Which cards an empty column takes: any card, kings only (with wrapping ranks: the rank below the foundation base), or none.',
+});
+export const SequenceMoveRuleSchema = z.enum(['none', 'supermove', 'cells_plus_one', 'unlimited']).openapi({
+  description:
+    'How many cards move at once between columns: `none` single cards; `supermove` (f+1)·2^e; `cells_plus_one` f+1; `unlimited` any valid sequence (f = empty free cells, e = empty columns other than the destination).',
+});
+
+const rulesShape = {
+  columns: z.number().int().min(1).max(MAX_COLUMNS).openapi({ description: `Tableau columns, 1..${MAX_COLUMNS}.` }),
+  freeCells: z.number().int().min(0).max(MAX_FREE_CELLS).openapi({ description: `Free cells, 0..${MAX_FREE_CELLS}.` }),
+  build: BuildRuleSchema,
+  emptyColumn: EmptyColumnRuleSchema,
+  sequenceMove: SequenceMoveRuleSchema,
+  foundationBase: z.number().int().min(1).max(13).openapi({ description: 'Rank the foundations start from, 1..13 (1 = Ace).' }),
+  wrap: z.boolean().openapi({ description: 'Ranks wrap K→A on the foundations and A→K on the tableau (Penguin).' }),
+};
+
+/** Every rule parameter of a game (the `Rules` type of `rules.ts`). */
+export const RulesSchema = z.object(rulesShape).openapi('Rules', { description: 'Rule parameters of a game (rules as data).' });
+
+/**
+ * A partial rules override: any subset of the rule parameters, each within its
+ * range, applied on top of the game preset's rules.
+ */
+export const RulesOverrideSchema = z
+  .strictObject(rulesShape)
+  .partial()
+  .openapi('RulesOverride', {
+    description: "Overrides of the preset's rules, e.g. `{\"emptyColumn\": \"any\"}`. The position must fit the resulting rules.",
+    example: { emptyColumn: 'any' },
+  });
+
+/**
+ * Budgets asked for by a request. Only the type is checked here: the range
+ * (1 up to the server's cap) is checked by `resolveLimits`, which knows the
+ * caps and names them in its `bad_limits` error.
+ */
+export const LimitsRequestSchema = z
+  .strictObject({
+    maxStates: z.number().optional().openapi({
+      type: 'integer',
+      minimum: 1,
+      description: 'Most positions the search may store: an integer from 1 to the server cap (defaults: 5,000,000, cap 50,000,000).',
+    }),
+    timeoutMs: z.number().optional().openapi({
+      type: 'integer',
+      minimum: 1,
+      description: 'Deadline of the search in milliseconds: an integer from 1 to the server cap (defaults: 30,000, cap 120,000).',
+    }),
+  })
+  .openapi('LimitsRequest');
+
+/** Body of `POST /v1/solve`. Exactly one of `deal`, `board`, `layout`. */
+export const SolveRequestSchema = z
+  .strictObject({
+    game: GameIdSchema,
+    deal: DealNumberSchema.optional(),
+    numbering: NumberingSchema.optional().openapi({
+      description: "Numbering of `deal`. Default: `ms` when the game supports it, otherwise `pysolfc`. Only with `deal`.",
+    }),
+    board: z.string().optional().openapi({
+      description:
+        'The start position in fc-solve board text: optional `Foundations:` and `Freecells:` lines, then one line per column, deepest card first.',
+      example: 'Freecells: - 5D 8H -\nKH 6C 2C 5S AD\n...',
+    }),
+    layout: LayoutJsonSchema.meta({ id: 'Layout' }).optional(),
+    rules: RulesOverrideSchema.optional(),
+    limits: LimitsRequestSchema.optional(),
+  })
+  .superRefine((req, ctx) => {
+    const given = (['deal', 'board', 'layout'] as const).filter((k) => req[k] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          given.length === 0
+            ? 'give the position: exactly one of deal, board, layout'
+            : `give exactly one of deal, board, layout (got ${given.join(', ')})`,
+        path: given.length === 0 ? [] : [given[1]],
+      });
+    }
+    if (req.numbering !== undefined && req.deal === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'numbering applies only to a deal number', path: ['numbering'] });
+    }
+  })
+  .openapi('SolveRequest', {
+    description: 'A position to solve: a game, and exactly one of a deal number, a board text or a JSON layout.',
+    example: { game: 'seahaven_towers', deal: 1, limits: { maxStates: 1000000 } },
+  });
+
+/** One move of a solution (`Move` of `moves.ts`), indices 0-based. */
+export const MoveSchema = z
+  .object({
+    from: z.enum(['column', 'cell']),
+    fromIndex: z.number().int().min(0).openapi({ description: 'Source column or free cell, 0-based.' }),
+    to: z.enum(['column', 'cell', 'foundation']),
+    toIndex: z.number().int().min(0).openapi({ description: 'Target column or free cell, 0-based; for a foundation the suit (0 C, 1 D, 2 H, 3 S).' }),
+    count: z.number().int().min(1).openapi({ description: 'Cards moved (more than 1 only for a sequence move).' }),
+    card: z.string().openapi({ description: 'The moved card; for a sequence move the deepest card of the run.', example: '9H' }),
+    auto: z.boolean().openapi({ description: 'Played by the solver as a safe auto-move to the foundation.' }),
+  })
+  .openapi('Move');
+
+/** The budgets a solve actually ran with (after defaults and caps). */
+export const LimitsSchema = z
+  .object({
+    maxStates: z.number().int(),
+    timeoutMs: z.number().int(),
+  })
+  .openapi('Limits');
+
+/** Counters of one solve. */
+export const SolveStatsSchema = z
+  .object({
+    statesExpanded: z.number().int().openapi({ description: 'Positions whose moves were generated.' }),
+    statesStored: z.number().int().openapi({ description: 'Distinct canonical positions stored.' }),
+    elapsedMs: z.number().openapi({ description: 'Wall-clock time of the search, milliseconds.' }),
+    memoryBytes: z.number().int().openapi({ description: 'Bytes of Wasm linear memory in use at the end of the search.' }),
+    moveCount: z.number().int().openapi({ description: 'Moves in the solution: foundation and auto-moves included, a sequence move counts one.' }),
+    limits: LimitsSchema,
+  })
+  .openapi('SolveStats');
+
+/** Answer of `POST /v1/solve`. */
+export const SolveResponseSchema = z
+  .object({
+    verdict: z.enum(['solved', 'unsolvable', 'unknown']).openapi({
+      description: '`solved`: a solution checked by an independent replay. `unsolvable`: the complete search found none. `unknown`: a budget ran out (see `reason`).',
+    }),
+    reason: z.enum(['max_states', 'timeout', 'memory', 'cancelled']).optional().openapi({ description: 'Which budget ended the search; only with `unknown`.' }),
+    game: GameIdSchema,
+    rules: RulesSchema,
+    board: z.string().openapi({ description: 'The start position in fc-solve board text.' }),
+    moves: z.array(MoveSchema).openapi({ description: 'The solution (empty unless solved).' }),
+    notation: z.array(z.string()).openapi({ description: 'The solution in standard notation (`3a`, `a4`, `3h`, `38`), one entry per move.' }),
+    fcsMoves: z.array(z.string()).openapi({ description: "The solution as fc-solve's text lines (`Move a card from stack 3 to freecell 0`)." }),
+    stats: SolveStatsSchema,
+  })
+  .openapi('SolveResponse');
+
+const errorCodes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** Body of every error answer: a stable code, a message, and where the fault is. */
+export const ErrorResponseSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(errorCodes).openapi({ description: 'Stable machine-readable error code.' }),
+      message: z.string().openapi({ description: 'Human-readable explanation.' }),
+      line: z.number().int().optional().openapi({ description: '1-based line of the board text at fault.' }),
+      column: z.number().int().optional().openapi({ description: '1-based character in that line.' }),
+      token: z.string().optional().openapi({ description: 'The offending token.' }),
+      path: z.string().optional().openapi({ description: 'Dotted path of the offending request field, e.g. `layout.columns.3`.' }),
+    }),
+  })
+  .openapi('ErrorResponse', {
+    example: { error: { code: 'malformed_board', message: 'not a card: "ZZ"', line: 3, column: 7, token: 'ZZ' } },
+  });
+
+/** One game preset as `GET /v1/games` lists it. */
+export const GameSchema = z
+  .object({
+    id: GameIdSchema,
+    name: z.string(),
+    description: z.string(),
+    rules: RulesSchema,
+    numberings: z.array(NumberingSchema).openapi({ description: 'Deal numberings the game accepts; empty when a board or layout is required.' }),
+    defaultNumbering: NumberingSchema.nullable().openapi({ description: 'Numbering used when a request gives a deal without one; null when the game has no deal numbers.' }),
+  })
+  .openapi('Game');
+
+/** Answer of `GET /v1/games`. */
+export const GamesResponseSchema = z.object({ games: z.array(GameSchema) }).openapi('GamesResponse');
+
+/** Answer of `GET /healthz`. */
+export const HealthResponseSchema = z
+  .object({ status: z.literal('ok') })
+  .catchall(z.unknown())
+  .openapi('HealthResponse');
+
+/**
+ * Turns a zod failure into a `SolverError` whose `path` names the field at
+ * fault (e.g. `layout.columns.3`). The code follows the part of the request:
+ * `limits.*` → `bad_limits`, `rules.*` → `bad_rules`, `layout.*` →
+ * `invalid_layout`, anything else → `invalid_request`.
+ */
+export function validationError(error: z.ZodError): SolverError {
+  const issue = error.issues[0];
+  const path: PropertyKey[] = [...(issue?.path ?? [])];
+  if (issue?.code === 'unrecognized_keys' && issue.keys.length > 0) path.push(issue.keys[0]);
+  const dotted = path.map(String).join('.');
+  const root = path.length > 0 ? String(path[0]) : '';
+  const code: ErrorCode =
+    root === 'limits' ? 'bad_limits' : root === 'rules' ? 'bad_rules' : root === 'layout' ? 'invalid_layout' : 'invalid_request';
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''})` : '';
+  const message = `${dotted ? `${dotted}: ` : ''}${issue?.message ?? 'invalid request'}${more}`;
+  return new SolverError(code, message, dotted ? { path: dotted } : undefined);
+}
+
+/** A parsed, valid solve request. */
+export type SolveRequest = z.infer<typeof SolveRequestSchema>;
+/** Rules override of a request. */
+export type RulesOverride = z.infer<typeof RulesOverrideSchema>;
+/** Limits part of a request. */
+export type LimitsRequest = z.infer<typeof LimitsRequestSchema>;
+/** The answer of a solve. */
+export type SolveResponse = z.infer<typeof SolveResponseSchema>;
+/** The body of an error answer. */
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+/** One game of `GET /v1/games`. */
+export type GameInfo = z.infer<typeof GameSchema>;
+/** The answer of `GET /v1/games`. */
+export type GamesResponse = z.infer<typeof GamesResponseSchema>;
