@@ -1,0 +1,193 @@
+/**
+ * The worker pool: cancellation through the SharedArrayBuffer stop flag,
+ * queue limits, the last-resort termination, shutdown; then the real worker
+ * with the real engine.
+ *
+ * The protocol tests run a fixture worker (tests/fixtures/pool-worker.ts) that
+ * blocks on Atomics.wait instead of sleeping, and tells the test when it has
+ * started through a shared flag, so nothing here depends on timing luck.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateDeal } from '../client-sdk/deals/index.js';
+import { loadEngineModule } from '../client-sdk/engine.js';
+import { SolverError } from '../client-sdk/errors.js';
+import { resolveDeal } from '../client-sdk/request.js';
+import { findPreset, type Deal } from '../client-sdk/rules.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
+import { checkSolution } from '../client-sdk/verify.js';
+import { createPool, defaultWorkerFile, workerExecArgv, type PoolOptions, type SolverPool } from '../server/pool.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const FIXTURE = join(HERE, 'fixtures/pool-worker.ts');
+const LIMITS: SolveLimits = { maxStates: 1000, timeoutMs: 60_000 };
+
+const pools: SolverPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+function fixturePool(options: PoolOptions = {}): SolverPool {
+  const pool = createPool({ filename: FIXTURE, threads: 1, ...options });
+  pools.push(pool);
+  return pool;
+}
+
+/** A fake deal for the fixture, with a flag that it sets when it starts. */
+function fixtureDeal(mode: 'wait' | 'stubborn' | 'solve' = 'wait', stubbornMs?: number) {
+  const started = new Int32Array(new SharedArrayBuffer(4));
+  const deal = { mode, stubbornMs, started } as unknown as Deal;
+  const whenStarted = async () => {
+    while (Atomics.load(started, 0) === 0) await new Promise((r) => setTimeout(r, 5));
+  };
+  return { deal, whenStarted };
+}
+
+const threadOf = (o: SolveOutcome) => (o as SolveOutcome & { threadId: number }).threadId;
+
+describe('worker file resolution', () => {
+  it('runs worker.ts under tsx from source, with no inherited execArgv for .js', () => {
+    expect(defaultWorkerFile()).toMatch(/server[/\\]worker\.ts$/);
+    expect(workerExecArgv('/x/worker.ts')).toEqual(['--import', expect.stringMatching(/^file:.*tsx/)]);
+    expect(workerExecArgv('/x/dist/server/worker.js')).toEqual([]);
+  });
+});
+
+describe('pool cancellation (fixture worker)', () => {
+  it('a running solve stops through the stop flag, and its worker is kept', async () => {
+    const pool = fixturePool();
+    const first = await pool.solve(fixtureDeal('solve').deal, LIMITS);
+    expect(first.verdict).toBe('solved');
+
+    const { deal, whenStarted } = fixtureDeal('wait');
+    const ac = new AbortController();
+    const running = pool.solve(deal, LIMITS, ac.signal);
+    await whenStarted();
+    const t0 = Date.now();
+    ac.abort();
+    const outcome = await running;
+    expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(Date.now() - t0).toBeLessThan(1000);
+
+    // The same worker thread serves the next solve: it was not terminated.
+    const after = await pool.solve(fixtureDeal('solve').deal, LIMITS);
+    expect(threadOf(after)).toBe(threadOf(first));
+  });
+
+  it('a signal aborted before the call answers cancelled without queueing', async () => {
+    const pool = fixturePool();
+    const ac = new AbortController();
+    ac.abort();
+    await expect(pool.solve(fixtureDeal('wait').deal, LIMITS, ac.signal)).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+  });
+
+  it('a queued solve that is cancelled leaves the queue; the running one is untouched', async () => {
+    const pool = fixturePool({ stopGraceMs: 100 });
+    const a = fixtureDeal('wait');
+    const acA = new AbortController();
+    const runningA = pool.solve(a.deal, LIMITS, acA.signal);
+    await a.whenStarted();
+
+    const acB = new AbortController();
+    const queuedB = pool.solve(fixtureDeal('wait').deal, LIMITS, acB.signal);
+    expect(pool.stats()).toMatchObject({ queued: 1 });
+    acB.abort();
+    await expect(queuedB).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(pool.stats()).toMatchObject({ queued: 0 });
+
+    acA.abort();
+    const outcomeA = await runningA;
+    expect(outcomeA.reason).toBe('cancelled');
+    const after = await pool.solve(fixtureDeal('solve').deal, LIMITS);
+    expect(threadOf(after)).toBe(threadOf(outcomeA));
+  });
+
+  it('a worker that ignores its stop flag is terminated after the grace period and replaced', async () => {
+    const pool = fixturePool({ stopGraceMs: 150 });
+    const s = fixtureDeal('stubborn', 20_000);
+    const ac = new AbortController();
+    const running = pool.solve(s.deal, LIMITS, ac.signal);
+    await s.whenStarted();
+    const t0 = Date.now();
+    ac.abort();
+    await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    const took = Date.now() - t0;
+    expect(took).toBeGreaterThanOrEqual(140);
+    expect(took).toBeLessThan(5000);
+    const next = await pool.solve(fixtureDeal('solve').deal, LIMITS);
+    expect(next.verdict).toBe('solved');
+  });
+
+  it('an engine that overruns its deadline is stopped by the backstop (engine_error)', async () => {
+    const pool = fixturePool({ stopGraceMs: 100 });
+    const s = fixtureDeal('stubborn', 20_000);
+    const err = await pool.solve(s.deal, { maxStates: 10, timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SolverError);
+    expect(err).toMatchObject({ code: 'engine_error', status: 500 });
+  });
+
+  it('a full queue answers overloaded at once', async () => {
+    const pool = fixturePool({ maxQueue: 1, stopGraceMs: 100 });
+    const a = fixtureDeal('wait');
+    const ac = new AbortController();
+    const running = pool.solve(a.deal, LIMITS, ac.signal);
+    await a.whenStarted();
+    const queued = pool.solve(fixtureDeal('wait').deal, LIMITS, ac.signal);
+    const err = await pool.solve(fixtureDeal('wait').deal, LIMITS).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SolverError);
+    expect(err).toMatchObject({ code: 'overloaded', status: 503 });
+    ac.abort();
+    await Promise.all([running, queued]);
+  });
+
+  it('close() stops running solves and then refuses new ones', async () => {
+    const pool = createPool({ filename: FIXTURE, threads: 1 });
+    const a = fixtureDeal('wait');
+    const running = pool.solve(a.deal, LIMITS);
+    await a.whenStarted();
+    await pool.close();
+    await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    await expect(pool.solve(fixtureDeal('solve').deal, LIMITS)).rejects.toMatchObject({ code: 'overloaded' });
+  });
+});
+
+const ENGINE_BUILT = existsSync(join(HERE, '../build/engine.wasm'));
+
+describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
+  function dealOf(game: string, numbering: 'ms' | 'pysolfc', n: number): Deal {
+    const preset = findPreset(game)!;
+    const g = generateDeal(game, numbering, n);
+    return { rules: { ...preset.rules, ...(g.foundationBase ? { foundationBase: g.foundationBase } : {}) }, layout: g.layout };
+  }
+
+  it('solves Seahaven Towers #1 with a solution the checker accepts', async () => {
+    const pool = createPool({ module: await loadEngineModule(), threads: 1 });
+    pools.push(pool);
+    const deal = dealOf('seahaven_towers', 'pysolfc', 1);
+    const outcome = await pool.solve(deal, { maxStates: 5_000_000, timeoutMs: 30_000 });
+    expect(outcome.verdict).toBe('solved');
+    expect(checkSolution(deal.rules, deal.layout, outcome.moves).ok).toBe(true);
+  });
+
+  it('cancels a long search through the stop flag within a poll, keeping the worker', async () => {
+    const pool = createPool({ module: await loadEngineModule(), threads: 1, stopGraceMs: 10_000 });
+    pools.push(pool);
+    // FreeCell with 2 cells, MS deal 5: a search of several seconds at least
+    // (over 1.5 million positions without a verdict).
+    const deal = resolveDeal({ game: 'freecell', deal: 5, rules: { freeCells: 2 } });
+    await pool.solve(dealOf('freecell', 'ms', 1), { maxStates: 1_000_000, timeoutMs: 30_000 }); // warm the worker
+    const ac = new AbortController();
+    const running = pool.solve(deal, { maxStates: 50_000_000, timeoutMs: 120_000 }, ac.signal);
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    ac.abort();
+    const outcome = await running;
+    const took = Date.now() - t0;
+    expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(outcome.stats.statesExpanded).toBeGreaterThan(0);
+    // Well under the 10 s grace: the engine stopped itself, nothing was terminated.
+    expect(took).toBeLessThan(1000);
+  });
+});
