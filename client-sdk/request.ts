@@ -190,8 +190,9 @@ export function resolveLimits(limits: LimitsRequest | undefined, config: LimitsC
  * auto-moves included; a sequence move counts one).
  */
 export function buildSolveResponse(game: string, deal: Deal, limits: SolveLimits, outcome: SolveOutcome): SolveResponse {
-  const response: SolveResponse = {
+  return {
     verdict: outcome.verdict,
+    ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
     game,
     rules: deal.rules,
     board: formatBoard(deal.layout, deal.rules),
@@ -200,8 +201,6 @@ export function buildSolveResponse(game: string, deal: Deal, limits: SolveLimits
     fcsMoves: toFcsMoves(outcome.moves),
     stats: { ...outcome.stats, moveCount: outcome.moves.length, limits },
   };
-  if (outcome.reason !== undefined) response.reason = outcome.reason;
-  return response;
 }
 
 function checkInt(value: unknown, min: number, max: number, path: string): void {

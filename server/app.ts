@@ -1,0 +1,284 @@
+/**
+ * The HTTP API: Hono routes described with @hono/zod-openapi, so that request
+ * validation and the OpenAPI document come from the same zod schemas
+ * (`client-sdk/schemas.ts`).
+ *
+ * Routes: `POST /v1/solve`, `GET /v1/games`, `GET /openapi.json` (OpenAPI
+ * 3.1), `GET /docs` (Swagger UI), `GET /healthz`.
+ *
+ * Errors: every failure becomes `{error: {code, message, line?, column?,
+ * token?, path?}}` with the status of `ERROR_STATUS[code]`, decided in ONE
+ * place (`app.onError`); validation failures are thrown from the routes'
+ * `defaultHook` so they arrive there too. Bodies never carry a stack trace or
+ * a file path: unexpected errors are logged and answered `internal_error`.
+ *
+ * The app does no game logic and no solving itself: it takes a `solve`
+ * function (the worker pool in production, a fake in HTTP tests).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { swaggerUI } from '@hono/swagger-ui';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ERROR_STATUS, SolverError } from '../client-sdk/errors.js';
+import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/request.js';
+import { PRESETS } from '../client-sdk/rules.js';
+import {
+  ErrorResponseSchema,
+  GamesResponseSchema,
+  HealthResponseSchema,
+  SolveRequestSchema,
+  SolveResponseSchema,
+  validationError,
+  type ErrorResponse,
+} from '../client-sdk/schemas.js';
+import type { SolveFn } from './pool.js';
+
+/** Settings of the HTTP layer. */
+export interface AppConfig {
+  /** Largest request body accepted, bytes (larger: 413 `payload_too_large`). */
+  bodyLimitBytes: number;
+  /** Defaults and caps of the solve budgets. */
+  limits: LimitsConfig;
+}
+
+/** 1 MiB, and the SDK's default budgets. */
+export const DEFAULT_APP_CONFIG: Readonly<AppConfig> = Object.freeze({
+  bodyLimitBytes: 1024 * 1024,
+  limits: DEFAULT_LIMITS_CONFIG,
+});
+
+/** Seconds a client is asked to wait after a 503 `overloaded`. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** What the app needs from the outside. */
+export interface AppDeps {
+  /** Runs one solve; `signal` fires when the client goes away. */
+  solve: SolveFn;
+  /** Overrides of `DEFAULT_APP_CONFIG`. */
+  config?: { bodyLimitBytes?: number; limits?: Partial<LimitsConfig> };
+  /** Extra fields for `GET /healthz` (e.g. pool numbers). */
+  health?: () => Record<string, unknown>;
+  /** Where unexpected errors are logged; default `console.error`. */
+  logError?: (message: string, err: unknown) => void;
+}
+
+/** The content of an error response for a documented status. */
+function errorContent(description: string) {
+  return { description, content: { 'application/json': { schema: ErrorResponseSchema } } };
+}
+
+/** Accepts `application/json` and `application/*+json`, with parameters. */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * Checks the content type (415 otherwise) and that the body is JSON (400
+ * `malformed_json` otherwise, with the parser's position), before the schema
+ * validator reads the same, cached, body.
+ */
+const jsonBody: MiddlewareHandler = async (c, next) => {
+  const contentType = c.req.header('content-type');
+  const mediaType = contentType?.split(';')[0].trim() ?? '';
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new SolverError(
+      'unsupported_media_type',
+      contentType ? `send the request as application/json, not ${mediaType}` : 'send the request as application/json (Content-Type header missing)',
+    );
+  }
+  try {
+    await c.req.json();
+  } catch (err) {
+    const detail = err instanceof SyntaxError ? `: ${err.message}` : '';
+    throw new SolverError('malformed_json', `the request body is not valid JSON${detail}`);
+  }
+  await next();
+};
+
+const solveRoute = createRoute({
+  method: 'post',
+  path: '/v1/solve',
+  tags: ['solver'],
+  summary: 'Solve one position',
+  description:
+    'Solves a deal (by number), a board (fc-solve text) or a layout (JSON) of a game, within state and time budgets. ' +
+    'The verdict is `solved` (with a solution replayed by an independent checker), `unsolvable` (complete search), or `unknown` (a budget ran out).',
+  middleware: [jsonBody] as const,
+  request: {
+    body: { required: true, content: { 'application/json': { schema: SolveRequestSchema } } },
+  },
+  responses: {
+    200: { description: 'The verdict, the solution and the counters.', content: { 'application/json': { schema: SolveResponseSchema } } },
+    400: errorContent('Invalid request: bad JSON, schema violation, malformed board, bad rules or limits, deal out of range.'),
+    404: errorContent('Unknown game.'),
+    413: errorContent('Request body over the size limit.'),
+    415: errorContent('Content-Type is not application/json.'),
+    500: errorContent('Engine failure or internal error.'),
+    503: errorContent('All solvers busy and the queue full; retry after `Retry-After` seconds.'),
+  },
+});
+
+const gamesRoute = createRoute({
+  method: 'get',
+  path: '/v1/games',
+  tags: ['solver'],
+  summary: 'List the games',
+  description: 'Every game preset with its rules and the deal numberings it accepts.',
+  responses: {
+    200: { description: 'The games.', content: { 'application/json': { schema: GamesResponseSchema } } },
+  },
+});
+
+const healthRoute = createRoute({
+  method: 'get',
+  path: '/healthz',
+  tags: ['service'],
+  summary: 'Liveness',
+  responses: {
+    200: { description: 'The service is up.', content: { 'application/json': { schema: HealthResponseSchema } } },
+  },
+});
+
+/** Maps an error thrown by Hono itself (body limit, media type gate, JSON parse) to our codes. */
+function fromHttpException(err: HTTPException): SolverError {
+  switch (err.status) {
+    case 413:
+      return new SolverError('payload_too_large', 'the request body is too large');
+    case 415:
+      return new SolverError('unsupported_media_type', 'send the request as application/json');
+    case 404:
+      return new SolverError('not_found', 'not found');
+    case 400:
+      return /json/i.test(err.message)
+        ? new SolverError('malformed_json', 'the request body is not valid JSON')
+        : new SolverError('invalid_request', 'bad request');
+    default:
+      return new SolverError('internal_error', 'internal error');
+  }
+}
+
+function sendError(c: Context, err: SolverError): Response {
+  if (err.code === 'overloaded') c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  const body: ErrorResponse = err.toJSON();
+  return c.json(body, err.status as ContentfulStatusCode);
+}
+
+/** Swagger UI's assets from the installed `swagger-ui-dist`, or null when it is not installed. */
+function localSwaggerAssets(): { dir: string } | null {
+  try {
+    const pkg = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
+    return { dir: dirname(pkg) };
+  } catch {
+    return null;
+  }
+}
+
+const SWAGGER_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+/**
+ * Builds the service's Hono app.
+ * @param deps the solve function, configuration overrides and hooks (see `AppDeps`).
+ */
+export function createApp(deps: AppDeps): OpenAPIHono {
+  const config: AppConfig = {
+    bodyLimitBytes: deps.config?.bodyLimitBytes ?? DEFAULT_APP_CONFIG.bodyLimitBytes,
+    limits: { ...DEFAULT_APP_CONFIG.limits, ...deps.config?.limits },
+  };
+  const logError = deps.logError ?? ((message: string, err: unknown) => console.error(message, err));
+
+  const app = new OpenAPIHono({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error);
+    },
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof SolverError) {
+      if (err.status >= 500) logError(`${c.req.method} ${c.req.path}: ${err.code}`, err);
+      return sendError(c, err);
+    }
+    if (err instanceof HTTPException) return sendError(c, fromHttpException(err));
+    logError(`${c.req.method} ${c.req.path}: unexpected error`, err);
+    return sendError(c, new SolverError('internal_error', 'internal error'));
+  });
+
+  app.notFound((c) => sendError(c, new SolverError('not_found', `no route for ${c.req.method} ${c.req.path}`)));
+
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: config.bodyLimitBytes,
+      onError: () => {
+        throw new SolverError('payload_too_large', `the request body is larger than ${config.bodyLimitBytes} bytes`);
+      },
+    }),
+  );
+
+  app.openapi(solveRoute, async (c) => {
+    const req = c.req.valid('json');
+    const deal = resolveDeal(req);
+    const limits = resolveLimits(req.limits, config.limits);
+    const outcome = await deps.solve(deal, limits, c.req.raw.signal);
+    return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
+  });
+
+  app.openapi(gamesRoute, (c) =>
+    c.json(
+      {
+        games: PRESETS.map((p) => ({
+          id: p.id,
+          name: p.name,
+          description: p.description,
+          rules: p.rules,
+          numberings: [...p.numberings],
+          defaultNumbering: defaultNumbering(p),
+        })),
+      },
+      200,
+    ),
+  );
+
+  app.openapi(healthRoute, (c) => c.json({ ...deps.health?.(), status: 'ok' as const }, 200));
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Solitaire solver',
+      version: '0.1.0',
+      description:
+        'Solves FreeCell-family and Beleaguered-Castle-family solitaire positions with a WebAssembly engine. ' +
+        `Every error answers {error: {code, message, ...}}; codes and statuses: ${Object.entries(ERROR_STATUS)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}.`,
+    },
+  });
+
+  // Swagger UI, served from the installed swagger-ui-dist when present (no CDN);
+  // otherwise @hono/swagger-ui's default CDN assets.
+  const assets = localSwaggerAssets();
+  if (assets) {
+    const cache = new Map<string, string>();
+    app.get('/docs/assets/swagger-ui-dist/:file', (c) => {
+      const file = c.req.param('file');
+      const type = SWAGGER_ASSETS[file];
+      if (!type) return sendError(c, new SolverError('not_found', `no route for GET ${c.req.path}`));
+      let text = cache.get(file);
+      if (text === undefined) {
+        text = readFileSync(join(assets.dir, file), 'utf8');
+        cache.set(file, text);
+      }
+      c.header('Content-Type', type);
+      c.header('Cache-Control', 'public, max-age=86400');
+      return c.body(text);
+    });
+  }
+  app.get('/docs', swaggerUI({ url: '/openapi.json', title: 'Solitaire solver API', ...(assets ? { baseUrl: '/docs/assets' } : {}) }));
+
+  return app;
+}

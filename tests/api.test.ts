@@ -1,0 +1,459 @@
+/**
+ * The HTTP API, driven in-process through `app.request()` (no sockets).
+ *
+ * Most tests use a fake `solve` (HTTP behaviour only: validation, error
+ * bodies, statuses, headers, the OpenAPI document); the last block solves
+ * real deals through the real worker pool and replays the answers with the
+ * independent checker.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatBoard, parseBoard } from '../client-sdk/board.js';
+import { generateDeal } from '../client-sdk/deals/index.js';
+import { loadEngineModule } from '../client-sdk/engine.js';
+import { SolverError } from '../client-sdk/errors.js';
+import { layoutToJson } from '../client-sdk/layout.js';
+import { findPreset, PRESETS, type Deal, type Rules } from '../client-sdk/rules.js';
+import {
+  ErrorResponseSchema,
+  GamesResponseSchema,
+  SolveResponseSchema,
+  type ErrorResponse,
+  type SolveResponse,
+} from '../client-sdk/schemas.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
+import { checkSolution } from '../client-sdk/verify.js';
+import { createApp, type AppDeps } from '../server/app.js';
+import { createPool, type SolverPool } from '../server/pool.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+interface Call {
+  deal: Deal;
+  limits: SolveLimits;
+  signal?: AbortSignal;
+}
+
+/** An app whose solve answers `unknown`/`max_states` at once and records its calls. */
+function fakeApp(overrides: Partial<AppDeps> = {}) {
+  const calls: Call[] = [];
+  const app = createApp({
+    solve: async (deal, limits, signal) => {
+      calls.push({ deal, limits, signal });
+      return { verdict: 'unknown', reason: 'max_states', moves: [], stats: { statesExpanded: 5, statesStored: 7, elapsedMs: 1, memoryBytes: 1024 } };
+    },
+    logError: () => {},
+    ...overrides,
+  });
+  return { app, calls };
+}
+
+function post(app: ReturnType<typeof createApp>, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  return app.request('/v1/solve', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+/** Posts and checks the error answer: status, code, and that the body has the documented shape. */
+async function expectError(res: Response, status: number, code: string): Promise<ErrorResponse['error']> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = ErrorResponseSchema.parse(JSON.parse(text));
+  expect(body.error.code, text).toBe(code);
+  expect(text).not.toMatch(/\bat .*\(|\/work\/|\.ts:\d+|node_modules/); // no stack, no file path
+  return body.error;
+}
+
+const FREECELL_1 = generateDeal('freecell', 'ms', 1).layout;
+const FREECELL_RULES = findPreset('freecell')!.rules;
+const BOARD_1 = formatBoard(FREECELL_1, FREECELL_RULES);
+
+describe('POST /v1/solve: accepted requests (fake solve)', () => {
+  it('solves a deal by number and answers the documented shape', async () => {
+    const { app, calls } = fakeApp();
+    const res = await post(app, { game: 'freecell', deal: 1 });
+    expect(res.status).toBe(200);
+    const body = SolveResponseSchema.parse(await res.json());
+    expect(body).toMatchObject({ verdict: 'unknown', reason: 'max_states', game: 'freecell', rules: FREECELL_RULES, moves: [], notation: [], fcsMoves: [] });
+    expect(body.board).toBe(BOARD_1);
+    expect(body.stats).toEqual({
+      statesExpanded: 5,
+      statesStored: 7,
+      elapsedMs: 1,
+      memoryBytes: 1024,
+      moveCount: 0,
+      limits: { maxStates: 5_000_000, timeoutMs: 30_000 },
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].deal.layout).toEqual(FREECELL_1);
+    expect(calls[0].signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('takes a board text, a JSON layout, and big deal numbers as strings', async () => {
+    const { app, calls } = fakeApp();
+    expect((await post(app, { game: 'freecell', board: BOARD_1 })).status).toBe(200);
+    expect((await post(app, { game: 'freecell', layout: layoutToJson(FREECELL_1) })).status).toBe(200);
+    expect((await post(app, { game: 'freecell', deal: '1', numbering: 'ms' })).status).toBe(200);
+    expect(calls.map((c) => c.deal.layout)).toEqual([FREECELL_1, FREECELL_1, FREECELL_1]);
+    expect((await post(app, { game: 'freecell', deal: '12345678901234567', numbering: 'pysolfc' })).status).toBe(200);
+  });
+
+  it('defaults the numbering to ms where the game has it, else pysolfc', async () => {
+    const { app, calls } = fakeApp();
+    await post(app, { game: 'freecell', deal: 7 });
+    await post(app, { game: 'freecell', deal: 7, numbering: 'ms' });
+    expect(calls[0].deal.layout).toEqual(calls[1].deal.layout);
+    await post(app, { game: 'seahaven_towers', deal: 7 });
+    expect(calls[2].deal.layout).toEqual(generateDeal('seahaven_towers', 'pysolfc', 7).layout);
+  });
+
+  it('applies rule overrides and fits the dealt cells to them', async () => {
+    const { app, calls } = fakeApp();
+    const res = await post(app, { game: 'seahaven_towers', deal: 1, rules: { emptyColumn: 'any' } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as SolveResponse).rules.emptyColumn).toBe('any');
+    expect(calls[0].deal.rules).toMatchObject({ emptyColumn: 'any', sequenceMove: 'cells_plus_one', columns: 10 });
+
+    await post(app, { game: 'freecell', deal: 1, rules: { freeCells: 2 } });
+    expect(calls[1].deal.rules.freeCells).toBe(2);
+    expect(calls[1].deal.layout.freeCells).toEqual([null, null]);
+  });
+
+  it('applies limits within the caps, and configured defaults', async () => {
+    const { app, calls } = fakeApp({ config: { limits: { defaultMaxStates: 1000, maxStatesCap: 2000 } } });
+    await post(app, { game: 'freecell', deal: 1 });
+    await post(app, { game: 'freecell', deal: 1, limits: { maxStates: 2000, timeoutMs: 120_000 } });
+    expect(calls.map((c) => c.limits)).toEqual([
+      { maxStates: 1000, timeoutMs: 30_000 },
+      { maxStates: 2000, timeoutMs: 120_000 },
+    ]);
+  });
+
+  it('accepts application/json with a charset and application/*+json', async () => {
+    const { app } = fakeApp();
+    expect((await post(app, { game: 'freecell', deal: 1 }, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+    expect((await post(app, { game: 'freecell', deal: 1 }, { 'content-type': 'application/vnd.solver+json' })).status).toBe(200);
+  });
+
+  it("passes the request's abort signal to solve (client disconnect cancels the search)", async () => {
+    let seen: AbortSignal | undefined;
+    const { app } = fakeApp({
+      solve: (_deal, _limits, signal) =>
+        new Promise<SolveOutcome>((resolve) => {
+          seen = signal;
+          signal?.addEventListener('abort', () =>
+            resolve({ verdict: 'unknown', reason: 'cancelled', moves: [], stats: { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 } }),
+          );
+        }),
+    });
+    const ac = new AbortController();
+    const pending = app.request('/v1/solve', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'freecell', deal: 1 }),
+      signal: ac.signal,
+    });
+    while (!seen) await new Promise((r) => setTimeout(r, 1));
+    expect(seen.aborted).toBe(false);
+    ac.abort();
+    const res = await pending;
+    expect(seen.aborted).toBe(true);
+    expect(((await res.json()) as SolveResponse).reason).toBe('cancelled');
+  });
+});
+
+describe('POST /v1/solve: every 4xx', () => {
+  const { app } = fakeApp();
+
+  it('unknown game → 404 unknown_game', async () => {
+    const e = await expectError(await post(app, { game: 'klondike', deal: 1 }), 404, 'unknown_game');
+    expect(e.path).toBe('game');
+    expect(e.message).toContain('klondike');
+  });
+
+  it('malformed JSON → 400 malformed_json', async () => {
+    await expectError(await post(app, '{"game": "freecell", "deal": 1'), 400, 'malformed_json');
+    await expectError(await post(app, ''), 400, 'malformed_json');
+  });
+
+  it('wrong or missing content type → 415', async () => {
+    await expectError(await post(app, { game: 'freecell', deal: 1 }, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+    await expectError(await post(app, { game: 'freecell', deal: 1 }, {}), 415, 'unsupported_media_type');
+  });
+
+  it('malformed board → 400 malformed_board with the line, column and token', async () => {
+    const lines = BOARD_1.split('\n');
+    lines[2] = lines[2].replace(/^(\S+) (\S+)/, '$1 ZZ');
+    const e = await expectError(await post(app, { game: 'freecell', board: lines.join('\n') }), 400, 'malformed_board');
+    expect(e).toMatchObject({ line: 3, column: lines[2].indexOf('ZZ') + 1, token: 'ZZ' });
+  });
+
+  it('missing and duplicate cards → missing_card / duplicate_card', async () => {
+    const missing = BOARD_1.replace(/^(\S+) /, '');
+    const e1 = await expectError(await post(app, { game: 'freecell', board: missing }), 400, 'missing_card');
+    expect(e1.message).toContain('JD');
+
+    const lines = BOARD_1.split('\n');
+    const second = lines[1].split(' ')[0];
+    lines[0] = lines[0].replace(/^\S+/, second);
+    const e2 = await expectError(await post(app, { game: 'freecell', board: lines.join('\n') }), 400, 'duplicate_card');
+    expect(e2.token ?? e2.message).toContain(second);
+
+    const json = layoutToJson(FREECELL_1);
+    json.columns[0].pop();
+    const e3 = await expectError(await post(app, { game: 'freecell', layout: json }), 400, 'missing_card');
+    expect(e3.path).toMatch(/^layout/);
+  });
+
+  it('wrong number of columns or cells → wrong_column_count / wrong_cell_count', async () => {
+    const json = layoutToJson(FREECELL_1);
+    json.columns = json.columns.slice(0, 7).concat([[...json.columns[6], ...json.columns[7]]]).slice(0, 7);
+    await expectError(await post(app, { game: 'freecell', layout: json }), 400, 'wrong_column_count');
+
+    const board9 = `${BOARD_1}KS\n`;
+    await expectError(await post(app, { game: 'freecell', board: board9 }), 400, 'wrong_column_count');
+
+    const cells = `Freecells: - - - - -\n${BOARD_1}`;
+    await expectError(await post(app, { game: 'freecell', board: cells }), 400, 'wrong_cell_count');
+  });
+
+  it('deal out of range → deal_out_of_range, with the range', async () => {
+    const e = await expectError(await post(app, { game: 'freecell', deal: 2 ** 33 }), 400, 'deal_out_of_range');
+    expect(e.message).toContain('8589934591');
+    await expectError(await post(app, { game: 'freecell', deal: 0 }), 400, 'deal_out_of_range');
+    await expectError(await post(app, { game: 'freecell', deal: -5 }), 400, 'deal_out_of_range');
+    await expectError(await post(app, { game: 'seahaven_towers', deal: '123456789012345678901234' }), 400, 'deal_out_of_range');
+  });
+
+  it('a numbering the game does not have → numbering_not_supported', async () => {
+    const e = await expectError(await post(app, { game: 'seahaven_towers', deal: 1, numbering: 'ms' }), 400, 'numbering_not_supported');
+    expect(e.path).toBe('numbering');
+    expect(e.message).toContain('pysolfc');
+    await expectError(await post(app, { game: 'freecell', deal: 1, numbering: 'bogus' }), 400, 'invalid_request');
+  });
+
+  it('bad limits → bad_limits naming the allowed range', async () => {
+    const e1 = await expectError(await post(app, { game: 'freecell', deal: 1, limits: { maxStates: 0 } }), 400, 'bad_limits');
+    expect(e1).toMatchObject({ path: 'limits.maxStates' });
+    expect(e1.message).toContain('1 to 50000000');
+    const e2 = await expectError(await post(app, { game: 'freecell', deal: 1, limits: { timeoutMs: 10 ** 9 } }), 400, 'bad_limits');
+    expect(e2.message).toContain('1 to 120000');
+    await expectError(await post(app, { game: 'freecell', deal: 1, limits: { maxStates: 1.5 } }), 400, 'bad_limits');
+    await expectError(await post(app, { game: 'freecell', deal: 1, limits: { maxStates: 'many' } }), 400, 'bad_limits');
+    await expectError(await post(app, { game: 'freecell', deal: 1, limits: { maxStatez: 5 } }), 400, 'bad_limits');
+  });
+
+  it('bad rules → bad_rules with the field', async () => {
+    const e = await expectError(await post(app, { game: 'freecell', deal: 1, rules: { columns: 11 } }), 400, 'bad_rules');
+    expect(e.path).toBe('rules.columns');
+    await expectError(await post(app, { game: 'freecell', deal: 1, rules: { freeCells: 9 } }), 400, 'bad_rules');
+    await expectError(await post(app, { game: 'freecell', deal: 1, rules: { build: 'colour' } }), 400, 'bad_rules');
+    // Valid rules that the dealt layout does not fit.
+    const e2 = await expectError(await post(app, { game: 'freecell', deal: 1, rules: { columns: 9 } }), 400, 'bad_rules');
+    expect(e2.path).toBe('rules.columns');
+    await expectError(await post(app, { game: 'seahaven_towers', deal: 1, rules: { freeCells: 1 } }), 400, 'bad_rules');
+  });
+
+  it('schema violations → invalid_request with the path of the fault', async () => {
+    const cases: [unknown, string | undefined][] = [
+      [{ deal: 1 }, 'game'],
+      [{ game: 'freecell' }, undefined],
+      [{ game: 'freecell', deal: 1, board: BOARD_1 }, 'board'],
+      [{ game: 'freecell', deal: 1.5 }, 'deal'],
+      [{ game: 'freecell', deal: true }, 'deal'],
+      [{ game: 'freecell', deal: 1, colour: 'red' }, 'colour'],
+      [{ game: 'freecell', board: BOARD_1, numbering: 'ms' }, 'numbering'],
+      [[1, 2], undefined],
+    ];
+    for (const [body, path] of cases) {
+      const e = await expectError(await post(app, body), 400, 'invalid_request');
+      expect(e.path, JSON.stringify(body)).toBe(path);
+    }
+  });
+
+  it('a malformed JSON layout → invalid_layout with the path', async () => {
+    const e = await expectError(await post(app, { game: 'freecell', layout: { columns: [[1, 2]] } }), 400, 'invalid_layout');
+    expect(e.path).toBe('layout.columns.0.0');
+  });
+
+  it('oversized body → 413 payload_too_large, with or without Content-Length', async () => {
+    const small = fakeApp({ config: { bodyLimitBytes: 2048 } }).app;
+    const big = JSON.stringify({ game: 'freecell', board: `${BOARD_1}${' '.repeat(4000)}` });
+    await expectError(await post(small, big, { 'content-type': 'application/json', 'content-length': String(big.length) }), 413, 'payload_too_large');
+    // No Content-Length: the body is counted while it streams.
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    const res = await small.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    await expectError(res, 413, 'payload_too_large');
+    // The default limit is 1 MiB.
+    const huge = JSON.stringify({ game: 'freecell', board: 'x'.repeat(1024 * 1024 + 10) });
+    await expectError(await post(app, huge), 413, 'payload_too_large');
+  });
+});
+
+describe('errors outside the request', () => {
+  it('unknown routes and methods → 404 JSON', async () => {
+    const { app } = fakeApp();
+    await expectError(await app.request('/v2/solve'), 404, 'not_found');
+    await expectError(await app.request('/v1/solve'), 404, 'not_found');
+  });
+
+  it('an unexpected error → 500 internal_error without details', async () => {
+    const logged: unknown[] = [];
+    const { app } = fakeApp({
+      solve: async () => {
+        throw new Error('boom at /work/main/server/secret.ts:12');
+      },
+      logError: (_m, err) => logged.push(err),
+    });
+    const e = await expectError(await post(app, { game: 'freecell', deal: 1 }), 500, 'internal_error');
+    expect(e.message).not.toContain('boom');
+    expect(logged).toHaveLength(1);
+  });
+
+  it('overloaded → 503 with Retry-After', async () => {
+    const { app } = fakeApp({
+      solve: async () => {
+        throw new SolverError('overloaded', 'the solver is busy; retry later');
+      },
+    });
+    const res = await post(app, { game: 'freecell', deal: 1 });
+    expect(res.headers.get('retry-after')).toBe('1');
+    await expectError(res, 503, 'overloaded');
+  });
+
+  it('engine errors keep their code and status', async () => {
+    const { app } = fakeApp({
+      solve: async () => {
+        throw new SolverError('solution_check_failed', 'the checker rejected move 12');
+      },
+    });
+    await expectError(await post(app, { game: 'freecell', deal: 1 }), 500, 'solution_check_failed');
+  });
+});
+
+describe('GET endpoints', () => {
+  const { app } = fakeApp({ health: () => ({ pool: { threads: 2 } }) });
+
+  it('/v1/games lists every preset with its rules and numberings', async () => {
+    const res = await app.request('/v1/games');
+    expect(res.status).toBe(200);
+    const body = GamesResponseSchema.parse(await res.json());
+    expect(body.games.map((g) => g.id)).toEqual(PRESETS.map((p) => p.id));
+    const fc = body.games.find((g) => g.id === 'freecell')!;
+    expect(fc).toMatchObject({ rules: FREECELL_RULES, numberings: ['ms', 'pysolfc'], defaultNumbering: 'ms' });
+    expect(body.games.find((g) => g.id === 'seahaven_towers')).toMatchObject({ numberings: ['pysolfc'], defaultNumbering: 'pysolfc' });
+  });
+
+  it('/healthz answers ok', async () => {
+    const res = await app.request('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', pool: { threads: 2 } });
+  });
+
+  it('/openapi.json is an OpenAPI 3.1 document of the same schemas, with every $ref resolvable', async () => {
+    const res = await app.request('/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as Record<string, any>;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    const solve = doc.paths['/v1/solve'].post;
+    expect(solve.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SolveRequest' });
+    expect(Object.keys(solve.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '413', '415', '500', '503']));
+    expect(doc.paths['/v1/games'].get).toBeDefined();
+    expect(doc.paths['/healthz'].get).toBeDefined();
+    for (const name of ['SolveRequest', 'SolveResponse', 'ErrorResponse', 'Layout', 'Rules', 'Move', 'GamesResponse']) {
+      expect(doc.components.schemas[name], name).toBeDefined();
+    }
+    const req = doc.components.schemas.SolveRequest;
+    expect(req.required).toEqual(['game']);
+    expect(req.properties.deal.anyOf).toHaveLength(2);
+    expect(req.additionalProperties).toBe(false);
+    // Every $ref points into the document.
+    const refs: string[] = [];
+    const walk = (v: unknown) => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === '$ref' && typeof x === 'string') refs.push(x);
+          else walk(x);
+        }
+      }
+    };
+    walk(doc);
+    expect(refs.length).toBeGreaterThan(5);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(doc.components.schemas[ref.split('/').pop()!], ref).toBeDefined();
+    }
+  });
+
+  it('/docs serves Swagger UI pointed at /openapi.json', async () => {
+    const res = await app.request('/docs');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('SwaggerUIBundle');
+    expect(html).toContain('/openapi.json');
+    const asset = /src="([^"]*swagger-ui-bundle\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    if (asset!.startsWith('/')) {
+      const js = await app.request(asset!);
+      expect(js.status).toBe(200);
+      expect(js.headers.get('content-type')).toMatch(/javascript/);
+    }
+  });
+});
+
+const ENGINE_BUILT = existsSync(join(HERE, '../build/engine.wasm'));
+
+describe.skipIf(!ENGINE_BUILT)('real solves through the worker pool', () => {
+  let pool: SolverPool;
+  let app: ReturnType<typeof createApp>;
+
+  beforeAll(async () => {
+    pool = createPool({ module: await loadEngineModule(), threads: 2 });
+    app = createApp({ solve: pool.solve });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  /** Replays an answer from its own board text with the independent checker. */
+  function expectChecked(body: SolveResponse): void {
+    const rules: Rules = body.rules;
+    const start = parseBoard(body.board, rules);
+    const check = checkSolution(rules, start, body.moves);
+    expect(check.ok, JSON.stringify(check)).toBe(true);
+    expect(body.notation).toHaveLength(body.moves.length);
+    expect(body.fcsMoves).toHaveLength(body.moves.length);
+    expect(body.stats.moveCount).toBe(body.moves.length);
+  }
+
+  it('Seahaven Towers #1', async () => {
+    const res = await post(app, { game: 'seahaven_towers', deal: 1 });
+    expect(res.status).toBe(200);
+    const body = SolveResponseSchema.parse(await res.json());
+    expect(body.verdict).toBe('solved');
+    expectChecked(body);
+  });
+
+  it('Microsoft FreeCell #1', async () => {
+    const res = await post(app, { game: 'freecell', deal: 1, numbering: 'ms' });
+    expect(res.status).toBe(200);
+    const body = SolveResponseSchema.parse(await res.json());
+    expect(body.verdict).toBe('solved');
+    expect(body.board.split('\n')[0]).toBe('JD KD 2S 4C 3S 6D 6S');
+    expectChecked(body);
+  });
+
+  it('a small state budget answers unknown / max_states', async () => {
+    const res = await post(app, { game: 'freecell', deal: 5, rules: { freeCells: 2 }, limits: { maxStates: 1000 } });
+    const body = SolveResponseSchema.parse(await res.json());
+    expect(body).toMatchObject({ verdict: 'unknown', reason: 'max_states', moves: [] });
+  });
+});
