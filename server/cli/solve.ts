@@ -1,0 +1,154 @@
+/**
+ * Command-line solver: solves one position in this process (no server, no
+ * worker pool) with the same request handling as `POST /v1/solve`.
+ *
+ *   npm run solve -- --game seahaven_towers --deal 1
+ *   npm run solve -- --game freecell --deal 11982 --max-states 2000000
+ *   npm run solve -- --game freecell --board my-board.txt --json
+ *
+ * Prints the verdict, the counters and the solution in standard notation and
+ * in fc-solve's lines (or, with `--json`, the API's JSON response). Exit
+ * status: 0 for any verdict; 2 with the error code on bad input (a 4xx error
+ * of the API); 1 on an engine or internal failure.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { Engine, loadEngineModule } from '../../client-sdk/engine.js';
+import { SolverError } from '../../client-sdk/errors.js';
+import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits } from '../../client-sdk/request.js';
+import { findPreset } from '../../client-sdk/rules.js';
+import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/schemas.js';
+
+interface CliOptions {
+  game: string;
+  deal?: string;
+  numbering?: 'ms' | 'pysolfc';
+  board?: string;
+  layout?: string;
+  maxStates?: string;
+  timeoutMs?: string;
+  json?: boolean;
+}
+
+/** A deal number as the API takes it: a number when exact, else the digit string. */
+function dealValue(text: string): number | string {
+  const n = Number(text);
+  return /^\d+$/.test(text) && Number.isSafeInteger(n) ? n : text;
+}
+
+/** A numeric option as given (the request schema and `resolveLimits` judge it). */
+function numberValue(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : Number(text);
+}
+
+function readInput(file: string, what: string): string {
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    const reason = err instanceof Error && 'code' in err ? String(err.code) : 'unreadable';
+    throw new SolverError('invalid_request', `cannot read the ${what} file "${file}" (${reason})`);
+  }
+}
+
+function readLayout(file: string): unknown {
+  const text = readInput(file, 'layout');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new SolverError('malformed_json', `the layout file is not valid JSON: ${err instanceof Error ? err.message : err}`);
+  }
+}
+
+/** The report printed without `--json`. */
+function formatReport(res: SolveResponse, title: string): string {
+  const s = res.stats;
+  const lines: string[] = [];
+  const verdict =
+    res.verdict === 'solved'
+      ? `solved in ${s.moveCount} moves`
+      : res.verdict === 'unsolvable'
+        ? 'unsolvable (the complete search found no solution)'
+        : `unknown: stopped by ${res.reason ?? 'a limit'} before a verdict`;
+  lines.push(`${title}: ${verdict}`);
+  lines.push(
+    `states expanded ${s.statesExpanded}, stored ${s.statesStored}; ${s.elapsedMs} ms; memory ${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB` +
+      ` (limits: ${s.limits.maxStates} states, ${s.limits.timeoutMs} ms)`,
+  );
+  lines.push('', 'Start position:', res.board.trimEnd());
+  if (res.verdict === 'solved') {
+    lines.push('', 'Solution (standard notation):');
+    for (let i = 0; i < res.notation.length; i += 10) lines.push(res.notation.slice(i, i + 10).join(' '));
+    lines.push('', 'Solution (fc-solve):', ...res.fcsMoves);
+  }
+  return lines.join('\n');
+}
+
+async function run(opts: CliOptions): Promise<void> {
+  const request = {
+    game: opts.game,
+    deal: opts.deal === undefined ? undefined : dealValue(opts.deal),
+    numbering: opts.numbering,
+    board: opts.board === undefined ? undefined : readInput(opts.board, 'board'),
+    layout: opts.layout === undefined ? undefined : readLayout(opts.layout),
+    limits:
+      opts.maxStates === undefined && opts.timeoutMs === undefined
+        ? undefined
+        : { maxStates: numberValue(opts.maxStates), timeoutMs: numberValue(opts.timeoutMs) },
+  };
+  const parsed = SolveRequestSchema.safeParse(request);
+  if (!parsed.success) throw validationError(parsed.error);
+  const req = parsed.data;
+  const deal = resolveDeal(req);
+  const limits = resolveLimits(req.limits, DEFAULT_LIMITS_CONFIG);
+
+  const engine = Engine.instantiate(await loadEngineModule());
+  const outcome = engine.solve(deal, limits);
+  const response = buildSolveResponse(req.game, deal, limits, outcome);
+
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
+  } else {
+    const preset = findPreset(req.game);
+    const numbering = req.numbering ?? (preset ? defaultNumbering(preset) : null);
+    const source = req.deal !== undefined ? `deal ${req.deal}${numbering ? ` (${numbering})` : ''}` : req.board !== undefined ? 'board' : 'layout';
+    process.stdout.write(`${formatReport(response, `${preset?.name ?? req.game}, ${source}`)}\n`);
+  }
+}
+
+const program = new Command()
+  .name('solve')
+  .description('Solve one solitaire position in-process with the Wasm engine.')
+  .requiredOption('--game <id>', 'game preset id (see GET /v1/games), e.g. freecell, seahaven_towers')
+  .option('--deal <number>', 'deal number')
+  .addOption(new Option('--numbering <scheme>', "deal numbering (default: ms when the game has it, else pysolfc)").choices(['ms', 'pysolfc']))
+  .option('--board <file>', "start position as fc-solve board text ('-' = standard input)")
+  .option('--layout <file>', "start position as the API's JSON layout ('-' = standard input)")
+  .option('--max-states <n>', `state budget (default ${DEFAULT_LIMITS_CONFIG.defaultMaxStates}, at most ${DEFAULT_LIMITS_CONFIG.maxStatesCap})`)
+  .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, at most ${DEFAULT_LIMITS_CONFIG.timeoutMsCap})`)
+  .option('--json', "print the API's JSON response")
+  .action(async (opts: CliOptions) => {
+    try {
+      await run(opts);
+    } catch (err) {
+      const e = err instanceof SolverError ? err : new SolverError('internal_error', err instanceof Error ? err.message : String(err));
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(e.toJSON(), null, 2)}\n`);
+      } else {
+        const loc = e.location;
+        const where = loc
+          ? [
+              loc.line !== undefined ? `line ${loc.line}` : '',
+              loc.column !== undefined ? `column ${loc.column}` : '',
+              loc.token !== undefined ? `token "${loc.token}"` : '',
+              loc.path !== undefined ? `at ${loc.path}` : '',
+            ]
+              .filter(Boolean)
+              .join(', ')
+          : '';
+        process.stderr.write(`error ${e.code}: ${e.message}${where ? ` (${where})` : ''}\n`);
+      }
+      process.exitCode = e.status < 500 ? 2 : 1;
+    }
+  });
+
+await program.parseAsync();
