@@ -33,9 +33,18 @@ export const NumberingSchema = z.enum(['ms', 'pysolfc']).openapi({
  * beyond 2^53 (which a JSON number cannot carry exactly).
  */
 export const DealNumberSchema = z
-  .union([z.number().int(), z.string().regex(/^\d{1,40}$/, { error: 'deal must be a string of decimal digits' })], {
-    error: 'deal must be an integer or a string of decimal digits',
-  })
+  .union(
+    [
+      z.number().int({
+        error: (issue) =>
+          issue.code === 'too_big' || issue.code === 'too_small'
+            ? 'deal numbers beyond 2^53 must be sent as a string of digits'
+            : 'deal must be an integer or a string of decimal digits',
+      }),
+      z.string().regex(/^\d{1,40}$/, { error: 'deal must be a string of decimal digits' }),
+    ],
+    { error: 'deal must be an integer or a string of decimal digits' },
+  )
   .openapi({
     description: 'Deal number: an integer, or a string of digits for numbers above 2^53. Which range is valid depends on the numbering.',
     example: 1,
@@ -108,7 +117,8 @@ export const SolveRequestSchema = z
     board: z.string().optional().openapi({
       description:
         'The start position in fc-solve board text: optional `Foundations:` and `Freecells:` lines, then one line per column, deepest card first.',
-      example: 'Freecells: - 5D 8H -\nKH 6C 2C 5S AD\n...',
+      example:
+        'Freecells: - 2H 6H -\nJD 9S JS 4D 6D\n2D 5S AS 7S 8S\n9H AD AH 3S 8D\nJC QC 3C TD QS\n5D KH 4C 4S 6C\n7H 3H 5C TH 3D\n7C 2S TS 8H 8C\n5H KS QH 2C TC\nKD 9D 4H JH 6S\nKC QD AC 7D 9C\n',
     }),
     layout: LayoutJsonSchema.meta({ id: 'Layout' }).optional(),
     rules: RulesOverrideSchema.optional(),

@@ -270,6 +270,8 @@ describe('POST /v1/solve: every 4xx', () => {
       const e = await expectError(await post(app, body), 400, 'invalid_request');
       expect(e.path, JSON.stringify(body)).toBe(path);
     }
+    const big = await expectError(await post(app, '{"game": "freecell", "deal": 1152921504606846976}'), 400, 'invalid_request');
+    expect(big.message).toContain('string of digits');
   });
 
   it('a malformed JSON layout → invalid_layout with the path', async () => {
