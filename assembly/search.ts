@@ -22,7 +22,7 @@
  * (MOVE_TO_CARD), bits 14-19 the number of cards.
  */
 import {
-  numColumns, numCells, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
+  numColumns, numCells, buildRule, BUILD_ALTERNATE_COLOR, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
 } from './rules';
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
@@ -89,11 +89,43 @@ export let statesExpanded: u32 = 0;
 // ---------------------------------------------------------------------------
 // Heuristic
 
-const W_NOT_HOME: i32 = 6;
-const W_UNSORTED: i32 = 3;
-const W_CELL: i32 = 2;
-const W_EMPTY_COLUMN: i32 = 6;
-const W_NEXT_DEPTH: i32 = 2;
+// Weights of the score (tuned on MS FreeCell 1..5000, PySolFC Seahaven Towers
+// and Baker's Game 1..500 with the bench; see README "Search").
+let W_NOT_HOME: i32 = 6;
+let W_UNSORTED: i32 = 3;
+let W_CELL: i32 = 4;
+let W_EMPTY_COLUMN: i32 = 6;
+let W_NEXT_DEPTH: i32 = 2;
+/** 0: count cards below the top movable run; 1: count cards above the natural sequence on the column's bottom. */
+let W_MODE: i32 = 0;
+/** Sixteenths of a score point per move of depth: a little breadth against greedy plateaus. */
+let W_DEPTH: i32 = 32;
+let weightsOverridden: bool = false;
+let parentDepth: i32 = 0;
+
+/** Sets the default weights for the current build rule (unless a tuning run overrode them). */
+function chooseWeights(): void {
+  if (weightsOverridden) return;
+  W_NOT_HOME = 6;
+  W_UNSORTED = 3;
+  W_CELL = 4;
+  W_EMPTY_COLUMN = 6;
+  W_NEXT_DEPTH = 2;
+  W_MODE = buildRule == BUILD_ALTERNATE_COLOR ? 0 : 1;
+  W_DEPTH = buildRule == BUILD_ALTERNATE_COLOR ? 32 : 24;
+}
+
+/** Tuning hook (bench/tune only): fixes the heuristic weights for every later solve. */
+export function setHeuristicWeights(notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {
+  W_NOT_HOME = notHome;
+  W_UNSORTED = unsorted;
+  W_CELL = cell;
+  W_EMPTY_COLUMN = emptyColumn;
+  W_NEXT_DEPTH = nextDepth;
+  W_MODE = mode;
+  W_DEPTH = depth;
+  weightsOverridden = true;
+}
 
 /** Cards at the top of column `col` that form one movable sequence. */
 function topRunLength(p: usize, col: i32): i32 {
@@ -119,7 +151,14 @@ function heuristic(p: usize): i32 {
       score -= W_EMPTY_COLUMN;
       continue;
     }
-    score += (n - topRunLength(p, c)) * W_UNSORTED;
+    if (W_MODE == 0) {
+      score += (n - topRunLength(p, c)) * W_UNSORTED;
+    } else {
+      // cards above the longest natural sequence resting on the column's bottom
+      let ok = 1;
+      while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      score += (n - ok) * W_UNSORTED;
+    }
     for (let i = 0; i < n; i++) {
       const card = cardAt(p, c, i);
       if (foundation(p, suitOf(card)) + 1 == rankOf(card)) score += (n - 1 - i) * W_NEXT_DEPTH;
@@ -178,7 +217,10 @@ function addChild(parent: u32, move: u32): bool {
     goalIndex = index;
     return false;
   }
-  pushOpen(index, heuristic(CHILD));
+  const depth = parentDepth + 1;
+  store<u32>(recordAt(index), move | (<u32>(depth < 4095 ? depth : 4095) << 20), 4);
+  let score = heuristic(CHILD) + ((depth * W_DEPTH) >> 4);
+  pushOpen(index, score >= NUM_BUCKETS ? NUM_BUCKETS - 1 : score);
   return true;
 }
 
@@ -395,7 +437,7 @@ function reconstructSolution(goal: u32): bool {
   while (index != 1) {
     if (length >= MAX_PATH) return false;
     const rec = recordAt(index);
-    store<u32>(PATH + (<usize>length << 2), load<u32>(rec, 4));
+    store<u32>(PATH + (<usize>length << 2), load<u32>(rec, 4) & 0xfffff);
     length++;
     index = load<u32>(rec);
   }
@@ -439,6 +481,7 @@ function readInput(): void {
  */
 export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   readInput();
+  chooseWeights();
   resetArena(<u64>memoryLimitBytes);
   resetOutput();
   memory.fill(BUCKETS, 0, NUM_BUCKETS * 4);
@@ -478,6 +521,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
       }
     }
     decodeKey(recordAt(index) + 16, PARENT);
+    parentDepth = <i32>(load<u32>(recordAt(index), 4) >> 20);
     if (!expand(index)) {
       if (goalIndex != 0) break;
       if (stopReason != REASON_NONE) break;

@@ -174,9 +174,15 @@ describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
   it('cancels a long search through the stop flag within a poll, keeping the worker', async () => {
     const pool = createPool({ module: await loadEngineModule(), threads: 1, stopGraceMs: 10_000 });
     pools.push(pool);
-    // FreeCell with 2 cells, MS deal 5: a search of several seconds at least
-    // (over 1.5 million positions without a verdict).
-    const deal = resolveDeal({ game: 'freecell', deal: 5, rules: { freeCells: 2 } });
+    // Streets and Alleys rules (any-suit building, no cells, single cards) on
+    // PySolFC deal 77: no reference solver decided it within 3 million
+    // positions, and our engine runs for over a minute on it (20 million positions).
+    const deal = resolveDeal({
+      game: 'freecell',
+      deal: 77,
+      numbering: 'pysolfc',
+      rules: { build: 'rank', freeCells: 0, sequenceMove: 'none' },
+    });
     await pool.solve(dealOf('freecell', 'ms', 1), { maxStates: 1_000_000, timeoutMs: 30_000 }); // warm the worker
     const ac = new AbortController();
     const running = pool.solve(deal, { maxStates: 50_000_000, timeoutMs: 120_000 }, ac.signal);
