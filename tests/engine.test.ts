@@ -1,0 +1,211 @@
+/**
+ * The engine against the reference verdicts and the independent checker.
+ *
+ * Every verdict of `shared/data/verdicts/` for the FreeCell family must be
+ * matched, and every solution must replay under `checkSolution` (written from
+ * the rules, sharing no code with the engine). Budget cuts must answer
+ * `unknown`, never `unsolvable`.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseBoard } from '../client-sdk/board.js';
+import { generateDeal } from '../client-sdk/deals/index.js';
+import { Engine } from '../client-sdk/engine.js';
+import { findPreset, type Deal, type Rules } from '../client-sdk/rules.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
+import { checkSolution } from '../client-sdk/verify.js';
+
+const DATA = new URL('../../shared/data/', import.meta.url);
+const LIMITS: SolveLimits = { maxStates: 5_000_000, timeoutMs: 60_000 };
+
+function rulesOf(game: string): Rules {
+  const preset = findPreset(game);
+  if (!preset) throw new Error(`no preset ${game}`);
+  return { ...preset.rules };
+}
+
+function readDeals(file: string): { deal: string; board: string }[] {
+  return readFileSync(new URL(`deals/${file}.jsonl`, DATA), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const parsed = JSON.parse(line) as { board: string };
+      // deal numbers beyond 2^53 lose digits in JSON.parse: read them raw
+      const deal = /"deal":\s*(\d+)/.exec(line)![1];
+      return { deal, board: parsed.board };
+    });
+}
+
+function readVerdicts(game: string): Map<string, string> {
+  const rows = readFileSync(new URL(`verdicts/${game}.tsv`, DATA), 'utf8').trim().split('\n').slice(1);
+  return new Map(rows.map((row) => row.split('\t') as [string, string]));
+}
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await Engine.create();
+});
+
+/** Solves and, for a solution, replays it with the checker here too (not only inside Engine.solve). */
+function solveChecked(deal: Deal, limits: SolveLimits = LIMITS): SolveOutcome {
+  const outcome = engine.solve(deal, limits);
+  if (outcome.verdict === 'solved') {
+    const check = checkSolution(deal.rules, deal.layout, outcome.moves);
+    expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
+  } else {
+    expect(outcome.moves).toEqual([]);
+  }
+  return outcome;
+}
+
+describe.each([
+  ['seahaven_towers', 'seahaven_towers'],
+  ['seahaven_towers_3cells', 'seahaven_towers'],
+  ['bakers_game', 'bakers_game'],
+  ['eight_off', 'eight_off'],
+])('reference verdicts: %s (PySolFC deals 1..200)', (game, dealFile) => {
+  it('matches every decided row with a checked solution or a complete search', () => {
+    const rules = rulesOf(game);
+    const expected = readVerdicts(game);
+    const mismatches: string[] = [];
+    let decided = 0;
+    for (const { deal, board } of readDeals(dealFile)) {
+      const want = expected.get(deal);
+      if (!want) continue;
+      const outcome = solveChecked({ rules, layout: parseBoard(board, rules) });
+      const got = outcome.verdict === 'solved' ? 'solvable' : outcome.verdict;
+      if (want !== 'unknown' && got !== want) mismatches.push(`${deal}: want ${want}, got ${got} ${outcome.reason ?? ''}`);
+      if (got !== 'unknown') decided++;
+    }
+    expect(mismatches).toEqual([]);
+    expect(decided).toBe(expected.size);
+  });
+});
+
+describe('Microsoft FreeCell', () => {
+  it('solves every deal of freecell_ms.jsonl but the known unsolvable 11982 and 146692 (deals 1..200 and the FreeCell Pro range)', () => {
+    const rules = rulesOf('freecell');
+    const verdicts: Record<string, string> = {};
+    for (const { deal, board } of readDeals('freecell_ms')) {
+      verdicts[deal] = solveChecked({ rules, layout: parseBoard(board, rules) }).verdict;
+    }
+    const notSolved = Object.entries(verdicts).filter(([, v]) => v !== 'solved');
+    expect(notSolved).toEqual([
+      ['11982', 'unsolvable'],
+      ['146692', 'unsolvable'],
+    ]);
+  });
+
+  it('solves MS deals 201..1000 with checked solutions', () => {
+    const rules = rulesOf('freecell');
+    const notSolved: string[] = [];
+    for (let n = 201; n <= 1000; n++) {
+      const outcome = solveChecked({ rules, layout: generateDeal('freecell', 'ms', n).layout });
+      if (outcome.verdict !== 'solved') notSolved.push(`${n}: ${outcome.verdict}`);
+    }
+    expect(notSolved).toEqual([]);
+  });
+
+  it('proves the eight known unsolvable deals of 1..1,000,000 unsolvable (shared/data README)', () => {
+    const rules = rulesOf('freecell');
+    for (const n of [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]) {
+      const outcome = solveChecked({ rules, layout: generateDeal('freecell', 'ms', n).layout });
+      expect([n, outcome.verdict]).toEqual([n, 'unsolvable']);
+      // a complete search expands every position it stores
+      expect(outcome.stats.statesExpanded).toBe(outcome.stats.statesStored);
+    }
+  });
+});
+
+describe('every preset of the FreeCell family gives checked solutions', () => {
+  it.each([
+    ['relaxed_freecell', 'ms'],
+    ['kings_only_bakers_game', 'ms'],
+    ['forecell', 'pysolfc'],
+    ['seahaven_towers_relaxed', 'pysolfc'],
+    ['seahaven_towers_unlimited', 'pysolfc'],
+  ] as const)('%s deals 1..30', (game, numbering) => {
+    const rules = rulesOf(game);
+    let solved = 0;
+    for (let n = 1; n <= 30; n++) {
+      const outcome = solveChecked({ rules, layout: generateDeal(game, numbering, n).layout });
+      expect(outcome.verdict).not.toBe('unknown');
+      if (outcome.verdict === 'solved') solved++;
+    }
+    expect(solved).toBeGreaterThan(0);
+  });
+
+  it('honours a mixed rule override (kings-only empty columns with the supermove formula)', () => {
+    const rules: Rules = { ...rulesOf('freecell'), emptyColumn: 'kings' };
+    for (let n = 1; n <= 20; n++) solveChecked({ rules, layout: generateDeal('freecell', 'ms', n).layout });
+  });
+});
+
+describe('verdicts are never stronger than the search', () => {
+  it('a state budget cut on an unsolvable deal answers unknown, not unsolvable', () => {
+    const rules = rulesOf('freecell');
+    const deal = { rules, layout: generateDeal('freecell', 'ms', 11982).layout };
+    const full = solveChecked(deal);
+    expect(full.verdict).toBe('unsolvable');
+    for (const maxStates of [1, 100, full.stats.statesStored - 1]) {
+      const cut = solveChecked(deal, { maxStates, timeoutMs: 60_000 });
+      expect(cut).toMatchObject({ verdict: 'unknown', reason: 'max_states' });
+    }
+    // exactly enough room for the whole space: the proof goes through
+    expect(solveChecked(deal, { maxStates: full.stats.statesStored, timeoutMs: 60_000 }).verdict).toBe('unsolvable');
+  });
+
+  it('a deadline cut answers unknown with reason timeout', () => {
+    const rules = rulesOf('freecell');
+    const outcome = solveChecked({ rules, layout: generateDeal('freecell', 'ms', 11982).layout }, { maxStates: 5_000_000, timeoutMs: 0 });
+    expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
+  });
+
+  it('a memory cut answers unknown with reason memory', () => {
+    const rules = rulesOf('freecell');
+    const deal = { rules, layout: generateDeal('freecell', 'ms', 11982).layout };
+    const full = engine.solve(deal, LIMITS);
+    expect(full.verdict).toBe('unsolvable');
+    // one byte less than the complete search needed: some allocation must fail
+    const outcome = engine.solve(deal, LIMITS, undefined, full.stats.memoryBytes - 1);
+    expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'memory' });
+  });
+
+  it('a set stop flag answers unknown with reason cancelled', () => {
+    const rules = rulesOf('freecell');
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    stop[0] = 1;
+    const outcome = engine.solve({ rules, layout: generateDeal('freecell', 'ms', 11982).layout }, LIMITS, stop);
+    expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+  });
+});
+
+describe('canonical positions', () => {
+  it('stores the same positions whatever the order of the columns and cells', () => {
+    const rules = rulesOf('seahaven_towers');
+    const layout = parseBoard(readDeals('seahaven_towers')[20].board, rules); // deal 21: unsolvable
+    const a = solveChecked({ rules, layout });
+    const shuffled = {
+      columns: [...layout.columns].reverse(),
+      freeCells: [...layout.freeCells].reverse(),
+      foundations: layout.foundations,
+    };
+    const b = solveChecked({ rules, layout: shuffled });
+    expect(a.verdict).toBe('unsolvable');
+    expect(b.verdict).toBe('unsolvable');
+    expect(b.stats.statesStored).toBe(a.stats.statesStored);
+  });
+
+  it('reports a solution on the real column and cell numbers of a permuted position', () => {
+    const rules = rulesOf('freecell');
+    const layout = generateDeal('freecell', 'ms', 1).layout;
+    const permuted = { ...layout, columns: [5, 2, 7, 0, 1, 6, 3, 4].map((i) => layout.columns[i]) };
+    expect(solveChecked({ rules, layout: permuted }).verdict).toBe('solved');
+  });
+
+  it('answers an already won position with an empty solution', () => {
+    const rules = rulesOf('freecell');
+    const won = { columns: Array.from({ length: 8 }, () => []), freeCells: [null, null, null, null], foundations: [13, 13, 13, 13] as [number, number, number, number] };
+    expect(solveChecked({ rules, layout: won })).toMatchObject({ verdict: 'solved', moves: [] });
+  });
+});
