@@ -93,6 +93,16 @@ const SEAHAVEN: Rules = {
   wrap: false,
 };
 
+const BELEAGUERED_CASTLE: Rules = {
+  columns: 8,
+  freeCells: 0,
+  build: 'rank',
+  emptyColumn: 'any',
+  sequenceMove: 'none',
+  foundationBase: 1,
+  wrap: false,
+};
+
 /** Every preset, in the order `GET /v1/games` lists them. */
 export const PRESETS: readonly GamePreset[] = [
   {
@@ -163,6 +173,55 @@ export const PRESETS: readonly GamePreset[] = [
     name: 'Seahaven Towers (3 cells)',
     description: "The seed page's variant with 3 free cells, 2 of them filled by the deal.",
     rules: { ...SEAHAVEN, freeCells: 3 },
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'penguin',
+    name: 'Penguin',
+    description: '7 columns of 7, 7 free cells; the first card dealt (the beak) fixes the foundation base, the other three of its rank start on the foundations; build down in suit wrapping A→K; empty columns take only the rank below the beak; unlimited sequence moves (PySolFC).',
+    rules: { columns: 7, freeCells: 7, build: 'suit', emptyColumn: 'kings', sequenceMove: 'unlimited', foundationBase: 1, wrap: true },
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'beleaguered_castle',
+    name: 'Beleaguered Castle',
+    description: '8 columns of 6 with the aces on the foundations, build down regardless of suit, any card to an empty column, single cards only.',
+    rules: BELEAGUERED_CASTLE,
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'sham_battle',
+    name: 'Sham Battle',
+    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see README).',
+    rules: BELEAGUERED_CASTLE,
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'streets_and_alleys',
+    name: 'Streets and Alleys',
+    description: 'Beleaguered Castle with all 52 cards dealt to 8 columns (7,7,7,7,6,6,6,6); no aces start on the foundations.',
+    rules: BELEAGUERED_CASTLE,
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'citadel',
+    name: 'Citadel',
+    description: 'Beleaguered Castle where a card that fits a foundation while the deal is made goes there (PySolFC).',
+    rules: BELEAGUERED_CASTLE,
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'selective_castle',
+    name: 'Selective Castle',
+    description: "Beleaguered Castle rules on a layout the player arranged (the seed page); a board or layout is required. PySolFC's game of this name is a different one.",
+    rules: BELEAGUERED_CASTLE,
+    numberings: [],
+  },
+  {
+    id: 'fortress',
+    name: 'Fortress',
+    description: '10 columns (6,6,5,5,5,5,5,5,5,5), no free cells, build up or down in suit, any card to an empty column, single cards only (PySolFC).',
+    rules: { columns: 10, freeCells: 0, build: 'suit_up_or_down', emptyColumn: 'any', sequenceMove: 'none', foundationBase: 1, wrap: false },
     numberings: ['pysolfc'],
   },
 ];
