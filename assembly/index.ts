@@ -4,7 +4,7 @@
  * input block, calls `solve`, and reads the solution from the output buffer.
  */
 export { solve, setHeuristicWeights, lastStopReason, statesStored, memoryBytesUsed, INPUT_BYTES } from './search';
-import { INPUT, statesExpanded } from './search';
+import { INPUT, statesExpanded, statesStored as statesStoredCount } from './search';
 import { OUTPUT, outputCount } from './output';
 
 /** Address of the input block (search.ts documents its layout). */
@@ -25,4 +25,40 @@ export function outputMoveCount(): i32 {
 /** Positions expanded by the last solve. */
 export function expandedCount(): u32 {
   return statesExpanded;
+}
+
+import { computeFingerprint, fingerprintHigh, copyKeys } from './table';
+import { KEY_BYTES } from './position';
+
+/** Keys copied per `exportKeys` call. */
+const EXPORT_BATCH: u32 = 4096;
+const EXPORT_BUFFER: usize = memory.data(<i32>EXPORT_BATCH * KEY_BYTES);
+
+/** Bytes of one canonical key (position.ts documents the encoding). */
+export function keyBytes(): i32 {
+  return KEY_BYTES;
+}
+
+/** Address of the key export buffer (EXPORT_BATCH keys). */
+export function exportBufferAddress(): usize {
+  return EXPORT_BUFFER;
+}
+
+/** Copies up to EXPORT_BATCH stored keys, starting at record `first` (1-based), into the export buffer; returns how many. */
+export function exportKeys(first: u32): u32 {
+  const total = statesStoredCount();
+  if (first > total) return 0;
+  const count = min(EXPORT_BATCH, total - first + 1);
+  copyKeys(first, count, EXPORT_BUFFER);
+  return count;
+}
+
+/** Low 32 bits of the stored set's fingerprint (table.ts); call `fingerprintHighBits` after it. */
+export function fingerprintLowBits(): u32 {
+  return computeFingerprint();
+}
+
+/** High 32 bits of the fingerprint computed by the last `fingerprintLowBits`. */
+export function fingerprintHighBits(): u32 {
+  return fingerprintHigh;
 }

@@ -2,11 +2,13 @@
  * The state table: every distinct canonical position the search has met,
  * with its parent and the move that reached it.
  *
- * Algorithm: open addressing with linear probing over u32 slots that hold
- * record indices (0 = empty), power-of-two capacity, doubled when the load
- * passes MAX_LOAD_N / MAX_LOAD_D. A probe compares the stored 32-bit hash
- * first and then the full key, so two positions are never merged on a hash
- * alone (design.md: "unsolvable" must not rest on a hash).
+ * Algorithm: open addressing with linear probing over u64 slots, each
+ * holding a record index (low 32 bits, 0 = empty) and the key's 32-bit hash
+ * (high 32 bits), power-of-two capacity, doubled when the load passes
+ * MAX_LOAD_N / MAX_LOAD_D. A probe compares the hash in the slot first, so
+ * a miss costs no visit to the record, and then the full key, so two
+ * positions are never merged on a hash alone (design.md: "unsolvable" must
+ * not rest on a hash).
  *
  * Records live in chunks of CHUNK_RECORDS, so the record store grows
  * without moving (record indices stay valid). Record layout (RECORD_BYTES):
@@ -54,9 +56,9 @@ export function resetTable(maxRecords: u32): bool {
   recordLimit = maxRecords;
   insertFailure = FAIL_NONE;
   slotMask = INITIAL_SLOTS - 1;
-  slots = allocate(<u64>INITIAL_SLOTS * 4);
+  slots = allocate(<u64>INITIAL_SLOTS * 8);
   if (slots == 0) return false;
-  memory.fill(slots, 0, INITIAL_SLOTS * 4);
+  memory.fill(slots, 0, INITIAL_SLOTS * 8);
   // record index 0 is never used: reserve it in chunk 0
   const chunk = allocate(<u64>CHUNK_RECORDS * RECORD_BYTES);
   if (chunk == 0) return false;
@@ -66,14 +68,15 @@ export function resetTable(maxRecords: u32): bool {
 
 function growSlots(): bool {
   const newCount = (slotMask + 1) << 1;
-  const fresh = allocate(<u64>newCount * 4);
+  const fresh = allocate(<u64>newCount * 8);
   if (fresh == 0) return false;
-  memory.fill(fresh, 0, <usize>newCount * 4);
+  memory.fill(fresh, 0, <usize>newCount * 8);
   const mask = newCount - 1;
   for (let i: u32 = 1; i <= recordCount; i++) {
-    let h = load<u32>(recordAt(i), 12) & mask;
-    while (load<u32>(fresh + (<usize>h << 2)) != 0) h = (h + 1) & mask;
-    store<u32>(fresh + (<usize>h << 2), i);
+    const hash = load<u32>(recordAt(i), 12);
+    let h = hash & mask;
+    while (load<u64>(fresh + (<usize>h << 3)) != 0) h = (h + 1) & mask;
+    store<u64>(fresh + (<usize>h << 3), (<u64>hash << 32) | <u64>i);
   }
   slots = fresh;
   slotMask = mask;
@@ -91,12 +94,14 @@ export let lastInsertWasNew: bool = false;
 export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
   let h = hash & slotMask;
   while (true) {
-    const idx = load<u32>(slots + (<usize>h << 2));
-    if (idx == 0) break;
-    const rec = recordAt(idx);
-    if (load<u32>(rec, 12) == hash && keysEqual(rec + 16, key)) {
-      lastInsertWasNew = false;
-      return idx;
+    const slot = load<u64>(slots + (<usize>h << 3));
+    if (slot == 0) break;
+    if (<u32>(slot >> 32) == hash) {
+      const idx = <u32>slot;
+      if (keysEqual(recordAt(idx) + 16, key)) {
+        lastInsertWasNew = false;
+        return idx;
+      }
     }
     h = (h + 1) & slotMask;
   }
@@ -125,7 +130,7 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   store<u32>(rec, 0, 8);
   store<u32>(rec, hash, 12);
   memory.copy(rec + 16, key, KEY_BYTES);
-  store<u32>(slots + (<usize>h << 2), index);
+  store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
   if (recordCount * MAX_LOAD_D > (slotMask + 1) * MAX_LOAD_N) {
     if (!growSlots()) {
@@ -134,4 +139,33 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
     }
   }
   return index;
+}
+
+/**
+ * Fingerprint of the stored set: the sum, modulo 2^64, of the FNV-1a 64-bit
+ * hash of every stored key (KEY_BYTES bytes each). The sum does not depend on
+ * the order the positions were found in, so anyone holding the set can
+ * recompute it (docs/proofs.md). Returns the low 32 bits; `fingerprintHigh`
+ * holds the high 32 bits afterwards.
+ */
+export let fingerprintHigh: u32 = 0;
+
+export function computeFingerprint(): u32 {
+  let sum: u64 = 0;
+  for (let i: u32 = 1; i <= recordCount; i++) {
+    const key = recordAt(i) + 16;
+    let h: u64 = 0xcbf29ce484222325;
+    for (let b = 0; b < KEY_BYTES; b++) {
+      h ^= <u64>load<u8>(key + b);
+      h *= 0x100000001b3;
+    }
+    sum += h;
+  }
+  fingerprintHigh = <u32>(sum >> 32);
+  return <u32>sum;
+}
+
+/** Copies the keys of records first..first+count-1 (1-based) to `dst`, KEY_BYTES each. */
+export function copyKeys(first: u32, count: u32, dst: usize): void {
+  for (let i: u32 = 0; i < count; i++) memory.copy(dst + <usize>i * KEY_BYTES, recordAt(first + i) + 16, KEY_BYTES);
 }

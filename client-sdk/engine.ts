@@ -40,6 +40,11 @@ interface EngineExports {
   lastStopReason(): number;
   statesStored(): number;
   memoryBytesUsed(): number;
+  keyBytes(): number;
+  exportBufferAddress(): number;
+  exportKeys(first: number): number;
+  fingerprintLowBits(): number;
+  fingerprintHighBits(): number;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -171,6 +176,44 @@ export class Engine {
       throw new SolverError('solution_check_failed', `the solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
     }
     return { verdict: 'solved', moves, stats };
+  }
+
+  /**
+   * Fingerprint of the positions the last solve stored: the sum modulo 2^64
+   * of the FNV-1a 64-bit hash of each canonical key, as 16 hex digits
+   * (docs/proofs.md). Meaningful after an `unsolvable` verdict, when the
+   * stored set is the whole reachable space.
+   */
+  fingerprint(): string {
+    const low = this.exports.fingerprintLowBits() >>> 0;
+    const high = this.exports.fingerprintHighBits() >>> 0;
+    return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+  }
+
+  /** Bytes of one canonical key (assembly/position.ts documents the encoding). */
+  get keyBytes(): number {
+    return this.exports.keyBytes();
+  }
+
+  /**
+   * The canonical keys of every position the last solve stored, `keyBytes`
+   * bytes each, in the order they were found; `null` when there are more
+   * than `maxPositions` (the caller's size cap).
+   */
+  storedKeys(maxPositions: number): Uint8Array | null {
+    const e = this.exports;
+    const total = e.statesStored();
+    if (total > maxPositions) return null;
+    const size = e.keyBytes();
+    const out = new Uint8Array(total * size);
+    let first = 1;
+    while (first <= total) {
+      const count = e.exportKeys(first);
+      if (count === 0) break;
+      out.set(new Uint8Array(e.memory.buffer, e.exportBufferAddress(), count * size), (first - 1) * size);
+      first += count;
+    }
+    return out;
   }
 
   private writeInput(deal: Deal): void {
