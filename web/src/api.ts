@@ -1,0 +1,59 @@
+/**
+ * The page's calls to the service: `GET /v1/games` and `POST /v1/solve`,
+ * same origin. Types come from the SDK's wire schemas (type-only imports, so
+ * no zod schema is bundled from there).
+ */
+import type { ErrorResponse, GameInfo, GamesResponse, SolveRequest, SolveResponse } from '../../client-sdk/schemas.js';
+
+export type { GameInfo, SolveRequest, SolveResponse };
+
+/** The `error` object of an API error body: code, message and where the fault is. */
+export type ApiErrorBody = ErrorResponse['error'];
+
+/** A failed call: the API's error body, or one made up for a network failure or a non-JSON answer. */
+export class ApiError extends Error {
+  constructor(
+    readonly body: ApiErrorBody | { code: string; message: string },
+    readonly status: number,
+  ) {
+    super(body.message);
+    this.name = 'ApiError';
+  }
+}
+
+async function call<T>(path: string, init?: RequestInit): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError({ code: 'network_error', message: `The service did not answer (${err instanceof Error ? err.message : String(err)}).` }, 0);
+  }
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    throw new ApiError({ code: 'bad_response', message: `The service answered ${res.status} ${res.statusText} without a JSON body.` }, res.status);
+  }
+  if (!res.ok) {
+    const body = (json as Partial<ErrorResponse>)?.error;
+    if (body && typeof body.code === 'string' && typeof body.message === 'string') throw new ApiError(body, res.status);
+    throw new ApiError({ code: 'bad_response', message: `The service answered ${res.status} ${res.statusText}.` }, res.status);
+  }
+  return json as T;
+}
+
+/** Every game preset. */
+export async function fetchGames(signal?: AbortSignal): Promise<GameInfo[]> {
+  return (await call<GamesResponse>('v1/games', { signal })).games;
+}
+
+/** One solve; `signal` cancels it (the server stops the search when the client goes away). */
+export function solve(request: SolveRequest, signal?: AbortSignal): Promise<SolveResponse> {
+  return call<SolveResponse>('v1/solve', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+    signal,
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The position drawn as cards: free cells and foundations on top, the
+ * tableau below, each place labelled with its standard-notation symbol
+ * (columns 1..9 and 0, cells a b c d …, foundations h) so the move list can
+ * be read against the board. The current move's cards are outlined where
+ * they landed, and the place they came from is marked.
+ */
+import { makeCard, RANK_LETTERS, SUIT_LETTERS } from '../../../client-sdk/cards.js';
+import type { Move } from '../../../client-sdk/moves.js';
+import type { Layout, Rules } from '../../../client-sdk/rules.js';
+import { SUIT_NAMES, SUIT_SYMBOLS } from '../cardface.js';
+import { cellSymbol, columnSymbol } from '../replay.js';
+import { Card } from './Card.js';
+
+interface Props {
+  rules: Rules;
+  layout: Layout;
+  /** The move that led to `layout` (highlighted), if any. */
+  move?: Move | null;
+}
+
+/** Vertical offset between fanned cards, px; long columns are squeezed. */
+function fanStep(cards: number): number {
+  return cards <= 13 ? 26 : Math.max(14, Math.floor((26 * 12) / (cards - 1)));
+}
+
+export function Board({ rules, layout, move }: Props) {
+  const isDest = (kind: Move['to'], i: number) => move != null && move.to === kind && move.toIndex === i;
+  const isSource = (kind: Move['from'], i: number) => move != null && move.from === kind && move.fromIndex === i;
+  const kingsOnly = rules.emptyColumn === 'kings';
+
+  return (
+    <section class="board" aria-label="Board">
+      <div class="board-top">
+        <div class="group" aria-label="Free cells">
+          <div class="group-title">Free cells</div>
+          <div class="slots">
+            {layout.freeCells.map((card, i) => (
+              <div class={`slot-wrap${isSource('cell', i) ? ' move-source' : ''}`} key={i}>
+                <div class="slot-label">{cellSymbol(i, rules)}</div>
+                <div class="slot" data-cell={i}>
+                  {card !== null && <Card card={card} class={isDest('cell', i) ? 'moved' : undefined} />}
+                </div>
+              </div>
+            ))}
+            {rules.freeCells === 0 && <div class="muted small">none in this game</div>}
+          </div>
+        </div>
+        <div class="group" aria-label="Foundations">
+          <div class="group-title">Foundations (h)</div>
+          <div class="slots">
+            {layout.foundations.map((count, s) => {
+              const top = count === 0 ? 0 : ((rules.foundationBase - 1 + count - 1) % 13) + 1;
+              return (
+                <div class="slot-wrap" key={s}>
+                  <div class="slot-label">{SUIT_SYMBOLS[s]}</div>
+                  <div
+                    class="slot foundation"
+                    data-foundation={SUIT_LETTERS[s]}
+                    data-top={top === 0 ? '0' : RANK_LETTERS[top]}
+                    data-count={count}
+                    aria-label={`${SUIT_NAMES[s]} foundation: ${count} card${count === 1 ? '' : 's'}`}
+                  >
+                    {top === 0 ? (
+                      <span class={`slot-hint suit-${SUIT_LETTERS[s]}`}>{SUIT_SYMBOLS[s]}</span>
+                    ) : (
+                      <Card card={makeCard(top, s)} class={isDest('foundation', s) ? 'moved' : undefined} />
+                    )}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+
+      <div class="tableau" style={{ '--columns': String(layout.columns.length) }}>
+        {layout.columns.map((column, c) => {
+          const source = isSource('column', c);
+          // A source column shows a dashed outline where the moved card(s) were.
+          const shown = column.length + (source ? 1 : 0);
+          const step = fanStep(shown);
+          const movedFrom = isDest('column', c) ? column.length - (move?.count ?? 0) : column.length;
+          return (
+            <div class={`column${source ? ' move-source' : ''}`} key={c} data-column={c}>
+              <div class="slot-label">{columnSymbol(c, rules)}</div>
+              <div class="stack" style={{ height: `calc(var(--card-h) + ${Math.max(0, shown - 1) * step}px)` }}>
+                {column.length === 0 && <div class="slot empty-column">{kingsOnly && <span class="slot-hint">K</span>}</div>}
+                {column.map((card, i) => (
+                  <Card key={card} card={card} class={i >= movedFrom ? 'moved' : undefined} style={{ top: `${i * step}px` }} />
+                ))}
+                {source && <div class="ghost" style={{ top: `${column.length * step}px` }} aria-hidden="true" />}
+              </div>
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
+}

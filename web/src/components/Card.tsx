@@ -1,0 +1,29 @@
+import type { Card as CardCode } from '../../../client-sdk/cards.js';
+import { face } from '../cardface.js';
+
+interface Props {
+  card: CardCode;
+  /** Extra classes: `moved` (the current move's card), `source`. */
+  class?: string;
+  style?: Record<string, string>;
+}
+
+/** One card face: rank and suit symbol in the corner (readable when fanned), a large pip in the middle. */
+export function Card({ card, class: cls, style }: Props) {
+  const f = face(card);
+  return (
+    <div class={`card suit-${f.suit}${cls ? ` ${cls}` : ''}`} style={style} data-card={f.rank.replace('10', 'T') + f.suit} role="img" aria-label={f.name}>
+      <span class="corner" aria-hidden="true">
+        <span class="rank">{f.rank}</span>
+        <span class="sym">{f.symbol}</span>
+      </span>
+      <span class="pip" aria-hidden="true">
+        {f.symbol}
+      </span>
+      <span class="corner corner-bottom" aria-hidden="true">
+        <span class="rank">{f.rank}</span>
+        <span class="sym">{f.symbol}</span>
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * The verdict and what it rests on: for `solved` the checked solution's
+ * length, for `unsolvable` the proof summary (the complete search's counts,
+ * and any `proof` fields the service adds), for `unknown` the budget that ran
+ * out and a retry with a larger one.
+ */
+import type { SolveResponse } from '../api.js';
+
+const nf = new Intl.NumberFormat('en-US');
+
+function ms(v: number): string {
+  return v < 1000 ? `${v < 10 ? v.toFixed(1) : Math.round(v)} ms` : `${(v / 1000).toFixed(v < 10_000 ? 2 : 1)} s`;
+}
+
+function bytes(v: number): string {
+  return v < 1024 * 1024 ? `${nf.format(Math.round(v / 1024))} KiB` : `${(v / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A larger budget for a retry: ten times the one that ran out, at most the service's cap (when known). */
+export interface Retry {
+  label: string;
+  limits: { maxStates?: number; timeoutMs?: number };
+}
+
+/** The service's default caps (README "Default limits"); a server configured lower answers `bad_limits`, shown as an error. */
+const MAX_STATES_CAP = 50_000_000;
+const TIMEOUT_MS_CAP = 120_000;
+
+export function retryFor(response: SolveResponse): Retry | null {
+  const { maxStates, timeoutMs } = response.stats.limits;
+  switch (response.reason) {
+    case 'max_states': {
+      const next = Math.min(maxStates * 10, MAX_STATES_CAP);
+      return next > maxStates ? { label: `Try again with ${nf.format(next)} positions`, limits: { maxStates: next, timeoutMs } } : null;
+    }
+    case 'timeout': {
+      const next = Math.min(timeoutMs * 4, TIMEOUT_MS_CAP);
+      return next > timeoutMs ? { label: `Try again with ${ms(next)}`, limits: { maxStates, timeoutMs: next } } : null;
+    }
+    case 'cancelled':
+      return { label: 'Try again', limits: { maxStates, timeoutMs } };
+    default:
+      return null;
+  }
+}
+
+function reasonText(response: SolveResponse): string {
+  const { stats } = response;
+  switch (response.reason) {
+    case 'max_states':
+      return `The state budget ran out: ${nf.format(stats.statesStored)} positions stored, the limit was ${nf.format(stats.limits.maxStates)}.`;
+    case 'timeout':
+      return `The time limit ran out after ${ms(stats.elapsedMs)} (limit ${ms(stats.limits.timeoutMs)}).`;
+    case 'memory':
+      return `The engine ran out of memory (${bytes(stats.memoryBytes)} in use).`;
+    case 'cancelled':
+      return 'The search was cancelled.';
+    default:
+      return 'The search stopped before a verdict.';
+  }
+}
+
+function ProofValue({ value }: { value: unknown }) {
+  if (typeof value === 'number') return <>{nf.format(value)}</>;
+  if (typeof value === 'string' || typeof value === 'boolean') return <>{String(value)}</>;
+  return <code>{JSON.stringify(value)}</code>;
+}
+
+function labelOf(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+interface Props {
+  response: SolveResponse;
+  onRetry: (limits: Retry['limits']) => void;
+}
+
+export function Verdict({ response, onRetry }: Props) {
+  const { stats, verdict } = response;
+  const autos = response.moves.filter((m) => m.auto).length;
+  const proof = (response as { proof?: unknown }).proof;
+  const retry = verdict === 'unknown' ? retryFor(response) : null;
+
+  return (
+    <section class={`verdict verdict-${verdict}`} data-testid="verdict" data-verdict={verdict} aria-live="polite">
+      <div class="verdict-head">
+        <span class="badge">
+          <span aria-hidden="true">{verdict === 'solved' ? '✓' : verdict === 'unsolvable' ? '✗' : '?'}</span>{' '}
+          {verdict === 'solved' ? 'Solved' : verdict === 'unsolvable' ? 'Unsolvable' : 'Unknown'}
+        </span>
+        {verdict === 'solved' && (
+          <span class="verdict-line">
+            {stats.moveCount} moves{autos > 0 ? `, ${autos} of them auto-moves to the foundations` : ''}
+          </span>
+        )}
+      </div>
+      {verdict === 'solved' && <p class="small">Every move was replayed by the service's independent checker, and again by this page.</p>}
+      {verdict === 'unsolvable' && (
+        <div class="proof" data-testid="proof">
+          <p>
+            <strong>No solution exists.</strong> The search was complete: it expanded every position reachable from the start (
+            {nf.format(stats.statesExpanded)} expanded, {nf.format(stats.statesStored)} distinct positions stored) and none of them is won. Positions
+            were merged only when equivalent (columns and free cells in another order) and only safe auto-moves were played, so nothing was pruned.
+          </p>
+          {proof !== null && typeof proof === 'object' && (
+            <dl class="stats">
+              {Object.entries(proof as Record<string, unknown>).map(([k, v]) => (
+                <div key={k}>
+                  <dt>{labelOf(k)}</dt>
+                  <dd>
+                    <ProofValue value={v} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          )}
+          {proof !== undefined && (proof === null || typeof proof !== 'object') && (
+            <p>
+              Proof: <ProofValue value={proof} />
+            </p>
+          )}
+        </div>
+      )}
+      {verdict === 'unknown' && (
+        <div class="unknown" data-testid="unknown">
+          <p>
+            <strong>{reasonText(response)}</strong> <code>{response.reason}</code>
+          </p>
+          <p class="small">“Unknown” is not “unsolvable”: the search stopped before it could finish.</p>
+          {retry && (
+            <button type="button" class="primary" data-testid="retry" onClick={() => onRetry(retry.limits)}>
+              {retry.label}
+            </button>
+          )}
+        </div>
+      )}
+      <dl class="stats" data-testid="stats">
+        <div>
+          <dt>Positions expanded</dt>
+          <dd>{nf.format(stats.statesExpanded)}</dd>
+        </div>
+        <div>
+          <dt>Positions stored</dt>
+          <dd>{nf.format(stats.statesStored)}</dd>
+        </div>
+        <div>
+          <dt>Search time</dt>
+          <dd>{ms(stats.elapsedMs)}</dd>
+        </div>
+        <div>
+          <dt>Engine memory</dt>
+          <dd>{bytes(stats.memoryBytes)}</dd>
+        </div>
+        <div>
+          <dt>Budget</dt>
+          <dd>
+            {nf.format(stats.limits.maxStates)} positions, {ms(stats.limits.timeoutMs)}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
