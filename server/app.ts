@@ -4,7 +4,9 @@
  * (`client-sdk/schemas.ts`).
  *
  * Routes: `POST /v1/solve`, `GET /v1/games`, `GET /openapi.json` (OpenAPI
- * 3.1), `GET /docs` (Swagger UI), `GET /healthz`.
+ * 3.1), `GET /docs` (Swagger UI), `GET /healthz`, and the web page (`web/`,
+ * built into `dist/web/`) as static files at `/`, registered last so that
+ * every API route keeps priority.
  *
  * Errors: every failure becomes `{error: {code, message, line?, column?,
  * token?, path?}}` with the status of `ERROR_STATUS[code]`, decided in ONE
@@ -15,9 +17,11 @@
  * The app does no game logic and no solving itself: it takes a `solve`
  * function (the worker pool in production, a fake in HTTP tests).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveStatic } from '@hono/node-server/serve-static';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { swaggerUI } from '@hono/swagger-ui';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -65,7 +69,15 @@ export interface AppDeps {
   health?: () => Record<string, unknown>;
   /** Where unexpected errors are logged; default `console.error`. */
   logError?: (message: string, err: unknown) => void;
+  /** Folder of the built web page served at `/`; default {@link WEB_ROOT}; null serves none. */
+  webRoot?: string | null;
 }
+
+/**
+ * The built web page (`npm run build:web`), resolved through the package.json
+ * `imports` entry `#web/*` so that the path is the same from source and from `dist/`.
+ */
+export const WEB_ROOT = dirname(fileURLToPath(import.meta.resolve('#web/index.html')));
 
 /** The content of an error response for a documented status. */
 function errorContent(description: string) {
@@ -279,6 +291,21 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     });
   }
   app.get('/docs', swaggerUI({ url: '/openapi.json', title: 'Solitaire solver API', ...(assets ? { baseUrl: '/docs/assets' } : {}) }));
+
+  // The web page, last: a path no route above answers is looked up in the
+  // build folder; a miss falls through to notFound. Hashed assets are immutable.
+  const webRoot = deps.webRoot === undefined ? WEB_ROOT : deps.webRoot;
+  if (webRoot !== null && existsSync(join(webRoot, 'index.html'))) {
+    app.use(
+      '/*',
+      serveStatic({
+        root: webRoot,
+        onFound: (path, c) => {
+          c.header('Cache-Control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      }),
+    );
+  }
 
   return app;
 }
