@@ -41,6 +41,8 @@ import {
   type ErrorResponse,
 } from '../client-sdk/schemas.js';
 import type { SolveFn } from './pool.js';
+import { registerBatchRoutes } from './batches/routes.js';
+import type { BatchService } from './batches/service.js';
 
 /** Settings of the HTTP layer. */
 export interface AppConfig {
@@ -69,6 +71,8 @@ export interface AppDeps {
   health?: () => Record<string, unknown>;
   /** Where unexpected errors are logged; default `console.error`. */
   logError?: (message: string, err: unknown) => void;
+  /** Batch analysis (`/v1/batches`, server/batches/); absent: no batch routes. */
+  batches?: BatchService;
   /** Folder of the built web page served at `/`; default {@link WEB_ROOT}; null serves none. */
   webRoot?: string | null;
 }
@@ -239,6 +243,8 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     const outcome = await deps.solve(deal, limits, c.req.raw.signal);
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
   });
+
+  if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
 
   app.openapi(gamesRoute, (c) =>
     c.json(

@@ -1,0 +1,199 @@
+/**
+ * The wire contract of batch analysis (`/v1/batches`), in zod 4 like
+ * `schemas.ts`: the server validates with these schemas, the OpenAPI document
+ * is generated from them, and the SDK's client takes its types from them.
+ *
+ * A batch is one game, one set of rules and per-deal budgets, and a list of
+ * positions: a range of deal numbers (`"1..100000"`), a list of deal numbers,
+ * or a list of boards (fc-solve text). Every position has an `index` (0-based,
+ * its place in the batch); results are keyed by it.
+ */
+import { z } from '@hono/zod-openapi';
+import { DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
+
+/** `"1..100000"`, `"1-100000"`: a range of deal numbers, both ends included. */
+export const DEAL_RANGE_PATTERN = /^\s*(\d{1,40})\s*(?:\.\.|-)\s*(\d{1,40})\s*$/;
+
+/** The positions of a batch given by deal numbers. */
+export const BatchDealsSchema = z
+  .union([
+    z
+      .string()
+      .regex(DEAL_RANGE_PATTERN, { error: 'a deal range is written "first..last", e.g. "1..1000"' })
+      .openapi({ description: 'A range of deal numbers, both ends included: `"1..100000"` (or `"1-100000"`).', example: '1..1000' }),
+    z
+      .strictObject({ from: DealNumberSchema, to: DealNumberSchema })
+      .openapi({ description: 'A range of deal numbers, both ends included.', example: { from: 1, to: 1000 } }),
+    z.array(DealNumberSchema).min(1).openapi({ description: 'A list of deal numbers, in the order they get their `index`.', example: [1, 617, 11982] }),
+  ])
+  .openapi('BatchDeals');
+
+/** Body of `POST /v1/batches`. Exactly one of `deals` and `boards`. */
+export const BatchRequestSchema = z
+  .strictObject({
+    game: GameIdSchema,
+    deals: BatchDealsSchema.optional(),
+    boards: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .openapi({ description: 'Positions in fc-solve board text, one per deal (see `SolveRequest.board`); the request body limit applies.' }),
+    numbering: NumberingSchema.optional().openapi({ description: 'Numbering of `deals`; default as for `POST /v1/solve`.' }),
+    rules: RulesOverrideSchema.optional(),
+    limits: LimitsRequestSchema.optional().openapi({ description: 'Budgets of each deal (not of the whole batch); defaults and caps as for `POST /v1/solve`.' }),
+    name: z.string().max(200).optional().openapi({ description: 'A label of your choice, echoed in the status.' }),
+  })
+  .superRefine((req, ctx) => {
+    const given = (['deals', 'boards'] as const).filter((k) => req[k] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: given.length === 0 ? 'give the positions: deals or boards' : 'give either deals or boards, not both',
+        path: given.length === 0 ? [] : ['boards'],
+      });
+    }
+    if (req.numbering !== undefined && req.deals === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'numbering applies only to deal numbers', path: ['numbering'] });
+    }
+  })
+  .openapi('BatchRequest', {
+    description: 'Many positions of one game, solved one by one with the same rules and per-deal budgets.',
+    example: { game: 'freecell', deals: '1..1000', numbering: 'ms', limits: { maxStates: 1000000, timeoutMs: 10000 } },
+  });
+
+/** Verdict of one deal of a batch: the three verdicts of a solve, or `error` when the solve itself failed. */
+export const BatchVerdictSchema = z.enum(['solved', 'unsolvable', 'unknown', 'error']);
+
+/** Counts of finished deals by verdict. */
+export const BatchCountsSchema = z
+  .object({
+    solved: z.number().int(),
+    unsolvable: z.number().int(),
+    unknown: z.number().int(),
+    error: z.number().int().openapi({ description: 'Deals whose solve failed (e.g. `solution_check_failed`); see their result lines.' }),
+  })
+  .openapi('BatchCounts');
+
+/** Statistics over the finished deals. */
+export const BatchSummarySchema = z
+  .object({
+    solvable: z
+      .object({
+        share: z.number().openapi({ description: 'solved / (solved + unsolvable): the share of decided deals that are solvable.' }),
+        low: z.number().openapi({ description: 'Lower end of the 95 % Wilson score interval of `share`.' }),
+        high: z.number().openapi({ description: 'Upper end of the 95 % Wilson score interval of `share`.' }),
+        decided: z.number().int().openapi({ description: 'solved + unsolvable: the sample the interval is computed on.' }),
+      })
+      .nullable()
+      .openapi({ description: 'Null until a deal is decided. Unknowns are left out of the share and counted apart.' }),
+    unknown: z.number().int().openapi({ description: 'Deals whose budget ran out: they could go either way.' }),
+    unknownShare: z.number().openapi({ description: 'unknown / done.' }),
+    meanMoves: z.number().nullable().openapi({ description: 'Mean solution length of the solved deals (moves as `stats.moveCount` counts them).' }),
+    meanMsPerDeal: z.number().nullable().openapi({ description: 'Mean engine time per finished deal, milliseconds (search time on one thread).' }),
+  })
+  .openapi('BatchSummary');
+
+/** Answer of `POST /v1/batches` (202), `GET /v1/batches/{id}` and `DELETE /v1/batches/{id}`. */
+export const BatchStatusSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().optional(),
+    status: z.enum(['running', 'done', 'cancelled']).openapi({
+      description: '`running` until every deal has a result (also across a restart of the server), then `done`; `cancelled` after a DELETE.',
+    }),
+    game: GameIdSchema,
+    numbering: NumberingSchema.nullable(),
+    rules: RulesSchema,
+    limits: LimitsSchema,
+    createdAt: z.string().openapi({ description: 'ISO 8601.' }),
+    finishedAt: z.string().nullable(),
+    total: z.number().int().openapi({ description: 'Deals in the batch.' }),
+    done: z.number().int().openapi({ description: 'Deals with a result.' }),
+    counts: BatchCountsSchema,
+    dealsPerSecond: z.number().openapi({ description: 'Recent throughput (last 30 s while running; over the whole run once finished).' }),
+    etaSeconds: z.number().nullable().openapi({ description: 'Estimated seconds to the end at the recent throughput; null when unknown or finished.' }),
+    summary: BatchSummarySchema,
+    urls: z
+      .object({
+        self: z.string(),
+        results: z.string().openapi({ description: 'NDJSON stream of the results; `text/event-stream` with `Accept: text/event-stream`.' }),
+      })
+      .openapi({ description: 'Paths relative to the service.' }),
+  })
+  .openapi('BatchStatus');
+
+/** Counters of one deal's solve. */
+export const BatchResultStatsSchema = z
+  .object({
+    statesExpanded: z.number().int(),
+    statesStored: z.number().int(),
+    elapsedMs: z.number().openapi({ description: 'Engine time, milliseconds.' }),
+  })
+  .openapi('BatchResultStats');
+
+/** One line of `GET /v1/batches/{id}/results`. */
+export const BatchResultSchema = z
+  .object({
+    seq: z.number().int().min(1).openapi({ description: 'Position in completion order, 1-based: the cursor to resume after (`?after=seq`).' }),
+    index: z.number().int().min(0).openapi({ description: 'Place of the deal in the batch, 0-based.' }),
+    deal: DealNumberSchema.nullable().openapi({ description: 'The deal number; null for a board.' }),
+    verdict: BatchVerdictSchema,
+    reason: z.enum(['max_states', 'timeout', 'memory', 'cancelled']).optional().openapi({ description: 'Which budget ran out; only with `unknown`.' }),
+    moveCount: z.number().int().openapi({ description: 'Moves of the solution (0 unless solved).' }),
+    notation: z.array(z.string()).openapi({ description: 'The solution in standard notation.' }),
+    moves: z.array(MoveSchema).optional().openapi({ description: 'The solution as JSON moves; only with `?moves=true`.' }),
+    stats: BatchResultStatsSchema,
+    error: z.object({ code: z.string(), message: z.string() }).optional().openapi({ description: 'Why the solve failed; only with verdict `error`.' }),
+  })
+  .openapi('BatchResult');
+
+/** Query of `GET /v1/batches/{id}/results`. */
+export const BatchResultsQuerySchema = z.object({
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .optional()
+    .openapi({ description: 'Resume after this `seq` (the last one received); default 0 = from the start. SSE clients may send `Last-Event-ID` instead.' }),
+  moves: z.enum(['true', 'false']).optional().openapi({ description: 'Include each solution as JSON `moves` (default false: `notation` only).' }),
+  follow: z.enum(['true', 'false']).optional().openapi({
+    description: 'Keep the stream open until the batch ends, sending results as they are decided (default true); false answers what is there now.',
+  }),
+});
+
+/** Path parameter of the batch routes. */
+export const BatchIdParamSchema = z.object({
+  id: z.string().min(1).max(64).openapi({ param: { name: 'id', in: 'path' }, example: '7f9c1c1e-0f53-4a9e-9d8e-2f0e5e0b7a51' }),
+});
+
+/** A parsed, valid batch request. */
+export type BatchRequest = z.infer<typeof BatchRequestSchema>;
+/** The deals part of a batch request. */
+export type BatchDeals = z.infer<typeof BatchDealsSchema>;
+/** Progress and summary of a batch. */
+export type BatchStatus = z.infer<typeof BatchStatusSchema>;
+/** One deal's result in a batch. */
+export type BatchResult = z.infer<typeof BatchResultSchema>;
+/** Verdict of one deal of a batch. */
+export type BatchVerdict = z.infer<typeof BatchVerdictSchema>;
+/** Statistics of a batch. */
+export type BatchSummary = z.infer<typeof BatchSummarySchema>;
+
+/** z of the 95 % two-sided normal quantile. */
+const Z95 = 1.959963984540054;
+
+/**
+ * The Wilson score interval of a proportion (Wilson 1927; e.g. Agresti &
+ * Coull 1998): for `successes` out of `n`, with z = 1.96,
+ * centre = (p + z²/2n) / (1 + z²/n), half width = z·√(p(1−p)/n + z²/4n²) / (1 + z²/n).
+ * Unlike p ± z·√(p(1−p)/n) it stays inside [0, 1] and is not empty at p = 0 or 1.
+ * @returns `{share, low, high}`; null when n is 0.
+ */
+export function wilsonInterval(successes: number, n: number, z = Z95): { share: number; low: number; high: number } | null {
+  if (n <= 0) return null;
+  const p = successes / n;
+  const z2 = z * z;
+  const denom = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
+  return { share: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}

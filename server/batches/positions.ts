@@ -1,0 +1,126 @@
+/**
+ * The positions of a batch: from the request to a stored `BatchSpec` (all
+ * validated up front, so a batch never fails half way on bad input), and from
+ * a deal index back to the request of that one deal.
+ */
+import { DEAL_RANGE_PATTERN, type BatchRequest } from '../../client-sdk/batch-schemas.js';
+import { dealRange } from '../../client-sdk/deals/index.js';
+import { SolverError } from '../../client-sdk/errors.js';
+import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type LimitsConfig } from '../../client-sdk/request.js';
+import type { Deal } from '../../client-sdk/rules.js';
+import type { SolveRequest } from '../../client-sdk/schemas.js';
+import type { BatchPositions, BatchSpec } from './store.js';
+
+/**
+ * Validates a batch request and returns what to store: the spec (rules and
+ * limits resolved) and the number of deals.
+ * @param maxDeals largest batch accepted.
+ * @throws SolverError as `POST /v1/solve` does for the game, rules, numbering
+ *   and limits; `deal_out_of_range` for a deal outside the numbering's range
+ *   (path `deals` or `deals.<i>`); any board error with path `boards.<i>`;
+ *   `invalid_request` for an empty or reversed range or more than `maxDeals` deals.
+ */
+export function planBatch(req: BatchRequest, limitsConfig: LimitsConfig, maxDeals: number): { spec: BatchSpec; total: number } {
+  const preset = requirePreset(req.game);
+  const limits = resolveLimits(req.limits, limitsConfig);
+  let positions: BatchPositions;
+  let numbering: BatchSpec['numbering'] = null;
+  let total: number;
+
+  if (req.deals !== undefined) {
+    numbering = req.numbering ?? defaultNumbering(preset);
+    if (numbering === null) throw new SolverError('layout_required', `${preset.name} has no deal numbers: give boards`, { path: 'deals' });
+    const range = dealRange(preset.id, numbering);
+    const check = (value: number | string, path: string): bigint => {
+      const n = typeof value === 'number' ? (Number.isSafeInteger(value) ? BigInt(value) : null) : BigInt(value);
+      if (n === null || n < range.min || n > range.max) {
+        throw new SolverError('deal_out_of_range', `${path}: ${numbering} deals are integers from ${range.min} to ${range.max}`, {
+          path,
+          token: String(value),
+        });
+      }
+      return n;
+    };
+    if (Array.isArray(req.deals)) {
+      if (req.deals.length > maxDeals) throw tooMany(req.deals.length, maxDeals);
+      req.deals.forEach((d, i) => check(d, `deals.${i}`));
+      positions = { kind: 'list', deals: req.deals };
+      total = req.deals.length;
+    } else {
+      let fromText: string | number;
+      let toText: string | number;
+      if (typeof req.deals === 'string') {
+        const m = DEAL_RANGE_PATTERN.exec(req.deals)!;
+        [fromText, toText] = [m[1], m[2]];
+      } else {
+        [fromText, toText] = [req.deals.from, req.deals.to];
+      }
+      const from = check(fromText, 'deals');
+      const to = check(toText, 'deals');
+      if (to < from) throw new SolverError('invalid_request', `deals: the range ${from}..${to} is empty (first > last)`, { path: 'deals' });
+      const count = to - from + 1n;
+      if (count > BigInt(maxDeals)) throw tooMany(count, maxDeals);
+      positions = { kind: 'range', from: String(from), to: String(to) };
+      total = Number(count);
+    }
+  } else {
+    const boards = req.boards!;
+    if (boards.length > maxDeals) throw tooMany(boards.length, maxDeals);
+    positions = { kind: 'boards', boards };
+    total = boards.length;
+  }
+
+  const spec: BatchSpec = {
+    game: preset.id,
+    numbering,
+    ...(req.rules !== undefined ? { rulesOverride: req.rules } : {}),
+    rules: preset.rules,
+    limits,
+    positions,
+    ...(req.name !== undefined ? { name: req.name } : {}),
+  };
+  // Resolve every board (they are few: the body limit bounds them) and the
+  // first deal, so that a bad board, bad rules or a numbering the game lacks
+  // fail now, with their location, and never in the middle of the batch.
+  const probe = positions.kind === 'boards' ? positions.boards.length : 1;
+  for (let i = 0; i < probe; i++) {
+    try {
+      spec.rules = dealAt(spec, i).rules;
+    } catch (err) {
+      if (err instanceof SolverError && positions.kind === 'boards' && !REQUEST_LEVEL_CODES.has(err.code)) {
+        throw new SolverError(err.code, `boards.${i}: ${err.message}`, { ...err.location, path: `boards.${i}` });
+      }
+      throw err;
+    }
+  }
+  return { spec, total };
+}
+
+/** Faults of the request as a whole rather than of one board: their path stays as it is. */
+const REQUEST_LEVEL_CODES = new Set(['unknown_game', 'bad_rules', 'layout_required', 'numbering_not_supported']);
+
+function tooMany(count: number | bigint, maxDeals: number): SolverError {
+  return new SolverError('invalid_request', `deals: ${count} deals is more than the ${maxDeals} a batch may hold`, { path: 'deals' });
+}
+
+/** The deal number of deal `index` (a number when exact, else a digit string); null for a board. */
+export function dealNumberAt(spec: BatchSpec, index: number): number | string | null {
+  const p = spec.positions;
+  if (p.kind === 'boards') return null;
+  if (p.kind === 'list') return p.deals[index];
+  const n = BigInt(p.from) + BigInt(index);
+  return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : String(n);
+}
+
+/** The solve request of deal `index`, as `POST /v1/solve` would take it. */
+export function requestAt(spec: BatchSpec, index: number): SolveRequest {
+  const base = { game: spec.game, ...(spec.rulesOverride !== undefined ? { rules: spec.rulesOverride } : {}) };
+  const p = spec.positions;
+  if (p.kind === 'boards') return { ...base, board: p.boards[index] };
+  return { ...base, deal: dealNumberAt(spec, index)!, numbering: spec.numbering ?? undefined };
+}
+
+/** The deal to solve for index `index`. @throws SolverError as `resolveDeal`. */
+export function dealAt(spec: BatchSpec, index: number): Deal {
+  return resolveDeal(requestAt(spec, index));
+}

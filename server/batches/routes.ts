@@ -1,0 +1,250 @@
+/**
+ * The batch routes, described with @hono/zod-openapi like `POST /v1/solve`:
+ *
+ * - `POST /v1/batches` → 202, the new batch's status (id, URLs), `Location`;
+ * - `GET /v1/batches/{id}` → progress and summary;
+ * - `GET /v1/batches/{id}/results` → every result as NDJSON, in completion
+ *   order (`seq`), from the cursor `?after=seq`, kept open until the batch
+ *   ends (`?follow=false`: what is there now); as server-sent events when the
+ *   client accepts `text/event-stream` (`id:` = seq, so `Last-Event-ID`
+ *   resumes, and a final `end` event);
+ * - `DELETE /v1/batches/{id}` → cancels; answers the status.
+ *
+ * Errors go through the app's one `onError` (thrown `SolverError`s).
+ */
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import {
+  BatchIdParamSchema,
+  BatchRequestSchema,
+  BatchResultSchema,
+  BatchResultsQuerySchema,
+  BatchStatusSchema,
+  type BatchResult,
+} from '../../client-sdk/batch-schemas.js';
+import { SolverError } from '../../client-sdk/errors.js';
+import { ErrorResponseSchema } from '../../client-sdk/schemas.js';
+import type { BatchService } from './service.js';
+
+/** Results read from the database per query while streaming. */
+const PAGE = 500;
+/** An SSE comment (or nothing, for NDJSON) is sent after this long without a result, ms. */
+const HEARTBEAT_MS = 15_000;
+
+function errorContent(description: string) {
+  return { description, content: { 'application/json': { schema: ErrorResponseSchema } } };
+}
+
+const statusContent = (description: string) => ({ description, content: { 'application/json': { schema: BatchStatusSchema } } });
+
+/** What the batch routes need from the app. */
+export interface BatchRouteDeps {
+  service: BatchService;
+  /** The app's JSON body gate (415 / `malformed_json`). */
+  jsonBody: MiddlewareHandler;
+}
+
+/** Adds the batch routes to `app`. */
+export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): void {
+  const { service } = deps;
+
+  const createBatchRoute = createRoute({
+    method: 'post',
+    path: '/v1/batches',
+    tags: ['batches'],
+    summary: 'Start a batch',
+    description:
+      'Solves many positions of one game (a range or list of deal numbers, or a list of boards) with per-deal budgets, in the background, ' +
+      'sharing the solver with single solves. Batches and results are stored durably: a restarted server resumes the batch without redoing finished deals.',
+    middleware: [deps.jsonBody] as const,
+    request: { body: { required: true, content: { 'application/json': { schema: BatchRequestSchema } } } },
+    responses: {
+      202: { ...statusContent('The batch is accepted and running; poll `urls.self`, stream `urls.results`.'), headers: { Location: { schema: { type: 'string' } } } },
+      400: errorContent('Invalid request: schema violation, bad deal range or board (with its location), bad rules or limits, too many deals.'),
+      404: errorContent('Unknown game.'),
+      413: errorContent('Request body over the size limit.'),
+      415: errorContent('Content-Type is not application/json.'),
+    },
+  });
+
+  const statusRoute = createRoute({
+    method: 'get',
+    path: '/v1/batches/{id}',
+    tags: ['batches'],
+    summary: 'Progress of a batch',
+    description: 'Done/total, counts by verdict, deals per second, ETA, and the summary: solvable share with its 95 % Wilson interval, unknowns, mean moves, time per deal.',
+    request: { params: BatchIdParamSchema },
+    responses: { 200: statusContent('The batch.'), 404: errorContent('No batch of that id.') },
+  });
+
+  const cancelRoute = createRoute({
+    method: 'delete',
+    path: '/v1/batches/{id}',
+    tags: ['batches'],
+    summary: 'Cancel a batch',
+    description: 'Stops the batch: no further deal starts and the running ones are stopped. Results already stored stay readable. Cancelling an ended batch changes nothing.',
+    request: { params: BatchIdParamSchema },
+    responses: { 200: statusContent('The batch, now `cancelled` (or as it ended).'), 404: errorContent('No batch of that id.') },
+  });
+
+  const resultsRoute = createRoute({
+    method: 'get',
+    path: '/v1/batches/{id}/results',
+    tags: ['batches'],
+    summary: 'Stream the results of a batch',
+    description:
+      'One JSON object per line (NDJSON), in completion order: each carries `seq`, its 1-based place in that order. ' +
+      'Resume after a broken connection with `?after=<last seq received>`. The stream stays open and sends results as they are decided until the batch ends ' +
+      '(`?follow=false` answers what is stored now). With `Accept: text/event-stream` the same results come as server-sent events ' +
+      '(`event: result`, `id: <seq>`, so `Last-Event-ID` resumes; a final `event: end` with the status).',
+    request: { params: BatchIdParamSchema, query: BatchResultsQuerySchema },
+    responses: {
+      200: {
+        description: 'The results.',
+        content: {
+          'application/x-ndjson': { schema: BatchResultSchema },
+          'text/event-stream': { schema: { type: 'string', description: '`event: result` / `id: <seq>` / `data: <BatchResult JSON>`; finally `event: end`.' } },
+        },
+      },
+      404: errorContent('No batch of that id.'),
+    },
+  });
+
+  app.openapi(createBatchRoute, (c) => {
+    const status = service.create(c.req.valid('json'));
+    c.header('Location', status.urls.self);
+    return c.json(status, 202);
+  });
+
+  app.openapi(statusRoute, (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(requireStatus(service.status(id), id), 200);
+  });
+
+  app.openapi(cancelRoute, (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(requireStatus(service.cancel(id), id), 200);
+  });
+
+  app.openapi(resultsRoute, (c) => {
+    const { id } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const record = service.store.get(id);
+    if (!record) throw notFound(id);
+    const sse = /\btext\/event-stream\b/.test(c.req.header('accept') ?? '');
+    const lastEventId = sse ? c.req.header('last-event-id') : undefined;
+    const after = Number(query.after ?? (lastEventId && /^\d{1,15}$/.test(lastEventId) ? lastEventId : 0));
+    const body = resultStream(service, id, {
+      after,
+      withMoves: query.moves === 'true',
+      follow: query.follow !== 'false',
+      sse,
+      signal: c.req.raw.signal,
+    });
+    const headers = {
+      'Content-Type': sse ? 'text/event-stream; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+    };
+    // A stream, not a JSON body: the typed `c.json` does not apply.
+    return new Response(body, { status: 200, headers }) as never;
+  });
+}
+
+function notFound(id: string): SolverError {
+  return new SolverError('not_found', `no batch "${id}"`, { path: 'id' });
+}
+
+function requireStatus<T>(status: T | undefined, id: string): T {
+  if (status === undefined) throw notFound(id);
+  return status;
+}
+
+interface StreamOptions {
+  after: number;
+  withMoves: boolean;
+  follow: boolean;
+  sse: boolean;
+  signal: AbortSignal;
+}
+
+/**
+ * The results of batch `id` after `after`, then (with `follow`) each new one
+ * as it is stored, until the batch is no longer running and everything is
+ * sent, the client goes away, or the service closes.
+ */
+function resultStream(service: BatchService, id: string, options: StreamOptions): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const format = options.sse
+    ? (r: BatchResult) => `id: ${r.seq}\nevent: result\ndata: ${JSON.stringify(r)}\n\n`
+    : (r: BatchResult) => `${JSON.stringify(r)}\n`;
+
+  let cursor = options.after;
+  let dirty = false;
+  let wake: (() => void) | undefined;
+  let finished = false;
+  const unsubscribe = service.scheduler.subscribe(id, () => {
+    dirty = true;
+    wake?.();
+  });
+  const onAbort = () => wake?.();
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  const cleanup = () => {
+    finished = true;
+    unsubscribe();
+    options.signal.removeEventListener('abort', onAbort);
+  };
+
+  /** The next chunk to send, or null at the end. */
+  const next = async (): Promise<string | null> => {
+    for (;;) {
+      if (finished || options.signal.aborted) return null;
+      dirty = false;
+      const record = service.store.get(id);
+      if (!record) return null;
+      const rows = service.results(record, cursor, PAGE, options.withMoves);
+      if (rows.length > 0) {
+        cursor = rows[rows.length - 1].seq;
+        return rows.map(format).join('');
+      }
+      const ended = record.status !== 'running' || service.closed;
+      if (ended || !options.follow) {
+        finished = true;
+        if (!options.sse) return null;
+        const end = { status: record.status, done: record.done, total: record.total };
+        return `event: end\ndata: ${JSON.stringify(end)}\n\n`;
+      }
+      if (!dirty) {
+        const timedOut = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(true), HEARTBEAT_MS);
+          wake = () => {
+            clearTimeout(timer);
+            resolve(false);
+          };
+        });
+        wake = undefined;
+        if (timedOut && options.sse) return ': keep-alive\n\n';
+      }
+    }
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await next();
+        if (chunk === null) {
+          cleanup();
+          controller.close();
+        } else {
+          controller.enqueue(encoder.encode(chunk));
+        }
+      } catch (err) {
+        cleanup();
+        controller.error(err);
+      }
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+}

@@ -1,0 +1,379 @@
+/**
+ * Runs the deals of the running batches on the solver pool, beside the
+ * single solves of `POST /v1/solve`, without starving them.
+ *
+ * Fair sharing (the rule that keeps `POST /v1/solve` fast while a 100,000-deal
+ * batch runs):
+ * - at most `concurrency` batch solves are in flight at once (default: the
+ *   pool's thread count), so batches never fill the pool's queue;
+ * - a batch solve is submitted only when the pool has NO waiting task: a
+ *   single solve that arrives while every worker is busy with batch deals is
+ *   the next task to start, and waits at most for the shortest running batch
+ *   deal to end, never behind batch work;
+ * - between batches, round robin: each dispatch takes the next deal of the
+ *   next batch with work left.
+ *
+ * Durability: a deal is done when its result is committed (`BatchStore`);
+ * nothing else is remembered. At start, `resume()` reloads every running
+ * batch and skips the deals that have a result; deals that were in flight
+ * when the process died have none and are solved again. A result of a deal
+ * whose solve was cancelled (batch cancelled, server shutting down) is
+ * dropped, never stored as `unknown`.
+ */
+import { SolverError } from '../../client-sdk/errors.js';
+import type { SolveOutcome } from '../../client-sdk/solve-types.js';
+import type { SolveFn } from '../pool.js';
+import { dealAt } from './positions.js';
+import type { BatchRecord, BatchStore, ResultInput, StoredResult } from './store.js';
+
+/** What the scheduler needs from the solver pool. */
+export interface BatchPool {
+  /** `pool.solve`. */
+  solve: SolveFn;
+  /** Solves waiting for a worker (not counting running ones): `pool.stats().queued`. */
+  queued(): number;
+}
+
+/** Options of `BatchScheduler`. */
+export interface SchedulerOptions {
+  /** Most batch solves in flight at once; default 1. Production passes the pool's thread count. */
+  concurrency?: number;
+  /** How soon to look again when single solves are waiting, ms; default 5. */
+  pollMs?: number;
+  /** Where unexpected failures (e.g. a failed database write) are reported; default `console.error`. */
+  onError?: (message: string, err: unknown) => void;
+}
+
+/** Seconds of history behind the "recent" deals/s. */
+const RATE_WINDOW_MS = 30_000;
+/** How often the wall-clock work time of running batches is saved, ms. */
+const ACTIVE_FLUSH_MS = 5_000;
+/** Wait after the pool refused a solve (`overloaded`), ms. */
+const OVERLOAD_BACKOFF_MS = 100;
+
+interface ActiveBatch {
+  record: BatchRecord;
+  /** One byte a deal: 1 once its result is stored. */
+  done: Uint8Array;
+  doneCount: number;
+  /** Lowest index not yet handed out. */
+  next: number;
+  /** Indices handed out whose solve came back without a result (to hand out again). */
+  retry: number[];
+  inFlight: Map<number, AbortController>;
+  /** Completion times (ms) within the rate window. */
+  recent: number[];
+  activeSince: number;
+  /** Start of the work time not yet saved (`addActiveMs`). */
+  activeMark: number;
+}
+
+/** Live numbers of a running batch. */
+export interface LiveProgress {
+  dealsPerSecond: number;
+  etaSeconds: number | null;
+}
+
+export class BatchScheduler {
+  readonly #store: BatchStore;
+  readonly #pool: BatchPool;
+  readonly #concurrency: number;
+  readonly #pollMs: number;
+  readonly #onError: (message: string, err: unknown) => void;
+  readonly #active = new Map<string, ActiveBatch>();
+  readonly #listeners = new Map<string, Set<() => void>>();
+  readonly #idle = new Set<() => void>();
+  #inFlight = 0;
+  #roundRobin = 0;
+  #stopped = false;
+  #pumpTimer: NodeJS.Timeout | undefined;
+  readonly #flushTimer: NodeJS.Timeout;
+
+  constructor(store: BatchStore, pool: BatchPool, options: SchedulerOptions = {}) {
+    this.#store = store;
+    this.#pool = pool;
+    this.#concurrency = Math.max(1, options.concurrency ?? 1);
+    this.#pollMs = options.pollMs ?? 5;
+    this.#onError = options.onError ?? ((message, err) => console.error(message, err));
+    this.#flushTimer = setInterval(() => this.#flushActive(), ACTIVE_FLUSH_MS);
+    this.#flushTimer.unref();
+  }
+
+  /** Batch solves in flight now. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Picks up every batch the store has as running (at start: resume after a stop or crash). */
+  resume(): number {
+    const running = this.#store.running();
+    for (const record of running) this.add(record);
+    return running.length;
+  }
+
+  /** Starts (or resumes) a batch. */
+  add(record: BatchRecord): void {
+    if (this.#stopped || this.#active.has(record.id) || record.status !== 'running') return;
+    const done = this.#store.doneIndices(record.id, record.total);
+    let doneCount = 0;
+    for (let i = 0; i < done.length; i++) doneCount += done[i];
+    const now = Date.now();
+    const batch: ActiveBatch = {
+      record,
+      done,
+      doneCount,
+      next: 0,
+      retry: [],
+      inFlight: new Map(),
+      recent: [],
+      activeSince: now,
+      activeMark: now,
+    };
+    this.#active.set(record.id, batch);
+    if (doneCount >= record.total) this.#finish(batch);
+    else this.#pump();
+  }
+
+  /**
+   * Cancels a batch: no further deal starts, the running ones are stopped and
+   * their results dropped. Results already stored stay. Returns false when
+   * the batch is not running.
+   */
+  cancel(id: string): boolean {
+    const record = this.#store.get(id);
+    if (!record || record.status !== 'running') return false;
+    this.#store.setStatus(id, 'cancelled');
+    const batch = this.#active.get(id);
+    if (batch) {
+      this.#active.delete(id);
+      this.#saveActive(batch);
+      for (const controller of batch.inFlight.values()) controller.abort();
+    }
+    this.#notify(id);
+    return true;
+  }
+
+  /** Recent throughput and ETA of a running batch (null when it is not running here). */
+  progress(id: string): LiveProgress | null {
+    const batch = this.#active.get(id);
+    if (!batch) return null;
+    const now = Date.now();
+    this.#prune(batch, now);
+    const span = Math.min(RATE_WINDOW_MS, now - batch.activeSince) / 1000;
+    const rate = span > 0 ? batch.recent.length / span : 0;
+    const left = batch.record.total - batch.doneCount;
+    return { dealsPerSecond: rate, etaSeconds: rate > 0 ? left / rate : null };
+  }
+
+  /**
+   * Calls `listener` after every stored result of batch `id` and when the
+   * batch ends. Returns the function that unsubscribes.
+   */
+  subscribe(id: string, listener: () => void): () => void {
+    let set = this.#listeners.get(id);
+    if (!set) this.#listeners.set(id, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#listeners.delete(id);
+    };
+  }
+
+  /**
+   * Stops: no new deal starts; running solves may finish and be stored for
+   * up to `drainMs`, then the rest are cancelled (their deals are solved
+   * again after a restart). Saves the work time. Resolves when no batch solve
+   * is in flight.
+   */
+  async stop(drainMs = 0): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#pumpTimer);
+    clearInterval(this.#flushTimer);
+    if (this.#inFlight > 0 && drainMs > 0) await this.#whenIdle(drainMs);
+    for (const batch of this.#active.values()) for (const controller of batch.inFlight.values()) controller.abort();
+    if (this.#inFlight > 0) await this.#whenIdle(Number.POSITIVE_INFINITY);
+    for (const batch of this.#active.values()) this.#saveActive(batch);
+    for (const id of this.#listeners.keys()) this.#notify(id);
+  }
+
+  #whenIdle(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#idle.delete(done);
+        resolve();
+      };
+      const timer = Number.isFinite(timeoutMs) ? setTimeout(done, timeoutMs) : undefined;
+      this.#idle.add(done);
+      if (this.#inFlight === 0) done();
+    });
+  }
+
+  // ---------------------------------------------------------- dispatching
+
+  #pump(): void {
+    if (this.#stopped) return;
+    while (this.#inFlight < this.#concurrency) {
+      const pick = this.#pick();
+      if (!pick) return;
+      // Single solves are waiting for a worker: let them go first, look again soon.
+      if (this.#pool.queued() > 0) {
+        pick.batch.retry.push(pick.index);
+        this.#pumpLater(this.#pollMs);
+        return;
+      }
+      this.#dispatch(pick.batch, pick.index);
+    }
+  }
+
+  #pumpLater(ms: number): void {
+    if (this.#pumpTimer !== undefined || this.#stopped) return;
+    this.#pumpTimer = setTimeout(() => {
+      this.#pumpTimer = undefined;
+      this.#pump();
+    }, ms);
+  }
+
+  /** The next deal to start: round robin over the batches with work left. */
+  #pick(): { batch: ActiveBatch; index: number } | null {
+    const batches = [...this.#active.values()];
+    for (let k = 0; k < batches.length; k++) {
+      const batch = batches[(this.#roundRobin + k) % batches.length];
+      const index = this.#nextIndex(batch);
+      if (index !== null) {
+        this.#roundRobin = (this.#roundRobin + k + 1) % batches.length;
+        return { batch, index };
+      }
+    }
+    return null;
+  }
+
+  #nextIndex(batch: ActiveBatch): number | null {
+    while (batch.retry.length > 0) {
+      const index = batch.retry.pop()!;
+      if (!batch.done[index] && !batch.inFlight.has(index)) return index;
+    }
+    const total = batch.record.total;
+    while (batch.next < total && (batch.done[batch.next] || batch.inFlight.has(batch.next))) batch.next++;
+    return batch.next < total ? batch.next++ : null;
+  }
+
+  #dispatch(batch: ActiveBatch, index: number): void {
+    let deal;
+    try {
+      deal = dealAt(batch.record.spec, index);
+    } catch (err) {
+      // Validated when the batch was created; only a changed preset could get here.
+      this.#record(batch, failedResult(index, err));
+      return;
+    }
+    const controller = new AbortController();
+    batch.inFlight.set(index, controller);
+    this.#inFlight++;
+    this.#pool
+      .solve(deal, batch.record.spec.limits, controller.signal)
+      .then(
+        (outcome) => {
+          // A stopped solve (cancel, shutdown) is not a verdict on the deal.
+          if (controller.signal.aborted || this.#stopped || outcome.reason === 'cancelled') return this.#again(batch, index);
+          this.#record(batch, outcomeResult(index, outcome));
+        },
+        (err: unknown) => {
+          if (controller.signal.aborted) return;
+          if (err instanceof SolverError && err.code === 'overloaded') {
+            // The pool is full or closing: this deal has no verdict yet.
+            this.#again(batch, index);
+            this.#pumpLater(OVERLOAD_BACKOFF_MS);
+            return;
+          }
+          this.#record(batch, failedResult(index, err));
+        },
+      )
+      .catch((err: unknown) => this.#onError('batch scheduler: could not record a result', err))
+      .finally(() => {
+        batch.inFlight.delete(index);
+        this.#inFlight--;
+        if (this.#inFlight === 0) for (const resolve of [...this.#idle]) resolve();
+        this.#pump();
+      });
+  }
+
+  #again(batch: ActiveBatch, index: number): void {
+    if (this.#active.get(batch.record.id) === batch) batch.retry.push(index);
+  }
+
+  #record(batch: ActiveBatch, result: ResultInput): void {
+    if (this.#active.get(batch.record.id) !== batch) return; // cancelled meanwhile
+    let stored: StoredResult | null;
+    try {
+      stored = this.#store.addResult(batch.record.id, result);
+    } catch (err) {
+      this.#onError(`batch ${batch.record.id}: could not store the result of deal ${result.index}; it will be solved again`, err);
+      this.#again(batch, result.index);
+      this.#pumpLater(OVERLOAD_BACKOFF_MS);
+      return;
+    }
+    if (!batch.done[result.index]) {
+      batch.done[result.index] = 1;
+      batch.doneCount++;
+    }
+    if (stored) {
+      const now = Date.now();
+      batch.recent.push(now);
+      this.#prune(batch, now);
+    }
+    this.#notify(batch.record.id);
+    if (batch.doneCount >= batch.record.total) this.#finish(batch);
+  }
+
+  #finish(batch: ActiveBatch): void {
+    this.#active.delete(batch.record.id);
+    this.#saveActive(batch);
+    this.#store.setStatus(batch.record.id, 'done');
+    this.#notify(batch.record.id);
+  }
+
+  #prune(batch: ActiveBatch, now: number): void {
+    const cut = now - RATE_WINDOW_MS;
+    let drop = 0;
+    while (drop < batch.recent.length && batch.recent[drop] < cut) drop++;
+    if (drop > 0) batch.recent.splice(0, drop);
+  }
+
+  #saveActive(batch: ActiveBatch): void {
+    const now = Date.now();
+    try {
+      this.#store.addActiveMs(batch.record.id, now - batch.activeMark);
+    } catch (err) {
+      this.#onError('batch scheduler: could not save the work time', err);
+    }
+    batch.activeMark = now;
+  }
+
+  #flushActive(): void {
+    for (const batch of this.#active.values()) this.#saveActive(batch);
+  }
+
+  #notify(id: string): void {
+    const set = this.#listeners.get(id);
+    if (set) for (const listener of [...set]) listener();
+  }
+}
+
+function outcomeResult(index: number, outcome: SolveOutcome): ResultInput {
+  return {
+    index,
+    verdict: outcome.verdict,
+    ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    moves: outcome.moves,
+    statesExpanded: outcome.stats.statesExpanded,
+    statesStored: outcome.stats.statesStored,
+    elapsedMs: outcome.stats.elapsedMs,
+  };
+}
+
+function failedResult(index: number, err: unknown): ResultInput {
+  const error =
+    err instanceof SolverError ? { code: err.code, message: err.message } : { code: 'internal_error', message: 'the solve failed unexpectedly' };
+  return { index, verdict: 'error', moves: [], statesExpanded: 0, statesStored: 0, elapsedMs: 0, error };
+}

@@ -1,0 +1,375 @@
+/**
+ * Durable storage of batches and their results: one SQLite file
+ * (better-sqlite3), in WAL mode.
+ *
+ * Nothing is lost and nothing is counted twice:
+ * - a result is keyed by (batch, deal index): the primary key refuses a
+ *   second result for the same deal;
+ * - each result is written in ONE transaction together with the batch's
+ *   counters (done, counts by verdict, sums), so after any crash the counters
+ *   equal what the results table holds;
+ * - `synchronous = NORMAL` with WAL: a commit is in the WAL file (the OS page
+ *   cache) when `addResult` returns, so a process killed with SIGKILL keeps
+ *   every committed result; only a power cut may lose the last commits (never
+ *   corrupt the file), and those deals are then simply solved again.
+ *
+ * `seq` numbers the results of a batch in commit order (1, 2, 3, ...): it is
+ * the cursor of the results stream. It is `done` after the insert, taken in
+ * the same transaction, so it has no gaps and no repeats.
+ *
+ * Moves are stored compactly (`encodeMoves`: 8 bytes a move), not as JSON.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Move, MoveSource, MoveTarget } from '../../client-sdk/moves.js';
+import type { Numbering, Rules } from '../../client-sdk/rules.js';
+import type { RulesOverride } from '../../client-sdk/schemas.js';
+import type { SolveLimits, UnknownReason } from '../../client-sdk/solve-types.js';
+import type { BatchVerdict } from '../../client-sdk/batch-schemas.js';
+
+/** The positions of a batch, as stored. Deal numbers are decimal strings (they may exceed 2^53). */
+export type BatchPositions =
+  | { kind: 'range'; from: string; to: string }
+  | { kind: 'list'; deals: (number | string)[] }
+  | { kind: 'boards'; boards: string[] };
+
+/** Everything needed to (re)start a batch, stored as JSON. */
+export interface BatchSpec {
+  game: string;
+  numbering: Numbering | null;
+  /** The request's overrides (re-applied to the preset for every deal). */
+  rulesOverride?: RulesOverride;
+  /** The resolved rules, for the status. */
+  rules: Rules;
+  limits: SolveLimits;
+  positions: BatchPositions;
+  name?: string;
+}
+
+export type BatchState = 'running' | 'done' | 'cancelled';
+
+/** A batch's row: its spec and its counters. */
+export interface BatchRecord {
+  id: string;
+  spec: BatchSpec;
+  status: BatchState;
+  createdAt: number;
+  finishedAt: number | null;
+  total: number;
+  done: number;
+  solved: number;
+  unsolvable: number;
+  unknown: number;
+  errors: number;
+  /** Sum of the solved deals' move counts. */
+  sumMoves: number;
+  /** Sum of the engine time of every finished deal, ms. */
+  sumElapsedMs: number;
+  /** Wall-clock ms the batch has been worked on (summed over server runs), for the final deals/s. */
+  activeMs: number;
+}
+
+/** One deal's result as the scheduler hands it to the store. */
+export interface ResultInput {
+  index: number;
+  verdict: BatchVerdict;
+  reason?: UnknownReason;
+  moves: Move[];
+  statesExpanded: number;
+  statesStored: number;
+  elapsedMs: number;
+  error?: { code: string; message: string };
+}
+
+/** A stored result, with its place in completion order. */
+export interface StoredResult extends ResultInput {
+  seq: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS batches (
+  id TEXT PRIMARY KEY,
+  spec TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  finished_at INTEGER,
+  total INTEGER NOT NULL,
+  done INTEGER NOT NULL DEFAULT 0,
+  solved INTEGER NOT NULL DEFAULT 0,
+  unsolvable INTEGER NOT NULL DEFAULT 0,
+  unknown INTEGER NOT NULL DEFAULT 0,
+  errors INTEGER NOT NULL DEFAULT 0,
+  sum_moves INTEGER NOT NULL DEFAULT 0,
+  sum_elapsed_ms REAL NOT NULL DEFAULT 0,
+  active_ms INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS results (
+  batch_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  verdict TEXT NOT NULL,
+  reason TEXT,
+  moves BLOB,
+  states_expanded INTEGER NOT NULL,
+  states_stored INTEGER NOT NULL,
+  elapsed_ms REAL NOT NULL,
+  error_code TEXT,
+  error_message TEXT,
+  PRIMARY KEY (batch_id, idx)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS results_by_seq ON results (batch_id, seq);
+`;
+
+interface BatchRow {
+  id: string;
+  spec: string;
+  status: BatchState;
+  created_at: number;
+  finished_at: number | null;
+  total: number;
+  done: number;
+  solved: number;
+  unsolvable: number;
+  unknown: number;
+  errors: number;
+  sum_moves: number;
+  sum_elapsed_ms: number;
+  active_ms: number;
+}
+
+interface ResultRow {
+  idx: number;
+  seq: number;
+  verdict: BatchVerdict;
+  reason: UnknownReason | null;
+  moves: Buffer | null;
+  states_expanded: number;
+  states_stored: number;
+  elapsed_ms: number;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+const VERDICT_COLUMN: Record<BatchVerdict, 'solved' | 'unsolvable' | 'unknown' | 'errors'> = {
+  solved: 'solved',
+  unsolvable: 'unsolvable',
+  unknown: 'unknown',
+  error: 'errors',
+};
+
+// ------------------------------------------------------------ move codec
+
+/** Bytes per move in the `moves` column. */
+const MOVE_BYTES = 8;
+const SOURCES: readonly MoveSource[] = ['column', 'cell'];
+const TARGETS: readonly MoveTarget[] = ['column', 'cell', 'foundation'];
+
+/**
+ * Packs moves, 8 bytes each: source kind, source index, target kind, target
+ * index, count, auto flag, and the card's two ASCII characters (`"9H"`).
+ */
+export function encodeMoves(moves: readonly Move[]): Buffer {
+  const buf = Buffer.alloc(moves.length * MOVE_BYTES);
+  moves.forEach((m, i) => {
+    const o = i * MOVE_BYTES;
+    buf[o] = SOURCES.indexOf(m.from);
+    buf[o + 1] = m.fromIndex;
+    buf[o + 2] = TARGETS.indexOf(m.to);
+    buf[o + 3] = m.toIndex;
+    buf[o + 4] = m.count;
+    buf[o + 5] = m.auto ? 1 : 0;
+    buf.write(m.card.padEnd(2).slice(0, 2), o + 6, 'latin1');
+  });
+  return buf;
+}
+
+/** The inverse of `encodeMoves`. */
+export function decodeMoves(buf: Uint8Array | null): Move[] {
+  if (!buf) return [];
+  const moves: Move[] = [];
+  for (let o = 0; o + MOVE_BYTES <= buf.length; o += MOVE_BYTES) {
+    moves.push({
+      from: SOURCES[buf[o]],
+      fromIndex: buf[o + 1],
+      to: TARGETS[buf[o + 2]],
+      toIndex: buf[o + 3],
+      count: buf[o + 4],
+      card: String.fromCharCode(buf[o + 6], buf[o + 7]),
+      auto: buf[o + 5] === 1,
+    });
+  }
+  return moves;
+}
+
+// ------------------------------------------------------------ store
+
+function toRecord(row: BatchRow): BatchRecord {
+  return {
+    id: row.id,
+    spec: JSON.parse(row.spec) as BatchSpec,
+    status: row.status,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    total: row.total,
+    done: row.done,
+    solved: row.solved,
+    unsolvable: row.unsolvable,
+    unknown: row.unknown,
+    errors: row.errors,
+    sumMoves: row.sum_moves,
+    sumElapsedMs: row.sum_elapsed_ms,
+    activeMs: row.active_ms,
+  };
+}
+
+function toResult(row: ResultRow): StoredResult {
+  return {
+    seq: row.seq,
+    index: row.idx,
+    verdict: row.verdict,
+    ...(row.reason !== null ? { reason: row.reason } : {}),
+    moves: decodeMoves(row.moves),
+    statesExpanded: row.states_expanded,
+    statesStored: row.states_stored,
+    elapsedMs: row.elapsed_ms,
+    ...(row.error_code !== null ? { error: { code: row.error_code, message: row.error_message ?? '' } } : {}),
+  };
+}
+
+/** The batches database. One per process; every method is synchronous (better-sqlite3). */
+export class BatchStore {
+  readonly #db: Database.Database;
+  readonly #stmt;
+  readonly #addResult: (batchId: string, r: ResultInput) => StoredResult | null;
+
+  /**
+   * Opens (creating when missing) the database at `path`; `:memory:` keeps
+   * everything in memory (tests, the CLI).
+   */
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    this.#db = db;
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(SCHEMA);
+    this.#stmt = {
+      insertBatch: db.prepare(
+        'INSERT INTO batches (id, spec, status, created_at, total) VALUES (@id, @spec, @status, @createdAt, @total)',
+      ),
+      getBatch: db.prepare<[string], BatchRow>('SELECT * FROM batches WHERE id = ?'),
+      running: db.prepare<[], BatchRow>("SELECT * FROM batches WHERE status = 'running' ORDER BY created_at, id"),
+      bump: Object.fromEntries(
+        (['solved', 'unsolvable', 'unknown', 'errors'] as const).map((col) => [
+          col,
+          db.prepare<[number, number, string], { done: number }>(
+            `UPDATE batches SET done = done + 1, ${col} = ${col} + 1, sum_moves = sum_moves + ?, sum_elapsed_ms = sum_elapsed_ms + ?
+             WHERE id = ? AND status = 'running' RETURNING done`,
+          ),
+        ]),
+      ) as Record<'solved' | 'unsolvable' | 'unknown' | 'errors', Database.Statement<[number, number, string], { done: number }>>,
+      insertResult: db.prepare(
+        `INSERT INTO results (batch_id, idx, seq, verdict, reason, moves, states_expanded, states_stored, elapsed_ms, error_code, error_message)
+         VALUES (@batchId, @idx, @seq, @verdict, @reason, @moves, @statesExpanded, @statesStored, @elapsedMs, @errorCode, @errorMessage)`,
+      ),
+      hasResult: db.prepare<[string, number], { one: number }>('SELECT 1 AS one FROM results WHERE batch_id = ? AND idx = ?'),
+      setStatus: db.prepare<[BatchState, number | null, string]>('UPDATE batches SET status = ?, finished_at = ? WHERE id = ?'),
+      addActive: db.prepare<[number, string]>('UPDATE batches SET active_ms = active_ms + ? WHERE id = ?'),
+      doneIndices: db.prepare<[string], { idx: number }>('SELECT idx FROM results WHERE batch_id = ?'),
+      resultsAfter: db.prepare<[string, number, number], ResultRow>(
+        'SELECT * FROM results WHERE batch_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      resultsByIndex: db.prepare<[string, number, number], ResultRow>(
+        'SELECT * FROM results WHERE batch_id = ? AND idx >= ? ORDER BY idx LIMIT ?',
+      ),
+    };
+
+    const stmt = this.#stmt;
+    this.#addResult = db.transaction((batchId: string, r: ResultInput): StoredResult | null => {
+      if (stmt.hasResult.get(batchId, r.index)) return null;
+      const moveCount = r.verdict === 'solved' ? r.moves.length : 0;
+      const bumped = stmt.bump[VERDICT_COLUMN[r.verdict]].get(moveCount, r.elapsedMs, batchId);
+      if (!bumped) return null; // no such batch, or it is no longer running (cancelled)
+      stmt.insertResult.run({
+        batchId,
+        idx: r.index,
+        seq: bumped.done,
+        verdict: r.verdict,
+        reason: r.reason ?? null,
+        moves: r.moves.length > 0 ? encodeMoves(r.moves) : null,
+        statesExpanded: r.statesExpanded,
+        statesStored: r.statesStored,
+        elapsedMs: r.elapsedMs,
+        errorCode: r.error?.code ?? null,
+        errorMessage: r.error?.message ?? null,
+      });
+      return { ...r, seq: bumped.done };
+    });
+  }
+
+  /** Records a new batch (status `running`). */
+  create(id: string, spec: BatchSpec, total: number, createdAt = Date.now()): BatchRecord {
+    this.#stmt.insertBatch.run({ id, spec: JSON.stringify(spec), status: 'running', createdAt, total });
+    return this.get(id)!;
+  }
+
+  /** The batch, or undefined. */
+  get(id: string): BatchRecord | undefined {
+    const row = this.#stmt.getBatch.get(id);
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Every batch still `running`, oldest first: the work to resume at start. */
+  running(): BatchRecord[] {
+    return this.#stmt.running.all().map(toRecord);
+  }
+
+  /**
+   * Stores one deal's result and updates the batch's counters, in one
+   * transaction. Returns the stored result with its `seq`, or null when the
+   * deal already has a result or the batch is not running (nothing written).
+   */
+  addResult(batchId: string, result: ResultInput): StoredResult | null {
+    return this.#addResult(batchId, result);
+  }
+
+  /** Sets the status (`done` or `cancelled` set `finishedAt`). */
+  setStatus(id: string, status: BatchState, finishedAt: number | null = status === 'running' ? null : Date.now()): void {
+    this.#stmt.setStatus.run(status, finishedAt, id);
+  }
+
+  /** Adds wall-clock work time to a batch (ms). */
+  addActiveMs(id: string, ms: number): void {
+    this.#stmt.addActive.run(Math.round(ms), id);
+  }
+
+  /** A bitmap (one byte a deal) of the deals of the batch that have a result. */
+  doneIndices(id: string, total: number): Uint8Array {
+    const done = new Uint8Array(total);
+    for (const { idx } of this.#stmt.doneIndices.iterate(id)) done[idx] = 1;
+    return done;
+  }
+
+  /** Up to `limit` results with `seq > after`, in seq order. */
+  resultsAfter(id: string, after: number, limit: number): StoredResult[] {
+    return this.#stmt.resultsAfter.all(id, after, limit).map(toResult);
+  }
+
+  /** Every result of a batch in deal order (index), read in pages. */
+  *resultsByIndex(id: string, pageSize = 1000): Generator<StoredResult> {
+    let from = 0;
+    for (;;) {
+      const rows = this.#stmt.resultsByIndex.all(id, from, pageSize);
+      for (const row of rows) yield toResult(row);
+      if (rows.length < pageSize) return;
+      from = rows[rows.length - 1].idx + 1;
+    }
+  }
+
+  /** Closes the database (checkpoints the WAL). */
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}
