@@ -1,0 +1,560 @@
+/**
+ * Solver benchmark: throughput and verdicts on fixed deal sets, through the
+ * same engine the service uses. Prints numbers; it is not a test.
+ *
+ *   npm run bench                                   # both default sets, both runs
+ *   npm run bench -- --game freecell --from 1 --to 2000 --skip-pool
+ *   npm run bench -- --threads 2 --json bench-results.json
+ *
+ * Default sets: Microsoft FreeCell deals 1..32000 and PySolFC Seahaven Towers
+ * deals 1..1000. Each set is run twice:
+ *  (a) single: one engine (`Engine.create()`), called directly on the main thread;
+ *  (b) pool: the service's Piscina pool (`createPool`), all deals submitted with
+ *      at most 2 × threads in flight (below the pool's queue limit).
+ * Deals are generated (and validated, as the API does) before the clock starts;
+ * engine compilation, pool start-up and a warm-up round are not timed either.
+ *
+ * Per-deal time: (a) measured around `engine.solve` (search + reading and
+ * checking the solution); (b) the engine's own `stats.elapsedMs` (search only).
+ * Solution length counts every move, auto-moves included, as the API's
+ * `stats.moveCount` does; the mean without auto-moves is printed beside it.
+ * Memory: process RSS sampled every 100 ms by a sampler thread (so a busy main
+ * thread does not hide peaks), `process.resourceUsage().maxRSS` (the process's
+ * peak so far, never reset), and the largest `stats.memoryBytes` (engine linear
+ * memory) of any deal. The RSS baseline at the start of each run is printed
+ * too: memory left by an earlier run (an engine's linear memory is only
+ * returned when it is garbage-collected) is part of it. `npm run bench` starts
+ * Node with `--expose-gc` so that the bench collects between runs; without it
+ * (e.g. `tsx bench/solver.ts`) it still runs, with that leftover in the numbers.
+ * CPU: the process's user + system CPU time during the run, as "cores busy"
+ * (CPU seconds per wall second), to see how much of the machine a run used.
+ */
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import cliProgress from 'cli-progress';
+import { Engine, loadEngineModule } from '../client-sdk/engine.js';
+import { SolverError } from '../client-sdk/errors.js';
+import { DEFAULT_LIMITS_CONFIG, defaultNumbering, requirePreset, resolveDeal } from '../client-sdk/request.js';
+import type { Deal, Numbering } from '../client-sdk/rules.js';
+import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/solve-types.js';
+import { createPool } from '../server/pool.js';
+
+// ---------------------------------------------------------------- options
+
+interface BenchOptions {
+  game?: string;
+  numbering?: Numbering;
+  from?: number;
+  to?: number;
+  maxStates: number;
+  timeoutMs: number;
+  threads: number;
+  skipSingle?: boolean;
+  skipPool?: boolean;
+  json?: string;
+}
+
+function positiveInt(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function parseOptions(): BenchOptions {
+  const program = new Command()
+    .name('bench')
+    .description('Solver throughput on fixed deal sets: one engine on the main thread, then the worker pool.')
+    .option('--game <id>', 'run one custom set of this game instead of the two default sets')
+    .addOption(new Option('--numbering <n>', 'deal numbering of the custom set (default: the game\'s default)').choices(['ms', 'pysolfc']))
+    .option('--from <n>', 'first deal of the custom set (default 1)', positiveInt)
+    .option('--to <n>', 'last deal of the custom set (default 1000)', positiveInt)
+    .option('--max-states <n>', 'state budget per deal', positiveInt, DEFAULT_LIMITS_CONFIG.defaultMaxStates)
+    .option('--timeout-ms <n>', 'time budget per deal, ms', positiveInt, DEFAULT_LIMITS_CONFIG.defaultTimeoutMs)
+    .option('--threads <n>', 'pool worker threads', positiveInt, availableParallelism())
+    .option('--skip-single', 'skip the single-engine run')
+    .option('--skip-pool', 'skip the pool run')
+    .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
+    .showHelpAfterError();
+  program.parse();
+  const opts = program.opts<BenchOptions>();
+  if (opts.game === undefined && (opts.numbering !== undefined || opts.from !== undefined || opts.to !== undefined)) {
+    program.error('--numbering, --from and --to describe a custom set: give --game too');
+  }
+  if (opts.skipSingle && opts.skipPool) program.error('--skip-single and --skip-pool together leave nothing to run');
+  return opts;
+}
+
+// ---------------------------------------------------------------- deal sets
+
+interface DealSet {
+  label: string;
+  game: string;
+  numbering: Numbering;
+  from: number;
+  to: number;
+}
+
+interface PreparedSet extends DealSet {
+  numbers: number[];
+  deals: Deal[];
+}
+
+function dealSets(opts: BenchOptions): DealSet[] {
+  if (opts.game === undefined) {
+    return [
+      { label: 'freecell ms 1..32000', game: 'freecell', numbering: 'ms', from: 1, to: 32000 },
+      { label: 'seahaven_towers pysolfc 1..1000', game: 'seahaven_towers', numbering: 'pysolfc', from: 1, to: 1000 },
+    ];
+  }
+  const preset = requirePreset(opts.game);
+  const numbering = opts.numbering ?? defaultNumbering(preset);
+  if (numbering === null) throw new SolverError('layout_required', `${preset.name} has no deal numbers`);
+  const from = opts.from ?? 1;
+  const to = opts.to ?? Math.max(from, 1000);
+  if (to < from) throw new RangeError(`--to (${to}) is below --from (${from})`);
+  return [{ label: `${preset.id} ${numbering} ${from}..${to}`, game: preset.id, numbering, from, to }];
+}
+
+function prepare(set: DealSet): PreparedSet {
+  const numbers: number[] = [];
+  const deals: Deal[] = [];
+  for (let n = set.from; n <= set.to; n++) {
+    numbers.push(n);
+    // The same path as POST /v1/solve: preset rules, generated deal, validated layout.
+    deals.push(resolveDeal({ game: set.game, numbering: set.numbering, deal: n } as Parameters<typeof resolveDeal>[0]));
+  }
+  return { ...set, numbers, deals };
+}
+
+// ---------------------------------------------------------------- memory sampling
+
+/**
+ * Samples the process RSS every 100 ms on its own thread (the main thread is
+ * busy inside the engine during the single run) and keeps the peak in shared
+ * memory; `reset()` starts a new peak from the current RSS.
+ */
+class RssSampler {
+  readonly #peak = new Float64Array(new SharedArrayBuffer(8));
+  readonly #worker: Worker;
+
+  constructor(intervalMs = 100) {
+    this.#peak[0] = process.memoryUsage.rss();
+    const code = `
+      const { workerData } = require('node:worker_threads');
+      const peak = new Float64Array(workerData.buffer);
+      setInterval(() => {
+        const rss = process.memoryUsage.rss();
+        if (rss > peak[0]) peak[0] = rss;
+      }, workerData.intervalMs);
+    `;
+    this.#worker = new Worker(code, { eval: true, workerData: { buffer: this.#peak.buffer, intervalMs } });
+    this.#worker.unref();
+  }
+
+  /** Starts a new peak; returns the current RSS, bytes. */
+  reset(): number {
+    this.#peak[0] = process.memoryUsage.rss();
+    return this.#peak[0];
+  }
+
+  /** Peak RSS since the last reset, bytes (also sampled now). */
+  peak(): number {
+    const now = process.memoryUsage.rss();
+    if (now > this.#peak[0]) this.#peak[0] = now;
+    return this.#peak[0];
+  }
+
+  async stop(): Promise<void> {
+    await this.#worker.terminate();
+  }
+}
+
+// ---------------------------------------------------------------- results
+
+type RunKind = 'single' | 'pool';
+
+/** One deal's result: deal number, verdict (or error code), moves, moves without auto-moves, ms, states stored, engine bytes. */
+interface DealRow {
+  deal: number;
+  verdict: SolveOutcome['verdict'] | 'error';
+  reason?: UnknownReason | string;
+  moves: number;
+  movesNoAuto: number;
+  ms: number;
+  statesStored: number;
+  memoryBytes: number;
+}
+
+interface RunSummary {
+  set: string;
+  run: RunKind;
+  threads: number;
+  deals: number;
+  wallMs: number;
+  dealsPerSec: number;
+  solved: number;
+  unsolvable: number;
+  unknown: number;
+  unknownReasons: Record<string, number>;
+  errors: number;
+  errorCodes: Record<string, number>;
+  meanMoves: number;
+  maxMoves: number;
+  maxMovesDeal: number | null;
+  meanMovesNoAuto: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  maxMsDeal: number | null;
+  meanStatesStored: number;
+  maxStatesStored: number;
+  cpuSeconds: number;
+  coresBusy: number;
+  /** 1-minute load average of the machine at the end of the run (other processes included). */
+  loadAvg1: number;
+  startRssBytes: number;
+  peakRssBytes: number;
+  maxRssBytes: number;
+  maxEngineMemoryBytes: number;
+  unknownDeals: { deal: number; reason: string; ms: number }[];
+  errorDeals: { deal: number; code: string }[];
+  slowestDeals: { deal: number; verdict: string; ms: number; statesStored: number }[];
+}
+
+function rowFromOutcome(deal: number, outcome: SolveOutcome, ms: number): DealRow {
+  return {
+    deal,
+    verdict: outcome.verdict,
+    ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    moves: outcome.moves.length,
+    movesNoAuto: outcome.moves.reduce((n, m) => n + (m.auto ? 0 : 1), 0),
+    ms,
+    statesStored: outcome.stats.statesStored,
+    memoryBytes: outcome.stats.memoryBytes,
+  };
+}
+
+function rowFromError(deal: number, err: unknown, ms: number): DealRow {
+  const code = err instanceof SolverError ? err.code : 'exception';
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`\ndeal ${deal}: ${code}: ${message}\n`);
+  return { deal, verdict: 'error', reason: code, moves: 0, movesNoAuto: 0, ms, statesStored: 0, memoryBytes: 0 };
+}
+
+/** Nearest-rank percentile of an ascending array. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+function mean(values: number[]): number {
+  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function count(values: (string | undefined)[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v ?? '?'] = (out[v ?? '?'] ?? 0) + 1;
+  return out;
+}
+
+/** What a run measures besides its rows. */
+interface RunMeasure {
+  rows: DealRow[];
+  wallMs: number;
+  cpuSeconds: number;
+  startRss: number;
+  peakRss: number;
+}
+
+function summarise(set: string, run: RunKind, threads: number, m: RunMeasure): RunSummary {
+  const { rows, wallMs } = m;
+  const solved = rows.filter((r) => r.verdict === 'solved');
+  const unknown = rows.filter((r) => r.verdict === 'unknown');
+  const errors = rows.filter((r) => r.verdict === 'error');
+  const times = rows.map((r) => r.ms).sort((a, b) => a - b);
+  const longest = solved.reduce<DealRow | undefined>((best, r) => (best === undefined || r.moves > best.moves ? r : best), undefined);
+  const slowest = [...rows].sort((a, b) => b.ms - a.ms);
+  return {
+    set,
+    run,
+    threads,
+    deals: rows.length,
+    wallMs,
+    dealsPerSec: rows.length / (wallMs / 1000),
+    solved: solved.length,
+    unsolvable: rows.filter((r) => r.verdict === 'unsolvable').length,
+    unknown: unknown.length,
+    unknownReasons: count(unknown.map((r) => r.reason)),
+    errors: errors.length,
+    errorCodes: count(errors.map((r) => r.reason)),
+    meanMoves: mean(solved.map((r) => r.moves)),
+    maxMoves: longest?.moves ?? 0,
+    maxMovesDeal: longest?.deal ?? null,
+    meanMovesNoAuto: mean(solved.map((r) => r.movesNoAuto)),
+    p50Ms: percentile(times, 50),
+    p99Ms: percentile(times, 99),
+    maxMs: times.at(-1) ?? 0,
+    maxMsDeal: slowest[0]?.deal ?? null,
+    meanStatesStored: mean(rows.map((r) => r.statesStored)),
+    maxStatesStored: rows.reduce((m, r) => Math.max(m, r.statesStored), 0),
+    cpuSeconds: m.cpuSeconds,
+    coresBusy: m.cpuSeconds / (wallMs / 1000),
+    loadAvg1: loadavg()[0],
+    startRssBytes: m.startRss,
+    peakRssBytes: m.peakRss,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    maxEngineMemoryBytes: rows.reduce((m, r) => Math.max(m, r.memoryBytes), 0),
+    unknownDeals: unknown.map((r) => ({ deal: r.deal, reason: String(r.reason), ms: r.ms })),
+    errorDeals: errors.map((r) => ({ deal: r.deal, code: String(r.reason) })),
+    slowestDeals: slowest.slice(0, 10).map((r) => ({ deal: r.deal, verdict: r.reason ? `${r.verdict}/${r.reason}` : r.verdict, ms: r.ms, statesStored: r.statesStored })),
+  };
+}
+
+// ---------------------------------------------------------------- printing
+
+const MiB = 2 ** 20;
+const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmtMs = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const fmtMiB = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
+const fmtCounts = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+
+function printRun(s: RunSummary): void {
+  const title = s.run === 'single' ? 'single engine, main thread' : `pool, ${s.threads} thread${s.threads === 1 ? '' : 's'}`;
+  const unknownText = s.unknown > 0 ? ` (${fmtCounts(s.unknownReasons)})` : '';
+  const errorText = s.errors > 0 ? `, errors ${s.errors} (${fmtCounts(s.errorCodes)})` : '';
+  const lines = [
+    `── ${s.set} · ${title}`,
+    `  deals ${fmtInt(s.deals)} in ${(s.wallMs / 1000).toFixed(1)} s = ${s.dealsPerSec.toFixed(1)} deals/s`,
+    `  solved ${s.solved}, unsolvable ${s.unsolvable}, unknown ${s.unknown}${unknownText}${errorText}`,
+    `  solution length: mean ${s.meanMoves.toFixed(1)} moves (${s.meanMovesNoAuto.toFixed(1)} without auto-moves), max ${s.maxMoves}` +
+      (s.maxMovesDeal !== null ? ` (deal ${s.maxMovesDeal})` : ''),
+    `  ms per deal${s.run === 'pool' ? ' (engine stats.elapsedMs)' : ' (around engine.solve)'}: p50 ${fmtMs(s.p50Ms)}, p99 ${fmtMs(s.p99Ms)}, max ${fmtMs(s.maxMs)}` +
+      (s.maxMsDeal !== null ? ` (deal ${s.maxMsDeal})` : ''),
+    `  states stored per deal: mean ${fmtInt(s.meanStatesStored)}, max ${fmtInt(s.maxStatesStored)}`,
+    `  CPU: ${s.cpuSeconds.toFixed(1)} s user+system = ${s.coresBusy.toFixed(2)} cores busy on average; machine load average ${s.loadAvg1.toFixed(1)} at the end` +
+      (s.run === 'single' && s.coresBusy < 0.9 ? ' (below 1 core: other processes took CPU, times are inflated)' : ''),
+    `  memory: RSS peak ${fmtMiB(s.peakRssBytes)} (sampled every 100 ms; ${fmtMiB(s.startRssBytes)} at the start of the run), process maxRSS so far ${fmtMiB(s.maxRssBytes)}, largest engine linear memory ${fmtMiB(s.maxEngineMemoryBytes)}`,
+    `  slowest: ${s.slowestDeals
+      .slice(0, 5)
+      .map((d) => `${d.deal} ${fmtMs(d.ms)} ms ${d.verdict}`)
+      .join('; ')}`,
+  ];
+  if (s.unknownDeals.length > 0) {
+    const shown = s.unknownDeals.slice(0, 30).map((d) => `${d.deal} (${d.reason}, ${fmtMs(d.ms)} ms)`);
+    lines.push(`  unknown deals: ${shown.join(', ')}${s.unknownDeals.length > 30 ? `, … ${s.unknownDeals.length - 30} more` : ''}`);
+  }
+  if (s.errorDeals.length > 0) lines.push(`  error deals: ${s.errorDeals.map((d) => `${d.deal} (${d.code})`).join(', ')}`);
+  console.log(lines.join('\n'));
+}
+
+function printTable(summaries: RunSummary[]): void {
+  const anyErrors = summaries.some((s) => s.errors > 0);
+  console.table(
+    summaries.map((s) => ({
+      set: s.set,
+      run: s.run === 'pool' ? `pool×${s.threads}` : 'single',
+      deals: s.deals,
+      'wall s': Number((s.wallMs / 1000).toFixed(1)),
+      'deals/s': Number(s.dealsPerSec.toFixed(1)),
+      solved: s.solved,
+      unsolv: s.unsolvable,
+      unknown: s.unknown,
+      ...(anyErrors ? { errors: s.errors } : {}),
+      'moves avg': Number(s.meanMoves.toFixed(1)),
+      'moves max': s.maxMoves,
+      'p50 ms': Number(fmtMs(s.p50Ms)),
+      'p99 ms': Number(fmtMs(s.p99Ms)),
+      'max ms': Number(fmtMs(s.maxMs)),
+      'states avg': Math.round(s.meanStatesStored),
+      'cores busy': Number(s.coresBusy.toFixed(2)),
+      'RSS MiB': Math.round(s.peakRssBytes / MiB),
+      'engine MiB': Math.round(s.maxEngineMemoryBytes / MiB),
+    })),
+  );
+}
+
+// ---------------------------------------------------------------- progress
+
+function progressBar(label: string, total: number): cliProgress.SingleBar {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${label} [{bar}] {value}/{total} {percentage}% | {rate} deals/s | ETA {eta_formatted}`,
+      barsize: 24,
+      fps: 1, // a TTY redraws at most about once a second
+      noTTYOutput: true, // a log gets one line every 15 s
+      notTTYSchedule: 15_000,
+      hideCursor: true,
+      etaBuffer: 200,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.legacy,
+  );
+  bar.start(total, 0, { rate: '-' });
+  return bar;
+}
+
+function tick(bar: cliProgress.SingleBar, done: number, started: number): void {
+  const secs = (performance.now() - started) / 1000;
+  bar.update(done, { rate: secs > 0 ? (done / secs).toFixed(0) : '-' });
+}
+
+// ---------------------------------------------------------------- runs
+
+/** Asks for a full garbage collection when Node runs with `--expose-gc` (frees engines of earlier runs). */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+async function runSingle(set: PreparedSet, limits: SolveLimits, sampler: RssSampler): Promise<RunMeasure> {
+  const engine = await Engine.create();
+  engine.solve(set.deals[0], limits); // warm-up (first-call costs, memory growth), not timed
+  const rows: DealRow[] = [];
+  const bar = progressBar(`${set.game} single`, set.deals.length);
+  const startRss = sampler.reset();
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  let lastYield = started;
+  for (let i = 0; i < set.deals.length; i++) {
+    const t0 = performance.now();
+    try {
+      const outcome = engine.solve(set.deals[i], limits);
+      rows.push(rowFromOutcome(set.numbers[i], outcome, performance.now() - t0));
+    } catch (err) {
+      rows.push(rowFromError(set.numbers[i], err, performance.now() - t0));
+    }
+    const now = performance.now();
+    // Let the progress bar's timer run now and then.
+    if (now - lastYield > 250) {
+      tick(bar, i + 1, started);
+      await yieldToLoop();
+      lastYield = performance.now();
+    }
+  }
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpu0);
+  const peakRss = sampler.peak();
+  tick(bar, set.deals.length, started);
+  bar.stop();
+  return { rows, wallMs, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRss, peakRss };
+}
+
+async function runPool(
+  set: PreparedSet,
+  limits: SolveLimits,
+  threads: number,
+  module: WebAssembly.Module,
+  sampler: RssSampler,
+): Promise<RunMeasure> {
+  const pool = createPool({ module, threads });
+  try {
+    // Warm-up, not timed: start every worker and instantiate its engine.
+    await Promise.all(Array.from({ length: 2 * threads }, () => pool.solve(set.deals[0], limits)));
+    const rows: DealRow[] = new Array(set.deals.length);
+    const inFlight = 2 * threads;
+    let next = 0;
+    let done = 0;
+    const bar = progressBar(`${set.game} pool×${threads}`, set.deals.length);
+    const startRss = sampler.reset();
+    const cpu0 = process.cpuUsage();
+    const started = performance.now();
+    const lane = async () => {
+      while (next < set.deals.length) {
+        const i = next++;
+        const t0 = performance.now();
+        try {
+          const outcome = await pool.solve(set.deals[i], limits);
+          rows[i] = rowFromOutcome(set.numbers[i], outcome, outcome.stats.elapsedMs);
+        } catch (err) {
+          rows[i] = rowFromError(set.numbers[i], err, performance.now() - t0);
+        }
+        done++;
+        tick(bar, done, started);
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, lane));
+    const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpu0);
+    const peakRss = sampler.peak();
+    bar.stop();
+    return { rows, wallMs, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRss, peakRss };
+  } finally {
+    await pool.close();
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const opts = parseOptions();
+  const limits: SolveLimits = { maxStates: opts.maxStates, timeoutMs: opts.timeoutMs };
+  const sets = dealSets(opts);
+  const benchStarted = performance.now();
+  const module = await loadEngineModule();
+  const sampler = new RssSampler(100);
+
+  console.log(
+    `solver bench · node ${process.version} · load average ${loadavg()[0].toFixed(1)}${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (no --expose-gc: earlier runs\' memory may stay in the RSS)'} · ${availableParallelism()} CPUs · limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal · pool threads ${opts.threads} (${2 * opts.threads} solves in flight)`,
+  );
+
+  const summaries: RunSummary[] = [];
+  const perDeal: Record<string, DealRow[]> = {};
+  for (const set of sets) {
+    const genStarted = performance.now();
+    const prepared = prepare(set);
+    console.log(`\n${set.label}: ${prepared.deals.length} deals generated in ${((performance.now() - genStarted) / 1000).toFixed(1)} s (not timed)`);
+    if (!opts.skipSingle) {
+      collectGarbage();
+      const m = await runSingle(prepared, limits, sampler);
+      const s = summarise(set.label, 'single', 1, m);
+      summaries.push(s);
+      perDeal[`${set.label} · single`] = m.rows;
+      printRun(s);
+    }
+    if (!opts.skipPool) {
+      collectGarbage();
+      const m = await runPool(prepared, limits, opts.threads, module, sampler);
+      const s = summarise(set.label, 'pool', opts.threads, m);
+      summaries.push(s);
+      perDeal[`${set.label} · pool`] = m.rows;
+      printRun(s);
+    }
+  }
+  await sampler.stop();
+
+  const totalSecs = (performance.now() - benchStarted) / 1000;
+  console.log('\nSummary (times in ms per deal; moves include auto-moves; RSS = sampled peak during the run)');
+  printTable(summaries);
+  console.log(`whole bench: ${totalSecs.toFixed(1)} s (deal generation, warm-ups and pool start-up included)`);
+
+  if (opts.json) {
+    const report = {
+      node: process.version,
+      cpus: availableParallelism(),
+      limits,
+      threads: opts.threads,
+      totalSeconds: totalSecs,
+      summaries,
+      // Per deal: [deal, verdict, reason, moves, movesNoAuto, ms, statesStored, memoryBytes]
+      deals: Object.fromEntries(
+        Object.entries(perDeal).map(([k, rows]) => [
+          k,
+          rows.map((r) => [r.deal, r.verdict, r.reason ?? null, r.moves, r.movesNoAuto, Math.round(r.ms * 1000) / 1000, r.statesStored, r.memoryBytes]),
+        ]),
+      ),
+    };
+    writeFileSync(opts.json, JSON.stringify(report) + '\n');
+    console.log(`results written to ${opts.json}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof SolverError ? `${err.code}: ${err.message}` : err);
+  process.exitCode = 1;
+});
