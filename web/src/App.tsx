@@ -300,15 +300,16 @@ export function App() {
           {current && current.response.verdict === 'solved' && (
             <Player step={step} total={total} playing={playing} speed={speed} onStep={(s) => (setPlaying(false), goTo(s))} onPlay={play} onSpeed={setSpeed} />
           )}
-          <div class="copy-row" aria-label="Copy">
-            <CopyButton label="Copy board" testId="copy-board" disabled={!shownDeal} text={() => (shownDeal ? formatBoard(shownDeal.layout, shownDeal.rules) : '')} />
-            <CopyButton label="Copy notation" testId="copy-notation" disabled={!current || total === 0} text={() => current!.response.notation.join(' ')} />
-            <CopyButton label="Copy fc-solve moves" testId="copy-fcs" disabled={!current || total === 0} text={() => current!.response.fcsMoves.join('\n')} />
-            <CopyButton label="Copy link" testId="copy-link" text={link} />
-          </div>
           {current && current.response.verdict === 'solved' && (
             <MoveList rules={current.response.rules} moves={current.response.moves as Move[]} notation={current.response.notation} step={step} onJump={(s) => (setPlaying(false), goTo(s))} />
           )}
+          <div class="copy-row" role="group" aria-label="Copy to the clipboard">
+            <span class="copy-title">Copy</span>
+            <CopyButton label="Board" testId="copy-board" disabled={!shownDeal} text={() => (shownDeal ? formatBoard(shownDeal.layout, shownDeal.rules) : '')} />
+            <CopyButton label="Notation" testId="copy-notation" disabled={!current || total === 0} text={() => current!.response.notation.join(' ')} />
+            <CopyButton label="fc-solve moves" testId="copy-fcs" disabled={!current || total === 0} text={() => current!.response.fcsMoves.join('\n')} />
+            <CopyButton label="Link" testId="copy-link" text={link} />
+          </div>
         </aside>
       </main>
 

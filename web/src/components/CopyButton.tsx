@@ -43,6 +43,7 @@ export function CopyButton({ label, text, disabled, testId }: Props) {
       class={`copy ${state}`}
       disabled={disabled}
       data-testid={testId}
+      title={`Copy ${label === 'Link' ? 'a link that reopens this deal' : label === 'Board' ? 'the position shown, in fc-solve format' : label}`}
       onClick={() => copyText(text()).then(() => setState('copied'), () => setState('failed'))}
     >
       <span aria-live="polite">{state === 'copied' ? '✓ Copied' : state === 'failed' ? 'Copy failed' : label}</span>

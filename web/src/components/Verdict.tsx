@@ -136,11 +136,11 @@ export function Verdict({ response, onRetry }: Props) {
       )}
       <dl class="stats" data-testid="stats">
         <div>
-          <dt>Positions expanded</dt>
+          <dt>States expanded</dt>
           <dd>{nf.format(stats.statesExpanded)}</dd>
         </div>
         <div>
-          <dt>Positions stored</dt>
+          <dt>States stored</dt>
           <dd>{nf.format(stats.statesStored)}</dd>
         </div>
         <div>
@@ -151,7 +151,7 @@ export function Verdict({ response, onRetry }: Props) {
           <dt>Engine memory</dt>
           <dd>{bytes(stats.memoryBytes)}</dd>
         </div>
-        <div>
+        <div class="wide">
           <dt>Budget</dt>
           <dd>
             {nf.format(stats.limits.maxStates)} positions, {ms(stats.limits.timeoutMs)}
