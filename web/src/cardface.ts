@@ -9,7 +9,8 @@ import { type Card, rankOf, suitOf, SUIT_LETTERS } from '../../client-sdk/cards.
 
 export const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'] as const;
 export const SUIT_NAMES = ['clubs', 'diamonds', 'hearts', 'spades'] as const;
-const RANK_FACES = ['', 'A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] as const;
+/** Rank as printed on a card face, index = rank. */
+export const RANK_FACES = ['', 'A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'] as const;
 const RANK_NAMES = ['', 'ace', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'jack', 'queen', 'king'] as const;
 
 export interface Face {

@@ -8,7 +8,7 @@
 import { makeCard, RANK_LETTERS, SUIT_LETTERS } from '../../../client-sdk/cards.js';
 import type { Move } from '../../../client-sdk/moves.js';
 import type { Layout, Rules } from '../../../client-sdk/rules.js';
-import { SUIT_NAMES, SUIT_SYMBOLS } from '../cardface.js';
+import { RANK_FACES, SUIT_NAMES, SUIT_SYMBOLS } from '../cardface.js';
 import { cellSymbol, columnSymbol } from '../replay.js';
 import { Card } from './Card.js';
 
@@ -27,7 +27,10 @@ function fanStep(cards: number): number {
 export function Board({ rules, layout, move }: Props) {
   const isDest = (kind: Move['to'], i: number) => move != null && move.to === kind && move.toIndex === i;
   const isSource = (kind: Move['from'], i: number) => move != null && move.from === kind && move.fromIndex === i;
-  const kingsOnly = rules.emptyColumn === 'kings';
+  // The hint in an empty column under `emptyColumn: 'kings'`: the top rank, with
+  // wrapping ranks the one below the foundation base (rules.md, "Rule parameters").
+  const emptyColumnRank =
+    rules.emptyColumn !== 'kings' ? null : !rules.wrap || rules.foundationBase === 1 ? 13 : rules.foundationBase - 1;
 
   return (
     <section class="board" aria-label="Board">
@@ -85,7 +88,7 @@ export function Board({ rules, layout, move }: Props) {
             <div class={`column${source ? ' move-source' : ''}`} key={c} data-column={c}>
               <div class="slot-label">{columnSymbol(c, rules)}</div>
               <div class="stack" style={{ height: `calc(var(--card-h) + ${Math.max(0, shown - 1) * step}px)` }}>
-                {column.length === 0 && <div class="slot empty-column">{kingsOnly && <span class="slot-hint">K</span>}</div>}
+                {column.length === 0 && <div class="slot empty-column">{emptyColumnRank !== null && <span class="slot-hint">{RANK_FACES[emptyColumnRank]}</span>}</div>}
                 {column.map((card, i) => (
                   <Card key={card} card={card} class={i >= movedFrom ? 'moved' : undefined} style={{ top: `${i * step}px` }} />
                 ))}
