@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   solution_check_failed: 500,
   engine_error: 500,
   internal_error: 500,
+  /** SDK only (`client.ts`): the service could not be reached, or answered something that is not the API. */
+  unavailable: 503,
 } as const;
 
 /** One of the error codes above. */

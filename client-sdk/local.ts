@@ -1,0 +1,82 @@
+/**
+ * The solver in-process, with no server: the same Wasm engine, the same
+ * request handling (`request.ts`) and the same answer (`SolveResponse`,
+ * independent check included) as `POST /v1/solve`. Runs in Node and in
+ * browsers.
+ *
+ *   const solver = await createLocalSolver();              // Node: build/engine.wasm
+ *   const solver = await createLocalSolver({ wasm: url }); // anywhere: a URL, bytes, a Response or a Module
+ *   const answer = await solver.solve({ game: 'seahaven_towers', deal: 1 });
+ *
+ * The browser entry (`browser.ts`) passes the Wasm file's URL for you. A solve
+ * runs on the calling thread: in a page, keep `limits.timeoutMs` short or
+ * call it from a Web Worker.
+ */
+import { compileEngine, Engine, loadEngineModule, type EngineSource } from './engine.js';
+import { hint as hintWith, type Hint } from './hints.js';
+import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits, type LimitsConfig } from './request.js';
+import { PRESETS } from './rules.js';
+import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from './schemas.js';
+import type { SolveRequestInput } from './client.js';
+
+/** Options of `createLocalSolver`. */
+export interface LocalSolverOptions {
+  /** The engine: a compiled module, its bytes, a Response or a URL. Default (Node): `build/engine.wasm`. */
+  wasm?: EngineSource;
+  /** Defaults and caps of the budgets; default those of the service (5,000,000 states, 30 s). */
+  limits?: Partial<LimitsConfig>;
+}
+
+/** The in-process solver; see `createLocalSolver`. */
+export interface LocalSolver {
+  /**
+   * Solves one position: the same request and the same answer as `POST /v1/solve`.
+   * @throws SolverError with the service's codes for bad input (`invalid_request`,
+   *   `malformed_board`, `unknown_game`, `bad_limits`, ...), and
+   *   `solution_check_failed` / `engine_error` if the engine fails.
+   */
+  solve(request: SolveRequestInput): Promise<SolveResponse>;
+  /** The next move of a solution from a position; see `hints.ts`. */
+  hint(request: SolveRequestInput): Promise<Hint>;
+  /** The game presets, as `GET /v1/games` lists them. */
+  games(): GamesResponse;
+}
+
+/**
+ * Compiles (or takes) the engine and returns an in-process solver. One engine
+ * instance: solves run one after the other.
+ * @throws Error when the Wasm cannot be loaded.
+ */
+export async function createLocalSolver(options: LocalSolverOptions = {}): Promise<LocalSolver> {
+  const module = options.wasm === undefined ? await loadEngineModule() : await compileEngine(options.wasm);
+  const engine = Engine.instantiate(module);
+  const limitsConfig: LimitsConfig = { ...DEFAULT_LIMITS_CONFIG, ...options.limits };
+
+  const solver: LocalSolver = {
+    async solve(request) {
+      const parsed = SolveRequestSchema.safeParse(request);
+      if (!parsed.success) throw validationError(parsed.error);
+      const req = parsed.data;
+      const deal = resolveDeal(req);
+      const limits = resolveLimits(req.limits, limitsConfig);
+      return buildSolveResponse(req.game, deal, limits, engine.solve(deal, limits));
+    },
+    hint: (request) => hintWith(solver, request),
+    games: gamesResponse,
+  };
+  return solver;
+}
+
+/** The answer of `GET /v1/games`, built from the presets. */
+export function gamesResponse(): GamesResponse {
+  return {
+    games: PRESETS.map((p) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      rules: p.rules,
+      numberings: [...p.numberings],
+      defaultNumbering: defaultNumbering(p),
+    })),
+  };
+}

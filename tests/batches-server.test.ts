@@ -1,0 +1,221 @@
+/**
+ * Batches against the real service in a child process on a loopback port:
+ * a 2,000-deal batch to the end, a SIGKILL in the middle of a batch and a
+ * restart (every deal's result present exactly once, no finished deal solved
+ * again), and cancel (the work stops) while single solves stay fast.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchResultSchema, BatchStatusSchema, type BatchResult, type BatchStatus } from '../client-sdk/batch-schemas.js';
+import { resolveDeal } from '../client-sdk/request.js';
+import { checkSolution } from '../client-sdk/verify.js';
+import { startServer, type ServerProcess } from './helpers/server-process.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'batches-e2e-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function createBatch(s: ServerProcess, body: unknown): Promise<BatchStatus> {
+  const res = await fetch(`${s.url}/v1/batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await res.text();
+  expect(res.status, text).toBe(202);
+  const status = BatchStatusSchema.parse(JSON.parse(text));
+  expect(res.headers.get('location')).toBe(`/v1/batches/${status.id}`);
+  return status;
+}
+
+async function getStatus(s: ServerProcess, id: string): Promise<BatchStatus> {
+  const res = await fetch(`${s.url}/v1/batches/${id}`);
+  expect(res.status).toBe(200);
+  return BatchStatusSchema.parse(await res.json());
+}
+
+async function waitFor(s: ServerProcess, id: string, until: (st: BatchStatus) => boolean, timeoutMs = 120_000): Promise<BatchStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const st = await getStatus(s, id);
+    if (until(st)) return st;
+    if (Date.now() > deadline) throw new Error(`timed out; last status ${JSON.stringify(st)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Reads the whole NDJSON results stream (it ends when the batch does). */
+async function readResults(s: ServerProcess, id: string, query = ''): Promise<BatchResult[]> {
+  const res = await fetch(`${s.url}/v1/batches/${id}/results${query}`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+  const text = await res.text();
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => BatchResultSchema.parse(JSON.parse(line)));
+}
+
+async function health(s: ServerProcess): Promise<{ pool: { completed: number; running: number; inFlight: number; threads: number } }> {
+  return (await fetch(`${s.url}/healthz`)).json() as never;
+}
+
+describe('batches on a real server', () => {
+  it('runs a 2,000-deal batch to the end with correct counts, every solution checked', async () => {
+    const s = await startServer({ BATCH_DB_PATH: join(dir, 'complete.sqlite') });
+    try {
+      // MS FreeCell 1..1999 are all solvable; 11982 is the one unsolvable deal of 1..32000.
+      const deals = [...Array.from({ length: 1999 }, (_, i) => i + 1), 11982];
+      const created = await createBatch(s, { game: 'freecell', numbering: 'ms', deals, name: 'two thousand' });
+      expect(created).toMatchObject({ status: 'running', total: 2000, name: 'two thousand', game: 'freecell', numbering: 'ms' });
+
+      // Follows the batch from the start: the stream ends when the batch does.
+      const results = await readResults(s, created.id, '?moves=true');
+      const status = await getStatus(s, created.id);
+      expect(status.status).toBe('done');
+      expect(status.done).toBe(2000);
+      expect(status.counts).toEqual({ solved: 1999, unsolvable: 1, unknown: 0, error: 0 });
+
+      expect(results).toHaveLength(2000);
+      expect(results.map((r) => r.seq)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
+      expect(new Set(results.map((r) => r.index)).size).toBe(2000);
+      let moves = 0;
+      for (const r of results) {
+        expect(r.deal).toBe(deals[r.index]);
+        if (r.deal === 11982) {
+          expect(r.verdict).toBe('unsolvable');
+          continue;
+        }
+        expect(r.verdict).toBe('solved');
+        const deal = resolveDeal({ game: 'freecell', deal: r.deal!, numbering: 'ms' });
+        const check = checkSolution(deal.rules, deal.layout, r.moves!);
+        expect(check.ok, `deal ${r.deal}: ${JSON.stringify(check)}`).toBe(true);
+        expect(r.moveCount).toBe(r.moves!.length);
+        expect(r.notation).toHaveLength(r.moveCount);
+        moves += r.moveCount;
+      }
+      expect(status.summary.solvable).toMatchObject({ share: 1999 / 2000, decided: 2000 });
+      expect(status.summary.solvable!.low).toBeGreaterThan(0.99);
+      expect(status.summary.solvable!.high).toBeLessThanOrEqual(1);
+      expect(status.summary.meanMoves).toBeCloseTo(moves / 1999, 1);
+      expect(status.dealsPerSecond).toBeGreaterThan(0);
+      console.log(`2,000-deal batch: ${status.dealsPerSecond} deals/s, mean ${status.summary.meanMsPerDeal} ms engine time per deal`);
+
+      // Resume from a cursor: exactly the results after it.
+      const tail = await readResults(s, created.id, '?after=1990');
+      expect(tail.map((r) => r.seq)).toEqual([1991, 1992, 1993, 1994, 1995, 1996, 1997, 1998, 1999, 2000]);
+      expect(tail[0].moves).toBeUndefined();
+    } finally {
+      await s.kill();
+    }
+  });
+
+  it('resumes after a SIGKILL half way: every result present exactly once, no finished deal solved again', async () => {
+    const db = join(dir, 'killed.sqlite');
+    const total = 2000;
+    const first = await startServer({ BATCH_DB_PATH: db });
+    let id: string;
+    try {
+      id = (await createBatch(first, { game: 'freecell', deals: `2001..${2000 + total}` })).id;
+      await waitFor(first, id, (st) => st.done >= total / 2);
+    } finally {
+      await first.kill('SIGKILL');
+    }
+
+    // What the dead process left: counters equal to the rows, no duplicates.
+    const before = new Database(db, { readonly: true });
+    const stored = before.prepare('SELECT idx, seq, elapsed_ms FROM results WHERE batch_id = ? ORDER BY seq').all(id) as {
+      idx: number;
+      seq: number;
+      elapsed_ms: number;
+    }[];
+    const row = before.prepare('SELECT done, solved, status FROM batches WHERE id = ?').get(id) as { done: number; solved: number; status: string };
+    before.close();
+    expect(row.status).toBe('running');
+    expect(stored.length).toBeGreaterThanOrEqual(total / 2);
+    expect(stored.length).toBeLessThan(total);
+    expect(row.done).toBe(stored.length);
+    expect(stored.map((r) => r.seq)).toEqual(Array.from({ length: stored.length }, (_, i) => i + 1));
+
+    const second = await startServer({ BATCH_DB_PATH: db });
+    try {
+      const status = await waitFor(second, id, (st) => st.status !== 'running');
+      expect(status.status).toBe('done');
+      expect(status.done).toBe(total);
+      expect(status.counts).toEqual({ solved: total, unsolvable: 0, unknown: 0, error: 0 });
+
+      const results = await readResults(second, id);
+      expect(results).toHaveLength(total);
+      expect(new Set(results.map((r) => r.index)).size).toBe(total);
+      expect(results.map((r) => r.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      expect(results.map((r) => r.deal).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: total }, (_, i) => 2001 + i));
+      // The results stored before the kill are the same rows (same place, same engine time).
+      const bySeq = new Map(results.map((r) => [r.seq, r]));
+      for (const r of stored) {
+        expect(bySeq.get(r.seq)).toMatchObject({ index: r.idx, stats: { elapsedMs: r.elapsed_ms } });
+      }
+      // The new process solved only the deals without a result (+ its warm-up solves, one a thread).
+      const { pool } = await health(second);
+      const missing = total - stored.length;
+      expect(pool.completed).toBeGreaterThanOrEqual(missing);
+      expect(pool.completed).toBeLessThanOrEqual(missing + pool.threads);
+      console.log(`SIGKILL with ${stored.length}/${total} stored; the restarted server solved ${pool.completed} (incl. warm-up) for ${missing} missing`);
+    } finally {
+      await second.kill();
+    }
+  });
+
+  it('cancel stops the work; single solves stay fast while a 100,000-deal batch runs', async () => {
+    const s = await startServer({ BATCH_DB_PATH: join(dir, 'cancel.sqlite') });
+    try {
+      const { id } = await createBatch(s, { game: 'freecell', deals: '1..100000' });
+      await waitFor(s, id, (st) => st.done >= 50);
+
+      // POST /v1/solve is not starved by the batch.
+      const latencies: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        const res = await fetch(`${s.url}/v1/solve`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ game: 'freecell', deal: 1 + i }),
+        });
+        expect(res.status).toBe(200);
+        await res.json();
+        latencies.push(performance.now() - t);
+      }
+      latencies.sort((a, b) => a - b);
+      console.log(`POST /v1/solve during the batch: median ${latencies[10].toFixed(1)} ms, max ${latencies[19].toFixed(1)} ms`);
+      expect(latencies[10]).toBeLessThan(1000);
+
+      const res = await fetch(`${s.url}/v1/batches/${id}`, { method: 'DELETE' });
+      expect(res.status).toBe(200);
+      const cancelled = BatchStatusSchema.parse(await res.json());
+      expect(cancelled.status).toBe('cancelled');
+      expect(cancelled.finishedAt).not.toBeNull();
+      expect(cancelled.done).toBeLessThan(100_000);
+
+      // Nothing more is stored, and the workers go idle.
+      await new Promise((r) => setTimeout(r, 1000));
+      const later = await getStatus(s, id);
+      expect(later.done).toBe(cancelled.done);
+      expect(later.status).toBe('cancelled');
+      const { pool } = await health(s);
+      expect(pool.inFlight).toBe(0);
+
+      // The stream of a cancelled batch ends, with what was stored.
+      const results = await readResults(s, id);
+      expect(results).toHaveLength(later.done);
+
+      // Cancelling again changes nothing; an unknown id is a 404.
+      const again = await fetch(`${s.url}/v1/batches/${id}`, { method: 'DELETE' });
+      expect(BatchStatusSchema.parse(await again.json())).toMatchObject({ status: 'cancelled', done: later.done });
+      const missing = await fetch(`${s.url}/v1/batches/no-such-batch`, { method: 'DELETE' });
+      expect(missing.status).toBe(404);
+      expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    } finally {
+      await s.kill();
+    }
+  });
+});
