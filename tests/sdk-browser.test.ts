@@ -1,0 +1,93 @@
+/**
+ * The browser example (examples/browser/), bundled with Vite and opened in
+ * Debian's headless Chromium (playwright-core): the SDK's local solver
+ * compiles the engine from the bundled Wasm file and solves a deal in the
+ * page, with the same answer as in Node. Needs /usr/bin/chromium (`.ci/run`
+ * installs it).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalSolver } from '../client-sdk/index.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+
+let dir: string;
+let server: Server;
+let url: string;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium)`);
+  dir = mkdtempSync(join(tmpdir(), 'sdk-browser-'));
+  const out = join(dir, 'site');
+  await build({ configFile: join(ROOT, 'examples', 'browser', 'vite.config.ts'), build: { outDir: out, emptyOutDir: true }, logLevel: 'error' });
+
+  // A static file server on a loopback port for the bundle.
+  server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(out, path.endsWith('/') ? `${path}index.html` : path);
+    if (!file.startsWith(out) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+}, 90_000);
+
+afterAll(async () => {
+  await context?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the browser example', () => {
+  it('solves a deal in headless Chromium with the same answer as in Node', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(url);
+    await page.waitForSelector('#status[data-ready="true"]', { timeout: 30_000 });
+
+    await page.selectOption('#game', 'freecell');
+    await page.fill('#deal', '617');
+    await page.click('#solve');
+    await page.waitForSelector('#status[data-verdict]', { timeout: 30_000 });
+    const status = await page.textContent('#status');
+    const output = await page.textContent('#output');
+
+    const node = await (await createLocalSolver()).solve({ game: 'freecell', deal: 617, limits: { timeoutMs: 10_000 } });
+    expect(node.verdict).toBe('solved');
+    expect(status).toMatch(new RegExp(`^solved: ${node.stats.moveCount} moves, ${node.stats.statesStored} positions`));
+    expect(output).toBe(`${node.board}\n${node.notation.join(' ')}`);
+
+    // An unsolvable deal and a hint, in the same page.
+    await page.fill('#deal', '11982');
+    await page.click('#solve');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('unsolvable'), undefined, { timeout: 30_000 });
+    await page.fill('#deal', '1');
+    await page.click('#hint');
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('hint:'), undefined, { timeout: 30_000 });
+    expect(errors).toEqual([]);
+  });
+});
