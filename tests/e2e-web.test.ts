@@ -329,4 +329,34 @@ describe('web page (headless Chromium, real server)', () => {
     expect(await page.locator('[data-testid="move-list"]').count()).toBe(0);
     await page.close();
   });
+
+  it('shows the proof fields an unsolvable answer carries, a long certificate only by its size', async () => {
+    // The real answer for MS #11982, with a `proof` object as issue 4 adds one (shape of client-sdk/proof-format.ts).
+    const real = (await (
+      await fetch(`${baseUrl}/v1/solve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"game":"freecell","deal":11982}' })
+    ).json()) as Record<string, unknown>;
+    expect(real.verdict).toBe('unsolvable');
+    const proof = {
+      positions: 61643,
+      reductions: [
+        { name: 'safe_auto_moves', rule: 'horne', meaning: 'cards no column can need go home at once' },
+        { name: 'column_order', meaning: 'columns in any order are one position' },
+      ],
+      fingerprint: '0123456789abcdef',
+      fingerprintAlgorithm: 'fnv1a-64',
+      certificate: { included: true, bytes: 3750, data: 'A'.repeat(5000) },
+    };
+    const page = await openPage();
+    await page.route('**/v1/solve', (route) => route.fulfill({ json: { ...real, proof } }));
+    expect(await solveDeal(page, 'freecell', 11982, 'ms')).toBe('unsolvable');
+    const details = page.getByTestId('proof-details');
+    const text = (await details.textContent())!;
+    expect(text).toContain('61,643');
+    expect(text).toContain('safe_auto_moves (horne): cards no column can need go home at once');
+    expect(text).toContain('column_order: columns in any order are one position');
+    expect(text).toContain('0123456789abcdef');
+    expect(text).toContain('(5,000 characters)');
+    expect(text).not.toContain('A'.repeat(30));
+    await page.close();
+  });
 });

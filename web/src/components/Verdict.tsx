@@ -60,10 +60,56 @@ function reasonText(response: SolveResponse): string {
   }
 }
 
-function ProofValue({ value }: { value: unknown }) {
+/**
+ * A field of the answer's `proof` object, whatever its shape (issue 4 adds
+ * positions, reductions, a fingerprint and maybe a certificate): numbers
+ * formatted, long strings (an inline certificate) shortened to their size,
+ * `{name, meaning}` items as a line each, other objects as nested lists.
+ */
+function ProofValue({ value, depth = 0 }: { value: unknown; depth?: number }) {
   if (typeof value === 'number') return <>{nf.format(value)}</>;
-  if (typeof value === 'string' || typeof value === 'boolean') return <>{String(value)}</>;
-  return <code>{JSON.stringify(value)}</code>;
+  if (typeof value === 'boolean' || value === null || value === undefined) return <>{String(value)}</>;
+  if (typeof value === 'string') {
+    return value.length <= 80 ? <>{value}</> : <code title={`${value.length} characters`}>{`${value.slice(0, 24)}… (${nf.format(value.length)} characters)`}</code>;
+  }
+  if (Array.isArray(value)) {
+    const shown = value.slice(0, 20);
+    return (
+      <ul class="proof-list">
+        {shown.map((item, i) => (
+          <li key={i}>
+            <ProofValue value={item} depth={depth + 1} />
+          </li>
+        ))}
+        {value.length > shown.length && <li>… {value.length - shown.length} more</li>}
+      </ul>
+    );
+  }
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.name === 'string' && typeof o.meaning === 'string') {
+      return (
+        <>
+          <code>{o.name}</code>
+          {typeof o.rule === 'string' ? ` (${o.rule})` : ''}: {o.meaning}
+        </>
+      );
+    }
+    if (depth >= 3) return <code>{JSON.stringify(value).slice(0, 120)}</code>;
+    return (
+      <dl class="proof-fields">
+        {Object.entries(o).map(([k, v]) => (
+          <div key={k}>
+            <dt>{labelOf(k)}</dt>
+            <dd>
+              <ProofValue value={v} depth={depth + 1} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    );
+  }
+  return <>{String(value)}</>;
 }
 
 function labelOf(key: string): string {
@@ -102,22 +148,11 @@ export function Verdict({ response, onRetry }: Props) {
             {nf.format(stats.statesExpanded)} expanded, {nf.format(stats.statesStored)} distinct positions stored) and none of them is won. Positions
             were merged only when equivalent (columns and free cells in another order) and only safe auto-moves were played, so nothing was pruned.
           </p>
-          {proof !== null && typeof proof === 'object' && (
-            <dl class="stats">
-              {Object.entries(proof as Record<string, unknown>).map(([k, v]) => (
-                <div key={k}>
-                  <dt>{labelOf(k)}</dt>
-                  <dd>
-                    <ProofValue value={v} />
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          )}
-          {proof !== undefined && (proof === null || typeof proof !== 'object') && (
-            <p>
-              Proof: <ProofValue value={proof} />
-            </p>
+          {proof !== undefined && (
+            <div class="proof-details" data-testid="proof-details">
+              <div class="proof-title">Proof</div>
+              <ProofValue value={proof} />
+            </div>
           )}
         </div>
       )}
