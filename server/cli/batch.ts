@@ -1,0 +1,210 @@
+/**
+ * Command-line batch: runs a batch in this process, on the same worker pool,
+ * scheduler and store as the service, with a progress bar and the summary at
+ * the end.
+ *
+ *   npm run batch -- --game seahaven_towers --deals 1-1000
+ *   npm run batch -- --game freecell --deals 1..32000 --out results.ndjson --threads 2
+ *   npm run batch -- --game freecell --deals 1,617,11982 --max-states 1000000 --moves --out r.ndjson
+ *   npm run batch -- --game freecell --deals 1-100000 --db runs/ms.sqlite   # Ctrl-C, run again: resumes
+ *
+ * `--out` writes one JSON object per deal, in deal order (the API's result
+ * lines; `--moves` adds each solution's JSON moves). Without `--db` the batch
+ * lives in memory; with it, an interrupted run picks up where it stopped.
+ * Exit status: 0 when the batch ran to the end; 2 for bad input (with the
+ * error code); 130 when interrupted; 1 otherwise.
+ */
+import { createWriteStream, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import cliProgress from 'cli-progress';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { BatchRequestSchema, type BatchRequest, type BatchStatus } from '../../client-sdk/batch-schemas.js';
+import { loadEngineModule } from '../../client-sdk/engine.js';
+import { SolverError } from '../../client-sdk/errors.js';
+import { validationError } from '../../client-sdk/schemas.js';
+import { createBatchService, type BatchService } from '../batches/service.js';
+import { createPool } from '../pool.js';
+
+interface CliOptions {
+  game: string;
+  deals?: string;
+  boards?: string;
+  numbering?: 'ms' | 'pysolfc';
+  maxStates?: number;
+  timeoutMs?: number;
+  threads: number;
+  out?: string;
+  moves?: boolean;
+  db?: string;
+  quiet?: boolean;
+}
+
+function positiveInt(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+/** `1-1000`, `1..1000` (a range) or `1,617,11982` (a list), as the API takes them. */
+function dealsValue(text: string): BatchRequest['deals'] {
+  if (/^\s*\d+\s*(\.\.|-)\s*\d+\s*$/.test(text)) return text.trim();
+  const list = text.split(',').map((t) => t.trim());
+  if (list.some((t) => !/^\d+$/.test(t))) throw new SolverError('invalid_request', `--deals: "${text}" is neither a range (1-1000) nor a list (1,617,11982)`);
+  return list.map((t) => (Number.isSafeInteger(Number(t)) ? Number(t) : t));
+}
+
+function parseOptions(): CliOptions {
+  return new Command()
+    .name('batch')
+    .description('Solve many deals of one game with a progress bar and a summary.')
+    .requiredOption('--game <id>', 'game preset (GET /v1/games lists them)')
+    .option('--deals <range|list>', 'deal numbers: 1-1000, 1..1000 or 1,617,11982')
+    .option('--boards <file>', 'a JSON file with an array of board texts (instead of --deals)')
+    .addOption(new Option('--numbering <n>', 'numbering of the deals (default: the game\'s)').choices(['ms', 'pysolfc']))
+    .option('--max-states <n>', 'state budget per deal (default 5,000,000)', positiveInt)
+    .option('--timeout-ms <n>', 'deadline per deal, ms (default 30,000)', positiveInt)
+    .option('--threads <n>', 'solver threads', positiveInt, availableParallelism())
+    .option('--out <file>', 'write the results as NDJSON, in deal order')
+    .option('--moves', 'with --out: include each solution as JSON moves')
+    .option('--db <file>', 'keep the batch in this SQLite file; an interrupted run resumes from it')
+    .option('--quiet', 'no progress bar')
+    .showHelpAfterError()
+    .parse()
+    .opts<CliOptions>();
+}
+
+function request(o: CliOptions): BatchRequest {
+  const limits = { ...(o.maxStates !== undefined ? { maxStates: o.maxStates } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
+  const raw: Record<string, unknown> = { game: o.game, ...(Object.keys(limits).length > 0 ? { limits } : {}) };
+  if (o.numbering) raw.numbering = o.numbering;
+  if (o.deals !== undefined) raw.deals = dealsValue(o.deals);
+  if (o.boards !== undefined) {
+    try {
+      raw.boards = JSON.parse(readFileSync(o.boards, 'utf8'));
+    } catch (err) {
+      throw new SolverError('invalid_request', `--boards: cannot read a JSON array of boards from ${o.boards} (${err instanceof Error ? err.message : err})`);
+    }
+  }
+  const parsed = BatchRequestSchema.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/** The summary as text. */
+export function formatSummary(s: BatchStatus, wallMs: number): string {
+  const pct = (x: number) => `${(100 * x).toFixed(2)} %`;
+  const solvable = s.summary.solvable;
+  return [
+    `${s.game}${s.numbering ? ` (${s.numbering})` : ''}: ${s.done} of ${s.total} deals, ${s.status}`,
+    `  solved ${s.counts.solved}, unsolvable ${s.counts.unsolvable}, unknown ${s.counts.unknown}, errors ${s.counts.error}`,
+    solvable
+      ? `  solvable: ${pct(solvable.share)} of ${solvable.decided} decided deals (95 % Wilson interval ${pct(solvable.low)} .. ${pct(solvable.high)})`
+      : '  solvable: no deal decided',
+    `  unknown: ${s.summary.unknown} (${pct(s.summary.unknownShare)}), budget per deal ${s.limits.maxStates.toLocaleString('en')} states / ${s.limits.timeoutMs} ms`,
+    `  mean moves (solved): ${s.summary.meanMoves ?? '-'}; engine time per deal: ${s.summary.meanMsPerDeal ?? '-'} ms`,
+    `  wall time ${(wallMs / 1000).toFixed(1)} s, ${s.dealsPerSecond} deals/s`,
+  ].join('\n');
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions();
+  let req: BatchRequest;
+  try {
+    req = request(options);
+  } catch (err) {
+    if (err instanceof SolverError) {
+      console.error(`error ${err.code}: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+
+  const pool = createPool({ module: await loadEngineModule(), threads: options.threads });
+  const service: BatchService = createBatchService({
+    dbPath: options.db ?? ':memory:',
+    pool: { solve: pool.solve, queued: () => pool.stats().queued },
+    concurrency: options.threads,
+  });
+  const started = Date.now();
+  let status: BatchStatus;
+  const resumable = service.store.running()[0];
+  try {
+    status = resumable ? service.status(resumable.id)! : service.create(req);
+  } catch (err) {
+    await service.close();
+    await pool.close();
+    if (err instanceof SolverError && err.status < 500) {
+      console.error(`error ${err.code}: ${err.message}${err.location?.path ? ` (${err.location.path})` : ''}`);
+      return 2;
+    }
+    throw err;
+  }
+  if (resumable) console.error(`resuming batch ${status.id} from ${options.db}: ${status.done} of ${status.total} deals already done`);
+  const id = status.id;
+
+  const bar = options.quiet
+    ? null
+    : new cliProgress.SingleBar(
+        {
+          format: '{bar} {percentage}% | {value}/{total} deals | {rate} deals/s | ETA {etaText} | solved {solved} unsolvable {unsolvable} unknown {unknown}',
+          hideCursor: true,
+          etaBuffer: 200,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+  const payload = (s: BatchStatus) => ({
+    rate: s.dealsPerSecond.toFixed(1),
+    etaText: s.etaSeconds === null ? '-' : `${Math.round(s.etaSeconds)} s`,
+    solved: s.counts.solved,
+    unsolvable: s.counts.unsolvable,
+    unknown: s.counts.unknown,
+  });
+  bar?.start(status.total, status.done, payload(status));
+
+  let interrupted = false;
+  const ended = new Promise<void>((resolve) => {
+    const check = () => {
+      const s = service.status(id)!;
+      bar?.update(s.done, payload(s));
+      if (s.status !== 'running') resolve();
+    };
+    service.scheduler.subscribe(id, check);
+    process.once('SIGINT', () => {
+      interrupted = true;
+      resolve();
+    });
+    check();
+  });
+  await ended;
+  bar?.stop();
+  await service.scheduler.stop();
+  const final = service.status(id)!;
+
+  if (options.out) {
+    const out = createWriteStream(options.out);
+    const record = service.store.get(id)!;
+    for (const r of service.resultsByIndex(record)) {
+      if (!options.moves) delete r.moves;
+      if (!out.write(`${JSON.stringify(r)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    }
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+  await service.close();
+  await pool.close();
+
+  console.log(formatSummary(final, Date.now() - started));
+  if (options.out) console.log(`  results: ${options.out} (${final.done} lines, deal order)`);
+  if (interrupted) {
+    console.log(options.db ? `  interrupted: run the same command again to resume from ${options.db}` : '  interrupted');
+    return 130;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,319 @@
+/**
+ * Batches in-process: the Wilson interval, the store (exactly once, counters
+ * in step), the scheduler's rules with a scripted pool (fair sharing,
+ * concurrency cap, cancelled solves never stored, resume skips finished
+ * deals), the routes' validation and stream formats, the OpenAPI document,
+ * and the command line.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchResultSchema, BatchStatusSchema, wilsonInterval, type BatchStatus } from '../client-sdk/batch-schemas.js';
+import { SolverError } from '../client-sdk/errors.js';
+import type { Move } from '../client-sdk/moves.js';
+import type { Deal } from '../client-sdk/rules.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
+import { createApp } from '../server/app.js';
+import { BatchScheduler, type BatchPool } from '../server/batches/scheduler.js';
+import { createBatchService, type BatchService } from '../server/batches/service.js';
+import { BatchStore, decodeMoves, encodeMoves, type BatchSpec } from '../server/batches/store.js';
+
+const ROOT = join(import.meta.dirname, '..');
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'batches-unit-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SOLVED: SolveOutcome = {
+  verdict: 'solved',
+  moves: [{ from: 'column', fromIndex: 3, to: 'foundation', toIndex: 2, count: 1, card: 'AH', auto: true }],
+  stats: { statesExpanded: 3, statesStored: 5, elapsedMs: 1.5, memoryBytes: 0 },
+};
+const CANCELLED: SolveOutcome = { verdict: 'unknown', reason: 'cancelled', moves: [], stats: { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 } };
+
+/** A pool whose solves resolve when the test says so. */
+function scriptedPool() {
+  const pending: { deal: Deal; signal?: AbortSignal; resolve: (o: SolveOutcome) => void; reject: (e: unknown) => void }[] = [];
+  let queued = 0;
+  const pool: BatchPool = {
+    solve: (deal: Deal, _limits: SolveLimits, signal?: AbortSignal) =>
+      new Promise<SolveOutcome>((resolve, reject) => {
+        const entry = { deal, signal, resolve, reject };
+        pending.push(entry);
+        // Like the real pool: a stopped solve answers unknown/cancelled.
+        signal?.addEventListener('abort', () => {
+          const i = pending.indexOf(entry);
+          if (i >= 0) pending.splice(i, 1);
+          resolve(CANCELLED);
+        });
+      }),
+    queued: () => queued,
+  };
+  return {
+    pool,
+    pending,
+    setQueued: (n: number) => (queued = n),
+    /** Settles the oldest pending solve. */
+    async settle(outcome: SolveOutcome | Error = SOLVED) {
+      const p = pending.shift()!;
+      if (outcome instanceof Error) p.reject(outcome);
+      else p.resolve(outcome);
+      await new Promise((r) => setTimeout(r, 0));
+    },
+  };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function spec(total: number): BatchSpec {
+  return {
+    game: 'freecell',
+    numbering: 'ms',
+    rules: { columns: 8, freeCells: 4, build: 'alternate_color', emptyColumn: 'any', sequenceMove: 'supermove', foundationBase: 1, wrap: false },
+    limits: { maxStates: 1000, timeoutMs: 1000 },
+    positions: { kind: 'range', from: '1', to: String(total) },
+  };
+}
+
+describe('summary statistics', () => {
+  it('computes the 95 % Wilson score interval', () => {
+    expect(wilsonInterval(0, 0)).toBeNull();
+    const half = wilsonInterval(5, 10)!;
+    expect(half.share).toBe(0.5);
+    expect(half.low).toBeCloseTo(0.2366, 4);
+    expect(half.high).toBeCloseTo(0.7634, 4);
+    const none = wilsonInterval(0, 10)!;
+    expect(none.low).toBe(0);
+    expect(none.high).toBeCloseTo(0.2775, 4);
+    const all = wilsonInterval(1999, 2000)!;
+    expect(all.low).toBeCloseTo(0.99718, 4);
+    expect(all.high).toBeCloseTo(0.99991, 4);
+  });
+});
+
+describe('store', () => {
+  it('packs moves losslessly', () => {
+    const moves: Move[] = [
+      { from: 'cell', fromIndex: 7, to: 'column', toIndex: 9, count: 1, card: 'TD', auto: false },
+      { from: 'column', fromIndex: 0, to: 'column', toIndex: 5, count: 13, card: 'KS', auto: false },
+      { from: 'column', fromIndex: 2, to: 'foundation', toIndex: 3, count: 1, card: 'AS', auto: true },
+    ];
+    expect(decodeMoves(encodeMoves(moves))).toEqual(moves);
+  });
+
+  it('stores one result per deal, numbers them without gaps, keeps the counters in step', () => {
+    const store = new BatchStore(join(dir, 'store.sqlite'));
+    store.create('b', spec(3), 3);
+    const base = { moves: SOLVED.moves, statesExpanded: 1, statesStored: 2, elapsedMs: 3 };
+    expect(store.addResult('b', { index: 2, verdict: 'solved', ...base })?.seq).toBe(1);
+    expect(store.addResult('b', { index: 2, verdict: 'unsolvable', ...base, moves: [] })).toBeNull();
+    expect(store.addResult('b', { index: 0, verdict: 'unsolvable', ...base, moves: [] })?.seq).toBe(2);
+    expect(store.addResult('nope', { index: 0, verdict: 'solved', ...base })).toBeNull();
+    expect(store.get('b')).toMatchObject({ done: 2, solved: 1, unsolvable: 1, sumMoves: 1 });
+    expect(store.resultsAfter('b', 1, 10).map((r) => r.index)).toEqual([0]);
+    expect([...store.resultsByIndex('b')].map((r) => r.index)).toEqual([0, 2]);
+    store.setStatus('b', 'cancelled');
+    expect(store.addResult('b', { index: 1, verdict: 'solved', ...base })).toBeNull();
+    expect(store.get('b')).toMatchObject({ done: 2, status: 'cancelled' });
+    store.close();
+  });
+});
+
+describe('scheduler', () => {
+  it('keeps at most `concurrency` solves in flight and submits none while a single solve waits', async () => {
+    const store = new BatchStore(':memory:');
+    const p = scriptedPool();
+    const scheduler = new BatchScheduler(store, p.pool, { concurrency: 2, pollMs: 1 });
+    scheduler.add(store.create('b', spec(10), 10));
+    expect(p.pending).toHaveLength(2);
+    p.setQueued(1); // a POST /v1/solve is waiting for a worker
+    await p.settle();
+    await p.settle();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(p.pending).toHaveLength(0);
+    p.setQueued(0);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(p.pending).toHaveLength(2);
+    expect(store.get('b')!.done).toBe(2);
+    await scheduler.stop();
+  });
+
+  it('never stores a cancelled solve; retries after overloaded; stores engine failures as errors', async () => {
+    const store = new BatchStore(':memory:');
+    const p = scriptedPool();
+    const scheduler = new BatchScheduler(store, p.pool, { concurrency: 1 });
+    scheduler.add(store.create('b', spec(2), 2));
+    await p.settle(CANCELLED); // deal 0: a stop nobody asked for (e.g. pool shutting down)
+    expect(store.get('b')!.done).toBe(0);
+    await p.settle(new SolverError('overloaded', 'busy'));
+    expect(store.get('b')!.done).toBe(0);
+    await new Promise((r) => setTimeout(r, 150));
+    await p.settle(); // deal 0 again
+    await p.settle(new SolverError('solution_check_failed', 'bad solution')); // deal 1
+    const record = store.get('b')!;
+    expect(record).toMatchObject({ status: 'done', done: 2, solved: 1, errors: 1 });
+    expect(store.resultsAfter('b', 0, 10).map((r) => [r.index, r.verdict, r.error?.code])).toEqual([
+      [0, 'solved', undefined],
+      [1, 'error', 'solution_check_failed'],
+    ]);
+    await scheduler.stop();
+  });
+
+  it('cancel aborts the running solves and drops their results', async () => {
+    const store = new BatchStore(':memory:');
+    const p = scriptedPool();
+    const scheduler = new BatchScheduler(store, p.pool, { concurrency: 2 });
+    scheduler.add(store.create('b', spec(100), 100));
+    await p.settle();
+    const running = [...p.pending];
+    expect(running).toHaveLength(2);
+    expect(scheduler.cancel('b')).toBe(true);
+    expect(running.every((r) => r.signal?.aborted)).toBe(true);
+    running[0].resolve(SOLVED); // an answer that raced the cancel
+    await tick();
+    expect(p.pending).toHaveLength(0);
+    expect(store.get('b')).toMatchObject({ status: 'cancelled', done: 1 });
+    expect(scheduler.cancel('b')).toBe(false);
+    await scheduler.stop();
+  });
+
+  it('resumes a batch without solving its finished deals again', async () => {
+    const path = join(dir, 'resume.sqlite');
+    const first = new BatchStore(path);
+    first.create('b', spec(6), 6);
+    for (const index of [0, 1, 4]) first.addResult('b', { index, verdict: 'solved', moves: [], statesExpanded: 0, statesStored: 0, elapsedMs: 0 });
+    first.close();
+
+    const store = new BatchStore(path);
+    const p = scriptedPool();
+    const scheduler = new BatchScheduler(store, p.pool, { concurrency: 1 });
+    expect(scheduler.resume()).toBe(1);
+    const solved: number[] = [];
+    while (p.pending.length > 0) {
+      solved.push(p.pending[0].deal.layout.columns[0][0]);
+      await p.settle();
+    }
+    expect(solved).toHaveLength(3); // deals 2, 3 and 5 only
+    expect(store.get('b')).toMatchObject({ status: 'done', done: 6 });
+    expect(
+      store
+        .resultsAfter('b', 0, 10)
+        .map((r) => r.index)
+        .sort(),
+    ).toEqual([0, 1, 2, 3, 4, 5]);
+    await scheduler.stop();
+    store.close();
+  });
+});
+
+describe('routes', () => {
+  let service: BatchService;
+  let app: ReturnType<typeof createApp>;
+  beforeAll(() => {
+    const solve = async (): Promise<SolveOutcome> => SOLVED;
+    service = createBatchService({ dbPath: ':memory:', pool: { solve, queued: () => 0 }, concurrency: 2, maxDeals: 1000 });
+    app = createApp({ solve, batches: service, logError: () => {}, webRoot: null } as Parameters<typeof createApp>[0]);
+  });
+  afterAll(() => service.close());
+
+  const create = (body: unknown) => app.request('/v1/batches', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  async function expectError(res: Response, status: number, code: string, path?: string) {
+    const body = (await res.json()) as { error: { code: string; path?: string; line?: number } };
+    expect(res.status, JSON.stringify(body)).toBe(status);
+    expect(body.error.code).toBe(code);
+    if (path !== undefined) expect(body.error.path).toBe(path);
+    return body.error;
+  }
+
+  it('rejects bad batches with the code and place of the fault', async () => {
+    await expectError(await create({ game: 'freecell' }), 400, 'invalid_request');
+    await expectError(await create({ game: 'freecell', deals: '5..1' }), 400, 'invalid_request', 'deals');
+    await expectError(await create({ game: 'freecell', deals: '1..5000' }), 400, 'invalid_request', 'deals');
+    await expectError(await create({ game: 'freecell', deals: 'one to ten' }), 400, 'invalid_request', 'deals');
+    await expectError(await create({ game: 'freecell', deals: [1, 2, 8589934592] }), 400, 'deal_out_of_range', 'deals.2');
+    await expectError(await create({ game: 'no_such', deals: '1..2' }), 404, 'unknown_game');
+    await expectError(await create({ game: 'eight_off', numbering: 'ms', deals: '1..2' }), 400, 'numbering_not_supported');
+    await expectError(await create({ game: 'freecell', boards: ['JD'], numbering: 'ms' }), 400, 'invalid_request', 'numbering');
+    await expectError(await create({ game: 'freecell', deals: '1..2', limits: { maxStates: 0 } }), 400, 'bad_limits');
+    const good = (await (await app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'freecell', deal: 1 }) })).json()) as { board: string };
+    const err = await expectError(await create({ game: 'freecell', boards: [good.board, good.board.replace('JD', 'XX')] }), 400, 'malformed_board', 'boards.1');
+    expect(err.line).toBeGreaterThan(0);
+    const wrongType = await app.request('/v1/batches', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    expect(wrongType.status).toBe(415);
+  });
+
+  it('runs a batch of boards and streams it as NDJSON and as server-sent events', async () => {
+    const solved = (await (await app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'freecell', deal: 2 }) })).json()) as { board: string };
+    const res = await create({ game: 'freecell', boards: [solved.board, solved.board, solved.board], name: 'boards' });
+    expect(res.status).toBe(202);
+    const status = BatchStatusSchema.parse(await res.json());
+    let done: BatchStatus;
+    do {
+      await tick();
+      done = BatchStatusSchema.parse(await (await app.request(status.urls.self)).json());
+    } while (done.status === 'running');
+    expect(done).toMatchObject({ status: 'done', total: 3, counts: { solved: 3 }, summary: { meanMoves: 1 } });
+
+    const ndjson = await app.request(`${status.urls.results}?moves=true`);
+    expect(ndjson.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const lines = (await ndjson.text()).trim().split('\n').map((l) => BatchResultSchema.parse(JSON.parse(l)));
+    expect(lines.map((l) => [l.seq, l.deal, l.notation])).toEqual([
+      [1, null, ['4h']],
+      [2, null, ['4h']],
+      [3, null, ['4h']],
+    ]);
+    expect(lines[0].moves).toEqual(SOLVED.moves);
+
+    const sse = await app.request(status.urls.results, { headers: { accept: 'text/event-stream', 'last-event-id': '1' } });
+    expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await sse.text();
+    expect(text).toMatch(/^id: 2\nevent: result\ndata: \{"seq":2,/);
+    expect(text).toContain('id: 3\nevent: result\n');
+    expect(text.endsWith('event: end\ndata: {"status":"done","done":3,"total":3}\n\n')).toBe(true);
+
+    const missing = await app.request('/v1/batches/nope/results');
+    await expectError(missing, 404, 'not_found');
+  });
+
+  it('documents every batch route in the OpenAPI document', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+    expect(Object.keys(doc.paths['/v1/batches'])).toEqual(['post']);
+    expect(Object.keys(doc.paths['/v1/batches/{id}']).sort()).toEqual(['delete', 'get']);
+    expect(Object.keys(doc.paths['/v1/batches/{id}/results'])).toEqual(['get']);
+    for (const name of ['BatchRequest', 'BatchStatus', 'BatchResult', 'BatchSummary']) expect(doc.components.schemas[name]).toBeDefined();
+  });
+});
+
+describe('command line', () => {
+  it('runs a batch with a summary and writes the results in deal order', () => {
+    const out = join(dir, 'cli.ndjson');
+    const printed = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/batch.ts'), '--game', 'seahaven_towers', '--deals', '1-30', '--threads', '2', '--out', out, '--quiet'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    const reference = readFileSync(join(ROOT, '..', 'shared', 'data', 'verdicts', 'seahaven_towers.tsv'), 'utf8').trim().split('\n').slice(1, 31);
+    const unsolvable = reference.filter((l) => l.endsWith('unsolvable')).length;
+    expect(printed).toContain(`seahaven_towers (pysolfc): 30 of 30 deals, done`);
+    expect(printed).toContain(`solved ${30 - unsolvable}, unsolvable ${unsolvable}, unknown 0, errors 0`);
+    expect(printed).toMatch(/95 % Wilson interval/);
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => BatchResultSchema.parse(JSON.parse(l)));
+    expect(lines.map((l) => l.deal)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(lines.map((l) => (l.verdict === 'solved' ? 'solvable' : l.verdict))).toEqual(reference.map((l) => l.split('\t')[1]));
+  });
+
+  it('exits 2 with the error code on bad input', () => {
+    let status = 0;
+    let stderr = '';
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/batch.ts'), '--game', 'freecell', '--deals', '0-10', '--quiet'], { cwd: ROOT, stdio: 'pipe' });
+    } catch (e) {
+      status = (e as { status: number }).status;
+      stderr = String((e as { stderr: Buffer }).stderr);
+    }
+    expect(status).toBe(2);
+    expect(stderr).toContain('deal_out_of_range');
+  });
+});
