@@ -121,6 +121,7 @@ export function toWireResult(record: BatchRecord, r: StoredResult, withMoves: bo
 export function toStatus(record: BatchRecord, live: { dealsPerSecond: number; etaSeconds: number | null } | null): BatchStatus {
   const { spec } = record;
   const decided = record.solved + record.unsolvable;
+  const wilson = wilsonInterval(record.solved, decided);
   const finishedRate = record.activeMs > 0 ? record.done / (record.activeMs / 1000) : 0;
   return {
     id: record.id,
@@ -138,9 +139,9 @@ export function toStatus(record: BatchRecord, live: { dealsPerSecond: number; et
     dealsPerSecond: round(live?.dealsPerSecond ?? finishedRate, 2),
     etaSeconds: record.status === 'running' && live?.etaSeconds != null ? round(live.etaSeconds, 1) : null,
     summary: {
-      solvable: wilsonInterval(record.solved, decided) && { ...wilsonInterval(record.solved, decided)!, decided },
+      solvable: wilson && { share: round(wilson.share, 6), low: round(wilson.low, 6), high: round(wilson.high, 6), decided },
       unknown: record.unknown,
-      unknownShare: record.done > 0 ? record.unknown / record.done : 0,
+      unknownShare: record.done > 0 ? round(record.unknown / record.done, 6) : 0,
       meanMoves: record.solved > 0 ? round(record.sumMoves / record.solved, 2) : null,
       meanMsPerDeal: record.done > 0 ? round(record.sumElapsedMs / record.done, 3) : null,
     },
