@@ -22,7 +22,7 @@
  * (MOVE_TO_CARD), bits 14-19 the number of cards.
  */
 import {
-  numColumns, numCells, buildRule, BUILD_ALTERNATE_COLOR, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
+  numColumns, numCells, buildRule, BUILD_ALTERNATE_COLOR, BUILD_RANK, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
 } from './rules';
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
@@ -90,7 +90,8 @@ export let statesExpanded: u32 = 0;
 // Heuristic
 
 // Weights of the score (tuned on MS FreeCell 1..5000, PySolFC Seahaven Towers
-// and Baker's Game 1..500 with the bench; see README "Search").
+// and Baker's Game 1..500, Beleaguered Castle and Streets and Alleys 1..100;
+// see README "Search").
 let W_NOT_HOME: i32 = 6;
 let W_UNSORTED: i32 = 3;
 let W_CELL: i32 = 4;
@@ -112,7 +113,7 @@ function chooseWeights(): void {
   W_EMPTY_COLUMN = 6;
   W_NEXT_DEPTH = 2;
   W_MODE = buildRule == BUILD_ALTERNATE_COLOR ? 0 : 1;
-  W_DEPTH = buildRule == BUILD_ALTERNATE_COLOR ? 32 : 24;
+  W_DEPTH = buildRule == BUILD_ALTERNATE_COLOR ? 32 : buildRule == BUILD_RANK ? 48 : 24;
 }
 
 /** Tuning hook (bench/tune only): fixes the heuristic weights for every later solve. */

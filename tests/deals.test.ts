@@ -253,6 +253,11 @@ describe('games without outside vectors', () => {
 
   it('agrees with the presets in rules.ts on columns, cells and numberings', () => {
     for (const p of PRESETS) {
+      if (p.numberings.length === 0) {
+        // a layout is required (selective_castle): no deal generator may exist
+        expect(dealableGames(), p.id).not.toContain(p.id);
+        continue;
+      }
       const { layout } = generateDeal(p.id, 'pysolfc', 1);
       expect(layout.columns.length, p.id).toBe(p.rules.columns);
       expect(layout.freeCells.length, p.id).toBe(p.rules.freeCells);
