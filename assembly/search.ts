@@ -3,9 +3,10 @@
  * the end.
  *
  * Every position met is stored once in the state table (table.ts) under its
- * canonical key. The open list is a bucket queue keyed by a heuristic score
- * (lower = more promising), LIFO within a bucket, so the search dives like a
- * guided depth-first search while never expanding a position twice. The
+ * canonical key. Two open lists (scans) order the stored positions by two
+ * heuristic scores (lower = more promising; bucket queues, LIFO within a
+ * bucket) and take turns, so the search dives like a guided depth-first
+ * search while never expanding a position twice. The
  * search prunes nothing but duplicates and applies only safe auto-moves
  * (position.ts argues each one), so when the open list runs empty without a
  * budget having cut an insert, every position reachable from the start has
@@ -77,10 +78,9 @@ const START: usize = memory.data(POSITION_BYTES);
 const PARENT: usize = memory.data(POSITION_BYTES);
 const CHILD: usize = memory.data(POSITION_BYTES);
 const KEY: usize = memory.data(KEY_BYTES);
-const BUCKETS: usize = memory.data(NUM_BUCKETS * 4);
+const BUCKETS: usize = memory.data(2 * NUM_BUCKETS * 4);
 const PATH: usize = memory.data(MAX_PATH * 4);
 
-let minBucket: i32 = NUM_BUCKETS;
 let stopReason: i32 = REASON_NONE;
 let goalIndex: u32 = 0;
 
@@ -89,42 +89,75 @@ export let statesExpanded: u32 = 0;
 // ---------------------------------------------------------------------------
 // Heuristic
 
-// Weights of the score (tuned on MS FreeCell 1..5000, PySolFC Seahaven Towers
-// and Baker's Game 1..500, Beleaguered Castle and Streets and Alleys 1..100;
-// see README "Search").
-let W_NOT_HOME: i32 = 6;
-let W_UNSORTED: i32 = 3;
-let W_CELL: i32 = 4;
-let W_EMPTY_COLUMN: i32 = 6;
-let W_NEXT_DEPTH: i32 = 2;
+// Two open lists ("scans", after fc-solve's soft threads sharing one state
+// collection; search-notes.md §1) order the same stored positions by two
+// different scores and take turns. A single greedy score has a heavy tail
+// (a deal it misjudges can take millions of positions while another score
+// solves it in thousands); two scores cut that tail at twice the cost of the
+// better one at worst. Every new position is queued in both lists and
+// expanded once, by whichever list reaches it first (the expanded flag).
+
+const SCANS: i32 = 2;
+/** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
+const W_NOT_HOME: i32 = 0;
+const W_UNSORTED: i32 = 1;
+const W_CELL: i32 = 2;
+const W_EMPTY_COLUMN: i32 = 3;
+const W_NEXT_DEPTH: i32 = 4;
 /** 0: count cards below the top movable run; 1: count cards above the natural sequence on the column's bottom. */
-let W_MODE: i32 = 0;
+const W_MODE: i32 = 5;
 /** Sixteenths of a score point per move of depth: a little breadth against greedy plateaus. */
-let W_DEPTH: i32 = 32;
+const W_DEPTH: i32 = 6;
+const WEIGHT_COUNT: i32 = 8;
+const WEIGHTS: usize = memory.data(SCANS * WEIGHT_COUNT * 4);
+const MIN_BUCKET: usize = memory.data(SCANS * 4);
 let weightsOverridden: bool = false;
 let parentDepth: i32 = 0;
 
-/** Sets the default weights for the current build rule (unless a tuning run overrode them). */
-function chooseWeights(): void {
-  if (weightsOverridden) return;
-  W_NOT_HOME = 6;
-  W_UNSORTED = 3;
-  W_CELL = 4;
-  W_EMPTY_COLUMN = 6;
-  W_NEXT_DEPTH = 2;
-  W_MODE = buildRule == BUILD_ALTERNATE_COLOR ? 0 : 1;
-  W_DEPTH = buildRule == BUILD_ALTERNATE_COLOR ? 32 : buildRule == BUILD_RANK ? 48 : 24;
+/** Flag in a record's move word: the position has been expanded. */
+const EXPANDED: u32 = 0x80000000;
+const DEPTH_SHIFT: u32 = 20;
+const DEPTH_MAX: i32 = 2047;
+
+// @ts-ignore: decorator
+@inline function weight(scan: i32, w: i32): i32 {
+  return load<i32>(WEIGHTS + (<usize>(scan * WEIGHT_COUNT + w) << 2));
 }
 
-/** Tuning hook (bench/tune only): fixes the heuristic weights for every later solve. */
-export function setHeuristicWeights(notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {
-  W_NOT_HOME = notHome;
-  W_UNSORTED = unsorted;
-  W_CELL = cell;
-  W_EMPTY_COLUMN = emptyColumn;
-  W_NEXT_DEPTH = nextDepth;
-  W_MODE = mode;
-  W_DEPTH = depth;
+function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {
+  const at = WEIGHTS + (<usize>(scan * WEIGHT_COUNT) << 2);
+  store<i32>(at, notHome, 0);
+  store<i32>(at, unsorted, 4);
+  store<i32>(at, cell, 8);
+  store<i32>(at, emptyColumn, 12);
+  store<i32>(at, nextDepth, 16);
+  store<i32>(at, mode, 20);
+  store<i32>(at, depth, 24);
+}
+
+/**
+ * Sets the default weights for the current build rule (unless a tuning run
+ * overrode them). Tuned with the bench on MS FreeCell 1..5000, PySolFC
+ * Seahaven Towers and Baker's Game 1..500, Beleaguered Castle and Streets
+ * and Alleys 1..100 (README "Search").
+ */
+function chooseWeights(): void {
+  if (weightsOverridden) return;
+  if (buildRule == BUILD_ALTERNATE_COLOR) {
+    setWeights(0, 6, 3, 4, 6, 2, 0, 32);
+    setWeights(1, 6, 3, 2, 6, 2, 0, 32);
+  } else if (buildRule == BUILD_RANK) {
+    setWeights(0, 6, 3, 4, 6, 2, 1, 48);
+    setWeights(1, 6, 3, 4, 6, 2, 0, 24);
+  } else {
+    setWeights(0, 6, 3, 4, 6, 2, 1, 24);
+    setWeights(1, 6, 3, 2, 6, 2, 0, 32);
+  }
+}
+
+/** Tuning hook (bench/tune only): fixes the weights of one scan for every later solve. */
+export function setHeuristicWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {
+  setWeights(scan, notHome, unsorted, cell, emptyColumn, nextDepth, mode, depth);
   weightsOverridden = true;
 }
 
@@ -137,59 +170,92 @@ function topRunLength(p: usize, col: i32): i32 {
   return run;
 }
 
+let featureNotHome: i32 = 0;
+let featureUnsortedTop: i32 = 0;
+let featureUnsortedBottom: i32 = 0;
+let featureCellsUsed: i32 = 0;
+let featureEmptyColumns: i32 = 0;
+let featureNextDepth: i32 = 0;
+
 /**
- * Score of a position, lower is better: cards not home, cards buried under
- * out-of-order cards, occupied cells, empty columns (good), and how deep the
- * next foundation cards lie (features from search-notes.md §1 and §6).
+ * Measures a position for the scores: cards not home, cards buried under
+ * out-of-order cards (two ways), occupied cells, empty columns, and how deep
+ * the next foundation cards lie (features from search-notes.md §1 and §6).
  */
-function heuristic(p: usize): i32 {
+function measure(p: usize): void {
   let home = 0;
   for (let s = 0; s < 4; s++) home += foundation(p, s);
-  let score = (52 - home) * W_NOT_HOME;
+  featureNotHome = 52 - home;
+  featureUnsortedTop = 0;
+  featureUnsortedBottom = 0;
+  featureEmptyColumns = 0;
+  featureNextDepth = 0;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     if (n == 0) {
-      score -= W_EMPTY_COLUMN;
+      featureEmptyColumns++;
       continue;
     }
-    if (W_MODE == 0) {
-      score += (n - topRunLength(p, c)) * W_UNSORTED;
-    } else {
-      // cards above the longest natural sequence resting on the column's bottom
-      let ok = 1;
-      while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-      score += (n - ok) * W_UNSORTED;
-    }
+    featureUnsortedTop += n - topRunLength(p, c);
+    let ok = 1;
+    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    featureUnsortedBottom += n - ok;
     for (let i = 0; i < n; i++) {
       const card = cardAt(p, c, i);
-      if (foundation(p, suitOf(card)) + 1 == rankOf(card)) score += (n - 1 - i) * W_NEXT_DEPTH;
+      if (foundation(p, suitOf(card)) + 1 == rankOf(card)) featureNextDepth += n - 1 - i;
     }
   }
-  score += (numCells - emptyCellCount(p)) * W_CELL;
-  score += SCORE_OFFSET;
-  return score < 0 ? 0 : score >= NUM_BUCKETS ? NUM_BUCKETS - 1 : score;
+  featureCellsUsed = numCells - emptyCellCount(p);
+}
+
+/** Score of the measured position for one scan, lower is better, clamped to a bucket. */
+function score(scan: i32, depth: i32): i32 {
+  let s = featureNotHome * weight(scan, W_NOT_HOME)
+    + (weight(scan, W_MODE) == 0 ? featureUnsortedTop : featureUnsortedBottom) * weight(scan, W_UNSORTED)
+    + featureCellsUsed * weight(scan, W_CELL)
+    - featureEmptyColumns * weight(scan, W_EMPTY_COLUMN)
+    + featureNextDepth * weight(scan, W_NEXT_DEPTH)
+    + ((depth * weight(scan, W_DEPTH)) >> 4)
+    + SCORE_OFFSET;
+  return s < 0 ? 0 : s >= NUM_BUCKETS ? NUM_BUCKETS - 1 : s;
 }
 
 // ---------------------------------------------------------------------------
-// Open list (bucket queue threaded through the records' `next` field)
+// Open lists (bucket queues threaded through the records' `next` fields)
 
-function pushOpen(index: u32, score: i32): void {
-  const head = BUCKETS + (<usize>score << 2);
-  store<u32>(recordAt(index), load<u32>(head), 8);
-  store<u32>(head, index);
-  if (score < minBucket) minBucket = score;
+/** Queues a measured position in every scan's open list. */
+function pushOpen(index: u32, depth: i32): void {
+  const rec = recordAt(index);
+  for (let scan = 0; scan < SCANS; scan++) {
+    const bucket = score(scan, depth);
+    const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
+    store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
+    store<u32>(head, index);
+    const minAt = MIN_BUCKET + (<usize>scan << 2);
+    if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
+  }
 }
 
-function popOpen(): u32 {
-  while (minBucket < NUM_BUCKETS) {
-    const head = BUCKETS + (<usize>minBucket << 2);
+/** Takes the best position of one scan's list that no scan has expanded yet; 0 when the list is empty. */
+function popOpen(scan: i32): u32 {
+  const minAt = MIN_BUCKET + (<usize>scan << 2);
+  let bucket = load<i32>(minAt);
+  while (bucket < NUM_BUCKETS) {
+    const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
     const index = load<u32>(head);
-    if (index != 0) {
-      store<u32>(head, load<u32>(recordAt(index), 8));
-      return index;
+    if (index == 0) {
+      bucket++;
+      continue;
     }
-    minBucket++;
+    const rec = recordAt(index);
+    store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
+    const move = load<u32>(rec, 4);
+    if (move & EXPANDED) continue;
+    store<u32>(rec, move | EXPANDED, 4);
+    store<i32>(minAt, bucket);
+    return index;
   }
+  store<i32>(minAt, NUM_BUCKETS);
   return 0;
 }
 
@@ -218,10 +284,10 @@ function addChild(parent: u32, move: u32): bool {
     goalIndex = index;
     return false;
   }
-  const depth = parentDepth + 1;
-  store<u32>(recordAt(index), move | (<u32>(depth < 4095 ? depth : 4095) << 20), 4);
-  let score = heuristic(CHILD) + ((depth * W_DEPTH) >> 4);
-  pushOpen(index, score >= NUM_BUCKETS ? NUM_BUCKETS - 1 : score);
+  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
+  store<u32>(recordAt(index), move | (<u32>depth << DEPTH_SHIFT), 4);
+  measure(CHILD);
+  pushOpen(index, depth);
   return true;
 }
 
@@ -485,8 +551,8 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   chooseWeights();
   resetArena(<u64>memoryLimitBytes);
   resetOutput();
-  memory.fill(BUCKETS, 0, NUM_BUCKETS * 4);
-  minBucket = NUM_BUCKETS;
+  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
+  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
   stopReason = REASON_NONE;
   lastReason = REASON_NONE;
   goalIndex = 0;
@@ -507,11 +573,15 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   if (isWon(PARENT)) {
     goalIndex = root;
   } else {
-    pushOpen(root, heuristic(PARENT));
+    measure(PARENT);
+    pushOpen(root, 0);
   }
 
   while (goalIndex == 0) {
-    const index = popOpen();
+    // the scans take turns; when one list runs dry the other goes on alone
+    const turn = <i32>(statesExpanded & 1);
+    let index = popOpen(turn);
+    if (index == 0) index = popOpen(1 - turn);
     if (index == 0) break;
     statesExpanded++;
     if (statesExpanded % POLL_INTERVAL == 0) {
@@ -522,7 +592,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
       }
     }
     decodeKey(recordAt(index) + 16, PARENT);
-    parentDepth = <i32>(load<u32>(recordAt(index), 4) >> 20);
+    parentDepth = <i32>((load<u32>(recordAt(index), 4) & ~EXPANDED) >> DEPTH_SHIFT);
     if (!expand(index)) {
       if (goalIndex != 0) break;
       if (stopReason != REASON_NONE) break;

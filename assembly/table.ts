@@ -14,13 +14,13 @@
  * without moving (record indices stay valid). Record layout (RECORD_BYTES):
  *
  *   0  parent record index (0 for the start position)
- *   4  move from the parent (see search.ts, packed move)
- *   8  next record in the same priority bucket (the search's open list)
- *  12  32-bit hash of the key
+ *   4  move from the parent (search.ts: packed move, depth, expanded flag)
+ *   8  next record in the same bucket of open list 0 (search.ts)
+ *  12  next record in the same bucket of open list 1
  *  16  canonical key, KEY_BYTES bytes
  */
 import { allocate } from './arena';
-import { KEY_BYTES, keysEqual } from './position';
+import { KEY_BYTES, keysEqual, hashKey } from './position';
 
 export const RECORD_BYTES: i32 = 16 + KEY_BYTES;
 const CHUNK_SHIFT: i32 = 16;
@@ -73,7 +73,7 @@ function growSlots(): bool {
   memory.fill(fresh, 0, <usize>newCount * 8);
   const mask = newCount - 1;
   for (let i: u32 = 1; i <= recordCount; i++) {
-    const hash = load<u32>(recordAt(i), 12);
+    const hash = hashKey(recordAt(i) + 16);
     let h = hash & mask;
     while (load<u64>(fresh + (<usize>h << 3)) != 0) h = (h + 1) & mask;
     store<u64>(fresh + (<usize>h << 3), (<u64>hash << 32) | <u64>i);
@@ -128,7 +128,7 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   store<u32>(rec, parent);
   store<u32>(rec, move, 4);
   store<u32>(rec, 0, 8);
-  store<u32>(rec, hash, 12);
+  store<u32>(rec, 0, 12);
   memory.copy(rec + 16, key, KEY_BYTES);
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
