@@ -3,6 +3,7 @@
  * solver, the server's workers and the CLI).
  */
 import type { Move } from './moves.js';
+import type { ProofOutcome } from './proof-format.js';
 
 /** The three honest answers. */
 export type Verdict = 'solved' | 'unsolvable' | 'unknown';
@@ -38,4 +39,10 @@ export interface SolveOutcome {
   /** The solution from the given position to the end (empty unless solved). */
   moves: Move[];
   stats: SolveStats;
+  /**
+   * Set when `verdict` is `unsolvable` and the solve went through
+   * `solveWithProof` (client-sdk/proof.ts): positions, reductions,
+   * fingerprint, and the certificate when one was asked for.
+   */
+  proof?: ProofOutcome;
 }
