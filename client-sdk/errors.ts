@@ -24,9 +24,19 @@ export const ERROR_STATUS = {
   not_found: 404,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unauthorized: 401,
+  rate_limited: 429,
   overloaded: 503,
   solution_check_failed: 500,
   engine_error: 500,
+  /** The engine trapped (a WebAssembly runtime error); its instance was reset. */
+  engine_trap: 500,
+  /** The engine ignored its stop flag past the deadline; its worker was terminated and replaced. */
+  engine_unresponsive: 500,
+  /** The worker thread died mid-solve (killed or crashed); it was replaced. */
+  worker_crashed: 500,
+  /** The worker thread ran out of JavaScript heap mid-solve; it was replaced. */
+  out_of_memory: 500,
   internal_error: 500,
   /** SDK only (`client.ts`): the service could not be reached, or answered something that is not the API. */
   unavailable: 503,

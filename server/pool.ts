@@ -7,27 +7,63 @@
  *   once instead of letting latency grow without bound.
  * - The engine's module is compiled once on the main thread and handed to
  *   every worker in `workerData` (structured-cloned, not recompiled).
+ * - Budgets: every task carries the request's state budget and deadline and
+ *   the pool's memory cap (`memoryLimitBytes`), which the engine enforces
+ *   itself (verdict `unknown` with reason `max_states`, `timeout`, `memory`).
  * - Cancellation is cooperative: every task carries a stop flag in a
  *   SharedArrayBuffer that the engine polls, so a cancel stops the search
  *   within one poll and keeps the worker. Terminating the worker is the last
  *   resort, used only when the engine has not stopped `stopGraceMs` after the
  *   flag was set (on cancel), or after its own deadline (a hung engine).
+ * - Faults fail only their own solve, with a code that says what happened:
+ *   `engine_trap` (a Wasm trap; the worker resets its engine),
+ *   `engine_unresponsive` (past its deadline and deaf to the stop flag; the
+ *   worker is terminated), `worker_crashed` (the thread died), `out_of_memory`
+ *   (the thread's JS heap ran out). Piscina replaces a lost worker; the other
+ *   solves and the next ones run on.
  * - The worker runs from source under tsx in development and tests, and from
  *   `dist/` as plain JavaScript in production (`workerFile`).
+ *
+ * Public API used elsewhere (keep it backward compatible): `createPool`,
+ * `pool.solve(deal, limits, signal)`, `pool.stats()`, `pool.close()`.
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { SolverError } from '../client-sdk/errors.js';
+import type { ProofRequest } from '../client-sdk/proof-format.js';
 import type { Deal } from '../client-sdk/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
 import {
   cancelledOutcome,
   FLAGS_BYTES,
   STARTED_AT_BYTE,
-  STOP_INDEX, type SolveTask, type SolveTaskResult, type SolverWorkerData } from './worker-protocol.js';
+  STOP_INDEX,
+  type SolveTask,
+  type SolveTaskResult,
+  type SolverWorkerData,
+} from './worker-protocol.js';
+
+/** Where the pool reports what an operator should know. Default: `console`. */
+export interface PoolLog {
+  warn(message: string, detail?: unknown): void;
+  error(message: string, detail?: unknown): void;
+}
+
+/** What happened to one solve, reported to `PoolOptions.onSettled` (metrics). */
+export interface SolveEvent {
+  /** The engine's answer, when there is one. */
+  outcome?: SolveOutcome;
+  /** The failure, when there is no answer (`overloaded` included). */
+  error?: SolverError;
+  /** Milliseconds the solve waited for a worker (0 when it never ran). */
+  queuedMs: number;
+  /** Milliseconds from submission to the answer. */
+  totalMs: number;
+}
 
 /** Options of `createPool`. */
 export interface PoolOptions {
@@ -41,21 +77,44 @@ export interface PoolOptions {
   filename?: string;
   /** How long a worker may take to honour its stop flag before it is terminated, ms; default 2000. */
   stopGraceMs?: number;
-  /** Where pool-level errors (not tied to a task) are reported; default `console.error`. */
+  /** Cap on each solve's engine memory, bytes; default: the engine's maximum (~4 GiB). */
+  memoryLimitBytes?: number;
+  /** V8 heap limits of each worker thread (not the Wasm memory: see `memoryLimitBytes`). */
+  resourceLimits?: ResourceLimits;
+  /** Called once for every solve, answered or failed (metrics). Must not throw. */
+  onSettled?: (event: SolveEvent) => void;
+  /** Where warnings and errors go; default `console`. */
+  log?: PoolLog;
+  /** Where pool-level errors (not tied to a task) are reported; default `log.error`. */
   onError?: (err: unknown) => void;
 }
 
-/** Numbers for `/healthz` and logs. */
+/** Numbers for `/healthz`, `/metrics` and logs. */
 export interface PoolStats {
+  /** Live worker threads. */
   threads: number;
+  /** Solves running on a worker. */
   running: number;
+  /** Solves waiting for a worker. */
   queued: number;
+  /** Most solves that may wait. */
   maxQueue: number;
+  /** Tasks completed by Piscina since start. */
   completed: number;
+  /** Solves accepted and not yet answered (running + queued). */
+  inFlight: number;
+  /** True once `close()` was called. */
+  closing: boolean;
 }
 
 /** A solve function as `createApp` takes it. */
-export type SolveFn = (deal: Deal, limits: SolveLimits, signal?: AbortSignal) => Promise<SolveOutcome>;
+export type SolveFn = (deal: Deal, limits: SolveLimits, signal?: AbortSignal, options?: SolveOptions) => Promise<SolveOutcome>;
+
+/** What a solve may produce beyond the verdict. */
+export interface SolveOptions {
+  /** Build the certificate of an `unsolvable` verdict (client-sdk/proof.ts); the summary comes always. */
+  proof?: ProofRequest;
+}
 
 /**
  * The worker file that matches how this module runs: `worker.ts` beside
@@ -77,13 +136,39 @@ export function workerExecArgv(file: string): string[] {
   return ['--import', tsx];
 }
 
+/** Why the pool set a task's stop flag. */
+type StopReason = 'cancel' | 'deadline';
+
+/**
+ * Maps what Piscina rejected a task with to the error the client gets. The
+ * message is safe to send; the original goes to the log.
+ */
+function mapTaskError(err: unknown, why: StopReason | undefined): SolverError {
+  if (err instanceof SolverError) return err;
+  const e = err as (Error & { code?: string }) | undefined;
+  if (e?.name === 'AbortError' && why === 'deadline') {
+    return new SolverError('engine_unresponsive', 'the engine did not stop at its deadline; its worker was terminated and replaced');
+  }
+  if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new SolverError('out_of_memory', 'the solver worker ran out of memory during this solve; it was replaced');
+  }
+  if (typeof e?.message === 'string' && /worker exited/i.test(e.message)) {
+    return new SolverError('worker_crashed', 'the solver worker died during this solve; it was replaced, retrying may succeed');
+  }
+  return new SolverError('worker_crashed', 'the solver worker failed during this solve; it was replaced, retrying may succeed');
+}
+
 /** The pool of solver workers. Create with `createPool`. */
 export class SolverPool {
   readonly #piscina: Piscina<SolveTask, SolveTaskResult>;
   readonly #stopGraceMs: number;
   readonly #threads: number;
   readonly #maxQueue: number;
+  readonly #memoryLimitBytes: number | undefined;
+  readonly #onSettled: ((event: SolveEvent) => void) | undefined;
+  readonly #log: PoolLog;
   readonly #inFlight = new Set<Int32Array>();
+  readonly #idleWaiters = new Set<() => void>();
   #closing = false;
 
   constructor(options: PoolOptions = {}) {
@@ -91,8 +176,15 @@ export class SolverPool {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
     const maxQueue = options.maxQueue ?? 4 * threads;
     if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be a non-negative integer, got ${maxQueue}`);
+    const memory = options.memoryLimitBytes;
+    if (memory !== undefined && !(Number.isInteger(memory) && memory > 0)) {
+      throw new RangeError(`memoryLimitBytes must be a positive integer, got ${memory}`);
+    }
     this.#threads = threads;
     this.#maxQueue = maxQueue;
+    this.#memoryLimitBytes = memory;
+    this.#onSettled = options.onSettled;
+    this.#log = options.log ?? console;
     const filename = options.filename ?? defaultWorkerFile();
     const workerData: SolverWorkerData = { module: options.module };
     this.#stopGraceMs = options.stopGraceMs ?? 2000;
@@ -102,8 +194,9 @@ export class SolverPool {
       minThreads: threads,
       maxThreads: threads,
       workerData,
+      ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
     });
-    const onError = options.onError ?? ((err: unknown) => console.error('solver pool error:', err));
+    const onError = options.onError ?? ((err: unknown) => this.#log.error('solver pool error', err));
     // Unhandled, a pool error event would end the process.
     this.#piscina.on('error', onError);
   }
@@ -111,29 +204,35 @@ export class SolverPool {
   /**
    * Solves one deal on a worker. Resolves with the engine's outcome (verdict
    * `unknown` with reason `cancelled` when `signal` fired first).
-   * @throws SolverError `overloaded` when the queue is full; `engine_error`
-   *   when the worker died or had to be terminated; any `SolverError` the
-   *   engine raised (e.g. `solution_check_failed`).
+   * @throws SolverError `overloaded` when the queue is full or the pool is
+   *   closing; `engine_trap`, `engine_unresponsive`, `worker_crashed`,
+   *   `out_of_memory` when the solve failed (only this solve: the worker is
+   *   reset or replaced); any `SolverError` the engine raised (e.g.
+   *   `solution_check_failed`).
    */
-  solve: SolveFn = async (deal, limits, signal) => {
-    if (this.#closing) throw new SolverError('overloaded', 'the service is shutting down');
+  solve: SolveFn = async (deal, limits, signal, options) => {
+    const submitted = Date.now();
+    if (this.#closing) return this.#reject(new SolverError('overloaded', 'the service is shutting down'), submitted);
     if (signal?.aborted) return cancelledOutcome();
     // The queue limit is kept here rather than by Piscina's `maxQueue`, whose
     // count also depends on workers still starting: waiting = in flight - threads.
     if (this.#inFlight.size >= this.#threads + this.#maxQueue) {
-      throw new SolverError(
-        'overloaded',
-        `the solver is busy (${this.#threads} solves running, ${this.#inFlight.size - this.#threads} waiting); retry later`,
+      return this.#reject(
+        new SolverError(
+          'overloaded',
+          `the solver is busy (${this.#threads} solves running, ${this.#inFlight.size - this.#threads} waiting); retry later`,
+        ),
+        submitted,
       );
     }
 
     const stop = new Int32Array(new SharedArrayBuffer(FLAGS_BYTES));
     const startedAt = new Float64Array(stop.buffer, STARTED_AT_BYTE, 1);
     const kill = new AbortController();
-    let why: 'cancel' | 'deadline' | undefined;
+    let why: StopReason | undefined;
     let killTimer: NodeJS.Timeout | undefined;
 
-    const requestStop = (reason: 'cancel' | 'deadline') => {
+    const requestStop = (reason: StopReason) => {
       if (why !== undefined) return;
       why = reason;
       Atomics.store(stop, STOP_INDEX, 1);
@@ -155,37 +254,57 @@ export class SolverPool {
     };
     deadlineTimer = setTimeout(checkDeadline, limits.timeoutMs + this.#stopGraceMs);
 
+    const task: SolveTask = { deal, limits, stop };
+    if (options?.proof) task.proof = options.proof;
+    if (this.#memoryLimitBytes !== undefined) task.memoryLimitBytes = this.#memoryLimitBytes;
+    const queuedMs = () => (startedAt[0] === 0 ? 0 : Math.max(0, startedAt[0] - submitted));
+
     this.#inFlight.add(stop);
     try {
-      const result = await this.#piscina.run({ deal, limits, stop }, { signal: kill.signal });
-      if (!result.ok) throw new SolverError(result.error.code, result.error.message, result.error.location);
+      const result = await this.#piscina.run(task, { signal: kill.signal });
+      if (!result.ok) {
+        const { code, message, location, detail } = result.error;
+        const error = new SolverError(code, message, location);
+        if (error.status >= 500) this.#log.error(`solver pool: solve failed (${code})`, detail ?? message);
+        throw error;
+      }
       const outcome = result.outcome;
       // A stop the pool requested for the deadline is a timeout, not a cancel.
       if (why === 'deadline' && outcome.verdict === 'unknown' && outcome.reason === 'cancelled') outcome.reason = 'timeout';
+      this.#settled({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
       return outcome;
     } catch (err) {
       if (err instanceof Error && err.name === 'AbortError' && why === 'cancel') {
         // Cancelled and the worker had to go (or the task was dropped from the queue).
-        if (startedAt[0] !== 0) console.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
-        return cancelledOutcome();
+        if (startedAt[0] !== 0) this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
+        const outcome = cancelledOutcome();
+        this.#settled({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
+        return outcome;
       }
-      throw this.#mapError(err, why);
+      const error = mapTaskError(err, why);
+      if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);
+      this.#settled({ error, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
+      throw error;
     } finally {
       this.#inFlight.delete(stop);
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
       clearTimeout(deadlineTimer);
+      if (this.#inFlight.size === 0) for (const wake of this.#idleWaiters) wake();
     }
   };
 
-  #mapError(err: unknown, why: 'cancel' | 'deadline' | undefined): unknown {
-    if (err instanceof SolverError) return err;
-    if (err instanceof Error && err.name === 'AbortError' && why === 'deadline') {
-      console.error('solver pool: the engine ignored its deadline; its worker was terminated');
-      return new SolverError('engine_error', 'the engine did not stop at its deadline; its worker was replaced');
+  #reject(error: SolverError, submitted: number): never {
+    this.#settled({ error, queuedMs: 0, totalMs: Date.now() - submitted });
+    throw error;
+  }
+
+  #settled(event: SolveEvent): void {
+    try {
+      this.#onSettled?.(event);
+    } catch (err) {
+      this.#log.error('solver pool: onSettled failed', err);
     }
-    console.error('solver pool: task failed', err);
-    return new SolverError('engine_error', 'the solver worker stopped unexpectedly');
   }
 
   /** Current numbers of the pool. */
@@ -197,7 +316,44 @@ export class SolverPool {
       queued: p.queueSize,
       maxQueue: this.#maxQueue,
       completed: p.completed,
+      inFlight: this.#inFlight.size,
+      closing: this.#closing,
     };
+  }
+
+  /** True once `close()` was called: new solves are refused. */
+  get closing(): boolean {
+    return this.#closing;
+  }
+
+  /**
+   * Runs `deal` once on every worker (tiny budgets), so that each has its
+   * engine instantiated before real traffic arrives. Failures are logged, not
+   * thrown: a cold worker is slower, not broken.
+   */
+  async warmUp(deal: Deal): Promise<void> {
+    const limits: SolveLimits = { maxStates: 1000, timeoutMs: 5000 };
+    const runs = Array.from({ length: this.#threads }, () => this.solve(deal, limits));
+    const results = await Promise.allSettled(runs);
+    for (const r of results) if (r.status === 'rejected') this.#log.warn('solver pool: warm-up solve failed', r.reason);
+  }
+
+  /**
+   * Waits until no solve is in flight, at most `timeoutMs`.
+   * @returns true when the pool went idle, false when time ran out first.
+   */
+  drain(timeoutMs: number): Promise<boolean> {
+    if (this.#inFlight.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (idle: boolean) => {
+        clearTimeout(timer);
+        this.#idleWaiters.delete(wake);
+        resolve(idle);
+      };
+      const wake = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.#idleWaiters.add(wake);
+    });
   }
 
   /**

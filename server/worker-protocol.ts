@@ -6,7 +6,8 @@
  * cloning keeps an Error's message but drops its `code`, and the service needs
  * the code to choose the HTTP status.
  */
-import type { ErrorCode, ErrorLocation } from '../client-sdk/errors.js';
+import { SolverError, type ErrorCode, type ErrorLocation } from '../client-sdk/errors.js';
+import type { ProofRequest } from '../client-sdk/proof-format.js';
 import type { Deal } from '../client-sdk/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
 
@@ -38,6 +39,14 @@ export interface SolveTask {
    * sets `stop[STOP_INDEX]` to 1; the engine polls it during the search.
    */
   stop: Int32Array;
+  /**
+   * Cap on the engine's linear memory for this solve, bytes (the pool's
+   * `memoryLimitBytes`); beyond it the search ends `unknown`/`memory`.
+   * Absent: the engine's own maximum.
+   */
+  memoryLimitBytes?: number;
+  /** Build the certificate of an `unsolvable` verdict within these caps (client-sdk/proof.ts). */
+  proof?: ProofRequest;
 }
 
 /** What a worker gives back for one task. */
@@ -46,7 +55,41 @@ export type SolveTaskResult = { ok: true; outcome: SolveOutcome } | TaskFailure;
 /** A failure reported by the worker, rebuilt as a `SolverError` by the pool. */
 export interface TaskFailure {
   ok: false;
-  error: { code: ErrorCode; message: string; location?: ErrorLocation };
+  error: {
+    code: ErrorCode;
+    message: string;
+    location?: ErrorLocation;
+    /** For the server log only, never for a response body: the original error's name, message and stack. */
+    detail?: string;
+  };
+}
+
+/**
+ * Classifies an error thrown while solving into the failure the worker
+ * reports. The code says what happened; the message is safe to send (no
+ * stack, no path); `detail` keeps the rest for the log.
+ *
+ * - `SolverError`: its own code and message (e.g. `solution_check_failed`);
+ * - `WebAssembly.RuntimeError` (a trap: out-of-bounds access, unreachable):
+ *   `engine_trap`, with V8's fixed trap text;
+ * - an allocation failure (`RangeError` "Array buffer allocation failed",
+ *   a failed `Memory.grow`): `out_of_memory`;
+ * - anything else: `engine_error`.
+ */
+export function describeFailure(err: unknown): TaskFailure['error'] {
+  const detail = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
+  if (err instanceof SolverError) {
+    return { code: err.code, message: err.message, ...(err.location ? { location: err.location } : {}), ...(err.status >= 500 ? { detail } : {}) };
+  }
+  if (err instanceof WebAssembly.RuntimeError) {
+    // V8's trap messages are fixed phrases ("memory access out of bounds", "unreachable").
+    const trap = err.message.replace(/[^\w ,.()-]/g, '').slice(0, 80);
+    return { code: 'engine_trap', message: `the engine trapped (${trap}); its instance was reset, retrying may succeed`, detail };
+  }
+  if (err instanceof RangeError && /allocation failed|out of memory|memory\.grow/i.test(err.message)) {
+    return { code: 'out_of_memory', message: 'the solver ran out of memory on this position; try a smaller state budget', detail };
+  }
+  return { code: 'engine_error', message: 'the engine failed on this position', detail };
 }
 
 /** What the pool passes to every worker once, in `workerData`. */

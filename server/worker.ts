@@ -7,11 +7,26 @@
  * and under tsx (`--import tsx`) the `import()` fallback would miss tsx's
  * hooks (shared/docs/stack-notes.md). Initialisation is therefore lazy and
  * synchronous (`Engine.instantiate` on an already compiled module).
+ *
+ * Failures come back as data with a code that says what happened
+ * (`describeFailure`: `engine_trap`, `out_of_memory`, `engine_error`, or the
+ * engine's own `SolverError`); the details (stack) travel in `detail` for the
+ * pool to log, never into a response. A worker thread that dies outright is
+ * the pool's to report (`worker_crashed`, `out_of_memory`).
  */
 import { workerData } from 'node:worker_threads';
 import { Engine } from '../client-sdk/engine.js';
 import { SolverError } from '../client-sdk/errors.js';
-import { cancelledOutcome, markStarted, STOP_INDEX, type SolveTask, type SolveTaskResult, type SolverWorkerData } from './worker-protocol.js';
+import { solveWithProof } from '../client-sdk/proof.js';
+import {
+  cancelledOutcome,
+  describeFailure,
+  markStarted,
+  STOP_INDEX,
+  type SolveTask,
+  type SolveTaskResult,
+  type SolverWorkerData,
+} from './worker-protocol.js';
 
 let engine: Engine | undefined;
 
@@ -32,15 +47,12 @@ export default function solveTask(task: SolveTask): SolveTaskResult {
   if (Atomics.load(task.stop, STOP_INDEX) !== 0) return { ok: true, outcome: cancelledOutcome() };
   markStarted(task.stop);
   try {
-    return { ok: true, outcome: getEngine().solve(task.deal, task.limits, task.stop) };
+    // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/proof.ts.
+    const outcome = solveWithProof(getEngine(), task.deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
+    return { ok: true, outcome };
   } catch (err) {
     // A trap or an abort may leave the instance's memory inconsistent: start afresh next time.
     engine = undefined;
-    if (err instanceof SolverError) {
-      return { ok: false, error: { code: err.code, message: err.message, location: err.location } };
-    }
-    // The details go to the server log, never into a response body.
-    console.error('solver worker: engine failure', err);
-    return { ok: false, error: { code: 'engine_error', message: 'the engine failed on this position' } };
+    return { ok: false, error: describeFailure(err) };
   }
 }

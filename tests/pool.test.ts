@@ -18,7 +18,7 @@ import { resolveDeal } from '../client-sdk/request.js';
 import { findPreset, type Deal } from '../client-sdk/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
 import { checkSolution } from '../client-sdk/verify.js';
-import { createPool, defaultWorkerFile, workerExecArgv, type PoolOptions, type SolverPool } from '../server/pool.js';
+import { createPool, defaultWorkerFile, workerExecArgv, type PoolOptions, type SolveEvent, type SolverPool } from '../server/pool.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURE = join(HERE, 'fixtures/pool-worker.ts');
@@ -36,7 +36,7 @@ function fixturePool(options: PoolOptions = {}): SolverPool {
 }
 
 /** A fake deal for the fixture, with a flag that it sets when it starts. */
-function fixtureDeal(mode: 'wait' | 'stubborn' | 'solve' = 'wait', stubbornMs?: number) {
+function fixtureDeal(mode: 'wait' | 'stubborn' | 'solve' | 'exit' | 'oom' | 'throw' = 'wait', stubbornMs?: number) {
   const started = new Int32Array(new SharedArrayBuffer(4));
   const deal = { mode, stubbornMs, started } as unknown as Deal;
   const whenStarted = async () => {
@@ -52,6 +52,75 @@ describe('worker file resolution', () => {
     expect(defaultWorkerFile()).toMatch(/server[/\\]worker\.ts$/);
     expect(workerExecArgv('/x/worker.ts')).toEqual(['--import', expect.stringMatching(/^file:.*tsx/)]);
     expect(workerExecArgv('/x/dist/server/worker.js')).toEqual([]);
+  });
+});
+
+/** A pool log that keeps what it is told, for tests that provoke failures. */
+const quiet = { warn: () => {}, error: () => {} };
+
+describe('pool faults (fixture worker): only the failing solve fails, with a code that says why', () => {
+  it('a worker thread that dies mid-solve → worker_crashed; the other solve and the next one succeed', async () => {
+    const logged: string[] = [];
+    const pool = fixturePool({ threads: 2, log: { warn: () => {}, error: (m) => logged.push(m) } });
+    const other = fixtureDeal('wait');
+    const ac = new AbortController();
+    const running = pool.solve(other.deal, LIMITS, ac.signal);
+    await other.whenStarted();
+    const err = await pool.solve(fixtureDeal('exit').deal, LIMITS).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SolverError);
+    expect(err).toMatchObject({ code: 'worker_crashed', status: 500 });
+    expect((err as Error).message).not.toMatch(/\/|\.ts|at /);
+    expect(logged.join('\n')).toMatch(/worker_crashed/);
+    ac.abort();
+    await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect((await pool.solve(fixtureDeal('solve').deal, LIMITS)).verdict).toBe('solved');
+    expect(pool.stats().threads).toBe(2);
+  });
+
+  it('a worker that runs out of heap → out_of_memory; the next solve succeeds', async () => {
+    const pool = fixturePool({ resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 }, log: quiet });
+    const err = await pool.solve(fixtureDeal('oom').deal, LIMITS).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'out_of_memory', status: 500 });
+    expect((await pool.solve(fixtureDeal('solve').deal, LIMITS)).verdict).toBe('solved');
+  });
+
+  it('a task that throws a raw error → a 5xx code, the message without paths; the worker serves on', async () => {
+    const pool = fixturePool({ log: quiet });
+    const err = await pool.solve(fixtureDeal('throw').deal, LIMITS).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SolverError);
+    expect((err as SolverError).status).toBe(500);
+    expect((err as Error).message).not.toMatch(/secret|\.ts/);
+    expect((await pool.solve(fixtureDeal('solve').deal, LIMITS)).verdict).toBe('solved');
+  });
+
+  it('reports every settled solve to onSettled (answers, failures, overload)', async () => {
+    const events: SolveEvent[] = [];
+    const pool = fixturePool({ maxQueue: 0, onSettled: (e) => events.push(e), log: quiet });
+    await pool.solve(fixtureDeal('solve').deal, LIMITS);
+    await pool.solve(fixtureDeal('exit').deal, LIMITS).catch(() => {});
+    const w = fixtureDeal('wait');
+    const ac = new AbortController();
+    const running = pool.solve(w.deal, LIMITS, ac.signal);
+    await w.whenStarted();
+    await pool.solve(fixtureDeal('solve').deal, LIMITS).catch(() => {});
+    ac.abort();
+    await running;
+    expect(events.map((e) => e.outcome?.verdict ?? e.error?.code)).toEqual(['solved', 'worker_crashed', 'overloaded', 'unknown']);
+    expect(events.every((e) => e.totalMs >= 0 && e.queuedMs >= 0)).toBe(true);
+  });
+
+  it('drain() waits for the solves in flight, or gives up after its timeout', async () => {
+    const pool = fixturePool();
+    expect(await pool.drain(10)).toBe(true);
+    const w = fixtureDeal('wait');
+    const ac = new AbortController();
+    const running = pool.solve(w.deal, LIMITS, ac.signal);
+    await w.whenStarted();
+    expect(await pool.drain(50)).toBe(false);
+    const drained = pool.drain(5000);
+    ac.abort();
+    expect(await drained).toBe(true);
+    await running;
   });
 });
 
@@ -120,12 +189,13 @@ describe('pool cancellation (fixture worker)', () => {
     expect(next.verdict).toBe('solved');
   });
 
-  it('an engine that overruns its deadline is stopped by the backstop (engine_error)', async () => {
-    const pool = fixturePool({ stopGraceMs: 100 });
+  it('an engine that overruns its deadline is stopped by the backstop (engine_unresponsive)', async () => {
+    const pool = fixturePool({ stopGraceMs: 100, log: quiet });
     const s = fixtureDeal('stubborn', 20_000);
     const err = await pool.solve(s.deal, { maxStates: 10, timeoutMs: 100 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SolverError);
-    expect(err).toMatchObject({ code: 'engine_error', status: 500 });
+    expect(err).toMatchObject({ code: 'engine_unresponsive', status: 500 });
+    expect((await pool.solve(fixtureDeal('solve').deal, LIMITS)).verdict).toBe('solved');
   });
 
   it('a full queue answers overloaded at once', async () => {
