@@ -1,7 +1,8 @@
 /**
  * The service's configuration, read from environment variables and validated
  * with zod, so that a typo fails at start with a clear message instead of at
- * the first request.
+ * the first request. The README's configuration table documents every
+ * variable; keep the two in step.
  *
  * | variable | default | meaning |
  * |---|---|---|
@@ -14,11 +15,37 @@
  * | `MAX_STATES_CAP` | 50000000 | largest state budget a request may ask for |
  * | `DEFAULT_TIMEOUT_MS` | 30000 | deadline when a request gives none |
  * | `TIMEOUT_MS_CAP` | 120000 | largest deadline a request may ask for |
+ * | `MAX_MEMORY_MB` | 3072 | engine memory cap per solve (16..4095); beyond it `unknown`/`memory` |
+ * | `STOP_GRACE_MS` | 2000 | a solve deaf to its stop flag this long after a cancel or its deadline has its worker terminated |
+ * | `SHUTDOWN_DRAIN_MS` | 5000, at most half of SHUTDOWN_TIMEOUT_MS | on SIGTERM/SIGINT, running solves may finish this long before they are cancelled |
  * | `SHUTDOWN_TIMEOUT_MS` | 10000 | on SIGTERM/SIGINT, exit forcibly after this long |
+ * | `REQUEST_TIMEOUT_MS` | 30000 | most time a client may take to send a whole request (slow clients are cut off) |
+ * | `API_KEYS` | (none) | comma-separated bearer tokens, each `token` or `name:token`; set = `/v1/*` needs `Authorization: Bearer <token>` |
+ * | `API_KEYS_FILE` | (none) | a file with one key (`token` or `name:token`) per line, `#` comments; added to `API_KEYS` |
+ * | `RATE_LIMIT_MAX` | 600 | requests per key per window when API keys are on (0 = no limit); beyond: 429 with `Retry-After` |
+ * | `RATE_LIMIT_WINDOW_MS` | 60000 | the rate limit's window |
+ * | `CORS_ORIGINS` | (none) | origins allowed to call the API from a browser: `*` or a comma-separated list; unset = same origin only |
+ * | `METRICS_TOKEN` | (none) | when set, `GET /metrics` needs `Authorization: Bearer <token>` |
+ * | `LOG_LEVEL` | info | `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent` |
+ * | `BATCH_DB_PATH` | data/batches.sqlite | SQLite file of the batches and their results (`:memory:` = not durable) |
+ * | `BATCH_CONCURRENCY` | THREADS | most batch solves in flight at once (single solves always go first) |
+ * | `BATCH_MAX_DEALS` | 1000000 | largest batch accepted |
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { AppConfig } from './app.js';
+
+/** One API key: the bearer token and the name logs and metrics show for it (never the token). */
+export interface ApiKey {
+  name: string;
+  token: string;
+}
+
+/** Log levels of pino. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Everything `main.ts` needs to start the service. */
 export interface ServiceConfig extends AppConfig {
@@ -26,8 +53,29 @@ export interface ServiceConfig extends AppConfig {
   host: string;
   threads: number;
   maxQueue: number;
+  /** Engine memory cap per solve, bytes. */
+  memoryLimitBytes: number;
+  stopGraceMs: number;
+  shutdownDrainMs: number;
   shutdownTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Empty: no authentication. */
+  apiKeys: ApiKey[];
+  /** Per API key; `max` 0 = unlimited. Only applies when `apiKeys` is not empty. */
+  rateLimit: { max: number; windowMs: number };
+  /** `null`: no CORS headers (same origin only); `'*'`: any origin; else the allowed origins. */
+  corsOrigins: '*' | string[] | null;
+  metricsToken: string | null;
+  logLevel: LogLevel;
+  /** Batch analysis (server/batches/). */
+  batch: { dbPath: string; concurrency: number; maxDeals: number };
 }
+
+/** Characters of an RFC 6750 bearer token (as hono's bearer-auth accepts them). */
+const TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Shortest token accepted: a guessable key is no key. */
+export const MIN_TOKEN_LENGTH = 16;
 
 /** An integer environment variable within [min, max], with a default. */
 function intVar(def: number, min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -58,7 +106,31 @@ function envSchema() {
       MAX_STATES_CAP: intVar(50_000_000, 1),
       DEFAULT_TIMEOUT_MS: intVar(30_000, 1),
       TIMEOUT_MS_CAP: intVar(120_000, 1),
+      MAX_MEMORY_MB: intVar(3072, 16, 4095),
+      STOP_GRACE_MS: intVar(2000, 10, 600_000),
+      SHUTDOWN_DRAIN_MS: z
+        .string()
+        .trim()
+        .regex(/^\d+$/, { error: 'must be a whole number' })
+        .transform(Number)
+        .optional(),
       SHUTDOWN_TIMEOUT_MS: intVar(10_000, 0),
+      REQUEST_TIMEOUT_MS: intVar(30_000, 1000),
+      API_KEYS: z.string().optional(),
+      API_KEYS_FILE: z.string().trim().optional(),
+      RATE_LIMIT_MAX: intVar(600, 0),
+      RATE_LIMIT_WINDOW_MS: intVar(60_000, 1000),
+      CORS_ORIGINS: z.string().trim().optional(),
+      METRICS_TOKEN: z
+        .string()
+        .trim()
+        .regex(TOKEN, { error: 'must be a bearer token (letters, digits, ._~+/- and trailing =)' })
+        .min(MIN_TOKEN_LENGTH, { error: `must be at least ${MIN_TOKEN_LENGTH} characters` })
+        .optional(),
+      LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+      BATCH_DB_PATH: z.string().trim().min(1).default('data/batches.sqlite'),
+      BATCH_CONCURRENCY: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(1024)).optional(),
+      BATCH_MAX_DEALS: intVar(1_000_000, 1),
     })
     .superRefine((env, ctx) => {
       if (env.DEFAULT_MAX_STATES > env.MAX_STATES_CAP) {
@@ -67,7 +139,51 @@ function envSchema() {
       if (env.DEFAULT_TIMEOUT_MS > env.TIMEOUT_MS_CAP) {
         ctx.addIssue({ code: 'custom', path: ['DEFAULT_TIMEOUT_MS'], message: `must not exceed TIMEOUT_MS_CAP (${env.TIMEOUT_MS_CAP})` });
       }
+      if (env.SHUTDOWN_DRAIN_MS !== undefined && env.SHUTDOWN_DRAIN_MS > env.SHUTDOWN_TIMEOUT_MS) {
+        ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_DRAIN_MS'], message: `must not exceed SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS})` });
+      }
     });
+}
+
+/**
+ * Parses API keys: entries separated by commas or line breaks, each `token`
+ * or `name:token`; `#` starts a comment (in a keys file). An unnamed key is
+ * named after a hash of its token (`key-` + 8 hex digits), so logs never
+ * show a token.
+ * @throws Error naming `source` and the entry (by position, never by token).
+ */
+export function parseApiKeys(text: string, source: string): ApiKey[] {
+  const keys: ApiKey[] = [];
+  const entries = text
+    .split(/[\n,]/)
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter((line) => line !== '');
+  entries.forEach((entry, i) => {
+    const colon = entry.indexOf(':');
+    const name = colon >= 0 ? entry.slice(0, colon).trim() : '';
+    const token = colon >= 0 ? entry.slice(colon + 1).trim() : entry;
+    if (colon >= 0 && !KEY_NAME.test(name)) throw new Error(`${source}: key ${i + 1}: the name must be 1-64 letters, digits, _ . -`);
+    if (!TOKEN.test(token)) throw new Error(`${source}: key ${i + 1}: a token is letters, digits and ._~+/- (and trailing =)`);
+    if (token.length < MIN_TOKEN_LENGTH) throw new Error(`${source}: key ${i + 1}: a token must be at least ${MIN_TOKEN_LENGTH} characters`);
+    keys.push({ name: name || `key-${createHash('sha256').update(token).digest('hex').slice(0, 8)}`, token });
+  });
+  return keys;
+}
+
+function parseOrigins(text: string | undefined): '*' | string[] | null {
+  if (text === undefined || text === '') return null;
+  if (text === '*') return '*';
+  const origins = text.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const origin of origins) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new Error(`CORS_ORIGINS: "${origin}" is not an origin such as https://example.com`);
+    }
+    if (url.origin !== origin) throw new Error(`CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path or slash)`);
+  }
+  return origins;
 }
 
 /**
@@ -83,6 +199,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration: ${problems}`);
   }
   const e = result.data;
+  let apiKeys: ApiKey[];
+  let corsOrigins: ServiceConfig['corsOrigins'];
+  try {
+    apiKeys = parseApiKeys(e.API_KEYS ?? '', 'API_KEYS');
+    if (e.API_KEYS_FILE !== undefined) {
+      let text: string;
+      try {
+        text = readFileSync(e.API_KEYS_FILE, 'utf8');
+      } catch (err) {
+        throw new Error(`API_KEYS_FILE: cannot read ${e.API_KEYS_FILE} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+      apiKeys.push(...parseApiKeys(text, 'API_KEYS_FILE'));
+    }
+    const tokens = new Set<string>();
+    for (const key of apiKeys) {
+      if (tokens.has(key.token)) throw new Error(`API_KEYS: the key named ${key.name} is given twice`);
+      tokens.add(key.token);
+    }
+    corsOrigins = parseOrigins(e.CORS_ORIGINS);
+  } catch (err) {
+    throw new Error(`invalid configuration: ${(err as Error).message}`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -95,6 +233,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       defaultTimeoutMs: e.DEFAULT_TIMEOUT_MS,
       timeoutMsCap: e.TIMEOUT_MS_CAP,
     },
+    memoryLimitBytes: e.MAX_MEMORY_MB * 1024 * 1024,
+    stopGraceMs: e.STOP_GRACE_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? Math.min(5000, Math.floor(e.SHUTDOWN_TIMEOUT_MS / 2)),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    apiKeys,
+    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    corsOrigins,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    logLevel: e.LOG_LEVEL,
+    batch: { dbPath: e.BATCH_DB_PATH, concurrency: e.BATCH_CONCURRENCY ?? e.THREADS, maxDeals: e.BATCH_MAX_DEALS },
   };
 }

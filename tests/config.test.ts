@@ -1,19 +1,30 @@
 /** The service configuration read from the environment (server/config.ts). */
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const threads = availableParallelism();
-    expect(loadConfig({})).toEqual({
+    expect(loadConfig({})).toMatchObject({
       port: 3000,
       host: '0.0.0.0',
       threads,
       maxQueue: 4 * threads,
       bodyLimitBytes: 1024 * 1024,
       limits: { defaultMaxStates: 5_000_000, maxStatesCap: 50_000_000, defaultTimeoutMs: 30_000, timeoutMsCap: 120_000 },
+      memoryLimitBytes: 3072 * 1024 * 1024,
+      stopGraceMs: 2000,
+      shutdownDrainMs: 5000,
       shutdownTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      apiKeys: [],
+      rateLimit: { max: 600, windowMs: 60_000 },
+      corsOrigins: null,
+      metricsToken: null,
+      logLevel: 'info',
     });
   });
 
@@ -33,6 +44,68 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', threads: 3, maxQueue: 0, bodyLimitBytes: 2048, shutdownTimeoutMs: 10_000 });
     expect(c.limits).toEqual({ defaultMaxStates: 10, maxStatesCap: 20, defaultTimeoutMs: 100, timeoutMsCap: 200 });
     expect(loadConfig({ THREADS: '5' }).maxQueue).toBe(20);
+  });
+
+  it('reads the operations variables', () => {
+    const c = loadConfig({
+      MAX_MEMORY_MB: '64',
+      STOP_GRACE_MS: '500',
+      SHUTDOWN_TIMEOUT_MS: '3000',
+      REQUEST_TIMEOUT_MS: '5000',
+      API_KEYS: 'alice:alice-token-0123456789, 0123456789abcdef0123',
+      RATE_LIMIT_MAX: '10',
+      RATE_LIMIT_WINDOW_MS: '1000',
+      CORS_ORIGINS: 'https://a.example, http://localhost:5173',
+      METRICS_TOKEN: 'metrics-token-0123456789',
+      LOG_LEVEL: 'warn',
+    });
+    expect(c).toMatchObject({
+      memoryLimitBytes: 64 * 1024 * 1024,
+      stopGraceMs: 500,
+      shutdownTimeoutMs: 3000,
+      shutdownDrainMs: 1500, // half the shutdown budget when not given
+      requestTimeoutMs: 5000,
+      rateLimit: { max: 10, windowMs: 1000 },
+      corsOrigins: ['https://a.example', 'http://localhost:5173'],
+      metricsToken: 'metrics-token-0123456789',
+      logLevel: 'warn',
+    });
+    expect(c.apiKeys).toEqual([
+      { name: 'alice', token: 'alice-token-0123456789' },
+      { name: expect.stringMatching(/^key-[0-9a-f]{8}$/), token: '0123456789abcdef0123' },
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+  });
+
+  it('reads API keys from API_KEYS_FILE too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+    const file = join(dir, 'keys.txt');
+    writeFileSync(file, '# service keys\nbob:bob-token-0123456789abcdef\n\ncarol:carol-token-0123456789 # ops\n');
+    try {
+      const c = loadConfig({ API_KEYS: 'alice:alice-token-0123456789', API_KEYS_FILE: file });
+      expect(c.apiKeys.map((k) => k.name)).toEqual(['alice', 'bob', 'carol']);
+      expect(() => loadConfig({ API_KEYS_FILE: join(dir, 'missing.txt') })).toThrow(/API_KEYS_FILE: cannot read/);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
+  it('rejects weak, malformed or repeated keys without printing them, and bad operations values', () => {
+    expect(() => loadConfig({ API_KEYS: 'short' })).toThrow(/API_KEYS: key 1: a token must be at least 16 characters/);
+    expect(() => loadConfig({ API_KEYS: 'ok-token-0123456789,bad token with spaces' })).toThrow(/API_KEYS: key 2/);
+    expect(() => loadConfig({ API_KEYS: 'bad name:ok-token-0123456789' })).toThrow(/API_KEYS: key 1: the name/);
+    expect(() => loadConfig({ API_KEYS: 'a:same-token-0123456789,b:same-token-0123456789' })).toThrow(/given twice/);
+    try {
+      loadConfig({ API_KEYS: 'x:secret-token-0123456789,y:secret-token-0123456789' });
+    } catch (err) {
+      expect((err as Error).message).not.toContain('secret-token');
+    }
+    expect(() => loadConfig({ MAX_MEMORY_MB: '8' })).toThrow(/MAX_MEMORY_MB/);
+    expect(() => loadConfig({ MAX_MEMORY_MB: '5000' })).toThrow(/MAX_MEMORY_MB/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: must be one of/);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '1000', SHUTDOWN_DRAIN_MS: '2000' })).toThrow(/SHUTDOWN_DRAIN_MS: must not exceed/);
   });
 
   it('rejects bad values, naming each variable', () => {
