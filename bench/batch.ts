@@ -15,7 +15,8 @@
  *    Overhead ratio = api wall time / direct wall time.
  * 3. latency: `--requests` sequential `POST /v1/solve` (MS FreeCell deals 1,
  *    2, 3, ... in turn) on the idle server, then the same requests while a
- *    100,000-deal batch runs (started 2 s earlier, cancelled after); p50,
+ *    large batch runs (`--busy-deals`, default MS 1..100000; started 2 s
+ *    earlier, cancelled after); p50,
  *    p90, p99 and max, and the batch's deals/s meanwhile.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,9 @@ interface Options {
   to: number;
   threads: number;
   requests: number;
+  batchConcurrency?: number;
+  busyDeals: string;
+  latencyOnly?: boolean;
   json?: string;
 }
 
@@ -53,6 +57,9 @@ const options = new Command()
   .option('--to <n>', 'last deal', positiveInt, 32000)
   .option('--threads <n>', 'solver threads (pool and server)', positiveInt, availableParallelism())
   .option('--requests <n>', 'POST /v1/solve requests per latency run', positiveInt, 300)
+  .option('--batch-concurrency <n>', 'BATCH_CONCURRENCY of the server (default: threads)', positiveInt)
+  .option('--latency-only', 'skip the throughput runs (1 and 2)')
+  .option('--busy-deals <range>', 'MS FreeCell deals of the batch that runs during the loaded latency run', '1..100000')
   .option('--json <file>', 'also write the numbers to this file')
   .parse()
   .opts<Options>();
@@ -124,24 +131,31 @@ async function latency(s: ServerProcess): Promise<ReturnType<typeof percentiles>
 const dir = mkdtempSync(join(tmpdir(), 'bench-batch-'));
 console.log(`${options.game} ${options.numbering} ${options.from}..${options.to} (${total} deals), ${options.threads} threads; load average ${load()}`);
 
-const d = await direct();
-const directRate = total / (d.ms / 1000);
-console.log(`direct (pool, no HTTP/DB): ${(d.ms / 1000).toFixed(1)} s, ${directRate.toFixed(1)} deals/s, ${JSON.stringify(d.counts)}; load ${load()}`);
+const d = options.latencyOnly ? null : await direct();
+const directRate = d ? total / (d.ms / 1000) : 0;
+if (d) console.log(`direct (pool, no HTTP/DB): ${(d.ms / 1000).toFixed(1)} s, ${directRate.toFixed(1)} deals/s, ${JSON.stringify(d.counts)}; load ${load()}`);
 
-const server = await startServer({ BATCH_DB_PATH: join(dir, 'bench.sqlite'), THREADS: String(options.threads), LOG_LEVEL: 'warn' });
+const server = await startServer({
+  BATCH_DB_PATH: join(dir, 'bench.sqlite'),
+  THREADS: String(options.threads),
+  LOG_LEVEL: 'warn',
+  ...(options.batchConcurrency ? { BATCH_CONCURRENCY: String(options.batchConcurrency) } : {}),
+});
 let results: Record<string, unknown>;
 try {
-  const a = await apiBatch(server);
-  const apiRate = total / (a.ms / 1000);
-  console.log(
-    `api (POST /v1/batches → done): ${(a.ms / 1000).toFixed(1)} s, ${apiRate.toFixed(1)} deals/s, ${JSON.stringify(a.status.counts)}; ` +
-      `overhead ratio ${(a.ms / d.ms).toFixed(3)}; load ${load()}`,
-  );
+  const a = d ? await apiBatch(server) : null;
+  const apiRate = a ? total / (a.ms / 1000) : 0;
+  if (a && d) {
+    console.log(
+      `api (POST /v1/batches → done): ${(a.ms / 1000).toFixed(1)} s, ${apiRate.toFixed(1)} deals/s, ${JSON.stringify(a.status.counts)}; ` +
+        `overhead ratio ${(a.ms / d.ms).toFixed(3)}; load ${load()}`,
+    );
+  }
 
   const idle = await latency(server);
   console.log(`POST /v1/solve idle: ${JSON.stringify(idle)}`);
 
-  const big = (await (await post(server, '/v1/batches', { game: 'freecell', numbering: 'ms', deals: '100001..200000', limits })).json()) as BatchStatus;
+  const big = (await (await post(server, '/v1/batches', { game: 'freecell', numbering: 'ms', deals: options.busyDeals, limits })).json()) as BatchStatus;
   await new Promise((r) => setTimeout(r, 2000));
   const before = await status(server, big.id);
   const t = performance.now();
@@ -149,11 +163,14 @@ try {
   const after = await status(server, big.id);
   const batchRate = (after.done - before.done) / ((performance.now() - t) / 1000);
   await fetch(`${server.url}/v1/batches/${big.id}`, { method: 'DELETE' });
-  console.log(`POST /v1/solve during a 100,000-deal batch: ${JSON.stringify(busy)}; the batch meanwhile ${batchRate.toFixed(1)} deals/s`);
+  console.log(
+    `POST /v1/solve during a batch of ${options.busyDeals} (BATCH_CONCURRENCY ${options.batchConcurrency ?? options.threads}): ${JSON.stringify(busy)}; ` +
+      `the batch meanwhile ${batchRate.toFixed(1)} deals/s`,
+  );
   results = {
     set: { game: options.game, numbering: options.numbering, from: options.from, to: options.to, threads: options.threads },
-    direct: { seconds: d.ms / 1000, dealsPerSecond: directRate, counts: d.counts },
-    api: { seconds: a.ms / 1000, dealsPerSecond: apiRate, counts: a.status.counts, overheadRatio: a.ms / d.ms },
+    direct: d && { seconds: d.ms / 1000, dealsPerSecond: directRate, counts: d.counts },
+    api: a && d && { seconds: a.ms / 1000, dealsPerSecond: apiRate, counts: a.status.counts, overheadRatio: a.ms / d.ms },
     solveLatencyMs: { idle, duringBatch: busy, batchDealsPerSecondMeanwhile: batchRate },
     loadAverageAtEnd: load(),
   };

@@ -166,6 +166,28 @@ describe('batches on a real server', () => {
     }
   });
 
+  it('stops cleanly on SIGTERM in the middle of a batch and finishes it after a restart', async () => {
+    const db = join(dir, 'sigterm.sqlite');
+    const total = 600;
+    const first = await startServer({ BATCH_DB_PATH: db });
+    const { id } = await createBatch(first, { game: 'freecell', deals: `5001..${5000 + total}` });
+    await waitFor(first, id, (st) => st.done >= 100);
+    const exit = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
+    first.child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+
+    const second = await startServer({ BATCH_DB_PATH: db });
+    try {
+      const status = await waitFor(second, id, (st) => st.status !== 'running');
+      expect(status).toMatchObject({ status: 'done', done: total, counts: { solved: total, unsolvable: 0, unknown: 0, error: 0 } });
+      const results = await readResults(second, id);
+      expect(results.map((r) => r.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      expect(new Set(results.map((r) => r.index)).size).toBe(total);
+    } finally {
+      await second.kill();
+    }
+  });
+
   it('cancel stops the work; single solves stay fast while a 100,000-deal batch runs', async () => {
     const s = await startServer({ BATCH_DB_PATH: join(dir, 'cancel.sqlite') });
     try {

@@ -198,7 +198,9 @@ function resultStream(service: BatchService, id: string, options: StreamOptions)
   /** The next chunk to send, or null at the end. */
   const next = async (): Promise<string | null> => {
     for (;;) {
-      if (finished || options.signal.aborted) return null;
+      // A closing service ends the stream (its database is about to close);
+      // the client resumes from its cursor against the next process.
+      if (finished || options.signal.aborted || service.closed) return null;
       dirty = false;
       const record = service.store.get(id);
       if (!record) return null;
@@ -207,7 +209,7 @@ function resultStream(service: BatchService, id: string, options: StreamOptions)
         cursor = rows[rows.length - 1].seq;
         return rows.map(format).join('');
       }
-      const ended = record.status !== 'running' || service.closed;
+      const ended = record.status !== 'running';
       if (ended || !options.follow) {
         finished = true;
         if (!options.sse) return null;
