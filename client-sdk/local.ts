@@ -14,6 +14,7 @@
  */
 import { compileEngine, Engine, loadEngineModule, type EngineSource } from './engine.js';
 import { hint as hintWith, type Hint } from './hints.js';
+import { withProofSummary } from './proof-format.js';
 import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits, type LimitsConfig } from './request.js';
 import { PRESETS } from './rules.js';
 import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from './schemas.js';
@@ -59,7 +60,8 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
       const req = parsed.data;
       const deal = resolveDeal(req);
       const limits = resolveLimits(req.limits, limitsConfig);
-      return buildSolveResponse(req.game, deal, limits, engine.solve(deal, limits));
+      // An unsolvable answer carries its proof summary; certificates need node:zlib (client-sdk/proof.ts).
+      return buildSolveResponse(req.game, deal, limits, withProofSummary(engine, deal.rules, engine.solve(deal, limits)));
     },
     hint: (request) => hintWith(solver, request),
     games: gamesResponse,

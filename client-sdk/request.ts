@@ -23,6 +23,7 @@ import {
   type Numbering,
   type Rules,
 } from './rules.js';
+import { proofToWire } from './proof-format.js';
 import type { LimitsRequest, RulesOverride, SolveRequest, SolveResponse } from './schemas.js';
 import type { SolveLimits, SolveOutcome } from './solve-types.js';
 
@@ -187,7 +188,9 @@ export function resolveLimits(limits: LimitsRequest | undefined, config: LimitsC
  * The wire answer of one solve: verdict, the start position as fc-solve text,
  * the moves in JSON, standard notation and fc-solve lines, and the counters
  * with the budgets used. `stats.moveCount` counts every move (foundation and
- * auto-moves included; a sequence move counts one).
+ * auto-moves included; a sequence move counts one). An `unsolvable` outcome's
+ * `proof` (client-sdk/proof-format.ts) becomes the answer's `proof`, its
+ * certificate in base64.
  */
 export function buildSolveResponse(game: string, deal: Deal, limits: SolveLimits, outcome: SolveOutcome): SolveResponse {
   return {
@@ -200,6 +203,7 @@ export function buildSolveResponse(game: string, deal: Deal, limits: SolveLimits
     notation: toStandardNotation(outcome.moves, deal.rules),
     fcsMoves: toFcsMoves(outcome.moves),
     stats: { ...outcome.stats, moveCount: outcome.moves.length, limits },
+    ...(outcome.proof !== undefined ? { proof: proofToWire(outcome.proof) } : {}),
   };
 }
 

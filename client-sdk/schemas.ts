@@ -13,6 +13,7 @@
 import { z } from '@hono/zod-openapi';
 import { ERROR_STATUS, SolverError, type ErrorCode } from './errors.js';
 import { LayoutJsonSchema } from './layout.js';
+import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from './proof-format.js';
 import { MAX_COLUMNS, MAX_FREE_CELLS } from './rules.js';
 
 /** Game identifier, one of `GET /v1/games`. */
@@ -123,6 +124,11 @@ export const SolveRequestSchema = z
     layout: LayoutJsonSchema.meta({ id: 'Layout' }).optional(),
     rules: RulesOverrideSchema.optional(),
     limits: LimitsRequestSchema.optional(),
+    proof: z.boolean().optional().openapi({
+      description:
+        'With `true`, an `unsolvable` answer carries its certificate inline (`proof.certificate`, base64 gzip) when it is within the size cap the answer states; ' +
+        '`POST /v1/proofs` returns it as a file. Checked with `npm run check-proof` (docs/proofs.md).',
+    }),
   })
   .superRefine((req, ctx) => {
     const given = (['deal', 'board', 'layout'] as const).filter((k) => req[k] !== undefined);
@@ -178,6 +184,45 @@ export const SolveStatsSchema = z
   })
   .openapi('SolveStats');
 
+/** One reduction of the search (client-sdk/proof-format.ts `reductionsFor`). */
+export const ReductionSchema = z
+  .object({
+    name: z.enum(['safe_auto_moves', 'column_order', 'free_cell_order']),
+    meaning: z.string().openapi({ description: 'What the reduction does and why it loses no solution, in one line.' }),
+    rule: z.enum(AUTO_MOVE_RULES).optional().openapi({ description: 'For `safe_auto_moves`: the rule applied (docs/proofs.md).' }),
+  })
+  .openapi('Reduction');
+
+/** The certificate part of a proof: inline, or why not. */
+export const CertificateInfoSchema = z
+  .object({
+    included: z.boolean().openapi({ description: 'True when `data` holds the certificate.' }),
+    format: z.literal(CERTIFICATE_FORMAT).optional(),
+    version: z.number().int().optional(),
+    mediaType: z.literal(CERTIFICATE_MEDIA_TYPE).optional(),
+    encoding: z.literal('base64').optional(),
+    data: z.string().optional().openapi({ description: 'The certificate file (gzip), base64.' }),
+    bytes: z.number().int().optional().openapi({ description: 'Size of the certificate file in bytes (also when it was over the cap).' }),
+    reason: z.enum(['over_size_cap', 'over_position_cap']).optional().openapi({ description: 'Why the certificate is not included.' }),
+    maxBytes: z.number().int().optional().openapi({ description: 'The size cap of inline certificates, bytes.' }),
+    download: z.string().optional().openapi({ description: 'Where the file can be fetched instead (same request body).' }),
+    positions: z.number().int().optional(),
+    maxPositions: z.number().int().optional().openapi({ description: 'The most positions the service puts in a certificate.' }),
+    estimatedRawBytes: z.number().int().optional().openapi({ description: 'Bytes of keys before compression (positions × 48).' }),
+  })
+  .openapi('CertificateInfo');
+
+/** The proof summary of an `unsolvable` answer. */
+export const ProofSchema = z
+  .object({
+    positions: z.number().int().openapi({ description: 'Distinct canonical positions reachable from the start; the search examined every one.' }),
+    reductions: z.array(ReductionSchema).openapi({ description: 'Every reduction the search used; nothing else was pruned.' }),
+    fingerprint: z.string().openapi({ description: 'Fingerprint of the explored set, 16 hex digits: the sum mod 2^64 of FNV-1a-64 over each 48-byte key.' }),
+    fingerprintAlgorithm: z.string(),
+    certificate: CertificateInfoSchema.optional().openapi({ description: 'Only when the request asked for `proof: true`.' }),
+  })
+  .openapi('Proof', { description: 'What the complete search proved, and how to check it (docs/proofs.md).' });
+
 /** Answer of `POST /v1/solve`. */
 export const SolveResponseSchema = z
   .object({
@@ -192,6 +237,7 @@ export const SolveResponseSchema = z
     notation: z.array(z.string()).openapi({ description: 'The solution in standard notation (`3a`, `a4`, `3h`, `38`), one entry per move.' }),
     fcsMoves: z.array(z.string()).openapi({ description: "The solution as fc-solve's text lines (`Move a card from stack 3 to freecell 0`)." }),
     stats: SolveStatsSchema,
+    proof: ProofSchema.optional().openapi({ description: 'Only with `unsolvable`: positions examined, reductions, fingerprint, and the certificate when asked for.' }),
   })
   .openapi('SolveResponse');
 

@@ -3,7 +3,8 @@
  * validation and the OpenAPI document come from the same zod schemas
  * (`client-sdk/schemas.ts`).
  *
- * Routes: `POST /v1/solve`, `GET /v1/games`, `GET /openapi.json` (OpenAPI
+ * Routes: `POST /v1/solve`, `POST /v1/proofs` (an unsolvability certificate
+ * as a file, docs/proofs.md), `GET /v1/games`, `GET /openapi.json` (OpenAPI
  * 3.1), `GET /docs` (Swagger UI), `GET /healthz`, and the web page (`web/`,
  * built into `dist/web/`) as static files at `/`, registered last so that
  * every API route keeps priority.
@@ -22,7 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { swaggerUI } from '@hono/swagger-ui';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -30,6 +31,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ERROR_STATUS, SolverError } from '../client-sdk/errors.js';
 import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/request.js';
+import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/proof.js';
+import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/proof-format.js';
 import { PRESETS } from '../client-sdk/rules.js';
 import {
   ErrorResponseSchema,
@@ -50,12 +53,15 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Defaults and caps of the solve budgets. */
   limits: LimitsConfig;
+  /** Caps of unsolvability certificates (positions; inline bytes); default `DEFAULT_PROOF_CAPS`. */
+  proofs?: ProofCaps;
 }
 
 /** 1 MiB, and the SDK's default budgets. */
 export const DEFAULT_APP_CONFIG: Readonly<AppConfig> = Object.freeze({
   bodyLimitBytes: 1024 * 1024,
   limits: DEFAULT_LIMITS_CONFIG,
+  proofs: DEFAULT_PROOF_CAPS,
 });
 
 /** Seconds a client is asked to wait after a 503 `overloaded`. */
@@ -66,7 +72,7 @@ export interface AppDeps {
   /** Runs one solve; `signal` fires when the client goes away. */
   solve: SolveFn;
   /** Overrides of `DEFAULT_APP_CONFIG`. */
-  config?: { bodyLimitBytes?: number; limits?: Partial<LimitsConfig> };
+  config?: { bodyLimitBytes?: number; limits?: Partial<LimitsConfig>; proofs?: Partial<ProofCaps> };
   /** Extra fields for `GET /healthz` (e.g. pool numbers). */
   health?: () => Record<string, unknown>;
   /** Where unexpected errors are logged; default `console.error`. */
@@ -128,6 +134,36 @@ const solveRoute = createRoute({
   },
   responses: {
     200: { description: 'The verdict, the solution and the counters.', content: { 'application/json': { schema: SolveResponseSchema } } },
+    400: errorContent('Invalid request: bad JSON, schema violation, malformed board, bad rules or limits, deal out of range.'),
+    404: errorContent('Unknown game.'),
+    413: errorContent('Request body over the size limit.'),
+    415: errorContent('Content-Type is not application/json.'),
+    500: errorContent('Engine failure or internal error.'),
+    503: errorContent('All solvers busy and the queue full; retry after `Retry-After` seconds.'),
+  },
+});
+
+const proofsRoute = createRoute({
+  method: 'post',
+  path: '/v1/proofs',
+  tags: ['solver'],
+  summary: 'Download an unsolvability certificate',
+  description:
+    'Solves like `POST /v1/solve` (same body). When the verdict is `unsolvable`, the answer is the certificate file (`application/gzip`, format in docs/proofs.md; ' +
+    'check it with `npm run check-proof -- FILE`), with `X-Proof-Positions` and `X-Proof-Fingerprint` headers. Otherwise, or when the set is over the ' +
+    "service's position cap, the answer is the JSON of `POST /v1/solve` (with `proof.certificate.reason`).",
+  middleware: [jsonBody] as const,
+  request: {
+    body: { required: true, content: { 'application/json': { schema: SolveRequestSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The certificate (unsolvable), or the JSON answer (any other verdict, or a set over the cap).',
+      content: {
+        'application/gzip': { schema: z.string().openapi({ type: 'string', format: 'binary' }) },
+        'application/json': { schema: SolveResponseSchema },
+      },
+    },
     400: errorContent('Invalid request: bad JSON, schema violation, malformed board, bad rules or limits, deal out of range.'),
     404: errorContent('Unknown game.'),
     413: errorContent('Request body over the size limit.'),
@@ -202,9 +238,10 @@ const SWAGGER_ASSETS: Record<string, string> = {
  * @param deps the solve function, configuration overrides and hooks (see `AppDeps`).
  */
 export function createApp(deps: AppDeps): OpenAPIHono {
-  const config: AppConfig = {
+  const config: AppConfig & { proofs: ProofCaps } = {
     bodyLimitBytes: deps.config?.bodyLimitBytes ?? DEFAULT_APP_CONFIG.bodyLimitBytes,
     limits: { ...DEFAULT_APP_CONFIG.limits, ...deps.config?.limits },
+    proofs: { ...DEFAULT_PROOF_CAPS, ...deps.config?.proofs },
   };
   const logError = deps.logError ?? ((message: string, err: unknown) => console.error(message, err));
 
@@ -240,9 +277,32 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     const req = c.req.valid('json');
     const deal = resolveDeal(req);
     const limits = resolveLimits(req.limits, config.limits);
-    const outcome = await deps.solve(deal, limits, c.req.raw.signal);
+    const options = req.proof === true ? { proof: proofRequestFor(req, config.proofs, 'inline') } : undefined;
+    const outcome = await deps.solve(deal, limits, c.req.raw.signal, options);
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
   });
+
+  app.openapi(proofsRoute, async (c) => {
+    const req = c.req.valid('json');
+    const deal = resolveDeal(req);
+    const limits = resolveLimits(req.limits, config.limits);
+    const outcome = await deps.solve(deal, limits, c.req.raw.signal, { proof: proofRequestFor(req, config.proofs, 'download') });
+    const certificate = outcome.proof?.certificate;
+    if (outcome.proof !== undefined && certificate?.included) {
+      const name = `${req.game}-${req.deal !== undefined ? String(req.deal) : 'position'}.proof.gz`.replace(/[^\w.-]/g, '_');
+      return new Response(certificate.certificate as Uint8Array<ArrayBuffer>, {
+        status: 200,
+        headers: {
+          'Content-Type': CERTIFICATE_MEDIA_TYPE,
+          'Content-Disposition': `attachment; filename="${name}"`,
+          'X-Proof-Positions': String(outcome.proof.positions),
+          'X-Proof-Fingerprint': outcome.proof.fingerprint,
+        },
+      });
+    }
+    return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
+  });
+
 
   if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
 

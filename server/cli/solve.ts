@@ -5,17 +5,19 @@
  *   npm run solve -- --game seahaven_towers --deal 1
  *   npm run solve -- --game freecell --deal 11982 --max-states 2000000
  *   npm run solve -- --game freecell --board my-board.txt --json
+ *   npm run solve -- --game freecell --deal 11982 --proof 11982.proof.gz
  *
  * Prints the verdict, the counters and the solution in standard notation and
  * in fc-solve's lines (or, with `--json`, the API's JSON response). Exit
  * status: 0 for any verdict; 2 with the error code on bad input (a 4xx error
  * of the API); 1 on an engine or internal failure.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { Engine, loadEngineModule } from '../../client-sdk/engine.js';
 import { SolverError } from '../../client-sdk/errors.js';
 import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits } from '../../client-sdk/request.js';
+import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/proof.js';
 import { findPreset } from '../../client-sdk/rules.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/schemas.js';
 
@@ -28,6 +30,7 @@ interface CliOptions {
   maxStates?: string;
   timeoutMs?: string;
   json?: boolean;
+  proof?: string;
 }
 
 /** A deal number as the API takes it: a number when exact, else the digit string. */
@@ -74,6 +77,10 @@ function formatReport(res: SolveResponse, title: string): string {
     `states expanded ${s.statesExpanded}, stored ${s.statesStored}; ${s.elapsedMs} ms; memory ${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB` +
       ` (limits: ${s.limits.maxStates} states, ${s.limits.timeoutMs} ms)`,
   );
+  if (res.proof) {
+    lines.push(`proof: ${res.proof.positions} positions, fingerprint ${res.proof.fingerprint}; reductions:`);
+    for (const r of res.proof.reductions) lines.push(`  ${r.name}${r.rule ? ` (${r.rule})` : ''}: ${r.meaning}`);
+  }
   lines.push('', 'Start position:', res.board.trimEnd());
   if (res.verdict === 'solved') {
     lines.push('', 'Solution (standard notation):');
@@ -102,7 +109,19 @@ async function run(opts: CliOptions): Promise<void> {
   const limits = resolveLimits(req.limits, DEFAULT_LIMITS_CONFIG);
 
   const engine = Engine.instantiate(await loadEngineModule());
-  const outcome = engine.solve(deal, limits);
+  // The certificate (--proof FILE) is written to the file, not inlined in the answer.
+  const proof = opts.proof === undefined ? undefined : proofRequestFor(req, { ...DEFAULT_PROOF_CAPS, maxPositions: DEFAULT_LIMITS_CONFIG.maxStatesCap }, 'download');
+  const outcome = solveWithProof(engine, deal, limits, { proof });
+  const certificate = outcome.proof?.certificate;
+  if (outcome.proof !== undefined) outcome.proof = { ...outcome.proof, certificate: undefined };
+  if (opts.proof !== undefined) {
+    if (certificate?.included) {
+      writeFileSync(opts.proof, certificate.certificate);
+      process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes); check it with: npm run check-proof -- ${opts.proof}\n`);
+    } else {
+      process.stderr.write(`no certificate written: the verdict is ${outcome.verdict}${certificate && !certificate.included ? ` (${certificate.reason})` : ''}\n`);
+    }
+  }
   const response = buildSolveResponse(req.game, deal, limits, outcome);
 
   if (opts.json) {
@@ -126,6 +145,7 @@ const program = new Command()
   .option('--max-states <n>', `state budget (default ${DEFAULT_LIMITS_CONFIG.defaultMaxStates}, at most ${DEFAULT_LIMITS_CONFIG.maxStatesCap})`)
   .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, at most ${DEFAULT_LIMITS_CONFIG.timeoutMsCap})`)
   .option('--json', "print the API's JSON response")
+  .option('--proof <file>', 'when the verdict is unsolvable, write its certificate (docs/proofs.md) to this file')
   .action(async (opts: CliOptions) => {
     try {
       await run(opts);
