@@ -1,18 +1,41 @@
 /**
  * Starts the service: configuration from the environment (`config.ts`), the
- * engine module compiled once, the worker pool, the HTTP server.
+ * JSON logger, the metrics, the engine module compiled once, the worker pool
+ * (warmed up before `/readyz` says ready), the HTTP server with its
+ * operations layer (`service.ts`).
  *
- * Shutdown on SIGTERM/SIGINT: stop accepting connections (`server.close`),
- * stop the running solves and close the workers (`pool.close`), then exit; an
- * unref'd timer forces the exit after `SHUTDOWN_TIMEOUT_MS` if something
- * hangs. A second signal exits at once.
+ * Shutdown on SIGTERM/SIGINT (`lifecycle.ts` `gracefulShutdown`): not ready,
+ * stop accepting, run the `onShutdown` hooks, let running solves finish for
+ * `SHUTDOWN_DRAIN_MS` and cancel the rest (they are answered), close, flush
+ * the logs, exit 0. An unref'd timer forces the exit (status 1) after
+ * `SHUTDOWN_TIMEOUT_MS` if something hangs; a second signal exits at once.
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadEngineModule } from '../client-sdk/engine.js';
-import { createApp } from './app.js';
+import { resolveDeal } from '../client-sdk/request.js';
 import { loadConfig, type ServiceConfig } from './config.js';
-import { createPool } from './pool.js';
+import { gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
+import { createLogger, poolLog } from './logger.js';
+import { createMetrics } from './metrics.js';
+import { createBatchService } from './batches/service.js';
+import { createPool, type SolverPool } from './pool.js';
+import { createServiceApp } from './service.js';
+
+/**
+ * Shutdown hooks: run after the server stopped accepting and before running
+ * solves are cancelled, each given the time left (`ShutdownContext.deadline`).
+ * Register with `onShutdown.push(async ({ deadline, logger }) => { ... })`
+ * where the component is wired below.
+ *
+ * For batch work (issue 5): the hook should stop submitting new solves to
+ * the pool, wait for or record the ones in flight, and persist what is not
+ * done, so that no accepted batch work is lost. Solves still running when
+ * `SHUTDOWN_DRAIN_MS` is over are cancelled: they resolve `unknown` with
+ * reason `cancelled`, which a batch must treat as "not done", not as a result.
+ */
+export const onShutdown: ShutdownHook[] = [];
 
 let config: ServiceConfig;
 try {
@@ -22,34 +45,106 @@ try {
   process.exit(1);
 }
 
-const module = await loadEngineModule();
-const pool = createPool({ module, threads: config.threads, maxQueue: config.maxQueue });
-const app = createApp({ solve: pool.solve, config, health: () => ({ pool: pool.stats() }) });
+const logger = createLogger({ level: config.logLevel });
+const state = new ServiceState();
+let pool: SolverPool | undefined;
+const metrics = createMetrics({ poolStats: () => pool?.stats() });
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
-  const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-  console.log(`solitaire solver listening on http://${host}:${info.port} (${config.threads} solver threads, docs at /docs)`);
+process.on('uncaughtException', (err) => {
+  logger.fatal({ err }, 'uncaught exception: exiting');
+  logger.flush();
+  process.exit(1);
+});
+process.on('unhandledRejection', (err) => {
+  logger.error({ err }, 'unhandled promise rejection');
 });
 
-let stopping = false;
+const module = await loadEngineModule();
+pool = createPool({
+  module,
+  threads: config.threads,
+  maxQueue: config.maxQueue,
+  memoryLimitBytes: config.memoryLimitBytes,
+  stopGraceMs: config.stopGraceMs,
+  onSettled: metrics.observeSolve,
+  log: poolLog(logger),
+});
+const solverPool = pool;
+
+// Batch analysis: resumes the batches left running by the last process.
+const batches = createBatchService({
+  dbPath: config.batch.dbPath,
+  pool: { solve: solverPool.solve, queued: () => solverPool.stats().queued },
+  concurrency: config.batch.concurrency,
+  limits: config.limits,
+  maxDeals: config.batch.maxDeals,
+  onError: (message, err) => logger.error({ err }, message),
+});
+logger.info({ db: config.batch.dbPath, resumed: batches.store.running().length }, 'batches');
+// Stop starting batch deals; those running may finish (and be stored) while the pool drains.
+onShutdown.push(() => batches.close(config.shutdownDrainMs));
+
+const app = createServiceApp({
+  solve: solverPool.solve,
+  logger,
+  metrics,
+  state,
+  poolStats: () => solverPool.stats(),
+  config,
+  app: { batches },
+});
+
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+  logger.info(
+    {
+      address: info.address,
+      port: info.port,
+      threads: config.threads,
+      maxQueue: config.maxQueue,
+      maxMemoryMb: config.memoryLimitBytes / 2 ** 20,
+      apiKeys: config.apiKeys.length,
+      rateLimit: config.apiKeys.length > 0 ? config.rateLimit : null,
+      cors: config.corsOrigins,
+    },
+    'listening',
+  );
+}) as Server;
+// Slow or stalled clients may not hold a connection forever.
+server.requestTimeout = config.requestTimeoutMs;
+server.headersTimeout = Math.min(config.requestTimeoutMs, 20_000);
+
+// Ready once every worker has its engine instantiated.
+void solverPool.warmUp(resolveDeal({ game: 'freecell', deal: 1 })).then(() => {
+  if (!state.stopping) state.ready = true;
+  logger.info({ pool: solverPool.stats() }, 'ready');
+});
+
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) {
-    console.error(`${signal} again: exiting now`);
+  if (state.stopping) {
+    logger.error({ signal }, 'second signal: exiting now');
+    logger.flush();
     process.exit(1);
   }
-  stopping = true;
-  console.log(`${signal}: shutting down`);
   setTimeout(() => {
-    console.error(`shutdown took over ${config.shutdownTimeoutMs} ms: exiting`);
+    logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long: exiting');
+    logger.flush();
     process.exit(1);
   }, config.shutdownTimeoutMs).unref();
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   try {
-    await pool.close();
-    await closed;
+    await gracefulShutdown({
+      reason: signal,
+      state,
+      server,
+      pool: solverPool,
+      hooks: onShutdown,
+      drainMs: config.shutdownDrainMs,
+      timeoutMs: config.shutdownTimeoutMs,
+      logger,
+    });
     process.exit(0);
   } catch (err) {
-    console.error('error during shutdown:', err);
+    logger.error({ err }, 'error during shutdown');
+    logger.flush();
     process.exit(1);
   }
 }

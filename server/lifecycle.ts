@@ -1,0 +1,108 @@
+/**
+ * The service's life: ready or not (`/readyz`), and the graceful shutdown on
+ * SIGTERM/SIGINT.
+ *
+ * Shutdown, in order (`gracefulShutdown`):
+ *  1. not ready any more (`/readyz` answers 503, so a load balancer stops
+ *     sending); new API requests on open connections get 503 `overloaded`
+ *     with `Connection: close`; the listening socket closes;
+ *  2. the shutdown hooks run (e.g. the batch runner stops taking new work
+ *     and saves what it has: issue 5 registers its hook in main.ts), each
+ *     with the time left;
+ *  3. running solves may finish for `drainMs`; what still runs then is
+ *     cancelled (`pool.close()`: those requests answer `unknown`/`cancelled`,
+ *     so every accepted request gets an answer);
+ *  4. idle connections close; the logs are flushed; the caller exits.
+ * `main.ts` adds the forced exit after `timeoutMs`, whatever hangs.
+ */
+import type { Server } from 'node:http';
+import type { Logger } from './logger.js';
+
+/** Ready and stopping flags, read by `/readyz` and the shutdown gate. */
+export class ServiceState {
+  /** True once the pool is warm and the server listens; false again at shutdown. */
+  ready = false;
+  /** True from the first shutdown signal on. */
+  stopping = false;
+}
+
+/** What a shutdown hook is told. */
+export interface ShutdownContext {
+  /** The signal (or reason) that started the shutdown. */
+  reason: string;
+  /** `Date.now()` by which the process will have exited, forcibly if need be. */
+  deadline: number;
+  logger: Logger;
+}
+
+/**
+ * A function run at shutdown, after the server stopped accepting and before
+ * running solves are cancelled. It may return a promise; it is given until
+ * the deadline. It must not throw (a throw is logged and ignored).
+ */
+export type ShutdownHook = (ctx: ShutdownContext) => void | Promise<void>;
+
+/** The pool as the shutdown needs it. */
+export interface DrainablePool {
+  drain(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+  stats(): { inFlight: number };
+}
+
+/** Options of `gracefulShutdown`. */
+export interface ShutdownOptions {
+  reason: string;
+  state: ServiceState;
+  server: Pick<Server, 'close' | 'closeIdleConnections' | 'closeAllConnections'>;
+  pool: DrainablePool;
+  hooks: readonly ShutdownHook[];
+  /** How long running solves may finish before they are cancelled, ms. */
+  drainMs: number;
+  /** The whole shutdown's budget, ms (the caller forces the exit then). */
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/**
+ * Runs the shutdown described in the module comment. Resolves when
+ * everything is closed (or when only open connections are left at the
+ * deadline, which are then dropped).
+ */
+export async function gracefulShutdown(o: ShutdownOptions): Promise<void> {
+  const started = Date.now();
+  const deadline = started + o.timeoutMs;
+  o.state.stopping = true;
+  o.state.ready = false;
+  o.logger.info({ reason: o.reason, inFlight: o.pool.stats().inFlight, drainMs: o.drainMs, timeoutMs: o.timeoutMs }, 'shutting down');
+
+  const closed = new Promise<void>((resolve) => o.server.close(() => resolve()));
+  // Connections idle now close at once; those serving a request close when it is answered.
+  o.server.closeIdleConnections();
+  const sweeper = setInterval(() => o.server.closeIdleConnections(), 50);
+
+  try {
+    const hooks = Promise.allSettled(
+      o.hooks.map(async (hook) => {
+        try {
+          await hook({ reason: o.reason, deadline, logger: o.logger });
+        } catch (err) {
+          o.logger.error({ err }, 'shutdown hook failed');
+        }
+      }),
+    );
+    const drained = await o.pool.drain(o.drainMs);
+    if (!drained) o.logger.warn({ inFlight: o.pool.stats().inFlight }, 'shutdown: cancelling the solves still running');
+    await hooks;
+    await o.pool.close();
+    const left = Math.max(0, deadline - Date.now() - 100);
+    const timedOut = await Promise.race([closed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), left).unref())]);
+    if (timedOut) {
+      o.logger.warn('shutdown: dropping connections still open');
+      o.server.closeAllConnections();
+    }
+    o.logger.info({ ms: Date.now() - started }, 'shut down');
+  } finally {
+    clearInterval(sweeper);
+    o.logger.flush();
+  }
+}

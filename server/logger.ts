@@ -1,0 +1,70 @@
+/**
+ * Structured JSON logs (pino): one JSON object per line on stdout, with ISO
+ * times, and the request id of the request being served on every line
+ * written while serving it.
+ *
+ * The request id travels in an AsyncLocalStorage (`withRequestContext`), read
+ * by pino's `mixin`: lines written deep inside a request (the pool's error
+ * reports, the app's `logError`) carry it without passing a logger around.
+ *
+ * What never goes to a log: API tokens (only key names), request bodies.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import type { PoolLog } from './pool.js';
+
+export type { Logger } from 'pino';
+
+/** What the log knows about the request being served. */
+export interface RequestContext {
+  reqId: string;
+  /** Name of the API key in use, once authenticated. */
+  key?: string;
+}
+
+const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `fn` with `ctx` as the current request's context (for log lines written inside it). */
+export function withRequestContext<T>(ctx: RequestContext, fn: () => T): T {
+  return requestContext.run(ctx, fn);
+}
+
+/** The current request's context, if any. */
+export function currentRequest(): RequestContext | undefined {
+  return requestContext.getStore();
+}
+
+/** Options of `createLogger`. */
+export interface LoggerOptions {
+  /** Lowest level written; default `info`. */
+  level?: string;
+  /** Where lines go; default stdout (synchronous, so nothing is lost at exit). */
+  destination?: DestinationStream;
+}
+
+/** The service's logger; see the module comment. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { service: 'solitaire-solver', pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const ctx = requestContext.getStore();
+        return ctx ? { reqId: ctx.reqId, ...(ctx.key ? { key: ctx.key } : {}) } : {};
+      },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
+  );
+}
+
+/** The pool's log interface on top of a pino logger (details as `err` or `detail`). */
+export function poolLog(logger: Logger): PoolLog {
+  const fields = (detail: unknown) =>
+    detail === undefined ? {} : detail instanceof Error ? { err: detail } : { detail: String(detail) };
+  return {
+    warn: (message, detail) => logger.warn(fields(detail), message),
+    error: (message, detail) => logger.error(fields(detail), message),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Prometheus metrics (prom-client), served at `GET /metrics`.
+ *
+ * | metric | type | labels | meaning |
+ * |---|---|---|---|
+ * | `http_requests_total` | counter | method, route, status | requests answered |
+ * | `http_request_duration_seconds` | histogram | method, route, status | time to answer |
+ * | `solver_queue_depth` | gauge | | solves waiting for a worker |
+ * | `solver_running` | gauge | | solves on a worker |
+ * | `solver_queue_capacity` | gauge | | most solves that may wait |
+ * | `solver_threads` | gauge | | live worker threads |
+ * | `solver_solves_total` | counter | verdict, reason | answered solves (`reason` only for `unknown`) |
+ * | `solver_failures_total` | counter | code | solves that got no answer (`overloaded`, `engine_trap`, ...) |
+ * | `solver_states_expanded_total` | counter | | positions expanded by all solves |
+ * | `solver_solve_duration_seconds` | histogram | verdict | engine time per solve |
+ * | `solver_queue_wait_seconds` | histogram | | time from submission to a worker |
+ *
+ * plus prom-client's default process metrics (`process_resident_memory_bytes`,
+ * event loop lag, GC, ...). `route` is the route pattern (`/v1/solve`), or
+ * `unmatched`, so label values stay few.
+ *
+ * Every registry is its own (no global state), so tests can build many apps.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolStats, SolveEvent } from './pool.js';
+
+/** The service's metrics. */
+export interface Metrics {
+  readonly registry: Registry;
+  /** Records one answered HTTP request. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** Records one settled solve (the pool's `onSettled`). */
+  observeSolve(event: SolveEvent): void;
+  /** The text exposition of every metric. */
+  render(): Promise<string>;
+  /** Its content type. */
+  readonly contentType: string;
+}
+
+/** Options of `createMetrics`. */
+export interface MetricsOptions {
+  /** The pool's numbers, read at every scrape (queue depth and friends). */
+  poolStats?: () => PoolStats | undefined;
+  /** Also collect prom-client's default process metrics; default true. */
+  defaultMetrics?: boolean;
+}
+
+const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/** Creates the metrics in a registry of their own; see the module comment. */
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const stat = (name: string, help: string, pick: (s: PoolStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const s = options.poolStats?.();
+        if (s) this.set(pick(s));
+      },
+    });
+  stat('solver_queue_depth', 'Solves waiting for a worker.', (s) => s.queued);
+  stat('solver_running', 'Solves running on a worker.', (s) => s.running);
+  stat('solver_queue_capacity', 'Most solves that may wait for a worker.', (s) => s.maxQueue);
+  stat('solver_threads', 'Live solver worker threads.', (s) => s.threads);
+  const solves = new Counter({
+    name: 'solver_solves_total',
+    help: 'Answered solves, by verdict and (for unknown) reason.',
+    labelNames: ['verdict', 'reason'] as const,
+    registers: [registry],
+  });
+  const failures = new Counter({
+    name: 'solver_failures_total',
+    help: 'Solves that got no answer, by error code.',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
+  const expanded = new Counter({
+    name: 'solver_states_expanded_total',
+    help: 'Positions expanded by all solves.',
+    registers: [registry],
+  });
+  const solveTime = new Histogram({
+    name: 'solver_solve_duration_seconds',
+    help: 'Engine time per answered solve, by verdict.',
+    labelNames: ['verdict'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const queueWait = new Histogram({
+    name: 'solver_queue_wait_seconds',
+    help: 'Time from submission until a worker started the solve.',
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    observeRequest(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+    observeSolve(event) {
+      if (event.outcome) {
+        const o = event.outcome;
+        solves.inc({ verdict: o.verdict, reason: o.reason ?? '' });
+        expanded.inc(o.stats.statesExpanded);
+        solveTime.observe({ verdict: o.verdict }, o.stats.elapsedMs / 1000);
+        queueWait.observe(event.queuedMs / 1000);
+      } else if (event.error) {
+        failures.inc({ code: event.error.code });
+      }
+    },
+    render: () => registry.metrics(),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The operations layer around the API, installed by `createApp` (through
+ * `AppDeps.operations`) before any route, so that it wraps every route,
+ * issue-5 and web routes included. In order:
+ *
+ *  1. request id, access log, HTTP metrics (`request-log.ts`);
+ *  2. secure headers on every answer; CORS where configured (`security.ts`);
+ *  3. `GET /metrics` (Prometheus; bearer `METRICS_TOKEN` when set) and
+ *     `GET /readyz` (200 when warm and not stopping, else 503);
+ *  4. on `/v1/*`: the shutdown gate (503 `overloaded` + `Connection: close`
+ *     once stopping), then API keys and per-key rate limits when keys are
+ *     configured (`api-keys.ts`).
+ *
+ * `/healthz` (liveness) stays open and answers 200 as long as the process
+ * serves HTTP.
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import { HTTPException } from 'hono/http-exception';
+import { SolverError } from '../../client-sdk/errors.js';
+import type { ApiKey } from '../config.js';
+import type { ServiceState } from '../lifecycle.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import type { PoolStats } from '../pool.js';
+import { apiKeys } from './api-keys.js';
+import { requestLog } from './request-log.js';
+import { corsFor, securityHeaders } from './security.js';
+
+/** Options of `operations`. */
+export interface OperationsOptions {
+  logger: Logger;
+  metrics?: Metrics;
+  state?: ServiceState;
+  /** Pool numbers for `/readyz`. */
+  poolStats?: () => PoolStats;
+  apiKeys?: ApiKey[];
+  rateLimit?: { max: number; windowMs: number };
+  corsOrigins?: '*' | string[] | null;
+  metricsToken?: string | null;
+}
+
+/** The installer of the operations layer; see the module comment. */
+export function operations(options: OperationsOptions): (app: OpenAPIHono) => void {
+  return (app) => {
+    app.use('*', requestLog({ logger: options.logger, metrics: options.metrics }));
+    app.use('*', securityHeaders());
+    const cors = corsFor(options.corsOrigins ?? null);
+    if (cors) {
+      app.use('/v1/*', cors);
+      app.use('/openapi.json', cors);
+    }
+
+    if (options.metrics) {
+      const metrics = options.metrics;
+      if (options.metricsToken) app.use('/metrics', unauthorizedAsError(bearerAuth({ token: options.metricsToken })));
+      app.get('/metrics', async (c) => {
+        c.header('Content-Type', metrics.contentType);
+        c.header('Cache-Control', 'no-store');
+        return c.body(await metrics.render());
+      });
+    }
+
+    app.get('/readyz', (c) => {
+      const state = options.state;
+      const pool = options.poolStats?.();
+      const ready = (state?.ready ?? true) && !(state?.stopping ?? false) && (pool === undefined || pool.threads > 0);
+      const status = state?.stopping ? 'stopping' : ready ? 'ready' : 'starting';
+      c.header('Cache-Control', 'no-store');
+      return c.json({ status, ...(pool ? { pool } : {}) }, ready ? 200 : 503);
+    });
+
+    const state = options.state;
+    if (state) {
+      app.use('/v1/*', async (c, next) => {
+        if (state.stopping) {
+          c.header('Connection', 'close');
+          throw new SolverError('overloaded', 'the service is shutting down; retry on another instance');
+        }
+        await next();
+      });
+    }
+    if (options.apiKeys && options.apiKeys.length > 0) {
+      app.use('/v1/*', ...apiKeys({ keys: options.apiKeys, rateLimit: options.rateLimit }));
+    }
+  };
+}
+
+/** Turns a bearer-auth failure into the API's `unauthorized` error. */
+function unauthorizedAsError(auth: MiddlewareHandler): MiddlewareHandler {
+  return async (c, next) => {
+    let failed = false;
+    await auth(c, next).catch((err: unknown) => {
+      if (!(err instanceof HTTPException)) throw err;
+      const challenge = err.getResponse().headers.get('WWW-Authenticate');
+      if (challenge) c.header('WWW-Authenticate', challenge);
+      failed = true;
+    });
+    if (failed) throw new SolverError('unauthorized', 'GET /metrics needs the metrics token: send Authorization: Bearer <token>');
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Request ids, access logs and HTTP metrics, in one middleware that wraps
+ * every request.
+ *
+ * - The request id is the client's `X-Request-Id` when it is a sane token
+ *   (letters, digits, `_ - =`, at most 128 characters), else a fresh UUID;
+ *   it is echoed in the `X-Request-Id` response header and put on every log
+ *   line written while the request is served (`withRequestContext`).
+ * - One access log line per request: method, path, route, status, ms, and
+ *   for errors the error code. 2xx-4xx log at `info`, 503 at `warn`, other
+ *   5xx at `error` (the error with its stack is logged by the app's
+ *   `onError`, same request id); probes (`/healthz`, `/readyz`, `/metrics`)
+ *   at `debug`.
+ * - `http_requests_total` / `http_request_duration_seconds` by route pattern.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import { SolverError } from '../../client-sdk/errors.js';
+import { withRequestContext, type Logger, type RequestContext } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+
+/** Options of `requestLog`. */
+export interface RequestLogOptions {
+  logger: Logger;
+  metrics?: Metrics;
+}
+
+const REQUEST_ID = /^[\w=-]{1,128}$/;
+/** Probes of load balancers and scrapers: logged at debug, not to drown the rest. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The registered pattern of the route that answered, or `unmatched`. */
+export function routeLabel(c: Context): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) {
+    if (routes[i].method !== 'ALL') return routes[i].path;
+  }
+  return 'unmatched';
+}
+
+/** The current request's log context (set by `requestLog`). */
+export function requestContextOf(c: Context): RequestContext | undefined {
+  return c.get('requestContext' as never) as RequestContext | undefined;
+}
+
+/** See the module comment. */
+export function requestLog(options: RequestLogOptions): MiddlewareHandler {
+  const { logger, metrics } = options;
+  return async (c, next) => {
+    const started = performance.now();
+    const given = c.req.header('x-request-id');
+    const reqId = given !== undefined && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    const ctx: RequestContext = { reqId };
+    c.set('requestContext' as never, ctx as never);
+    c.set('requestId' as never, reqId as never);
+    await withRequestContext(ctx, next);
+    c.header('X-Request-Id', reqId);
+
+    const status = c.res.status;
+    const ms = performance.now() - started;
+    const route = routeLabel(c);
+    metrics?.observeRequest(c.req.method, route, status, ms / 1000);
+    const err = c.error;
+    const fields: Record<string, unknown> = {
+      reqId,
+      ...(ctx.key ? { key: ctx.key } : {}),
+      method: c.req.method,
+      path: c.req.path,
+      route,
+      status,
+      ms: Math.round(ms * 10) / 10,
+    };
+    if (err instanceof SolverError) fields.code = err.code;
+    // The error itself (with its stack) was logged by the app's onError, with this request id.
+    if (PROBES.has(route)) logger.debug(fields, 'request');
+    else if (status >= 500 && !(err instanceof SolverError && err.status === 503)) logger.error(fields, 'request failed');
+    else if (status >= 500) logger.warn(fields, 'request refused');
+    else logger.info(fields, 'request');
+  };
+}

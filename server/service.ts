@@ -1,0 +1,51 @@
+/**
+ * The service's HTTP app with its operations layer: `createApp` (routes)
+ * plus request ids, JSON logs, metrics, secure headers, CORS, API keys and
+ * rate limits, `/metrics` and `/readyz` (`server/middleware/`).
+ *
+ * `main.ts` builds the production service with it; tests build the same app
+ * around a fake or fixture solve.
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { createApp, type AppDeps } from './app.js';
+import type { ServiceConfig } from './config.js';
+import type { ServiceState } from './lifecycle.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import { operations } from './middleware/index.js';
+import type { PoolStats, SolveFn } from './pool.js';
+
+/** What `createServiceApp` needs. */
+export interface ServiceAppDeps {
+  solve: SolveFn;
+  logger: Logger;
+  metrics?: Metrics;
+  state?: ServiceState;
+  poolStats?: () => PoolStats;
+  /** Configuration; the fields absent take the app's defaults and no security options. */
+  config?: Partial<Pick<ServiceConfig, 'bodyLimitBytes' | 'limits' | 'apiKeys' | 'rateLimit' | 'corsOrigins' | 'metricsToken'>>;
+  /** Passed on to `createApp` (e.g. `webRoot`). */
+  app?: Partial<Pick<AppDeps, 'webRoot' | 'batches'>>;
+}
+
+/** Builds the service's app; see the module comment. */
+export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
+  const { logger, config = {} } = deps;
+  return createApp({
+    ...deps.app,
+    solve: deps.solve,
+    config: { bodyLimitBytes: config.bodyLimitBytes, limits: config.limits },
+    health: deps.poolStats ? () => ({ pool: deps.poolStats!() }) : undefined,
+    logError: (message, err) => logger.error({ err }, message),
+    operations: operations({
+      logger,
+      metrics: deps.metrics,
+      state: deps.state,
+      poolStats: deps.poolStats,
+      apiKeys: config.apiKeys,
+      rateLimit: config.rateLimit,
+      corsOrigins: config.corsOrigins,
+      metricsToken: config.metricsToken,
+    }),
+  });
+}

@@ -1,0 +1,219 @@
+/**
+ * The service under faults, with the real engine: deadlines, client
+ * disconnects (over a real socket), a full queue, a worker killed in the
+ * middle of a search, an engine trap, the memory cap.
+ *
+ * The long search is Streets and Alleys rules on PySolFC deal 77, which runs
+ * for over a minute: any answer in well under that came from a stop, not
+ * from the search finishing.
+ *
+ * The 100 ms bounds are wall-clock on a shared 2-core machine, where other
+ * test files run at the same time; a test whose bound is missed is retried
+ * (`TIMING`), so a scheduling hiccup does not fail the suite while an engine
+ * that does not stop (seconds late) fails every try.
+ */
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEngineModule } from '../client-sdk/engine.js';
+import { SolverError } from '../client-sdk/errors.js';
+import { resolveDeal } from '../client-sdk/request.js';
+import type { Deal } from '../client-sdk/rules.js';
+import { ErrorResponseSchema, SolveResponseSchema } from '../client-sdk/schemas.js';
+import { createLogger } from '../server/logger.js';
+import { createMetrics, type Metrics } from '../server/metrics.js';
+import { createPool, type SolveFn, type SolverPool } from '../server/pool.js';
+import { createServiceApp } from '../server/service.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CHAOS_WORKER = join(HERE, 'fixtures/chaos-worker.ts');
+const FIXTURE_WORKER = join(HERE, 'fixtures/pool-worker.ts');
+
+const LONG_REQUEST = {
+  game: 'freecell',
+  deal: 77,
+  numbering: 'pysolfc' as const,
+  rules: { build: 'rank' as const, freeCells: 0, sequenceMove: 'none' as const },
+};
+const LONG_DEAL = resolveDeal(LONG_REQUEST);
+const silent = createLogger({ level: 'silent' });
+/** Retries for the tests with wall-clock bounds (see the module comment). */
+const TIMING = { retry: 2 };
+const quiet = { warn: () => {}, error: () => {} };
+
+function post(app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }, body: unknown, signal?: AbortSignal) {
+  return app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+}
+
+async function until(cond: () => boolean, timeoutMs = 10_000, stepMs = 1): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+describe('deadlines and disconnects (real engine, one worker)', () => {
+  let pool: SolverPool;
+  let app: ReturnType<typeof createServiceApp>;
+
+  beforeAll(async () => {
+    pool = createPool({ module: await loadEngineModule(), threads: 1, maxQueue: 4, stopGraceMs: 5000, log: quiet });
+    app = createServiceApp({ solve: pool.solve, logger: silent, poolStats: () => pool.stats() });
+    await pool.warmUp(resolveDeal({ game: 'freecell', deal: 1 }));
+  });
+  afterAll(() => pool.close());
+
+  it.each([300, 1000])('a %i ms deadline is honoured within 100 ms (POST /v1/solve, wall clock)', TIMING, async (timeoutMs) => {
+    const t0 = performance.now();
+    const res = await post(app, { ...LONG_REQUEST, limits: { maxStates: 50_000_000, timeoutMs } });
+    const wall = performance.now() - t0;
+    expect(res.status).toBe(200);
+    const body = SolveResponseSchema.parse(await res.json());
+    expect(body).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
+    expect(body.stats.statesExpanded).toBeGreaterThan(0);
+    expect(body.stats.elapsedMs).toBeGreaterThanOrEqual(timeoutMs);
+    expect(body.stats.elapsedMs - timeoutMs).toBeLessThan(100);
+    expect(wall - timeoutMs).toBeLessThan(100);
+  });
+
+  it('a client that disconnects (real socket) frees its worker within 100 ms', TIMING, async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const completedBefore = pool.stats().completed;
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/solve', headers: { 'content-type': 'application/json' } });
+      req.on('error', () => {}); // the socket is destroyed on purpose
+      req.end(JSON.stringify({ ...LONG_REQUEST, limits: { maxStates: 50_000_000, timeoutMs: 60_000 } }));
+      await until(() => pool.stats().running === 1, 10_000);
+      await new Promise((r) => setTimeout(r, 200)); // deep in the search
+      expect(pool.stats().running).toBe(1);
+
+      const t0 = performance.now();
+      req.destroy();
+      await until(() => pool.stats().inFlight === 0, 5000);
+      const freed = performance.now() - t0;
+      expect(freed).toBeLessThan(100);
+      expect(pool.stats().completed).toBe(completedBefore + 1); // it stopped itself: the worker was not terminated
+
+      // The same worker takes the next solve at once.
+      const next = await post(app, { game: 'freecell', deal: 2 });
+      expect(next.status).toBe(200);
+      expect(((await next.json()) as { verdict: string }).verdict).toBe('solved');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('a full queue (fixture worker that blocks until stopped)', () => {
+  it('answers 503 overloaded at once, with Retry-After, while the accepted solves go on', TIMING, async () => {
+    const pool = createPool({ filename: FIXTURE_WORKER, threads: 1, maxQueue: 1, stopGraceMs: 100, log: quiet });
+    const app = createServiceApp({ solve: pool.solve, logger: silent, poolStats: () => pool.stats() });
+    try {
+      const ac = new AbortController();
+      const running = post(app, { game: 'freecell', deal: 1 }, ac.signal);
+      await until(() => pool.stats().running === 1);
+      const queued = post(app, { game: 'freecell', deal: 2 }, ac.signal);
+      await until(() => pool.stats().queued === 1);
+
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        const res = await post(app, { game: 'freecell', deal: 3 + i });
+        const took = performance.now() - t0;
+        expect(res.status).toBe(503);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(ErrorResponseSchema.parse(await res.json()).error.code).toBe('overloaded');
+        expect(took).toBeLessThan(100);
+      }
+      expect(pool.stats()).toMatchObject({ running: 1, queued: 1 });
+      ac.abort();
+      const answers = await Promise.all([running, queued]);
+      for (const res of answers) {
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('faults fail only their own request (real engine)', () => {
+  let pool: SolverPool;
+  let metrics: Metrics;
+  let app: ReturnType<typeof createServiceApp>;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    metrics = createMetrics({ defaultMetrics: false, poolStats: () => pool.stats() });
+    pool = createPool({
+      module: await loadEngineModule(),
+      filename: CHAOS_WORKER,
+      threads: 2,
+      log: { warn: () => {}, error: (m) => errors.push(m) },
+      onSettled: metrics.observeSolve,
+    });
+    // Requests for the long deal kill their worker at the 50th stop-flag poll, mid-search.
+    const solve: SolveFn = (deal, limits, signal) =>
+      pool.solve(deal.rules.freeCells === 0 ? ({ ...deal, chaos: { exitAfterPolls: 50 } } as Deal) : deal, limits, signal);
+    app = createServiceApp({ solve, logger: silent, metrics, poolStats: () => pool.stats() });
+    await pool.warmUp(resolveDeal({ game: 'freecell', deal: 1 }));
+  });
+  afterAll(() => pool.close());
+
+  it('a worker killed mid-solve → 500 worker_crashed for that request; a concurrent and the next request succeed', async () => {
+    const [killed, concurrent] = await Promise.all([
+      post(app, { ...LONG_REQUEST, limits: { maxStates: 50_000_000, timeoutMs: 60_000 } }),
+      post(app, { game: 'freecell', deal: 3 }),
+    ]);
+    const text = await killed.text();
+    expect(killed.status, text).toBe(500);
+    expect(ErrorResponseSchema.parse(JSON.parse(text)).error.code).toBe('worker_crashed');
+    expect(text).not.toMatch(/\bat .*\(|\/work\/|\.ts:\d+|node_modules|exited with code/);
+    expect(concurrent.status).toBe(200);
+    expect(errors.join('\n')).toMatch(/worker_crashed/);
+
+    for (const deal of [4, 5, 6]) {
+      const res = await post(app, { game: 'freecell', deal });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { verdict: string }).verdict).toBe('solved');
+    }
+    await until(() => pool.stats().threads === 2);
+    const scraped = await metrics.render();
+    expect(scraped).toMatch(/solver_failures_total\{code="worker_crashed"\} 1/);
+  });
+
+  it('an engine trap → engine_trap for that solve only; the worker resets its engine and serves on', async () => {
+    // A deal that skips validation (the API never sends one): 200 columns overrun the engine's input block.
+    const bad = resolveDeal({ game: 'freecell', deal: 1 });
+    bad.rules = { ...bad.rules, columns: 200 };
+    const err = await pool.solve(bad, { maxStates: 1000, timeoutMs: 5000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SolverError);
+    expect(err).toMatchObject({ code: 'engine_trap', status: 500 });
+    expect((err as Error).message).toMatch(/trapped \(memory access out of bounds\)/);
+    const again = await Promise.all([7, 8, 9].map((n) => pool.solve(resolveDeal({ game: 'freecell', deal: n }), { maxStates: 1_000_000, timeoutMs: 10_000 })));
+    expect(again.map((o) => o.verdict)).toEqual(['solved', 'solved', 'solved']);
+  });
+});
+
+describe('the memory cap per solve', () => {
+  it('a search that outgrows MAX_MEMORY_MB ends unknown/memory, within the cap', async () => {
+    const cap = 48 * 1024 * 1024;
+    const pool = createPool({ module: await loadEngineModule(), threads: 1, memoryLimitBytes: cap, log: quiet });
+    try {
+      const outcome = await pool.solve(LONG_DEAL, { maxStates: 50_000_000, timeoutMs: 60_000 });
+      expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'memory' });
+      expect(outcome.stats.memoryBytes).toBeLessThanOrEqual(cap);
+      const next = await pool.solve(resolveDeal({ game: 'freecell', deal: 1 }), { maxStates: 1_000_000, timeoutMs: 10_000 });
+      expect(next.verdict).toBe('solved');
+    } finally {
+      await pool.close();
+    }
+  });
+});
