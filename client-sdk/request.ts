@@ -86,7 +86,23 @@ export function applyRules(base: Rules, override: RulesOverride | undefined): Ru
   checkEnum(rules.emptyColumn, EMPTY_COLUMN_RULES, 'rules.emptyColumn');
   checkEnum(rules.sequenceMove, SEQUENCE_MOVE_RULES, 'rules.sequenceMove');
   if (typeof rules.wrap !== 'boolean') throw new SolverError('bad_rules', 'rules.wrap must be true or false', { path: 'rules.wrap' });
+  checkBaseWraps(rules);
   return rules;
+}
+
+/**
+ * A foundation base other than the Ace only exists with wrapping ranks
+ * (rules.md: "foundation base: Ace, or a rank chosen by the deal (Penguin),
+ * wrapping K→A"); the engine counts ranks from the base, so it would solve
+ * such a deal as wrapping while the checker, told `wrap: false`, refuses the
+ * solution. Found by tests/fuzz-api.test.ts (`{"game": "penguin", "deal": 1,
+ * "rules": {"wrap": false}}` was a 500).
+ * @throws SolverError `bad_rules` at `rules.wrap`.
+ */
+function checkBaseWraps(rules: Rules): void {
+  if (rules.foundationBase !== 1 && !rules.wrap) {
+    throw new SolverError('bad_rules', `a foundation base other than the Ace (here ${rules.foundationBase}) needs wrap: true`, { path: 'rules.wrap' });
+  }
 }
 
 /**
@@ -128,6 +144,7 @@ export function resolveDeal(req: SolveRequest): Deal {
     }
     const dealt = generateDeal(preset.id, numbering, req.deal);
     if (dealt.foundationBase !== undefined) rules.foundationBase = dealt.foundationBase;
+    checkBaseWraps(rules);
     const layout = fitLayout(dealt.layout, rules);
     validateLayout(layout, rules);
     return { rules, layout };
