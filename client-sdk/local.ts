@@ -59,7 +59,7 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
       if (!parsed.success) throw validationError(parsed.error);
       const req = parsed.data;
       const deal = resolveDeal(req);
-      const limits = resolveLimits(req.limits, limitsConfig);
+      const limits = resolveLimits(req.limits, limitsConfig, req.game);
       // An unsolvable answer carries its proof summary; certificates need node:zlib (client-sdk/proof.ts).
       return buildSolveResponse(req.game, deal, limits, withProofSummary(engine, deal.rules, engine.solve(deal, limits)));
     },

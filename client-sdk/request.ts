@@ -185,13 +185,20 @@ function fitLayout(layout: Layout, rules: Rules): Layout {
 }
 
 /**
- * Applies the server's defaults and caps to the budgets a request asks for.
+ * Applies the defaults (the game's own, when its preset has `defaultLimits`,
+ * else the server's) and the caps to the budgets a request asks for.
  * @throws SolverError `bad_limits`, naming the allowed range, when a value is
  *   not an integer from 1 to its cap.
  */
-export function resolveLimits(limits: LimitsRequest | undefined, config: LimitsConfig = DEFAULT_LIMITS_CONFIG): SolveLimits {
-  const maxStates = limits?.maxStates ?? config.defaultMaxStates;
-  const timeoutMs = limits?.timeoutMs ?? config.defaultTimeoutMs;
+export function resolveLimits(
+  limits: LimitsRequest | undefined,
+  config: LimitsConfig = DEFAULT_LIMITS_CONFIG,
+  game?: string,
+): SolveLimits {
+  // a game's own defaults (rules.ts `defaultLimits`) replace the service's, within the caps
+  const gameDefaults = game === undefined ? undefined : findPreset(game)?.defaultLimits;
+  const maxStates = limits?.maxStates ?? Math.min(gameDefaults?.maxStates ?? config.defaultMaxStates, config.maxStatesCap);
+  const timeoutMs = limits?.timeoutMs ?? Math.min(gameDefaults?.timeoutMs ?? config.defaultTimeoutMs, config.timeoutMsCap);
   if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > config.maxStatesCap) {
     throw new SolverError('bad_limits', `limits.maxStates must be an integer from 1 to ${config.maxStatesCap}`, { path: 'limits.maxStates' });
   }

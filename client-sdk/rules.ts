@@ -71,7 +71,16 @@ export interface GamePreset {
   rules: Rules;
   /** Deal numberings this game accepts; empty when a layout is required. */
   numberings: Numbering[];
+  /**
+   * Budgets this game's solves get when the request names none, instead of
+   * the service defaults (still within the service caps). The Castle games'
+   * spaces are larger: their hard deals need tens of millions of positions.
+   */
+  defaultLimits?: { maxStates: number; timeoutMs: number };
 }
+
+/** Default budgets of the Castle games: about 2.2 GB of engine memory and a minute. */
+const CASTLE_LIMITS = { maxStates: 30_000_000, timeoutMs: 60_000 };
 
 const FREECELL: Rules = {
   columns: 8,
@@ -188,6 +197,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: '8 columns of 6 with the aces on the foundations, build down regardless of suit, any card to an empty column, single cards only.',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
+    defaultLimits: CASTLE_LIMITS,
   },
   {
     id: 'sham_battle',
@@ -195,6 +205,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see README).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
+    defaultLimits: CASTLE_LIMITS,
   },
   {
     id: 'streets_and_alleys',
@@ -202,6 +213,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: 'Beleaguered Castle with all 52 cards dealt to 8 columns (7,7,7,7,6,6,6,6); no aces start on the foundations.',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
+    defaultLimits: CASTLE_LIMITS,
   },
   {
     id: 'citadel',
@@ -209,6 +221,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: 'Beleaguered Castle where a card that fits a foundation while the deal is made goes there (PySolFC).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
+    defaultLimits: CASTLE_LIMITS,
   },
   {
     id: 'selective_castle',
@@ -216,6 +229,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: "Beleaguered Castle rules on a layout the player arranged (the seed page); a board or layout is required. PySolFC's game of this name is a different one.",
     rules: BELEAGUERED_CASTLE,
     numberings: [],
+    defaultLimits: CASTLE_LIMITS,
   },
   {
     id: 'fortress',

@@ -293,7 +293,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.openapi(solveRoute, async (c) => {
     const req = c.req.valid('json');
     const deal = resolveDeal(req);
-    const limits = resolveLimits(req.limits, config.limits);
+    const limits = resolveLimits(req.limits, config.limits, req.game);
     const options = req.proof === true ? { proof: proofRequestFor(req, config.proofs, 'inline') } : undefined;
     const outcome = await deps.solve(deal, limits, c.req.raw.signal, options);
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
@@ -302,7 +302,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.openapi(proofsRoute, async (c) => {
     const req = c.req.valid('json');
     const deal = resolveDeal(req);
-    const limits = resolveLimits(req.limits, config.limits);
+    const limits = resolveLimits(req.limits, config.limits, req.game);
     const outcome = await deps.solve(deal, limits, c.req.raw.signal, { proof: proofRequestFor(req, config.proofs, 'download') });
     const certificate = outcome.proof?.certificate;
     if (outcome.proof !== undefined && certificate?.included) {
@@ -319,7 +319,6 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     }
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
   });
-
 
   if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
 

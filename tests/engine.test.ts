@@ -209,3 +209,14 @@ describe('canonical positions', () => {
     expect(solveChecked({ rules, layout: won })).toMatchObject({ verdict: 'solved', moves: [] });
   });
 });
+
+describe('per-game default budgets', () => {
+  it('gives the Castle games their larger defaults, the others the service defaults, requests and caps first', async () => {
+    const { resolveLimits, DEFAULT_LIMITS_CONFIG } = await import('../client-sdk/request.js');
+    expect(resolveLimits(undefined, DEFAULT_LIMITS_CONFIG, 'streets_and_alleys')).toEqual({ maxStates: 30_000_000, timeoutMs: 60_000 });
+    expect(resolveLimits(undefined, DEFAULT_LIMITS_CONFIG, 'freecell')).toEqual({ maxStates: 5_000_000, timeoutMs: 30_000 });
+    expect(resolveLimits({ maxStates: 1000 }, DEFAULT_LIMITS_CONFIG, 'citadel')).toEqual({ maxStates: 1000, timeoutMs: 60_000 });
+    const tight = { ...DEFAULT_LIMITS_CONFIG, maxStatesCap: 10_000_000, timeoutMsCap: 20_000 };
+    expect(resolveLimits(undefined, tight, 'beleaguered_castle')).toEqual({ maxStates: 10_000_000, timeoutMs: 20_000 });
+  });
+});

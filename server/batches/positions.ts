@@ -22,7 +22,7 @@ import type { BatchPositions, BatchSpec } from './store.js';
  */
 export function planBatch(req: BatchRequest, limitsConfig: LimitsConfig, maxDeals: number): { spec: BatchSpec; total: number } {
   const preset = requirePreset(req.game);
-  const limits = resolveLimits(req.limits, limitsConfig);
+  const limits = resolveLimits(req.limits, limitsConfig, req.game);
   let positions: BatchPositions;
   let numbering: BatchSpec['numbering'] = null;
   let total: number;

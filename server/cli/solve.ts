@@ -106,7 +106,7 @@ async function run(opts: CliOptions): Promise<void> {
   if (!parsed.success) throw validationError(parsed.error);
   const req = parsed.data;
   const deal = resolveDeal(req);
-  const limits = resolveLimits(req.limits, DEFAULT_LIMITS_CONFIG);
+  const limits = resolveLimits(req.limits, DEFAULT_LIMITS_CONFIG, req.game);
 
   const engine = Engine.instantiate(await loadEngineModule());
   // The certificate (--proof FILE) is written to the file, not inlined in the answer.
