@@ -251,9 +251,11 @@ export class BatchStore {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const db = new Database(path);
     this.#db = db;
+    // First, so that the statements below wait for (rather than fail on) a
+    // lock held by another process on the same file, e.g. a second server.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
     db.exec(SCHEMA);
     this.#stmt = {
       insertBatch: db.prepare(
