@@ -27,7 +27,8 @@
  *     counts 1..n; occupied cell: 1) × every target (every other column,
  *     empty ones each separately, every free cell, every foundation) — that
  *     `checkMove` finds legal, played with `applyMove` and followed by the
- *     auto-move closure, leads to a position in the set.
+ *     auto-move closure, leads to a position in the set (`checkMoves` lists
+ *     the candidates it need not ask `checkMove` about, and why).
  * docs/proofs.md explains why 1-6 prove that no position of the set, the
  * start included, can be won.
  */
@@ -67,7 +68,11 @@ export interface ProofCheckPass {
   header: CertificateHeader;
   /** Positions in the set (all checked). */
   positions: number;
-  /** Candidate moves given to `checkMove` (every source × target × count). */
+  /**
+   * Calls of `checkMove`: every source × target × count, less the candidates
+   * it is sure to refuse and the repeated single-card questions (see
+   * `checkMoves`; all of them with `exhaustive`).
+   */
   movesTried: number;
   /** Legal moves among them, each played and its result found in the set. */
   movesChecked: number;
@@ -107,6 +112,8 @@ export interface ProofCheckOptions {
   onProgress?: (done: number, total: number) => void;
   /** Default 10,000. */
   progressEvery?: number;
+  /** Give every candidate move to `checkMove`, skipping none (slower; same answer). */
+  exhaustive?: boolean;
 }
 
 class Rejection extends Error {
@@ -651,7 +658,7 @@ interface MoveCounts {
  *   is one), decides.
  * @throws Rejection `not_closed` at the first move whose result is missing.
  */
-function checkMoves(prepared: Prepared, from: number, to: number, options: ProofCheckOptions & { exhaustive?: boolean }): MoveCounts {
+function checkMoves(prepared: Prepared, from: number, to: number, options: ProofCheckOptions): MoveCounts {
   const { header, rule, body, set } = prepared;
   const rules = header.rules;
   const base = rules.foundationBase;
@@ -778,7 +785,7 @@ function failure(err: unknown, elapsedMs: number): ProofCheckFail {
  * answer. Independent of the engine (see the module comment).
  * `options.exhaustive` gives every candidate to `checkMove` (slower; see `checkMoves`).
  */
-export function checkCertificate(file: Uint8Array, options: ProofCheckOptions & { exhaustive?: boolean } = {}): ProofCheckResult {
+export function checkCertificate(file: Uint8Array, options: ProofCheckOptions = {}): ProofCheckResult {
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
   try {

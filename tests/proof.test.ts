@@ -151,6 +151,21 @@ describe('certificates of unsolvable deals pass the independent checker', () => 
     });
   }
 
+  // Other rule sets: wrapping ranks with a foundation base other than the Ace
+  // (Penguin, one cell), up-or-down building (Fortress), kings-only columns
+  // with cells filled by the deal (Forecell), wrapping in-suit (Baker's Game with wrap).
+  it.each([
+    { game: 'penguin', deal: 1, rules: { freeCells: 1 } },
+    { game: 'penguin', deal: 2, rules: { freeCells: 1 } },
+    { game: 'fortress', deal: 4 },
+    { game: 'forecell', deal: 9 },
+    { game: 'bakers_game', deal: 22, rules: { wrap: true } },
+  ])('$game $deal $rules', (req) => {
+    const { outcome, certificate } = certify({ ...req, numbering: 'pysolfc' });
+    const result = checkCertificate(certificate);
+    expect(result, JSON.stringify({ ...result, header: undefined })).toMatchObject({ ok: true, positions: outcome.stats.statesStored });
+  });
+
   it('skipping the candidates checkMove is sure to refuse changes nothing: same legal moves as the exhaustive check', () => {
     for (const [game, n] of [
       ['seahaven_towers', 107],
