@@ -90,6 +90,7 @@ const app = createServiceApp({
   metrics,
   state,
   poolStats: () => solverPool.stats(),
+  shed: () => solverPool.isFull(),
   config,
   app: { batches },
 });

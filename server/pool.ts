@@ -327,6 +327,15 @@ export class SolverPool {
   }
 
   /**
+   * True when a solve submitted now would be refused `overloaded` (every
+   * worker busy and the queue full, or closing): lets the HTTP layer shed a
+   * request before it spends time parsing and dealing it.
+   */
+  isFull(): boolean {
+    return this.#closing || this.#inFlight.size >= this.#threads + this.#maxQueue;
+  }
+
+  /**
    * Runs `deal` once on every worker (tiny budgets), so that each has its
    * engine instantiated before real traffic arrives. Failures are logged, not
    * thrown: a cold worker is slower, not broken.

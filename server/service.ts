@@ -7,6 +7,7 @@
  * around a fake or fixture solve.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { SolverError } from '../client-sdk/errors.js';
 import { createApp, type AppDeps } from './app.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceState } from './lifecycle.js';
@@ -22,6 +23,8 @@ export interface ServiceAppDeps {
   metrics?: Metrics;
   state?: ServiceState;
   poolStats?: () => PoolStats;
+  /** True when a solve would be refused now (`pool.isFull()`): solve requests are then answered 503 before their body is read. */
+  shed?: () => boolean;
   /** Configuration; the fields absent take the app's defaults and no security options. */
   config?: Partial<Pick<ServiceConfig, 'bodyLimitBytes' | 'limits' | 'apiKeys' | 'rateLimit' | 'corsOrigins' | 'metricsToken'>>;
   /** Passed on to `createApp` (e.g. `webRoot`). */
@@ -36,7 +39,11 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
     solve: deps.solve,
     config: { bodyLimitBytes: config.bodyLimitBytes, limits: config.limits },
     health: deps.poolStats ? () => ({ pool: deps.poolStats!() }) : undefined,
-    logError: (message, err) => logger.error({ err }, message),
+    // A 503 (overloaded, stopping) is expected under load: the access log's
+    // warn line records it; a stack per refusal would only cost time.
+    logError: (message, err) => {
+      if (!(err instanceof SolverError && err.status === 503)) logger.error({ err }, message);
+    },
     operations: operations({
       logger,
       metrics: deps.metrics,
@@ -46,6 +53,7 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
       rateLimit: config.rateLimit,
       corsOrigins: config.corsOrigins,
       metricsToken: config.metricsToken,
+      shed: deps.shed,
     }),
   });
 }

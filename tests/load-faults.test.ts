@@ -114,7 +114,7 @@ describe('deadlines and disconnects (real engine, one worker)', () => {
 describe('a full queue (fixture worker that blocks until stopped)', () => {
   it('answers 503 overloaded at once, with Retry-After, while the accepted solves go on', TIMING, async () => {
     const pool = createPool({ filename: FIXTURE_WORKER, threads: 1, maxQueue: 1, stopGraceMs: 100, log: quiet });
-    const app = createServiceApp({ solve: pool.solve, logger: silent, poolStats: () => pool.stats() });
+    const app = createServiceApp({ solve: pool.solve, logger: silent, poolStats: () => pool.stats(), shed: () => pool.isFull() });
     try {
       const ac = new AbortController();
       const running = post(app, { game: 'freecell', deal: 1 }, ac.signal);
@@ -132,12 +132,18 @@ describe('a full queue (fixture worker that blocks until stopped)', () => {
         expect(took).toBeLessThan(100);
       }
       expect(pool.stats()).toMatchObject({ running: 1, queued: 1 });
+      // Shed before the body is read: even a request for no game is refused, not parsed.
+      expect(pool.isFull()).toBe(true);
+      const shed = await post(app, { game: 'no_such_game', deal: 1 });
+      expect(shed.status).toBe(503);
       ac.abort();
       const answers = await Promise.all([running, queued]);
       for (const res of answers) {
         expect(res.status).toBe(200);
         expect(await res.json()).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
       }
+      expect(pool.isFull()).toBe(false);
+      expect((await post(app, { game: 'no_such_game', deal: 1 })).status).toBe(404);
     } finally {
       await pool.close();
     }

@@ -2,12 +2,15 @@
  * Operations: Prometheus metrics, liveness and readiness, structured JSON
  * logs with request ids; with the real engine behind the app.
  */
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SolverError } from '../client-sdk/errors.js';
 import { loadEngineModule } from '../client-sdk/engine.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import { ServiceState } from '../server/lifecycle.js';
 import { createLogger, poolLog } from '../server/logger.js';
 import { createMetrics, type Metrics } from '../server/metrics.js';
+import { requestLog } from '../server/middleware/request-log.js';
 import { createPool, type SolverPool } from '../server/pool.js';
 import { createServiceApp } from '../server/service.js';
 
@@ -98,5 +101,23 @@ describe('structured logs', () => {
     await app.request('/healthz');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'debug', route: '/healthz' });
+  });
+});
+
+describe('refusals under a flood', () => {
+  it('503s are logged one by one at debug only, and summed up in one warn line per period', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (s: string) => void logged.push(JSON.parse(s)) } });
+    const app = new Hono();
+    app.onError((err, c) => c.json({ error: { code: (err as SolverError).code } }, 503));
+    app.use('*', requestLog({ logger, refusalLogEveryMs: 100 }));
+    app.post('/v1/solve', () => {
+      throw new SolverError('overloaded', 'busy');
+    });
+    for (let i = 0; i < 50; i++) expect((await app.request('/v1/solve', { method: 'POST' })).status).toBe(503);
+    expect(logged).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 'warn', msg: 'requests refused (503)', refused: 50, example: { status: 503, code: 'overloaded', route: '/v1/solve' } });
   });
 });

@@ -9,7 +9,8 @@
  *     `GET /readyz` (200 when warm and not stopping, else 503);
  *  4. on `/v1/*`: the shutdown gate (503 `overloaded` + `Connection: close`
  *     once stopping), then API keys and per-key rate limits when keys are
- *     configured (`api-keys.ts`).
+ *     configured (`api-keys.ts`); on the solve routes, load shedding (503
+ *     `overloaded` before the body is read when the pool is full).
  *
  * `/healthz` (liveness) stays open and answers 200 as long as the process
  * serves HTTP.
@@ -39,7 +40,12 @@ export interface OperationsOptions {
   rateLimit?: { max: number; windowMs: number };
   corsOrigins?: '*' | string[] | null;
   metricsToken?: string | null;
+  /** True when the pool would refuse a solve now: solve requests get 503 before their body is read. */
+  shed?: () => boolean;
 }
+
+/** The routes that submit one solve each: shed first under overload. */
+const SOLVE_ROUTES = ['/v1/solve', '/v1/proofs'];
 
 /** The installer of the operations layer; see the module comment. */
 export function operations(options: OperationsOptions): (app: OpenAPIHono) => void {
@@ -83,6 +89,17 @@ export function operations(options: OperationsOptions): (app: OpenAPIHono) => vo
     }
     if (options.apiKeys && options.apiKeys.length > 0) {
       app.use('/v1/*', ...apiKeys({ keys: options.apiKeys, rateLimit: options.rateLimit }));
+    }
+    const shed = options.shed;
+    if (shed) {
+      // After authentication (an unknown client learns nothing about the load),
+      // before the body is parsed and the deal generated: a refusal costs little.
+      for (const path of SOLVE_ROUTES) {
+        app.use(path, async (c, next) => {
+          if (c.req.method === 'POST' && shed()) throw new SolverError('overloaded', 'the solver is busy (every worker busy and the queue full); retry later');
+          await next();
+        });
+      }
     }
   };
 }

@@ -7,10 +7,10 @@
  *   it is echoed in the `X-Request-Id` response header and put on every log
  *   line written while the request is served (`withRequestContext`).
  * - One access log line per request: method, path, route, status, ms, and
- *   for errors the error code. 2xx-4xx log at `info`, 503 at `warn`, other
- *   5xx at `error` (the error with its stack is logged by the app's
- *   `onError`, same request id); probes (`/healthz`, `/readyz`, `/metrics`)
- *   at `debug`.
+ *   for errors the error code. 2xx-4xx log at `info`, other 5xx at `error`
+ *   (the error with its stack is logged by the app's `onError`, same
+ *   request id); 503 refusals at `debug`, summed up at `warn` at most every
+ *   10 s; probes (`/healthz`, `/readyz`, `/metrics`) at `debug`.
  * - `http_requests_total` / `http_request_duration_seconds` by route pattern.
  */
 import type { Context, MiddlewareHandler } from 'hono';
@@ -23,6 +23,8 @@ import type { Metrics } from '../metrics.js';
 export interface RequestLogOptions {
   logger: Logger;
   metrics?: Metrics;
+  /** How often refused (503) requests are summed up in one `warn` line; default 10 s. */
+  refusalLogEveryMs?: number;
 }
 
 const REQUEST_ID = /^[\w=-]{1,128}$/;
@@ -46,6 +48,7 @@ export function requestContextOf(c: Context): RequestContext | undefined {
 /** See the module comment. */
 export function requestLog(options: RequestLogOptions): MiddlewareHandler {
   const { logger, metrics } = options;
+  const refusals = refusalLog(logger, options.refusalLogEveryMs);
   return async (c, next) => {
     const started = performance.now();
     const given = c.req.header('x-request-id');
@@ -53,8 +56,11 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
     const ctx: RequestContext = { reqId };
     c.set('requestContext' as never, ctx as never);
     c.set('requestId' as never, reqId as never);
-    await withRequestContext(ctx, next);
+    // Set before the answer exists, so it is built in (setting it afterwards
+    // copies the Response); a handler that returns its own Response gets it after.
     c.header('X-Request-Id', reqId);
+    await withRequestContext(ctx, next);
+    if (!c.res.headers.has('x-request-id')) c.header('X-Request-Id', reqId);
 
     const status = c.res.status;
     const ms = performance.now() - started;
@@ -73,8 +79,38 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
     if (err instanceof SolverError) fields.code = err.code;
     // The error itself (with its stack) was logged by the app's onError, with this request id.
     if (PROBES.has(route)) logger.debug(fields, 'request');
-    else if (status >= 500 && !(err instanceof SolverError && err.status === 503)) logger.error(fields, 'request failed');
-    else if (status >= 500) logger.warn(fields, 'request refused');
+    else if (status === 503) refusals.count(fields);
+    else if (status >= 500) logger.error(fields, 'request failed');
     else logger.info(fields, 'request');
+  };
+}
+
+/**
+ * 503 refusals (overloaded, stopping) are logged at `debug` one by one and
+ * summed up at `warn` at most once per `everyMs`: under a flood, a line per
+ * refusal would cost the time the refusals are there to save.
+ */
+function refusalLog(logger: Logger, everyMs = 10_000) {
+  let refused = 0;
+  let since = 0;
+  let first: Record<string, unknown> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (refused === 0) return;
+    logger.warn({ refused, seconds: Math.round((Date.now() - since) / 100) / 10, example: first }, 'requests refused (503)');
+    refused = 0;
+    first = undefined;
+  };
+  return {
+    count(fields: Record<string, unknown>) {
+      logger.debug(fields, 'request refused');
+      if (refused++ === 0) {
+        since = Date.now();
+        first = fields;
+        timer = setTimeout(flush, everyMs);
+        timer.unref();
+      }
+    },
   };
 }
