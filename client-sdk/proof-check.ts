@@ -132,32 +132,27 @@ class Rejection extends Error {
 // ---------------------------------------------------------------------------
 
 /**
- * The auto-move rule this checker accepts for `rules`, or why it accepts
- * none. The arguments are in docs/proofs.md ("Why each reduction is sound");
- * each shows that sending the card home keeps a solvable position solvable.
- * Refused: `suit_up_or_down` with `unlimited` sequence moves. There a run can
- * be parked on the card as one move with no free cell or column to spare,
- * and once the card is home the run may have nowhere to go: the engine's
- * `suit_always` rule is unsound there (docs/proofs.md has a position it
- * calls unsolvable that has a 12-move solution).
+ * The auto-move rule this checker accepts for `rules`. The arguments are in
+ * docs/proofs.md ("Why each reduction is sound"); each shows that sending
+ * the card home keeps a solvable position solvable. One exception:
+ * `suit_up_or_down` with `unlimited` sequence moves, where a run can be
+ * parked on the card in one move with no free cell or column to spare, and
+ * once the card is home the run may have nowhere to go. There only `none`
+ * (no auto-moves) is accepted; the engine's `suit_always` is unsound there
+ * (docs/proofs.md has a position it calls unsolvable that has a 12-move
+ * solution).
  */
-export function vouchedAutoMoveRule(rules: Rules): { rule: AutoMoveRule } | { refused: string } {
-  if (rules.build === 'suit_up_or_down' && rules.sequenceMove === 'unlimited') {
-    return {
-      refused:
-        'no auto-move rule is vouched for with build suit_up_or_down and sequenceMove unlimited: a run parked on the auto-moved card may have nowhere else to go',
-    };
-  }
+export function vouchedAutoMoveRule(rules: Rules): AutoMoveRule {
+  if (rules.build === 'suit_up_or_down' && rules.sequenceMove === 'unlimited') return 'none';
   const suitLike = rules.build === 'suit' || rules.build === 'suit_up_or_down';
-  if (rules.wrap) return { rule: suitLike ? 'suit_wrap_not_base' : 'none' };
-  if (suitLike) return { rule: 'suit_always' };
-  return { rule: rules.build === 'alternate_color' ? 'alternate_color_horne' : 'rank_other_within_2' };
+  if (rules.wrap) return suitLike ? 'suit_wrap_not_base' : 'none';
+  if (suitLike) return 'suit_always';
+  return rules.build === 'alternate_color' ? 'alternate_color_horne' : 'rank_other_within_2';
 }
 
 /** The reductions a header must declare: exactly these names, the rule on `safe_auto_moves`. */
 function checkReductions(header: CertificateHeader): AutoMoveRule {
   const vouched = vouchedAutoMoveRule(header.rules);
-  if ('refused' in vouched) throw new Rejection('unsupported_reduction', vouched.refused);
   const names = header.reductions.map((r) => r.name).sort();
   const want = ['column_order', 'free_cell_order', 'safe_auto_moves'];
   if (names.join(',') !== want.join(',')) {
@@ -167,10 +162,10 @@ function checkReductions(header: CertificateHeader): AutoMoveRule {
     );
   }
   const auto = header.reductions.find((r) => r.name === 'safe_auto_moves')!;
-  if (auto.rule !== vouched.rule) {
+  if (auto.rule !== vouched) {
     throw new Rejection(
       'unsupported_reduction',
-      `the header declares the auto-move rule ${JSON.stringify(auto.rule ?? null)}; under these rules this checker vouches only for ${vouched.rule}`,
+      `the header declares the auto-move rule ${JSON.stringify(auto.rule ?? null)}; under these rules this checker vouches only for ${vouched}`,
     );
   }
   for (const r of header.reductions) {
@@ -178,7 +173,7 @@ function checkReductions(header: CertificateHeader): AutoMoveRule {
       throw new Rejection('unsupported_reduction', `reduction ${r.name} takes no rule`);
     }
   }
-  return vouched.rule;
+  return vouched;
 }
 
 // ---------------------------------------------------------------------------
