@@ -1,0 +1,467 @@
+/**
+ * HTTP load benchmark (autocannon) of `POST /v1/solve` against the real
+ * server (`dist/server/main.js`, a child process on 127.0.0.1 only). Prints
+ * numbers; it is not a test. Bounded in time: about 2.5 minutes by default.
+ *
+ *   npm run bench:http                       # the full run
+ *   npm run bench:http -- --quick            # 3 s phases, 10 s soak: a smoke run
+ *   npm run bench:http -- --threads 2 --duration 10 --soak 60 --json out.json
+ *
+ * Workload: Microsoft FreeCell deals 1..1000 in turn (easy deals; the
+ * default limits), every answer a full solution (~14 KB of JSON).
+ *
+ * Phases:
+ *  1. direct: the same deals through the engine without HTTP: one engine on
+ *     this thread (sequential), and the service's pool with 8 solves in flight;
+ *  2. HTTP at concurrency 1, 8 and 64 (server with MAX_QUEUE=64, so that all
+ *     64 are served): 2xx requests/s, p50/p99 latency;
+ *  3. soak: concurrency 8 for `--soak` seconds, the server's RSS sampled
+ *     every 5 s (start and end printed);
+ *  4. overload: a fresh server with the default queue (4 × THREADS) offered
+ *     4 × the measured throughput, open loop at a steady rate (see
+ *     `openLoop`): the share of 503s, the goodput, and how fast the 503s come
+ *     back; then a closed loop of 128 autocannon clients;
+ *  5. the overhead ratio: HTTP requests/s ÷ direct deals/s, at the same
+ *     parallelism (HTTP c=8 against the pool with 8 in flight) and at c=1
+ *     (against one engine); and per CPU second (server process, all threads,
+ *     against the direct pool's process), which does not depend on what else
+ *     runs on the machine. Every phase prints the server's and the client's
+ *     CPU time per request.
+ *
+ * Client and server share this machine's cores: autocannon's work counts
+ * against the HTTP numbers, as it would for a client on the same host.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { Command, InvalidArgumentError } from 'commander';
+import { Engine, loadEngineModule } from '../client-sdk/engine.js';
+import { resolveDeal } from '../client-sdk/request.js';
+import type { Deal } from '../client-sdk/rules.js';
+import type { SolveLimits } from '../client-sdk/solve-types.js';
+import { createPool } from '../server/pool.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const HOST = '127.0.0.1';
+const DEALS = Array.from({ length: 1000 }, (_, i) => i + 1);
+const LIMITS: SolveLimits = { maxStates: 5_000_000, timeoutMs: 30_000 };
+
+interface Options {
+  threads: number;
+  duration: number;
+  soak: number;
+  overload: number;
+  quick?: boolean;
+  json?: string;
+}
+
+function positiveInt(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function parseOptions(): Options {
+  const program = new Command()
+    .name('bench:http')
+    .description('HTTP load benchmark of POST /v1/solve against the real server on 127.0.0.1.')
+    .option('--threads <n>', 'server solver threads', positiveInt, availableParallelism())
+    .option('--duration <s>', 'seconds per concurrency level', positiveInt, 10)
+    .option('--soak <s>', 'seconds of the soak', positiveInt, 60)
+    .option('--overload <s>', 'seconds of the 4x overload', positiveInt, 15)
+    .option('--quick', 'short phases (3 s, soak 10 s, overload 5 s): a smoke run')
+    .option('--json <file>', 'also write the results to this file')
+    .showHelpAfterError();
+  program.parse();
+  const o = program.opts<Options>();
+  if (o.quick) Object.assign(o, { duration: 3, soak: 10, overload: 5 });
+  return o;
+}
+
+// ---------------------------------------------------------------- helpers
+
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+const mb = (bytes: number) => round(bytes / 2 ** 20);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, HOST, () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU time of a process, all its threads, milliseconds (Linux /proc; USER_HZ = 100). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time of this process (the client, or the direct runs), milliseconds. */
+function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Resident set size of a process, bytes (Linux /proc). */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+  return kb ? Number(kb[1]) * 1024 : NaN;
+}
+
+interface RunningServer {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `dist/server/main.js` on a free loopback port and waits for /readyz. */
+async function startServer(env: Record<string, string>, logFile: string): Promise<RunningServer> {
+  const port = await freePort();
+  const { writeSync, openSync, closeSync } = await import('node:fs');
+  const fd = openSync(logFile, 'a');
+  writeSync(fd, `--- server ${JSON.stringify(env)}\n`);
+  const child = spawn(process.execPath, [join(ROOT, 'dist/server/main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const url = `http://${HOST}:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}); see ${logFile}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`the server was not ready within 60 s; see ${logFile}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return {
+    child,
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Bodies of the workload, in turn. */
+const BODIES = DEALS.map((deal) => JSON.stringify({ game: 'freecell', deal, numbering: 'ms' }));
+
+interface LoadResult {
+  label: string;
+  connections: number;
+  seconds: number;
+  okPerSec: number;
+  totalPerSec: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+  errors: number;
+  /** Server CPU (all threads) per answered request, ms. */
+  serverCpuMsPerRequest: number;
+  /** Client (autocannon, this process) CPU per answered request, ms. */
+  clientCpuMsPerRequest: number;
+  /** 2xx answers per second of server CPU. */
+  okPerServerCpuSecond: number;
+}
+
+/** One autocannon run of POST /v1/solve cycling over the deals. */
+async function load(server: RunningServer, label: string, connections: number, seconds: number, overallRate?: number): Promise<LoadResult> {
+  const url = server.url;
+  let next = 0;
+  const serverCpu0 = cpuMsOf(server.child.pid!);
+  const clientCpu0 = ownCpuMs();
+  const result = await autocannon({
+    url: `${url}/v1/solve`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    connections,
+    duration: seconds,
+    timeout: 60,
+    ...(overallRate ? { overallRate } : {}),
+    requests: [
+      {
+        setupRequest: (req) => {
+          req.body = BODIES[next++ % BODIES.length];
+          return req;
+        },
+      },
+    ],
+  });
+  const serverCpu = cpuMsOf(server.child.pid!) - serverCpu0;
+  const clientCpu = ownCpuMs() - clientCpu0;
+  const statuses: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = Number(count);
+  const ok = statuses['200'] ?? 0;
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return {
+    serverCpuMsPerRequest: round(serverCpu / Math.max(1, total), 3),
+    clientCpuMsPerRequest: round(clientCpu / Math.max(1, total), 3),
+    okPerServerCpuSecond: round(ok / (serverCpu / 1000)),
+    label,
+    connections,
+    seconds: result.duration,
+    okPerSec: round(ok / result.duration),
+    totalPerSec: round(total / result.duration),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses,
+    errors: result.errors,
+  };
+}
+
+function printLoad(r: LoadResult): void {
+  const other = Object.entries(r.statuses)
+    .filter(([c]) => c !== '200')
+    .map(([c, n]) => `${c}: ${n}`)
+    .join(', ');
+  console.log(
+    `  ${r.label.padEnd(26)} ${String(r.okPerSec).padStart(7)} req/s (2xx)   p50 ${String(r.p50).padStart(5)} ms   p99 ${String(r.p99).padStart(5)} ms` +
+      `   CPU/request: server ${r.serverCpuMsPerRequest} ms, client ${r.clientCpuMsPerRequest} ms` +
+      `${other ? `   [${other}]` : ''}${r.errors ? `   errors: ${r.errors}` : ''}`,
+  );
+}
+
+/** What an open-loop run saw. */
+interface OpenLoopResult {
+  offeredPerSec: number;
+  seconds: number;
+  okPerSec: number;
+  statuses: Record<string, number>;
+  errors: number;
+  /** Latency of the 2xx and of the 503 answers, from the intended send time, ms. */
+  ok: { p50: number; p99: number };
+  refused: { p50: number; p99: number };
+  serverCpuMsPerRequest: number;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+
+/**
+ * Open-loop load at a steady `rate` (requests spread evenly over every
+ * second, whatever the answers): autocannon's `overallRate` sends each
+ * connection's share in a burst at the start of every second, which empties
+ * a bounded queue between bursts and measures the burst, not the overload.
+ */
+async function openLoop(server: RunningServer, rate: number, seconds: number): Promise<OpenLoopResult> {
+  const { request, Agent } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
+  const target = new URL(`${server.url}/v1/solve`);
+  const statuses: Record<string, number> = {};
+  const okLatency: number[] = [];
+  const refusedLatency: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const inFlight = new Set<Promise<void>>();
+  const fire = (due: number) => {
+    const body = BODIES[next++ % BODIES.length];
+    const p = new Promise<void>((resolve) => {
+      const req = request(
+        { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            const code = String(res.statusCode);
+            statuses[code] = (statuses[code] ?? 0) + 1;
+            (res.statusCode === 200 ? okLatency : refusedLatency).push(performance.now() - due);
+            resolve();
+          });
+        },
+      );
+      req.setTimeout(60_000, () => req.destroy(new Error('timeout')));
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end(body);
+    });
+    inFlight.add(p);
+    void p.then(() => inFlight.delete(p));
+  };
+  const serverCpu0 = cpuMsOf(server.child.pid!);
+  const start = performance.now();
+  let sent = 0;
+  for (;;) {
+    const elapsed = performance.now() - start;
+    if (elapsed >= seconds * 1000) break;
+    const due = Math.floor((elapsed / 1000) * rate);
+    for (; sent < due; sent++) fire(start + (sent / rate) * 1000);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all(inFlight);
+  const serverCpu = cpuMsOf(server.child.pid!) - serverCpu0;
+  agent.destroy();
+  okLatency.sort((a, b) => a - b);
+  refusedLatency.sort((a, b) => a - b);
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return {
+    offeredPerSec: rate,
+    seconds,
+    okPerSec: round((statuses['200'] ?? 0) / seconds),
+    statuses,
+    errors,
+    ok: { p50: round(percentile(okLatency, 50)), p99: round(percentile(okLatency, 99)) },
+    refused: { p50: round(percentile(refusedLatency, 50), 2), p99: round(percentile(refusedLatency, 99), 2) },
+    serverCpuMsPerRequest: round(serverCpu / Math.max(1, total), 3),
+  };
+}
+
+// ---------------------------------------------------------------- direct
+
+interface DirectResult {
+  perSec: number;
+  /** Deals per second of CPU (this process, all threads). */
+  perCpuSecond: number;
+  cpuMsPerDeal: number;
+}
+
+/** One engine on this thread, sequentially, for about `seconds`. */
+function directSingle(deals: Deal[], seconds: number): DirectResult {
+  const engine = Engine.instantiate(moduleCache!);
+  for (const d of deals.slice(0, 20)) engine.solve(d, LIMITS); // warm
+  let n = 0;
+  const cpu0 = ownCpuMs();
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) engine.solve(deals[n++ % deals.length], LIMITS);
+  const cpu = ownCpuMs() - cpu0;
+  return { perSec: n / ((performance.now() - start) / 1000), perCpuSecond: n / (cpu / 1000), cpuMsPerDeal: cpu / n };
+}
+
+/** The service's pool with `inFlight` solves in flight, for about `seconds`. */
+async function directPool(deals: Deal[], threads: number, inFlight: number, seconds: number): Promise<DirectResult> {
+  const pool = createPool({ module: moduleCache!, threads, maxQueue: inFlight });
+  await pool.warmUp(deals[0]);
+  let n = 0;
+  let done = 0;
+  const end = performance.now() + seconds * 1000;
+  const cpu0 = ownCpuMs();
+  const start = performance.now();
+  const lane = async () => {
+    while (performance.now() < end) {
+      await pool.solve(deals[n++ % deals.length], LIMITS);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  const cpu = ownCpuMs() - cpu0;
+  const perSec = done / ((performance.now() - start) / 1000);
+  await pool.close();
+  return { perSec, perCpuSecond: done / (cpu / 1000), cpuMsPerDeal: cpu / done };
+}
+
+let moduleCache: WebAssembly.Module | undefined;
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const o = parseOptions();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const logFile = join(dir, 'server.log');
+  const load0 = loadavg();
+  console.log(`bench:http — POST /v1/solve, MS FreeCell deals 1..1000 in turn; ${o.threads} solver threads; ${availableParallelism()} cores; server log ${logFile}`);
+  // Other work on the machine takes cores from both sides: the wall-clock numbers move with it, the CPU ones much less.
+  console.log(`load average at start: ${load0.map((x) => round(x, 2)).join(' ')}\n`);
+
+  moduleCache = await loadEngineModule();
+  const deals = DEALS.map((deal) => resolveDeal({ game: 'freecell', deal, numbering: 'ms' }));
+
+  console.log('direct (no HTTP):');
+  const singleRun = directSingle(deals, o.duration);
+  const single = singleRun.perSec;
+  console.log(`  one engine, this thread       ${round(single)} deals/s   CPU/deal ${round(singleRun.cpuMsPerDeal, 3)} ms`);
+  const pooledRun = await directPool(deals, o.threads, 8, o.duration);
+  const pooled = pooledRun.perSec;
+  console.log(`  pool, 8 in flight             ${round(pooled)} deals/s   CPU/deal ${round(pooledRun.cpuMsPerDeal, 3)} ms\n`);
+
+  console.log('HTTP (server MAX_QUEUE=64):');
+  const server = await startServer({ THREADS: String(o.threads), MAX_QUEUE: '64' }, logFile);
+  const levels: LoadResult[] = [];
+  let soak: { start: number; end: number; samples: number[]; result: LoadResult };
+  try {
+    await load(server, 'warm-up', 8, Math.min(3, o.duration));
+    for (const c of [1, 8, 64]) {
+      const r = await load(server, `concurrency ${c}`, c, o.duration);
+      levels.push(r);
+      printLoad(r);
+    }
+
+    console.log(`\nsoak (concurrency 8, ${o.soak} s):`);
+    const samples = [rssOf(server.child.pid!)];
+    const sampler = setInterval(() => samples.push(rssOf(server.child.pid!)), 5000);
+    const result = await load(server, `soak c=8 ${o.soak}s`, 8, o.soak);
+    clearInterval(sampler);
+    samples.push(rssOf(server.child.pid!));
+    soak = { start: samples[0], end: samples[samples.length - 1], samples, result };
+    printLoad(result);
+    console.log(`  server RSS: start ${mb(soak.start)} MB, end ${mb(soak.end)} MB, max ${mb(Math.max(...samples))} MB (samples every 5 s: ${samples.map(mb).join(' ')})`);
+  } finally {
+    await server.stop();
+  }
+
+  const capacity = levels[1].okPerSec;
+  const offered = Math.max(1, Math.round(4 * capacity));
+  console.log(`\noverload (default queue: MAX_QUEUE = 4 × THREADS = ${4 * o.threads}; offered ${offered} req/s = 4 × ${capacity}):`);
+  const overloadServer = await startServer({ THREADS: String(o.threads) }, logFile);
+  let overload: OpenLoopResult;
+  let fast503: LoadResult;
+  try {
+    await load(overloadServer, 'warm-up', 8, Math.min(3, o.duration));
+    overload = await openLoop(overloadServer, offered, o.overload);
+    const other = Object.entries(overload.statuses)
+      .filter(([c]) => c !== '200')
+      .map(([c, n]) => `${c}: ${n}`)
+      .join(', ');
+    console.log(
+      `  open loop ${offered} req/s, ${o.overload} s    ${overload.okPerSec} req/s (2xx)   2xx p50 ${overload.ok.p50} ms, p99 ${overload.ok.p99} ms;` +
+        ` 503 p50 ${overload.refused.p50} ms, p99 ${overload.refused.p99} ms   server CPU/request ${overload.serverCpuMsPerRequest} ms   [${other}]${overload.errors ? `   errors: ${overload.errors}` : ''}`,
+    );
+    // A closed loop far beyond the queue: 128 clients each sending again as soon as answered.
+    fast503 = await load(overloadServer, 'closed loop, 128 clients', 128, Math.min(5, o.overload));
+    printLoad(fast503);
+  } finally {
+    await overloadServer.stop();
+  }
+  const total = Object.values(overload.statuses).reduce((a, b) => a + b, 0);
+  const share503 = total > 0 ? (overload.statuses['503'] ?? 0) / total : 0;
+  console.log(`  503 share under 4x overload: ${round(share503 * 100)} % (goodput ${overload.okPerSec} req/s vs capacity ${capacity})`);
+
+  const ratio8 = levels[1].okPerSec / pooled;
+  const ratio1 = levels[0].okPerSec / single;
+  const cpuRatio = levels[1].okPerServerCpuSecond / pooledRun.perCpuSecond;
+  console.log('\noverhead ratio (HTTP req/s ÷ direct deals/s):');
+  console.log(`  c=8 vs pool with 8 in flight:  ${round(ratio8, 3)}   (${levels[1].okPerSec} / ${round(pooled)})`);
+  console.log(`  c=1 vs one engine, sequential: ${round(ratio1, 3)}   (${levels[0].okPerSec} / ${round(single)})`);
+  console.log(
+    `  per CPU second (server only, c=8 vs pool): ${round(cpuRatio, 3)}   (${levels[1].okPerServerCpuSecond} / ${round(pooledRun.perCpuSecond)}; ` +
+      `server ${levels[1].serverCpuMsPerRequest} ms vs direct ${round(pooledRun.cpuMsPerDeal, 3)} ms CPU per solve; the client adds ${levels[1].clientCpuMsPerRequest} ms)`,
+  );
+
+  console.log(`\nload average at end: ${loadavg().map((x) => round(x, 2)).join(' ')}`);
+
+  if (o.json) {
+    writeFileSync(
+      o.json,
+      JSON.stringify({ options: o, direct: { single: singleRun, pooled: pooledRun }, levels, soak: soak!, overload, fast503, share503, ratio8, ratio1, cpuRatio }, null, 2),
+    );
+    console.log(`\nresults written to ${o.json}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
