@@ -131,7 +131,7 @@ async function startServer(env: Record<string, string>, logFile: string): Promis
   writeSync(fd, `--- server ${JSON.stringify(env)}\n`);
   const child = spawn(process.execPath, [join(ROOT, 'dist/server/main.js')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: String(port), HOST, LOG_LEVEL: 'info', BATCH_DB_PATH: ':memory:', ...env },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);

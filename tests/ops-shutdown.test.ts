@@ -133,6 +133,7 @@ describe('SIGTERM on the real server under load (child process)', () => {
         SHUTDOWN_DRAIN_MS: '1000',
         LOG_LEVEL: 'info',
         API_KEYS: '',
+        BATCH_DB_PATH: ':memory:', // no file in the checkout, no lock shared with other tests
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
