@@ -23,7 +23,7 @@
  * 378 bits <= 384 = 6 words.
  */
 import {
-  numColumns, numCells, buildRule, wrapRanks, rankOf, suitOf, isRed,
+  numColumns, numCells, buildRule, sequenceRule, wrapRanks, rankOf, suitOf, isRed, SEQ_UNLIMITED,
   BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN,
 } from './rules';
 import { writeMove, SOURCE_CELL, SOURCE_COLUMN, TARGET_FOUNDATION } from './output';
@@ -137,10 +137,19 @@ export function emptyColumnCount(p: usize): i32 {
  * - With wrapping ranks the base card (relative 1) can hold relative 13,
  *   which is never ready for the foundation, so it is not auto-moved; other
  *   cards follow the same-suit arguments. Other builds with wrap: none.
+ * - The arguments send the cards that build on c home one at a time. A
+ *   sequence move under `supermove` or `cells_plus_one` is a shortcut for
+ *   single-card moves, so it changes nothing; under `unlimited` it is not:
+ *   with `suit_up_or_down` a whole ascending run r+1, r+2, ... can be put on
+ *   c at once, and with c home that run may have nowhere to go (found by the
+ *   independent proof checker). So that pairing gets no auto-moves. In the
+ *   other builds the card that would head such a run is home already, or
+ *   nothing can sit on it, so runs there have length one.
  */
 export function isSafeAutoMove(p: usize, card: i32): bool {
   const r = rankOf(card);
   const s = suitOf(card);
+  if (buildRule == BUILD_SUIT_UP_OR_DOWN && sequenceRule == SEQ_UNLIMITED) return false;
   if (wrapRanks) {
     if (r == 1) return false;
     return buildRule == BUILD_SUIT || buildRule == BUILD_SUIT_UP_OR_DOWN;

@@ -61,6 +61,8 @@ export const AUTO_MOVE_RULES = ['suit_always', 'alternate_color_horne', 'rank_ot
  * position.
  */
 export function autoMoveRuleFor(rules: Rules): AutoMoveRule {
+  // unlimited sequence moves can park a whole run on a card up or down in suit (assembly/position.ts)
+  if (rules.build === 'suit_up_or_down' && rules.sequenceMove === 'unlimited') return 'none';
   const suitLike = rules.build === 'suit' || rules.build === 'suit_up_or_down';
   if (rules.wrap) return suitLike ? 'suit_wrap_not_base' : 'none';
   if (suitLike) return 'suit_always';

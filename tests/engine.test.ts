@@ -220,3 +220,20 @@ describe('per-game default budgets', () => {
     expect(resolveLimits(undefined, tight, 'beleaguered_castle')).toEqual({ maxStates: 10_000_000, timeoutMs: 20_000 });
   });
 });
+
+describe('auto-move safety under rule overrides', () => {
+  it('does not auto-move under up-or-down building with unlimited sequence moves (a run parked on the card may need it)', async () => {
+    const { resolveDeal } = await import('../client-sdk/request.js');
+    // 5H home first would strand the run 6H 7H; the position is solvable by
+    // putting 6H-7H on 5H, 7H on 8H, 6H on 7H, then every heart home.
+    const deal = resolveDeal({
+      game: 'fortress',
+      rules: { sequenceMove: 'unlimited', emptyColumn: 'none' },
+      layout: {
+        columns: [['5H'], ['8H', '6H', '7H'], ['KH', 'QH', 'JH', 'TH', '9H'], [], [], [], [], [], [], []],
+        foundations: { C: 13, D: 13, S: 13, H: 4 },
+      },
+    });
+    expect(solveChecked(deal).verdict).toBe('solved');
+  });
+});
