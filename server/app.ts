@@ -45,7 +45,7 @@ import {
 } from '../client-sdk/schemas.js';
 import type { SolveFn } from './pool.js';
 import { registerBatchRoutes } from './batches/routes.js';
-import type { BatchService } from './batches/service.js';
+import type { BatchBackend } from './batches/backend.js';
 
 /** Settings of the HTTP layer. */
 export interface AppConfig {
@@ -77,8 +77,8 @@ export interface AppDeps {
   health?: () => Record<string, unknown>;
   /** Where unexpected errors are logged; default `console.error`. */
   logError?: (message: string, err: unknown) => void;
-  /** Batch analysis (`/v1/batches`, server/batches/); absent: no batch routes. */
-  batches?: BatchService;
+  /** Batch analysis (`/v1/batches`, server/batches/): `BatchService` (embedded) or the Redis backend; absent: no batch routes. */
+  batches?: BatchBackend;
   /** Folder of the built web page served at `/`; default {@link WEB_ROOT}; null serves none. */
   webRoot?: string | null;
   /**

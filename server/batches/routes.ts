@@ -24,7 +24,7 @@ import {
 } from '../../client-sdk/batch-schemas.js';
 import { SolverError } from '../../client-sdk/errors.js';
 import { ErrorResponseSchema } from '../../client-sdk/schemas.js';
-import type { BatchService } from './service.js';
+import type { BatchBackend } from './backend.js';
 
 /** Results read from the database per query while streaming. */
 const PAGE = 500;
@@ -39,7 +39,8 @@ const statusContent = (description: string) => ({ description, content: { 'appli
 
 /** What the batch routes need from the app. */
 export interface BatchRouteDeps {
-  service: BatchService;
+  /** The queue backend: `BatchService` (embedded) or `RedisBatchBackend` (redis). */
+  service: BatchBackend;
   /** The app's JSON body gate (415 / `malformed_json`). */
   jsonBody: MiddlewareHandler;
 }
@@ -110,27 +111,26 @@ export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): voi
     },
   });
 
-  app.openapi(createBatchRoute, (c) => {
-    const status = service.create(c.req.valid('json'));
+  app.openapi(createBatchRoute, async (c) => {
+    const status = await service.create(c.req.valid('json'));
     c.header('Location', status.urls.self);
     return c.json(status, 202);
   });
 
-  app.openapi(statusRoute, (c) => {
+  app.openapi(statusRoute, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(requireStatus(service.status(id), id), 200);
+    return c.json(requireStatus(await service.status(id), id), 200);
   });
 
-  app.openapi(cancelRoute, (c) => {
+  app.openapi(cancelRoute, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(requireStatus(service.cancel(id), id), 200);
+    return c.json(requireStatus(await service.cancel(id), id), 200);
   });
 
-  app.openapi(resultsRoute, (c) => {
+  app.openapi(resultsRoute, async (c) => {
     const { id } = c.req.valid('param');
     const query = c.req.valid('query');
-    const record = service.store.get(id);
-    if (!record) throw notFound(id);
+    if (!(await service.state(id))) throw notFound(id);
     const sse = /\btext\/event-stream\b/.test(c.req.header('accept') ?? '');
     const lastEventId = sse ? c.req.header('last-event-id') : undefined;
     const after = Number(query.after ?? (lastEventId && /^\d{1,15}$/.test(lastEventId) ? lastEventId : 0));
@@ -173,7 +173,7 @@ interface StreamOptions {
  * as it is stored, until the batch is no longer running and everything is
  * sent, the client goes away, or the service closes.
  */
-function resultStream(service: BatchService, id: string, options: StreamOptions): ReadableStream<Uint8Array> {
+function resultStream(service: BatchBackend, id: string, options: StreamOptions): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const format = options.sse
     ? (r: BatchResult) => `id: ${r.seq}\nevent: result\ndata: ${JSON.stringify(r)}\n\n`
@@ -183,7 +183,7 @@ function resultStream(service: BatchService, id: string, options: StreamOptions)
   let dirty = false;
   let wake: (() => void) | undefined;
   let finished = false;
-  const unsubscribe = service.scheduler.subscribe(id, () => {
+  const unsubscribe = service.subscribe(id, () => {
     dirty = true;
     wake?.();
   });
@@ -202,18 +202,18 @@ function resultStream(service: BatchService, id: string, options: StreamOptions)
       // the client resumes from its cursor against the next process.
       if (finished || options.signal.aborted || service.closed) return null;
       dirty = false;
-      const record = service.store.get(id);
-      if (!record) return null;
-      const rows = service.results(record, cursor, PAGE, options.withMoves);
+      const page = await service.page(id, cursor, PAGE, options.withMoves);
+      if (!page) return null;
+      const rows = page.results;
       if (rows.length > 0) {
         cursor = rows[rows.length - 1].seq;
         return rows.map(format).join('');
       }
-      const ended = record.status !== 'running';
+      const ended = page.status !== 'running';
       if (ended || !options.follow) {
         finished = true;
         if (!options.sse) return null;
-        const end = { status: record.status, done: record.done, total: record.total };
+        const end = { status: page.status, done: page.done, total: page.total };
         return `event: end\ndata: ${JSON.stringify(end)}\n\n`;
       }
       if (!dirty) {

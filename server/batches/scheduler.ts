@@ -360,7 +360,8 @@ export class BatchScheduler {
   }
 }
 
-function outcomeResult(index: number, outcome: SolveOutcome): ResultInput {
+/** A solve's outcome as the result of deal `index` (also used by the redis workers). */
+export function outcomeResult(index: number, outcome: SolveOutcome): ResultInput {
   return {
     index,
     verdict: outcome.verdict,
@@ -372,7 +373,8 @@ function outcomeResult(index: number, outcome: SolveOutcome): ResultInput {
   };
 }
 
-function failedResult(index: number, err: unknown): ResultInput {
+/** A failed solve as the `error` result of deal `index` (also used by the redis workers). */
+export function failedResult(index: number, err: unknown): ResultInput {
   const error =
     err instanceof SolverError ? { code: err.code, message: err.message } : { code: 'internal_error', message: 'the solve failed unexpectedly' };
   return { index, verdict: 'error', moves: [], statesExpanded: 0, statesStored: 0, elapsedMs: 0, error };

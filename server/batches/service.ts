@@ -8,6 +8,7 @@ import { wilsonInterval, type BatchRequest, type BatchResult, type BatchStatus }
 import { SolverError } from '../../client-sdk/errors.js';
 import { toStandardNotation } from '../../client-sdk/notation.js';
 import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../client-sdk/request.js';
+import type { BatchBackend, BatchProgressState, BatchResultsPage } from './backend.js';
 import { dealNumberAt, planBatch } from './positions.js';
 import { BatchScheduler, type BatchPool } from './scheduler.js';
 import { BatchStore, type BatchRecord, type StoredResult } from './store.js';
@@ -32,8 +33,8 @@ export interface BatchServiceOptions {
   onError?: (message: string, err: unknown) => void;
 }
 
-/** Batches: create, status, results, cancel, stop. */
-export class BatchService {
+/** Batches: create, status, results, cancel, stop. The `embedded` backend of the routes (backend.ts). */
+export class BatchService implements BatchBackend {
   readonly store: BatchStore;
   readonly scheduler: BatchScheduler;
   readonly #limits: LimitsConfig;
@@ -80,6 +81,24 @@ export class BatchService {
   /** Results with `seq > after`, at most `limit`, in completion order. */
   results(record: BatchRecord, after: number, limit: number, withMoves: boolean): BatchResult[] {
     return this.store.resultsAfter(record.id, after, limit).map((r) => toWireResult(record, r, withMoves));
+  }
+
+  /** The batch's state, or undefined. */
+  state(id: string): BatchProgressState | undefined {
+    const record = this.store.get(id);
+    return record && { status: record.status, done: record.done, total: record.total };
+  }
+
+  /** Results after `after` with the state read first (see `BatchResultsPage`), or undefined. */
+  page(id: string, after: number, limit: number, withMoves: boolean): BatchResultsPage | undefined {
+    const record = this.store.get(id);
+    if (!record) return undefined;
+    return { status: record.status, done: record.done, total: record.total, results: this.results(record, after, limit, withMoves) };
+  }
+
+  /** The scheduler's notifications of batch `id` (see `BatchScheduler.subscribe`). */
+  subscribe(id: string, listener: () => void): () => void {
+    return this.scheduler.subscribe(id, listener);
   }
 
   /** Every result in deal order (for the CLI's output file). */
