@@ -30,10 +30,19 @@
  * | `BATCH_DB_PATH` | data/batches.sqlite | SQLite file of the batches and their results (`:memory:` = not durable) |
  * | `BATCH_CONCURRENCY` | THREADS | most batch solves in flight at once (single solves always go first) |
  * | `BATCH_MAX_DEALS` | 1000000 | largest batch accepted |
+ * | `BATCH_BACKEND` | embedded | `embedded` (SQLite + this process's pool) or `redis` (BullMQ jobs run by `npm run worker` processes) |
+ * | `REDIS_URL` | redis://127.0.0.1:6379 | the Redis server of the `redis` backend (API servers and workers) |
+ * | `REDIS_PREFIX` | solver | prefix of every Redis key and of the BullMQ queue (several deployments may share a server) |
+ * | `BATCH_CHUNK_DEALS` | 200 | deals per BullMQ job (`redis` backend) |
+ * | `WORKER_CONCURRENCY` | THREADS | jobs a worker runs at once (one deal of each at a time) |
+ * | `WORKER_LOCK_MS` | 30000 | BullMQ job lock: a dead worker's job is picked up again this long after its last renewal (plus up to `WORKER_STALLED_INTERVAL_MS`) |
+ * | `WORKER_STALLED_INTERVAL_MS` | 15000 | how often workers look for stalled jobs |
+ * | `WORKER_METRICS_PORT` | (none) | port of the worker's own `/metrics` (Prometheus); unset = none |
+ * | `WORKER_NAME` | hostname:pid | the worker's name in metrics and logs |
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
 import type { AppConfig } from './app.js';
 
@@ -67,9 +76,21 @@ export interface ServiceConfig extends AppConfig {
   corsOrigins: '*' | string[] | null;
   metricsToken: string | null;
   logLevel: LogLevel;
-  /** Batch analysis (server/batches/). */
-  batch: { dbPath: string; concurrency: number; maxDeals: number };
+  /** Batch analysis (server/batches/); `redis` only matters with backend `redis`. */
+  batch: {
+    dbPath: string;
+    concurrency: number;
+    maxDeals: number;
+    backend: BatchBackendKind;
+    redis: { url: string; prefix: string; chunkDeals: number };
+  };
+  /** A batch worker process (`npm run worker`, backend `redis`). */
+  worker: { concurrency: number; lockMs: number; stalledIntervalMs: number; metricsPort: number | null; name: string };
 }
+
+/** The batch queue backends. */
+export const BATCH_BACKENDS = ['embedded', 'redis'] as const;
+export type BatchBackendKind = (typeof BATCH_BACKENDS)[number];
 
 /** Characters of an RFC 6750 bearer token (as hono's bearer-auth accepts them). */
 const TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
@@ -131,6 +152,19 @@ function envSchema() {
       BATCH_DB_PATH: z.string().trim().min(1).default('data/batches.sqlite'),
       BATCH_CONCURRENCY: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(1024)).optional(),
       BATCH_MAX_DEALS: intVar(1_000_000, 1),
+      BATCH_BACKEND: z.enum(BATCH_BACKENDS, { error: `must be one of ${BATCH_BACKENDS.join(', ')}` }).default('embedded'),
+      REDIS_URL: z
+        .string()
+        .trim()
+        .regex(/^rediss?:\/\/\S+$/, { error: 'must be a redis:// or rediss:// URL' })
+        .default('redis://127.0.0.1:6379'),
+      REDIS_PREFIX: z.string().trim().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1-64 letters, digits, _ . -' }).default('solver'),
+      BATCH_CHUNK_DEALS: intVar(200, 1, 100_000),
+      WORKER_CONCURRENCY: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(1024)).optional(),
+      WORKER_LOCK_MS: intVar(30_000, 1000, 3_600_000),
+      WORKER_STALLED_INTERVAL_MS: intVar(15_000, 100, 3_600_000),
+      WORKER_METRICS_PORT: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(0).max(65535)).optional(),
+      WORKER_NAME: z.string().trim().regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1-128 letters, digits, _ . : @ -' }).optional(),
     })
     .superRefine((env, ctx) => {
       if (env.DEFAULT_MAX_STATES > env.MAX_STATES_CAP) {
@@ -243,6 +277,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins,
     metricsToken: e.METRICS_TOKEN ?? null,
     logLevel: e.LOG_LEVEL,
-    batch: { dbPath: e.BATCH_DB_PATH, concurrency: e.BATCH_CONCURRENCY ?? e.THREADS, maxDeals: e.BATCH_MAX_DEALS },
+    batch: {
+      dbPath: e.BATCH_DB_PATH,
+      concurrency: e.BATCH_CONCURRENCY ?? e.THREADS,
+      maxDeals: e.BATCH_MAX_DEALS,
+      backend: e.BATCH_BACKEND,
+      redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX, chunkDeals: e.BATCH_CHUNK_DEALS },
+    },
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY ?? e.THREADS,
+      lockMs: e.WORKER_LOCK_MS,
+      stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
+      metricsPort: e.WORKER_METRICS_PORT ?? null,
+      name: e.WORKER_NAME ?? `${hostname()}:${process.pid}`,
+    },
   };
 }
