@@ -19,6 +19,9 @@ import { loadConfig, type ServiceConfig } from './config.js';
 import { gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
 import { createLogger, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
+import type { BatchBackend } from './batches/backend.js';
+import { redactUrl, RedisBatchBackend } from './batches/redis/backend.js';
+import { registerQueueMetrics } from './batches/redis/metrics.js';
 import { createBatchService } from './batches/service.js';
 import { createPool, type SolverPool } from './pool.js';
 import { createServiceApp } from './service.js';
@@ -71,18 +74,39 @@ pool = createPool({
 });
 const solverPool = pool;
 
-// Batch analysis: resumes the batches left running by the last process.
-const batches = createBatchService({
-  dbPath: config.batch.dbPath,
-  pool: { solve: solverPool.solve, queued: () => solverPool.stats().queued },
-  concurrency: config.batch.concurrency,
-  limits: config.limits,
-  maxDeals: config.batch.maxDeals,
-  onError: (message, err) => logger.error({ err }, message),
-});
-logger.info({ db: config.batch.dbPath, resumed: batches.store.running().length }, 'batches');
-// Stop starting batch deals; those running may finish (and be stored) while the pool drains.
-onShutdown.push(() => batches.close(config.shutdownDrainMs));
+/** Batch analysis on the configured backend (`BATCH_BACKEND`). */
+async function openBatches(): Promise<BatchBackend> {
+  if (config.batch.backend === 'redis') {
+    // Batch state in Redis, deals run by `npm run worker` processes; this process only enqueues and reads.
+    const { url, prefix, chunkDeals } = config.batch.redis;
+    let backend: RedisBatchBackend;
+    try {
+      backend = await RedisBatchBackend.open({ url, prefix, chunkDeals, limits: config.limits, maxDeals: config.batch.maxDeals, log: logger });
+    } catch (err) {
+      logger.fatal({ err: err instanceof Error ? err.message : String(err) }, 'cannot open the redis batch backend');
+      logger.flush();
+      process.exit(1);
+    }
+    registerQueueMetrics(metrics.registry, backend);
+    logger.info({ backend: 'redis', redis: redactUrl(url), prefix, chunkDeals }, 'batches');
+    onShutdown.push(() => backend.close());
+    return backend;
+  }
+  // Embedded: resumes the batches left running by the last process.
+  const service = createBatchService({
+    dbPath: config.batch.dbPath,
+    pool: { solve: solverPool.solve, queued: () => solverPool.stats().queued },
+    concurrency: config.batch.concurrency,
+    limits: config.limits,
+    maxDeals: config.batch.maxDeals,
+    onError: (message, err) => logger.error({ err }, message),
+  });
+  logger.info({ db: config.batch.dbPath, resumed: service.store.running().length }, 'batches');
+  // Stop starting batch deals; those running may finish (and be stored) while the pool drains.
+  onShutdown.push(() => service.close(config.shutdownDrainMs));
+  return service;
+}
+const batches = await openBatches();
 
 const app = createServiceApp({
   solve: solverPool.solve,

@@ -1,0 +1,449 @@
+/**
+ * The `redis` batch backend, worker side: a BullMQ worker that runs chunk
+ * jobs (keys.ts `ChunkJob`: a batch and a range of its deal indices) on this
+ * process's solver pool. `npm run worker` (server/worker-main.ts) runs one;
+ * any number may run, on any machine that reaches Redis.
+ *
+ * One job, one deal at a time; `concurrency` jobs at once (default: one per
+ * pool thread), so a hard deal holds one thread, never the others.
+ *
+ * Exactly once although BullMQ delivers at least once: at the start of a
+ * job the deals that already have a result are skipped (a job run again
+ * after its worker died redoes only the deals that were lost), and results
+ * are stored by the `RECORD` script, which refuses a second result for a
+ * deal and moves the counters only for the results it stored.
+ *
+ * Results are buffered and written in one `RECORD` call per batch every
+ * `flushMs` or `flushMax` results, and always before the job completes:
+ * a job is complete only once every one of its deals is stored.
+ *
+ * Cancel reaches every worker three ways: the `control` channel (the deals
+ * of that batch running here are stopped at once through the pool's stop
+ * flags), the answer of `RECORD` (a batch no longer running), and the status
+ * read at the start of every job.
+ *
+ * Drain (`drain`, on SIGTERM): no new job starts; the deals running may
+ * finish for `drainMs` and are stored, then the rest are stopped; each job
+ * with deals left is handed back to the queue (`moveToWait`), where another
+ * worker takes it at once. A worker killed outright (SIGKILL, a lost
+ * machine) leaves its jobs to BullMQ's stalled-job check: their lock runs
+ * out after `lockMs`, and another worker runs them again.
+ */
+import { hostname } from 'node:os';
+import { WaitingError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { SolverError } from '../../../client-sdk/errors.js';
+import type { Logger } from '../../logger.js';
+import type { SolveFn } from '../../pool.js';
+import { dealAt } from '../positions.js';
+import { failedResult, outcomeResult } from '../scheduler.js';
+import type { BatchSpec, ResultInput } from '../store.js';
+import { encodeResult, VERDICT_FIELD } from './codec.js';
+import { QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
+import { RECORD } from './scripts.js';
+import type { WorkerHeartbeat } from './backend.js';
+
+/** Options of `BatchWorker.start`. */
+export interface BatchWorkerOptions {
+  url: string;
+  prefix: string;
+  /** The pool's solve (`pool.solve`): stopped through its signal. */
+  solve: SolveFn;
+  /** Threads of the pool (reported in the heartbeat). */
+  threads: number;
+  /** Jobs at once; default `threads`. */
+  concurrency?: number;
+  /** BullMQ lock duration, ms; default 30,000. */
+  lockMs?: number;
+  /** BullMQ stalled-job check interval, ms; default 15,000. */
+  stalledIntervalMs?: number;
+  /** Name in heartbeats, metrics and BullMQ; default `hostname:pid`. */
+  name?: string;
+  /** Buffered results are written at least this often, ms; default 200. */
+  flushMs?: number;
+  /** ... or as soon as this many are buffered; default 100. */
+  flushMax?: number;
+  /** Heartbeat period (the API's `/metrics` per worker), ms; default 5000. */
+  heartbeatMs?: number;
+  log?: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+}
+
+/** Numbers of this worker (its `/metrics` and heartbeat). */
+export interface BatchWorkerStats {
+  jobsInFlight: number;
+  dealsInFlight: number;
+  dealsTotal: number;
+  jobsTotal: number;
+  jobsHandedBack: number;
+  dealsPerSecond: number;
+  /** Results written by this worker that another copy of the job had stored first. */
+  duplicatesRefused: number;
+}
+
+interface Pending {
+  results: ResultInput[];
+  waiters: { resolve: (running: boolean) => void; reject: (err: unknown) => void }[];
+}
+
+/** How a job ended. */
+type JobEnd = 'completed' | 'cancelled' | 'handed_back';
+
+/** A job stalled this many times (its workers died) fails; its deals are then stored as errors. */
+const MAX_STALLED_COUNT = 10;
+/** Batches remembered as cancelled. */
+const CANCELLED_MEMORY = 10_000;
+
+export class BatchWorker {
+  readonly name: string;
+  readonly keys: RedisKeys;
+  readonly #redis: Redis;
+  readonly #sub: Redis;
+  readonly #worker: Worker<ChunkJob>;
+  readonly #solve: SolveFn;
+  readonly #threads: number;
+  readonly #concurrency: number;
+  readonly #flushMs: number;
+  readonly #flushMax: number;
+  readonly #log: BatchWorkerOptions['log'];
+  readonly #specs = new Map<string, BatchSpec>();
+  readonly #cancelled = new Set<string>();
+  /** Stop controllers of the deals running here, by batch. */
+  readonly #running = new Map<string, Set<AbortController>>();
+  readonly #pending = new Map<string, Pending>();
+  #pendingCount = 0;
+  #flushTimer: NodeJS.Timeout | undefined;
+  readonly #heartbeatTimer: NodeJS.Timeout;
+  /** Deals finished in each of the last seconds (ring). */
+  readonly #perSecond = new Uint32Array(RATE_WINDOW_S + 1);
+  #perSecondAt = 0;
+  readonly #startedAt = Date.now();
+  #draining = false;
+  #stats = { jobsInFlight: 0, dealsInFlight: 0, dealsTotal: 0, jobsTotal: 0, jobsHandedBack: 0, duplicatesRefused: 0 };
+
+  private constructor(options: BatchWorkerOptions, redis: Redis, sub: Redis) {
+    this.name = options.name ?? `${hostname()}:${process.pid}`;
+    this.keys = new RedisKeys(options.prefix);
+    this.#redis = redis;
+    this.#sub = sub;
+    this.#solve = options.solve;
+    this.#threads = options.threads;
+    this.#concurrency = options.concurrency ?? options.threads;
+    this.#flushMs = options.flushMs ?? 200;
+    this.#flushMax = options.flushMax ?? 100;
+    this.#log = options.log;
+    sub.on('message', (_channel: string, message: string) => {
+      const m = /^cancel (.+)$/.exec(message);
+      if (m) this.#cancel(m[1]);
+    });
+    this.#worker = new Worker<ChunkJob>(QUEUE_NAME, (job, token) => this.#process(job, token), {
+      connection: new Redis(options.url, { maxRetriesPerRequest: null }),
+      prefix: this.keys.bull,
+      name: this.name,
+      concurrency: this.#concurrency,
+      lockDuration: options.lockMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 15_000,
+      maxStalledCount: MAX_STALLED_COUNT,
+    });
+    this.#worker.on('error', (err) => this.#log?.error({ err }, 'batch worker: queue error'));
+    this.#worker.on('failed', (job, err) => void this.#onFailed(job, err));
+    this.#worker.on('stalled', (id) => this.#log?.warn({ job: id }, 'batch worker: a stalled job (its worker died?) goes back to the queue'));
+    this.#heartbeatTimer = setInterval(() => void this.#heartbeat(), options.heartbeatMs ?? 5000);
+    this.#heartbeatTimer.unref();
+  }
+
+  /**
+   * Connects, subscribes to the control channel, and starts taking jobs.
+   * @throws Error when Redis cannot be reached.
+   */
+  static async start(options: BatchWorkerOptions): Promise<BatchWorker> {
+    const redis = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true });
+    const sub = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true });
+    redis.on('error', (err) => options.log?.warn({ err: err.message }, 'redis connection error'));
+    sub.on('error', (err) => options.log?.warn({ err: err.message }, 'redis subscriber connection error'));
+    try {
+      await redis.connect();
+      await sub.connect();
+      await sub.subscribe(new RedisKeys(options.prefix).control);
+    } catch (err) {
+      redis.disconnect();
+      sub.disconnect();
+      throw new Error(`cannot reach Redis: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const worker = new BatchWorker(options, redis, sub);
+    await worker.#worker.waitUntilReady();
+    await worker.#heartbeat();
+    return worker;
+  }
+
+  /** This worker's numbers now. */
+  stats(): BatchWorkerStats {
+    return { ...this.#stats, dealsPerSecond: this.#rate() };
+  }
+
+  /**
+   * Stops taking jobs; running deals may finish (and are stored) for
+   * `drainMs`, then the rest are stopped; the jobs with deals left go back to
+   * the queue. Then closes the connections. The pool is the caller's.
+   */
+  async drain(drainMs: number): Promise<void> {
+    this.#draining = true;
+    const closed = this.#worker.close();
+    const timer = setTimeout(() => {
+      for (const set of this.#running.values()) for (const c of set) c.abort();
+    }, drainMs);
+    try {
+      await closed;
+    } finally {
+      clearTimeout(timer);
+    }
+    await this.#close();
+  }
+
+  /** Closes at once: running jobs are abandoned (BullMQ gives them to another worker after their lock runs out). */
+  async close(): Promise<void> {
+    this.#draining = true;
+    for (const set of this.#running.values()) for (const c of set) c.abort();
+    await this.#worker.close(true);
+    await this.#close();
+  }
+
+  async #close(): Promise<void> {
+    clearInterval(this.#heartbeatTimer);
+    clearTimeout(this.#flushTimer);
+    await this.#flush().catch(() => undefined);
+    await this.#redis.hdel(this.keys.workers, this.name).catch(() => undefined);
+    await Promise.allSettled([this.#redis.quit(), this.#sub.quit()]);
+  }
+
+  // ---------------------------------------------------------- jobs
+
+  async #process(job: Job<ChunkJob>, token: string | undefined): Promise<JobEnd> {
+    this.#stats.jobsInFlight++;
+    try {
+      const end = await this.#run(job);
+      if (end === 'handed_back') {
+        // Another worker takes the rest at once; the deals stored stay stored.
+        this.#stats.jobsHandedBack++;
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      this.#stats.jobsTotal++;
+      return end;
+    } finally {
+      this.#stats.jobsInFlight--;
+    }
+  }
+
+  async #run(job: Job<ChunkJob>): Promise<JobEnd> {
+    const { b: id, f: from, t: to } = job.data;
+    if (this.#cancelled.has(id)) return 'cancelled';
+    if (this.#draining) return 'handed_back';
+    const spec = await this.#batch(id);
+    if (!spec) return 'cancelled';
+
+    // The deals of this chunk that already have a result (a job run again).
+    const indices = Array.from({ length: to - from }, (_, i) => from + i);
+    const seqs = await this.#redis.hmget(this.keys.index(id), ...indices.map(String));
+    const todo = indices.filter((_, i) => seqs[i] === null);
+
+    const writes: Promise<boolean>[] = [];
+    let end: JobEnd = 'completed';
+    for (const index of todo) {
+      if (this.#cancelled.has(id)) {
+        end = 'cancelled';
+        break;
+      }
+      if (this.#draining) {
+        end = 'handed_back';
+        break;
+      }
+      const result = await this.#solveOne(id, spec, index);
+      if (result === 'stopped') {
+        end = this.#cancelled.has(id) ? 'cancelled' : 'handed_back';
+        break;
+      }
+      writes.push(this.#add(id, result));
+    }
+    // Complete only once every result of the job is stored.
+    this.#flushSoon(0);
+    const running = await Promise.all(writes);
+    if (running.includes(false)) return 'cancelled';
+    return end;
+  }
+
+  /** Solves one deal; 'stopped' when it was stopped (cancel, drain) rather than decided. */
+  async #solveOne(id: string, spec: BatchSpec, index: number): Promise<ResultInput | 'stopped'> {
+    let deal;
+    try {
+      deal = dealAt(spec, index);
+    } catch (err) {
+      return failedResult(index, err); // validated at creation; only a changed preset gets here
+    }
+    const controller = new AbortController();
+    let set = this.#running.get(id);
+    if (!set) this.#running.set(id, (set = new Set()));
+    set.add(controller);
+    this.#stats.dealsInFlight++;
+    try {
+      const outcome = await this.#solve(deal, spec.limits, controller.signal);
+      // A stopped solve is not a verdict on the deal.
+      if (controller.signal.aborted || outcome.reason === 'cancelled') return 'stopped';
+      return outcomeResult(index, outcome);
+    } catch (err) {
+      if (controller.signal.aborted) return 'stopped';
+      if (err instanceof SolverError && err.code === 'overloaded') return 'stopped'; // the pool is closing
+      return failedResult(index, err);
+    } finally {
+      this.#stats.dealsInFlight--;
+      set.delete(controller);
+      if (set.size === 0) this.#running.delete(id);
+    }
+  }
+
+  /** The spec of a running batch (cached), or null when it is not running. */
+  async #batch(id: string): Promise<BatchSpec | null> {
+    const cached = this.#specs.get(id);
+    if (cached) {
+      const status = await this.#redis.hget(this.keys.batch(id), 'status');
+      if (status === 'running') return cached;
+    } else {
+      const [status, text] = await this.#redis.hmget(this.keys.batch(id), 'status', 'spec');
+      if (status === 'running' && text !== null) {
+        const spec = JSON.parse(text) as BatchSpec;
+        if (this.#specs.size >= 256) this.#specs.delete(this.#specs.keys().next().value!);
+        this.#specs.set(id, spec);
+        return spec;
+      }
+    }
+    this.#cancel(id);
+    return null;
+  }
+
+  #cancel(id: string): void {
+    if (!this.#cancelled.has(id)) {
+      if (this.#cancelled.size >= CANCELLED_MEMORY) this.#cancelled.delete(this.#cancelled.values().next().value!);
+      this.#cancelled.add(id);
+    }
+    this.#specs.delete(id);
+    const set = this.#running.get(id);
+    if (set) for (const c of set) c.abort();
+  }
+
+  /**
+   * A job that failed for good (its attempts spent, or stalled too often):
+   * its deals without a result are stored as `error` results, so that the
+   * batch still ends and says what happened.
+   */
+  async #onFailed(job: Job<ChunkJob> | undefined, err: Error): Promise<void> {
+    if (!job) return;
+    try {
+      if ((await job.getState()) !== 'failed') return; // it will be retried
+      const { b: id, f: from, t: to } = job.data;
+      this.#log?.error({ job: job.id, batch: id, err: err.message }, 'batch worker: a job failed for good; its deals are stored as errors');
+      if (!(await this.#batch(id))) return;
+      const indices = Array.from({ length: to - from }, (_, i) => from + i);
+      const seqs = await this.#redis.hmget(this.keys.index(id), ...indices.map(String));
+      const cause = new SolverError('internal_error', `the job of deals ${from}..${to - 1} failed: ${err.message}`);
+      const writes = indices.filter((_, i) => seqs[i] === null).map((index) => this.#add(id, failedResult(index, cause)));
+      this.#flushSoon(0);
+      await Promise.all(writes);
+    } catch (e) {
+      this.#log?.error({ err: e }, 'batch worker: could not store the errors of a failed job');
+    }
+  }
+
+  // ---------------------------------------------------------- writes
+
+  /** Buffers a result; resolves once it is written: true, or false when the batch is no longer running. */
+  #add(id: string, result: ResultInput): Promise<boolean> {
+    this.#countDeal();
+    let p = this.#pending.get(id);
+    if (!p) this.#pending.set(id, (p = { results: [], waiters: [] }));
+    p.results.push(result);
+    this.#pendingCount++;
+    const done = new Promise<boolean>((resolve, reject) => p.waiters.push({ resolve, reject }));
+    this.#flushSoon(this.#pendingCount >= this.#flushMax ? 0 : this.#flushMs);
+    return done;
+  }
+
+  #flushSoon(ms: number): void {
+    if (this.#flushTimer !== undefined) {
+      if (ms > 0) return;
+      clearTimeout(this.#flushTimer);
+    }
+    this.#flushTimer = setTimeout(() => {
+      this.#flushTimer = undefined;
+      void this.#flush();
+    }, ms);
+  }
+
+  /** Writes every buffered result, one `RECORD` call per batch. */
+  async #flush(): Promise<void> {
+    const batches = [...this.#pending];
+    this.#pending.clear();
+    this.#pendingCount = 0;
+    await Promise.all(
+      batches.map(async ([id, p]) => {
+        try {
+          const args: (string | number)[] = [this.keys.events, id, p.results.length];
+          for (const r of p.results) {
+            const moveCount = r.verdict === 'solved' ? r.moves.length : 0;
+            args.push(r.index, VERDICT_FIELD[r.verdict], moveCount, r.elapsedMs, encodeResult(r));
+          }
+          const k = this.keys;
+          const [stored] = (await RECORD.run(this.#redis, [k.batch(id), k.index(id), k.results(id), k.running], args)) as [number, number];
+          if (stored < 0) this.#cancel(id);
+          else this.#stats.duplicatesRefused += p.results.length - stored;
+          for (const w of p.waiters) w.resolve(stored >= 0);
+        } catch (err) {
+          this.#log?.error({ err, batch: id }, 'batch worker: could not store results; the job will be retried');
+          for (const w of p.waiters) w.reject(err);
+        }
+      }),
+    );
+  }
+
+  // ---------------------------------------------------------- numbers
+
+  #countDeal(): void {
+    this.#stats.dealsTotal++;
+    this.#advance();
+    this.#perSecond[this.#perSecondAt % this.#perSecond.length]++;
+  }
+
+  #advance(): void {
+    const now = Math.floor(Date.now() / 1000);
+    if (this.#perSecondAt === 0) this.#perSecondAt = now;
+    for (let s = this.#perSecondAt + 1; s <= now && s - this.#perSecondAt <= this.#perSecond.length; s++) this.#perSecond[s % this.#perSecond.length] = 0;
+    if (now - this.#perSecondAt > this.#perSecond.length) this.#perSecond.fill(0);
+    this.#perSecondAt = now;
+  }
+
+  /** Deals finished per second over the last `RATE_WINDOW_S` seconds (less since start). */
+  #rate(): number {
+    this.#advance();
+    const now = Date.now();
+    const span = Math.min(RATE_WINDOW_S * 1000 + (now % 1000), now - this.#startedAt) / 1000;
+    let sum = 0;
+    for (const n of this.#perSecond) sum += n;
+    return span > 0 ? sum / span : 0;
+  }
+
+  async #heartbeat(): Promise<void> {
+    const s = this.stats();
+    const hb: WorkerHeartbeat = {
+      name: this.name,
+      host: hostname(),
+      pid: process.pid,
+      threads: this.#threads,
+      concurrency: this.#concurrency,
+      jobsInFlight: s.jobsInFlight,
+      dealsInFlight: s.dealsInFlight,
+      dealsTotal: s.dealsTotal,
+      jobsTotal: s.jobsTotal,
+      dealsPerSecond: Math.round(s.dealsPerSecond * 100) / 100,
+      at: Date.now(),
+    };
+    await this.#redis.hset(this.keys.workers, this.name, JSON.stringify(hb)).catch((err: unknown) => this.#log?.warn({ err }, 'batch worker: heartbeat failed'));
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * `npm run worker`: a batch worker of the `redis` backend. It runs the deals
+ * of the batches that the API servers enqueue in BullMQ, on a solver pool of
+ * its own (server/pool.ts, THREADS threads, default one per core), and
+ * stores their results in Redis (server/batches/redis/worker.ts). Start any
+ * number of them, on any machine that reaches `REDIS_URL`.
+ *
+ * Configuration: the service's variables (config.ts) that apply: `REDIS_URL`,
+ * `REDIS_PREFIX`, `THREADS`, `MAX_MEMORY_MB`, `STOP_GRACE_MS`,
+ * `WORKER_CONCURRENCY`, `WORKER_LOCK_MS`, `WORKER_STALLED_INTERVAL_MS`,
+ * `WORKER_NAME`, `WORKER_METRICS_PORT` (+ `HOST`, `METRICS_TOKEN`: its own
+ * `GET /metrics` and `GET /healthz`), `SHUTDOWN_DRAIN_MS`,
+ * `SHUTDOWN_TIMEOUT_MS`, `LOG_LEVEL`.
+ *
+ * SIGTERM/SIGINT: drain (no new job; running deals may finish for
+ * `SHUTDOWN_DRAIN_MS` and are stored; jobs with deals left go back to the
+ * queue), close the pool, exit 0. It exits 1 after `SHUTDOWN_TIMEOUT_MS`
+ * whatever hangs; a second signal exits at once.
+ */
+import { createServer, type Server } from 'node:http';
+import { loadEngineModule } from '../client-sdk/engine.js';
+import { resolveDeal } from '../client-sdk/request.js';
+import { BatchWorker } from './batches/redis/worker.js';
+import { registerWorkerMetrics } from './batches/redis/metrics.js';
+import { redactUrl } from './batches/redis/backend.js';
+import { loadConfig, type ServiceConfig } from './config.js';
+import { createLogger, poolLog } from './logger.js';
+import { createMetrics } from './metrics.js';
+import { createPool, type SolverPool } from './pool.js';
+
+let config: ServiceConfig;
+try {
+  config = loadConfig();
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+}
+
+const logger = createLogger({ level: config.logLevel });
+let pool: SolverPool | undefined;
+const metrics = createMetrics({ poolStats: () => pool?.stats() });
+
+process.on('uncaughtException', (err) => {
+  logger.fatal({ err }, 'uncaught exception: exiting');
+  logger.flush();
+  process.exit(1);
+});
+process.on('unhandledRejection', (err) => {
+  logger.error({ err }, 'unhandled promise rejection');
+});
+
+const { url, prefix } = config.batch.redis;
+pool = createPool({
+  module: await loadEngineModule(),
+  threads: config.threads,
+  maxQueue: Math.max(4 * config.threads, config.worker.concurrency),
+  memoryLimitBytes: config.memoryLimitBytes,
+  stopGraceMs: config.stopGraceMs,
+  onSettled: metrics.observeSolve,
+  log: poolLog(logger),
+});
+const solverPool = pool;
+await solverPool.warmUp(resolveDeal({ game: 'freecell', deal: 1 }));
+
+let worker: BatchWorker;
+try {
+  worker = await BatchWorker.start({
+    url,
+    prefix,
+    solve: solverPool.solve,
+    threads: config.threads,
+    concurrency: config.worker.concurrency,
+    lockMs: config.worker.lockMs,
+    stalledIntervalMs: config.worker.stalledIntervalMs,
+    name: config.worker.name,
+    log: logger,
+  });
+} catch (err) {
+  logger.fatal({ err: err instanceof Error ? err.message : String(err), redis: redactUrl(url) }, 'cannot start the batch worker');
+  logger.flush();
+  await solverPool.close();
+  process.exit(1);
+}
+registerWorkerMetrics(metrics.registry, worker);
+
+let http: Server | undefined;
+if (config.worker.metricsPort !== null) {
+  const token = config.metricsToken;
+  http = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', worker: worker.name, pool: solverPool.stats(), ...worker.stats() }));
+      return;
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      if (token !== null && req.headers.authorization !== `Bearer ${token}`) {
+        res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+        return;
+      }
+      metrics.render().then(
+        (text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(text),
+        (err: unknown) => {
+          logger.error({ err }, 'metrics failed');
+          res.writeHead(500).end();
+        },
+      );
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  http.listen(config.worker.metricsPort, config.host);
+}
+
+logger.info(
+  { worker: worker.name, redis: redactUrl(url), prefix, threads: config.threads, concurrency: config.worker.concurrency, metricsPort: config.worker.metricsPort },
+  'batch worker ready',
+);
+
+let stopping = false;
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) {
+    logger.error({ signal }, 'second signal: exiting now');
+    logger.flush();
+    process.exit(1);
+  }
+  stopping = true;
+  setTimeout(() => {
+    logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long: exiting');
+    logger.flush();
+    process.exit(1);
+  }, config.shutdownTimeoutMs).unref();
+  const started = Date.now();
+  logger.info({ signal, drainMs: config.shutdownDrainMs, ...worker.stats() }, 'batch worker draining');
+  try {
+    await worker.drain(config.shutdownDrainMs);
+    await solverPool.close();
+    http?.close();
+    logger.info({ ms: Date.now() - started, ...worker.stats() }, 'batch worker stopped');
+    logger.flush();
+    process.exit(0);
+  } catch (err) {
+    logger.error({ err }, 'error during shutdown');
+    logger.flush();
+    process.exit(1);
+  }
+}
+
+process.on('SIGTERM', (s) => void shutdown(s));
+process.on('SIGINT', (s) => void shutdown(s));
