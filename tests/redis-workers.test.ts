@@ -1,0 +1,217 @@
+/**
+ * The `redis` batch backend with real processes on loopback: two API servers
+ * (`server/main.ts`, BATCH_BACKEND=redis) and batch workers
+ * (`server/worker-main.ts`, one solver thread each) against the tests' Redis
+ * (tests/helpers/redis.ts: skipped locally without one, a failure under
+ * CI=true).
+ *
+ * - a 2,000-deal batch created on one API server and streamed from the
+ *   other, run by two workers: correct counts, every solution checked, both
+ *   workers at work, queue depth and per-worker numbers in `/metrics`;
+ * - cancel while both workers are deep in long deals: both stop at once;
+ * - one worker killed with SIGKILL half way: BullMQ's stalled-job check
+ *   gives its job to the other, the batch completes, every deal's result
+ *   exactly once (also counted in Redis itself);
+ * - SIGTERM: the worker drains (exit 0) and hands its job back, so the batch
+ *   completes long before that job's 60 s lock could have run out.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { BatchResultSchema, BatchStatusSchema, type BatchResult, type BatchStatus } from '../client-sdk/batch-schemas.js';
+import { resolveDeal } from '../client-sdk/request.js';
+import { checkSolution } from '../client-sdk/verify.js';
+import { RedisKeys } from '../server/batches/redis/keys.js';
+import { deletePrefix, REDIS_URL, redisAvailable, startWorker, testPrefix, type WorkerProcess } from './helpers/redis.js';
+import { startServer, type ServerProcess } from './helpers/server-process.js';
+
+const available = await redisAvailable();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!available)('redis backend: API servers and worker processes', () => {
+  const prefix = testPrefix('e2e');
+  const keys = new RedisKeys(prefix);
+  let redis: Redis;
+  let apiA: ServerProcess;
+  let apiB: ServerProcess;
+  /** W1 has a short lock (it is the one killed), W2 a long one (it is the one drained). */
+  let w1: WorkerProcess;
+  let w2: WorkerProcess;
+  let w3: WorkerProcess | undefined;
+
+  const apiEnv = { BATCH_BACKEND: 'redis', REDIS_URL, REDIS_PREFIX: prefix, BATCH_CHUNK_DEALS: '25', THREADS: '1' };
+  const workerEnv = (lockMs: number) => ({ REDIS_PREFIX: prefix, WORKER_LOCK_MS: String(lockMs), WORKER_STALLED_INTERVAL_MS: '1000', LOG_LEVEL: 'info' });
+
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL);
+    [apiA, apiB, w1, w2] = await Promise.all([startServer(apiEnv), startServer(apiEnv), startWorker(workerEnv(3000)), startWorker(workerEnv(60_000))]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([apiA?.kill(), apiB?.kill(), w1?.kill('SIGKILL'), w2?.kill('SIGKILL'), w3?.kill('SIGKILL')]);
+    redis?.disconnect();
+    await deletePrefix(prefix);
+  });
+
+  async function create(s: ServerProcess, body: unknown): Promise<BatchStatus> {
+    const res = await fetch(`${s.url}/v1/batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    expect(res.status, text).toBe(202);
+    return BatchStatusSchema.parse(JSON.parse(text));
+  }
+
+  async function status(s: ServerProcess, id: string): Promise<BatchStatus> {
+    const res = await fetch(`${s.url}/v1/batches/${id}`);
+    expect(res.status).toBe(200);
+    return BatchStatusSchema.parse(await res.json());
+  }
+
+  async function waitFor(s: ServerProcess, id: string, until: (st: BatchStatus) => boolean, timeoutMs = 90_000): Promise<BatchStatus> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const st = await status(s, id);
+      if (until(st)) return st;
+      if (Date.now() > deadline) throw new Error(`timed out; last status ${JSON.stringify(st)}`);
+      await sleep(50);
+    }
+  }
+
+  async function results(s: ServerProcess, id: string, query = ''): Promise<BatchResult[]> {
+    const res = await fetch(`${s.url}/v1/batches/${id}/results${query}`);
+    expect(res.status).toBe(200);
+    return (await res.text())
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => BatchResultSchema.parse(JSON.parse(l)));
+  }
+
+  /** Every deal once: results, seq without gaps, and Redis's own hashes agree. */
+  async function expectExactlyOnce(id: string, rows: BatchResult[], total: number): Promise<void> {
+    expect(rows).toHaveLength(total);
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(new Set(rows.map((r) => r.index)).size).toBe(total);
+    expect(await redis.hlen(keys.index(id))).toBe(total);
+    expect(await redis.hlen(keys.results(id))).toBe(total);
+    const h = await redis.hgetall(keys.batch(id));
+    expect(Number(h.done)).toBe(total);
+    expect(Number(h.solved) + Number(h.unsolvable) + Number(h.unknown) + Number(h.errors)).toBe(total);
+  }
+
+  const stalledLines = (w: WorkerProcess) => w.output().split('\n').filter((l) => l.includes('stalled job')).length;
+
+  it('runs a 2,000-deal batch on two workers: correct counts, every solution checked, streamed from another API server', async () => {
+    const deals = [...Array.from({ length: 1999 }, (_, i) => i + 1), 11982];
+    const created = await create(apiA, { game: 'freecell', numbering: 'ms', deals, name: 'two thousand' });
+    expect(created).toMatchObject({ status: 'running', total: 2000, done: 0 });
+    // API server B knows nothing of it but what Redis holds: it streams the batch to its end.
+    const rows = await results(apiB, created.id, '?moves=true');
+    const st = await status(apiB, created.id);
+    expect(st).toMatchObject({ status: 'done', done: 2000, counts: { solved: 1999, unsolvable: 1, unknown: 0, error: 0 } });
+    expect(st.summary.solvable).toMatchObject({ share: 1999 / 2000, decided: 2000 });
+    expect(st.dealsPerSecond).toBeGreaterThan(0);
+    await expectExactlyOnce(created.id, rows, 2000);
+    for (const r of rows) {
+      expect(r.deal).toBe(deals[r.index]);
+      if (r.deal === 11982) {
+        expect(r.verdict).toBe('unsolvable');
+        continue;
+      }
+      expect(r.verdict).toBe('solved');
+      const deal = resolveDeal({ game: 'freecell', deal: r.deal!, numbering: 'ms' });
+      expect(checkSolution(deal.rules, deal.layout, r.moves!).ok, `deal ${r.deal}`).toBe(true);
+    }
+    // The same status from both API servers; resuming from a cursor on A.
+    expect(await status(apiA, created.id)).toEqual(st);
+    expect((await results(apiA, created.id, '?after=1995')).map((r) => r.seq)).toEqual([1996, 1997, 1998, 1999, 2000]);
+
+    // Both workers took part; each one's numbers, and the queue, are in the API's /metrics.
+    const [h1, h2] = await Promise.all([w1.health(), w2.health()]);
+    expect(h1.dealsTotal).toBeGreaterThan(100);
+    expect(h2.dealsTotal).toBeGreaterThan(100);
+    expect(h1.dealsTotal + h2.dealsTotal).toBeGreaterThanOrEqual(2000);
+    expect(await w1.metrics()).toMatch(/^batch_worker_deals_total \d+/m);
+    await sleep(2500); // a heartbeat after the end
+    const metrics = await (await fetch(`${apiB.url}/metrics`)).text();
+    expect(metrics).toMatch(/^batch_queue_jobs\{state="waiting"\} 0$/m);
+    expect(metrics).toMatch(/^batch_queue_jobs\{state="prioritized"\} 0$/m);
+    expect(metrics).toMatch(/^batch_workers 2$/m);
+    for (const h of [h1, h2]) {
+      expect(metrics).toContain(`batch_worker_deals_per_second{worker="${h.worker}"}`);
+      expect(metrics).toMatch(new RegExp(`^batch_worker_deals_finished\\{worker="${h.worker}"\\} ${h.dealsTotal}$`, 'm'));
+    }
+    console.log(`2,000 deals on two workers: ${st.dealsPerSecond} deals/s; worker deals ${h1.dealsTotal} + ${h2.dealsTotal}`);
+  });
+
+  it('cancel stops both workers in the middle of long deals', async () => {
+    // MS 100226 and 13994 take seconds each: chunks of 25, one job per worker.
+    const deals = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? 100226 : 13994));
+    const { id } = await create(apiA, { game: 'freecell', deals });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const [h1, h2] = await Promise.all([w1.health(), w2.health()]);
+      if (h1.dealsInFlight > 0 && h2.dealsInFlight > 0) break;
+      if (Date.now() > deadline) throw new Error('the workers did not both start a deal');
+      await sleep(20);
+    }
+    const t = performance.now();
+    const res = await fetch(`${apiB.url}/v1/batches/${id}`, { method: 'DELETE' });
+    expect(BatchStatusSchema.parse(await res.json()).status).toBe('cancelled');
+    for (;;) {
+      const hs = await Promise.all([w1.health(), w2.health()]);
+      if (hs.every((h) => h.dealsInFlight === 0 && h.jobsInFlight === 0 && h.pool.inFlight === 0)) break;
+      if (performance.now() - t > 2000) throw new Error(`the workers did not stop: ${JSON.stringify(hs)}`);
+      await sleep(10);
+    }
+    const ms = performance.now() - t;
+    const done = (await status(apiA, id)).done;
+    await sleep(500);
+    const later = await status(apiA, id);
+    expect(later).toMatchObject({ status: 'cancelled', done });
+    expect(await results(apiA, id)).toHaveLength(done);
+    console.log(`cancel: both workers idle ${ms.toFixed(0)} ms after the DELETE, ${done} deals stored`);
+  });
+
+  it('a worker killed with SIGKILL half way: its job is picked up again, every result exactly once', async () => {
+    const total = 2000;
+    const { id } = await create(apiA, { game: 'freecell', deals: `2001..${2000 + total}` });
+    await waitFor(apiB, id, (st) => st.done >= total / 2);
+    const before = await w1.health();
+    expect(await w1.kill('SIGKILL')).toBeNull();
+    const stalledBefore = stalledLines(w2);
+
+    const st = await waitFor(apiB, id, (s) => s.status !== 'running');
+    expect(st).toMatchObject({ status: 'done', done: total, counts: { solved: total, unsolvable: 0, unknown: 0, error: 0 } });
+    const rows = await results(apiA, id);
+    await expectExactlyOnce(id, rows, total);
+    expect(rows.map((r) => r.deal).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: total }, (_, i) => 2001 + i));
+    // The survivor's stalled-job check gave it the dead worker's job.
+    expect(stalledLines(w2)).toBeGreaterThan(stalledBefore);
+    const h2 = await w2.health();
+    console.log(`SIGKILL with ${before.jobsInFlight} job in flight, after ${before.dealsTotal} deals of the killed worker; survivor refused ${h2.duplicatesRefused} duplicate results`);
+  });
+
+  it('SIGTERM drains a worker: exit 0, its job handed back and finished by another worker at once', async () => {
+    w3 = await startWorker(workerEnv(60_000));
+    const total = 1000;
+    const { id } = await create(apiA, { game: 'freecell', deals: `4001..${4000 + total}` });
+    await waitFor(apiA, id, (st) => st.done >= 200);
+    const stalledBefore = stalledLines(w3);
+    const t = Date.now();
+    expect(await w2.kill('SIGTERM')).toBe(0);
+    const exitMs = Date.now() - t;
+    const stopped = w2
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"batch worker stopped"'))
+      .map((l) => JSON.parse(l) as { jobsHandedBack: number; jobsInFlight: number })[0];
+    expect(stopped.jobsInFlight).toBe(0);
+
+    const st = await waitFor(apiA, id, (s) => s.status !== 'running', 40_000);
+    const doneMs = Date.now() - t;
+    expect(st).toMatchObject({ status: 'done', done: total });
+    await expectExactlyOnce(id, await results(apiB, id), total);
+    // A job abandoned rather than handed back would wait for its 60 s lock to run out.
+    expect(doneMs).toBeLessThan(40_000);
+    expect(stalledLines(w3)).toBe(stalledBefore);
+    console.log(`SIGTERM: exit 0 after ${exitMs} ms, ${stopped.jobsHandedBack} job(s) handed back, batch done ${doneMs} ms after the signal`);
+  });
+});
