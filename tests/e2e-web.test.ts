@@ -18,23 +18,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './helpers/chromium.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SCREENSHOTS = join(ROOT, 'docs/screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** The flags this machine needs (its closed network refuses Chromium's background connections). */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Malformed at line 8, column 16 (the README's example error). */
 const BAD_BOARD = [
   'JD KD 2S 4C 3S 6D 6S',
@@ -80,7 +69,6 @@ async function waitForHealth(url: string, ms: number): Promise<void> {
 
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/web/index.html'))) throw new Error('dist/web is not built: run `npm run build:web` (npm test runs it first)');
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium)`);
 
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
@@ -94,10 +82,7 @@ beforeAll(async () => {
   await waitForHealth(baseUrl, 30_000);
 
   profileDir = mkdtempSync(join(tmpdir(), 'e2e-web-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
+  context = await launchChromium(profileDir, {
     viewport: { width: 1320, height: 940 },
     deviceScaleFactor: 1,
     permissions: ['clipboard-read', 'clipboard-write'],
