@@ -1,51 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cardToString, parseCard, type Card } from '../client-sdk/cards.js';
+import { cards, layout, mv, rulesOf } from './helpers/positions.js';
+import { cardToString, type Card } from '../client-sdk/cards.js';
 import { SolverError } from '../client-sdk/errors.js';
 import type { Move } from '../client-sdk/moves.js';
 import { expandSequenceMoves, toFcsMoves, toStandardNotation } from '../client-sdk/notation.js';
-import { findPreset, type Layout, type Rules } from '../client-sdk/rules.js';
+import type { Layout, Rules } from '../client-sdk/rules.js';
 import { applyMove, checkMove, checkSolution } from '../client-sdk/verify.js';
-
-function cards(text: string): Card[] {
-  return text
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((t) => {
-      const c = parseCard(t);
-      if (c === null) throw new Error(`bad card ${t}`);
-      return c;
-    });
-}
-
-function layout(columns: string[], cells: (string | null)[], foundations: [number, number, number, number]): Layout {
-  return {
-    columns: columns.map(cards),
-    freeCells: cells.map((c) => (c === null ? null : cards(c)[0])),
-    foundations: [...foundations] as [number, number, number, number],
-  };
-}
-
-/** Place names: `c3` column 3, `f1` free cell 1, `h2` foundation of suit 2. */
-function mv(from: string, to: string, card: string, count = 1, auto = false): Move {
-  const place = (p: string) => ({ kind: p[0], index: Number(p.slice(1)) });
-  const f = place(from);
-  const t = place(to);
-  return {
-    from: f.kind === 'c' ? 'column' : 'cell',
-    fromIndex: f.index,
-    to: t.kind === 'c' ? 'column' : t.kind === 'f' ? 'cell' : 'foundation',
-    toIndex: t.index,
-    count,
-    card,
-    auto,
-  };
-}
-
-function rulesOf(id: string): Rules {
-  const preset = findPreset(id);
-  if (!preset) throw new Error(`no preset ${id}`);
-  return preset.rules;
-}
 
 const FREECELL = rulesOf('freecell');
 const RELAXED = rulesOf('relaxed_freecell');

@@ -1,0 +1,51 @@
+/**
+ * Small builders for hand-made positions and moves in the checker and
+ * notation tests.
+ */
+import { parseCard, type Card } from '../../client-sdk/cards.js';
+import type { Move } from '../../client-sdk/moves.js';
+import { findPreset, type Layout, type Rules } from '../../client-sdk/rules.js';
+
+/** Cards from text, e.g. `"KH QS 10D"`. */
+export function cards(text: string): Card[] {
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((t) => {
+      const c = parseCard(t);
+      if (c === null) throw new Error(`bad card ${t}`);
+      return c;
+    });
+}
+
+/** A layout from column texts, cell texts (null = empty) and foundation counts (C, D, H, S). */
+export function layout(columns: string[], cells: (string | null)[], foundations: [number, number, number, number]): Layout {
+  return {
+    columns: columns.map(cards),
+    freeCells: cells.map((c) => (c === null ? null : cards(c)[0])),
+    foundations: [...foundations] as [number, number, number, number],
+  };
+}
+
+/** Place names: `c3` column 3, `f1` free cell 1, `h2` foundation of suit 2. */
+export function mv(from: string, to: string, card: string, count = 1, auto = false): Move {
+  const place = (p: string) => ({ kind: p[0], index: Number(p.slice(1)) });
+  const f = place(from);
+  const t = place(to);
+  return {
+    from: f.kind === 'c' ? 'column' : 'cell',
+    fromIndex: f.index,
+    to: t.kind === 'c' ? 'column' : t.kind === 'f' ? 'cell' : 'foundation',
+    toIndex: t.index,
+    count,
+    card,
+    auto,
+  };
+}
+
+/** A preset's rules. */
+export function rulesOf(id: string): Rules {
+  const preset = findPreset(id);
+  if (!preset) throw new Error(`no preset ${id}`);
+  return preset.rules;
+}
