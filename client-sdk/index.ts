@@ -11,7 +11,8 @@
  *   formats, notation, the independent solution checker, the wire schemas.
  */
 export { createClient, ServiceError, type BatchRequestInput, type BatchResultsOptions, type CallOptions, type ClientOptions, type SolveRequestInput, type SolverClient } from './client.js';
-export { createLocalSolver, gamesResponse, type LocalSolver, type LocalSolverOptions } from './local.js';
+export { createLocalSolver, type LocalSolver, type LocalSolverOptions } from './local.js';
+export { gamesResponse } from './request.js';
 export { hint, type Hint, type Solver } from './hints.js';
 export { ERROR_STATUS, SolverError, type ErrorCode, type ErrorLocation } from './errors.js';
 export {

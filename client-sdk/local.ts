@@ -15,8 +15,7 @@
 import { compileEngine, Engine, loadEngineModule, type EngineSource } from './engine.js';
 import { hint as hintWith, type Hint } from './hints.js';
 import { withProofSummary } from './proof-format.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits, type LimitsConfig } from './request.js';
-import { PRESETS } from './rules.js';
+import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from './request.js';
 import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from './schemas.js';
 import type { SolveRequestInput } from './client.js';
 
@@ -69,16 +68,3 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
   return solver;
 }
 
-/** The answer of `GET /v1/games`, built from the presets. */
-export function gamesResponse(): GamesResponse {
-  return {
-    games: PRESETS.map((p) => ({
-      id: p.id,
-      name: p.name,
-      description: p.description,
-      rules: p.rules,
-      numberings: [...p.numberings],
-      defaultNumbering: defaultNumbering(p),
-    })),
-  };
-}

@@ -15,6 +15,7 @@ import { layoutFromJson, validateLayout } from './layout.js';
 import { toFcsMoves, toStandardNotation } from './notation.js';
 import {
   findPreset,
+  PRESETS,
   MAX_COLUMNS,
   MAX_FREE_CELLS,
   type Deal,
@@ -24,7 +25,7 @@ import {
   type Rules,
 } from './rules.js';
 import { proofToWire } from './proof-format.js';
-import type { LimitsRequest, RulesOverride, SolveRequest, SolveResponse } from './schemas.js';
+import type { GamesResponse, LimitsRequest, RulesOverride, SolveRequest, SolveResponse } from './schemas.js';
 import type { SolveLimits, SolveOutcome } from './solve-types.js';
 
 /** Defaults and caps of the solve budgets (server configuration). */
@@ -245,4 +246,18 @@ function checkEnum(value: unknown, allowed: readonly string[], path: string): vo
 
 function stripUndefined<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The answer of `GET /v1/games`, built from the presets (the service and the SDK's local solver). */
+export function gamesResponse(): GamesResponse {
+  return {
+    games: PRESETS.map((p) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      rules: p.rules,
+      numberings: [...p.numberings],
+      defaultNumbering: defaultNumbering(p),
+    })),
+  };
 }

@@ -30,10 +30,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ERROR_STATUS, SolverError } from '../client-sdk/errors.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/request.js';
+import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/request.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/proof.js';
 import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/proof-format.js';
-import { PRESETS } from '../client-sdk/rules.js';
 import {
   ErrorResponseSchema,
   GamesResponseSchema,
@@ -323,19 +322,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
 
   app.openapi(gamesRoute, (c) =>
-    c.json(
-      {
-        games: PRESETS.map((p) => ({
-          id: p.id,
-          name: p.name,
-          description: p.description,
-          rules: p.rules,
-          numberings: [...p.numberings],
-          defaultNumbering: defaultNumbering(p),
-        })),
-      },
-      200,
-    ),
+    c.json(gamesResponse(), 200),
   );
 
   app.openapi(healthRoute, (c) => c.json({ ...deps.health?.(), status: 'ok' as const }, 200));
