@@ -98,6 +98,8 @@ export class BatchWorker {
   readonly keys: RedisKeys;
   readonly #redis: Redis;
   readonly #sub: Redis;
+  /** BullMQ's connection: ours to close (BullMQ leaves a connection it was given open). */
+  readonly #bullConnection: Redis;
   readonly #worker: Worker<ChunkJob>;
   readonly #solve: SolveFn;
   readonly #threads: number;
@@ -135,8 +137,10 @@ export class BatchWorker {
       const m = /^cancel (.+)$/.exec(message);
       if (m) this.#cancel(m[1]);
     });
+    this.#bullConnection = new Redis(options.url, { maxRetriesPerRequest: null });
+    this.#bullConnection.on('error', (err) => this.#log?.warn({ err: err.message }, 'redis connection error'));
     this.#worker = new Worker<ChunkJob>(QUEUE_NAME, (job, token) => this.#process(job, token), {
-      connection: new Redis(options.url, { maxRetriesPerRequest: null }),
+      connection: this.#bullConnection,
       prefix: this.keys.bull,
       name: this.name,
       concurrency: this.#concurrency,
@@ -212,7 +216,7 @@ export class BatchWorker {
     clearTimeout(this.#flushTimer);
     await this.#flush().catch(() => undefined);
     await this.#redis.hdel(this.keys.workers, this.name).catch(() => undefined);
-    await Promise.allSettled([this.#redis.quit(), this.#sub.quit()]);
+    await Promise.allSettled([this.#redis.quit(), this.#sub.quit(), this.#bullConnection.quit()]);
   }
 
   // ---------------------------------------------------------- jobs
