@@ -63,7 +63,7 @@ export interface BatchWorkerOptions {
   flushMs?: number;
   /** ... or as soon as this many are buffered; default 100. */
   flushMax?: number;
-  /** Heartbeat period (the API's `/metrics` per worker), ms; default 5000. */
+  /** Heartbeat period (the API's `/metrics` per worker), ms; default 2000. */
   heartbeatMs?: number;
   log?: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
 }
@@ -151,7 +151,7 @@ export class BatchWorker {
     this.#worker.on('error', (err) => this.#log?.error({ err }, 'batch worker: queue error'));
     this.#worker.on('failed', (job, err) => void this.#onFailed(job, err));
     this.#worker.on('stalled', (id) => this.#log?.warn({ job: id }, 'batch worker: a stalled job (its worker died?) goes back to the queue'));
-    this.#heartbeatTimer = setInterval(() => void this.#heartbeat(), options.heartbeatMs ?? 5000);
+    this.#heartbeatTimer = setInterval(() => void this.#heartbeat(), options.heartbeatMs ?? 2000);
     this.#heartbeatTimer.unref();
   }
 
