@@ -54,6 +54,7 @@ interface Options {
   chunks: string;
   chunkDeals: number;
   skipEngine?: boolean;
+  skipChunks?: boolean;
   skipBenchmark?: boolean;
   json?: string;
 }
@@ -73,6 +74,7 @@ const options = new Command()
   .option('--chunks <list>', 'chunk sizes of the Redis cost runs', '1,10,50,200,1000')
   .option('--chunk-deals <n>', 'deals per Redis cost run', positiveInt, 20000)
   .option('--skip-engine', 'skip the engine runs (1)')
+  .option('--skip-chunks', 'skip the Redis cost runs (2)')
   .option('--skip-benchmark', 'skip redis-benchmark (3)')
   .option('--json <file>', 'also write the numbers to this file')
   .parse()
@@ -317,9 +319,11 @@ try {
     for (const spec of options.runs.split(',')) runs.push(await engineRun(redis, spec.trim()));
     report.engine = { chunk: options.chunk, runs };
   }
-  const chunks = [];
-  for (const c of options.chunks.split(',')) chunks.push(await chunkRun(redis, positiveInt(c.trim())));
-  report.chunks = chunks;
+  if (!options.skipChunks) {
+    const chunks = [];
+    for (const c of options.chunks.split(',')) chunks.push(await chunkRun(redis, positiveInt(c.trim())));
+    report.chunks = chunks;
+  }
   if (!options.skipBenchmark) report.redisBenchmark = await redisBenchmark(redis);
   report.loadAverageAtEnd = load();
 } finally {
