@@ -68,3 +68,19 @@ export function poolLog(logger: Logger): PoolLog {
     error: (message, detail) => logger.error(fields(detail), message),
   };
 }
+
+/**
+ * Logs what would otherwise end the process silently: an uncaught exception
+ * is logged as fatal, flushed, and the process exits 1; an unhandled
+ * rejection is logged as an error. Used by the service and the batch worker.
+ */
+export function logProcessFaults(logger: Logger): void {
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception: exiting');
+    logger.flush();
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (err) => {
+    logger.error({ err }, 'unhandled promise rejection');
+  });
+}

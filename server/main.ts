@@ -17,7 +17,7 @@ import { loadEngineModule } from '../client-sdk/engine.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import { loadConfig, type ServiceConfig } from './config.js';
 import { gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
-import { createLogger, poolLog } from './logger.js';
+import { createLogger, logProcessFaults, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { BatchBackend } from './batches/backend.js';
 import { redactUrl, RedisBatchBackend } from './batches/redis/backend.js';
@@ -53,14 +53,7 @@ const state = new ServiceState();
 let pool: SolverPool | undefined;
 const metrics = createMetrics({ poolStats: () => pool?.stats() });
 
-process.on('uncaughtException', (err) => {
-  logger.fatal({ err }, 'uncaught exception: exiting');
-  logger.flush();
-  process.exit(1);
-});
-process.on('unhandledRejection', (err) => {
-  logger.error({ err }, 'unhandled promise rejection');
-});
+logProcessFaults(logger);
 
 const module = await loadEngineModule();
 pool = createPool({

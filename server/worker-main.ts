@@ -24,7 +24,7 @@ import { BatchWorker } from './batches/redis/worker.js';
 import { registerWorkerMetrics } from './batches/redis/metrics.js';
 import { redactUrl } from './batches/redis/backend.js';
 import { loadConfig, type ServiceConfig } from './config.js';
-import { createLogger, poolLog } from './logger.js';
+import { createLogger, logProcessFaults, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createPool, type SolverPool } from './pool.js';
 
@@ -40,14 +40,7 @@ const logger = createLogger({ level: config.logLevel });
 let pool: SolverPool | undefined;
 const metrics = createMetrics({ poolStats: () => pool?.stats() });
 
-process.on('uncaughtException', (err) => {
-  logger.fatal({ err }, 'uncaught exception: exiting');
-  logger.flush();
-  process.exit(1);
-});
-process.on('unhandledRejection', (err) => {
-  logger.error({ err }, 'unhandled promise rejection');
-});
+logProcessFaults(logger);
 
 const { url, prefix } = config.batch.redis;
 pool = createPool({
