@@ -2,10 +2,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { GAME_SHAPE, rulesWith } from './helpers/positions.js';
 import { formatBoard, MAX_BOARD_TEXT_LENGTH, parseBoard } from '../client-sdk/board.js';
 import { parseCard } from '../client-sdk/cards.js';
 import { SolverError } from '../client-sdk/errors.js';
-import type { Rules } from '../client-sdk/rules.js';
 
 const DEALS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../shared/data/deals');
 
@@ -26,20 +26,7 @@ function readVectors(): { file: string; v: Vector }[] {
   return out;
 }
 
-function rulesWith(columns: number, freeCells: number, foundationBase = 1): Rules {
-  return { columns, freeCells, build: 'suit', emptyColumn: 'any', sequenceMove: 'none', foundationBase, wrap: foundationBase !== 1 };
-}
 
-/** Columns and cells of each game in the vectors. */
-const GAME_SHAPE: Record<string, [number, number]> = {
-  freecell: [8, 4],
-  bakers_game: [8, 4],
-  streets_and_alleys: [8, 0],
-  beleaguered_castle: [8, 0],
-  citadel: [8, 0],
-  eight_off: [8, 8],
-  seahaven_towers: [10, 4],
-};
 
 const FC8 = rulesWith(8, 4);
 

@@ -2,28 +2,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { GAME_SHAPE, rulesWith } from './helpers/positions.js';
 import { z } from 'zod';
 import { parseBoard } from '../client-sdk/board.js';
 import { parseCard } from '../client-sdk/cards.js';
 import { SolverError } from '../client-sdk/errors.js';
 import { type LayoutJson, LayoutJsonSchema, jsonLocator, layoutFromJson, layoutToJson, validateLayout } from '../client-sdk/layout.js';
-import type { Layout, Rules } from '../client-sdk/rules.js';
+import type { Layout } from '../client-sdk/rules.js';
 
 const DEALS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../shared/data/deals');
 
-function rulesWith(columns: number, freeCells: number, foundationBase = 1): Rules {
-  return { columns, freeCells, build: 'suit', emptyColumn: 'any', sequenceMove: 'none', foundationBase, wrap: foundationBase !== 1 };
-}
 
-const GAME_SHAPE: Record<string, [number, number]> = {
-  freecell: [8, 4],
-  bakers_game: [8, 4],
-  streets_and_alleys: [8, 0],
-  beleaguered_castle: [8, 0],
-  citadel: [8, 0],
-  eight_off: [8, 8],
-  seahaven_towers: [10, 4],
-};
 
 const FC8 = rulesWith(8, 4);
 

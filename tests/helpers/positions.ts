@@ -49,3 +49,19 @@ export function rulesOf(id: string): Rules {
   if (!preset) throw new Error(`no preset ${id}`);
   return preset.rules;
 }
+
+/** Rules for format tests: only the column and cell counts (and the foundation base) matter there. */
+export function rulesWith(columns: number, freeCells: number, foundationBase = 1): Rules {
+  return { columns, freeCells, build: 'suit', emptyColumn: 'any', sequenceMove: 'none', foundationBase, wrap: foundationBase !== 1 };
+}
+
+/** Columns and cells of each game in the shared deal vectors. */
+export const GAME_SHAPE: Record<string, [number, number]> = {
+  freecell: [8, 4],
+  bakers_game: [8, 4],
+  streets_and_alleys: [8, 0],
+  beleaguered_castle: [8, 0],
+  citadel: [8, 0],
+  eight_off: [8, 8],
+  seahaven_towers: [10, 4],
+};
