@@ -175,10 +175,12 @@ export function isSafeAutoMove(p: usize, card: i32): bool {
 /**
  * Applies safe auto-moves until none is left. When `emit` is set, each one is
  * written to the solution buffer (used while rebuilding a solution).
+ * Returns true when at least one card moved.
  * The closure does not depend on the order: foundations only grow, so a card
  * that is safe stays safe and stays exposed until it moves.
  */
-export function applyAutoMoves(p: usize, emit: bool): void {
+export function applyAutoMoves(p: usize, emit: bool): bool {
+  let any = false;
   let moved = true;
   while (moved) {
     moved = false;
@@ -189,6 +191,7 @@ export function applyAutoMoves(p: usize, emit: bool): void {
         setFoundation(p, suitOf(card), rankOf(card));
         if (emit) writeMove(SOURCE_CELL, i, TARGET_FOUNDATION, suitOf(card), 1, card, true);
         moved = true;
+        any = true;
       }
     }
     for (let c = 0; c < numColumns; c++) {
@@ -201,9 +204,11 @@ export function applyAutoMoves(p: usize, emit: bool): void {
         setFoundation(p, suitOf(card), rankOf(card));
         if (emit) writeMove(SOURCE_COLUMN, c, TARGET_FOUNDATION, suitOf(card), 1, card, true);
         moved = true;
+        any = true;
       }
     }
   }
+  return any;
 }
 
 
@@ -211,24 +216,8 @@ export function applyAutoMoves(p: usize, emit: bool): void {
 // Canonical key
 
 const COLUMN_ORDER: usize = memory.data(16);
+const COLUMN_SORT_KEYS: usize = memory.data(16);
 const CELL_SORT: usize = memory.data(16);
-
-let packAcc: u64 = 0;
-let packBits: i32 = 0;
-let packWord: i32 = 0;
-let packOut: usize = 0;
-
-// @ts-ignore: decorator
-@inline function emitSymbol(sym: i32): void {
-  packAcc |= (<u64>sym) << <u64>packBits;
-  packBits += 6;
-  if (packBits >= 64) {
-    store<u64>(packOut + (<usize>packWord << 3), packAcc);
-    packWord++;
-    packBits -= 64;
-    packAcc = packBits > 0 ? (<u64>sym) >> <u64>(6 - packBits) : 0;
-  }
-}
 
 /** Sort key of a column for the canonical order: its deepest card, empty columns last. */
 // @ts-ignore: decorator
@@ -242,12 +231,13 @@ let packOut: usize = 0;
  */
 export function canonicalColumnOrder(p: usize): usize {
   const n = numColumns;
+  for (let i = 0; i < n; i++) store<u8>(COLUMN_SORT_KEYS + i, columnSortKey(p, i));
   for (let i = 0; i < n; i++) {
-    const key = columnSortKey(p, i);
+    const key = load<u8>(COLUMN_SORT_KEYS + i);
     let j = i;
     while (j > 0) {
       const prev = load<u8>(COLUMN_ORDER + j - 1);
-      if (columnSortKey(p, prev) <= key) break;
+      if (load<u8>(COLUMN_SORT_KEYS + prev) <= key) break;
       store<u8>(COLUMN_ORDER + j, prev);
       j--;
     }
@@ -258,19 +248,37 @@ export function canonicalColumnOrder(p: usize): usize {
 
 /** Writes the canonical key of `p` (KEY_BYTES bytes) at `out`. */
 export function encodeKey(p: usize, out: usize): void {
-  packAcc = 0;
-  packBits = 0;
-  packWord = 0;
-  packOut = out;
+  // The symbols go into a 64-bit accumulator held in locals; a full word is
+  // stored and the bits of a symbol that straddle two words start the next.
+  let acc: u64 = 0;
+  let bits: u64 = 0;
+  let at = out;
   const order = canonicalColumnOrder(p);
   for (let k = 0; k < numColumns; k++) {
     const c = <i32>load<u8>(order + k);
     const n = columnLength(p, c);
     const base = p + OFF_CARDS + c * COLUMN_STRIDE;
-    for (let i = 0; i < n; i++) emitSymbol(load<u8>(base + i));
-    emitSymbol(0);
+    for (let i = 0; i < n; i++) {
+      const sym = <u64>load<u8>(base + i);
+      acc |= sym << bits;
+      bits += 6;
+      if (bits >= 64) {
+        store<u64>(at, acc);
+        at += 8;
+        bits -= 64;
+        acc = bits > 0 ? sym >> (6 - bits) : 0;
+      }
+    }
+    // the column's terminating 0
+    bits += 6;
+    if (bits >= 64) {
+      store<u64>(at, acc);
+      at += 8;
+      bits -= 64;
+      acc = 0;
+    }
   }
-  // free cells, descending
+  // free cells, descending, then a 0
   let m = 0;
   for (let i = 0; i < numCells; i++) {
     const card = <i32>cellCard(p, i);
@@ -283,15 +291,23 @@ export function encodeKey(p: usize, out: usize): void {
     store<u8>(CELL_SORT + j, card);
     m++;
   }
-  for (let i = 0; i < m; i++) emitSymbol(load<u8>(CELL_SORT + i));
-  emitSymbol(0);
-  if (packBits > 0 || packWord < KEY_WORDS) {
-    store<u64>(out + (<usize>packWord << 3), packAcc);
-    packWord++;
+  for (let i = 0; i < m; i++) {
+    const sym = <u64>load<u8>(CELL_SORT + i);
+    acc |= sym << bits;
+    bits += 6;
+    if (bits >= 64) {
+      store<u64>(at, acc);
+      at += 8;
+      bits -= 64;
+      acc = bits > 0 ? sym >> (6 - bits) : 0;
+    }
   }
-  while (packWord < KEY_WORDS) {
-    store<u64>(out + (<usize>packWord << 3), 0);
-    packWord++;
+  // the last 0 needs no bits of its own: the rest of the key is zero
+  const end = out + KEY_BYTES;
+  while (at < end) {
+    store<u64>(at, acc);
+    at += 8;
+    acc = 0;
   }
 }
 

@@ -67,7 +67,8 @@ export function setRules(columns: i32, cells: i32, build: i32, empty: i32, seq: 
 /**
  * True when `card` may be placed on `below` in the tableau (rules.md, "tableau build").
  */
-export function buildsOn(card: i32, below: i32): bool {
+// @ts-ignore: decorator
+@inline export function buildsOn(card: i32, below: i32): bool {
   const r = rankOf(card);
   const rb = rankOf(below);
   switch (buildRule) {

@@ -76,7 +76,6 @@ export const INPUT: usize = memory.data(INPUT_BYTES);
 
 const START: usize = memory.data(POSITION_BYTES);
 const PARENT: usize = memory.data(POSITION_BYTES);
-const CHILD: usize = memory.data(POSITION_BYTES);
 const KEY: usize = memory.data(KEY_BYTES);
 const BUCKETS: usize = memory.data(2 * NUM_BUCKETS * 4);
 const PATH: usize = memory.data(MAX_PATH * 4);
@@ -116,8 +115,26 @@ let parentDepth: i32 = 0;
 
 /** Flag in a record's move word: the position has been expanded. */
 const EXPANDED: u32 = 0x80000000;
+/** Flag in a record's move word: auto-moves followed the move into this position. */
+const AUTO_FOLLOWED: u32 = 0x40000000;
 const DEPTH_SHIFT: u32 = 20;
-const DEPTH_MAX: i32 = 2047;
+const DEPTH_MAX: i32 = 1023;
+
+/**
+ * The card the move into PARENT moved, when its moves in PARENT can only
+ * repeat positions already generated (0 otherwise). Let G be the position the
+ * record was first reached from, and PARENT = G plus one single-card move of
+ * card c (not to a foundation) with no auto-move after it. Then a card other
+ * than c is exposed in PARENT but not in G only where c left (the card c sat
+ * on, or an empty column or free cell), and foundations are as in G. So a
+ * move of c in PARENT either puts c back (giving G) or takes it where it could
+ * have gone from G, with the same result as that move from G: a sibling,
+ * generated when G was expanded (a position is expanded only after its
+ * parent). Skipping these moves changes no stored position, only saves
+ * lookups; the set of positions explored, and so every verdict and proof
+ * certificate, stays the same.
+ */
+let repeatCard: i32 = 0;
 
 // @ts-ignore: decorator
 @inline function weight(scan: i32, w: i32): i32 {
@@ -267,41 +284,66 @@ function popOpen(scan: i32): u32 {
   return <u32>card | (kind << 6) | (<u32>onto << 8) | (<u32>count << 14);
 }
 
-/**
- * Stores the child in CHILD (already moved): applies auto-moves, looks it up,
- * queues it when new. Returns false when the search must stop (won, or a budget ran out).
- */
-function addChild(parent: u32, move: u32): bool {
-  applyAutoMoves(CHILD, false);
-  encodeKey(CHILD, KEY);
-  const index = findOrInsert(KEY, hashKey(KEY), parent, move);
-  if (index == 0) {
-    stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : REASON_MAX_STATES;
-    return false;
-  }
-  if (!lastInsertWasNew) return true;
-  if (isWon(CHILD)) {
-    goalIndex = index;
-    return false;
-  }
-  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
-  store<u32>(recordAt(index), move | (<u32>depth << DEPTH_SHIFT), 4);
-  measure(CHILD);
-  pushOpen(index, depth);
-  return true;
+// Children are made in place: expand() plays a move on PARENT itself, and
+// addChild() puts PARENT back by restoring its header (column lengths, free
+// cells, foundations: the first HEADER_BYTES bytes). That is enough because a
+// move and the auto-moves after it change card bytes only past the end of a
+// column (where the moved cards land), and bytes past a column's length are
+// not part of the position. Saves copying the whole position per child.
+const HEADER_BYTES: i32 = OFF_CARDS;
+const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
+
+// @ts-ignore: decorator
+@inline function saveHeader(p: usize): void {
+  memory.copy(SAVED_HEADER, p, HEADER_BYTES);
 }
 
-/** Moves the top `count` cards of column `from` onto column `to` in CHILD. */
-function moveRun(from: i32, to: i32, count: i32): void {
-  const n = columnLength(CHILD, from);
-  const m = columnLength(CHILD, to);
+// @ts-ignore: decorator
+@inline function restoreHeader(p: usize): void {
+  memory.copy(p, SAVED_HEADER, HEADER_BYTES);
+}
+
+/**
+ * PARENT holds the child (the move just played on it): applies auto-moves,
+ * looks the child up, queues it when new, and puts PARENT back. Returns
+ * false when the search must stop (won, or a budget ran out).
+ */
+function addChild(parent: u32, move: u32): bool {
+  const child = PARENT;
+  const autoMoved = applyAutoMoves(child, false);
+  encodeKey(child, KEY);
+  const index = findOrInsert(KEY, hashKey(KEY), parent, move);
+  let goOn = true;
+  if (index == 0) {
+    stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : REASON_MAX_STATES;
+    goOn = false;
+  } else if (lastInsertWasNew) {
+    if (isWon(child)) {
+      goalIndex = index;
+      goOn = false;
+    } else {
+      const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
+      store<u32>(recordAt(index), move | (<u32>depth << DEPTH_SHIFT) | (autoMoved ? AUTO_FOLLOWED : 0), 4);
+      measure(child);
+      pushOpen(index, depth);
+    }
+  }
+  restoreHeader(child);
+  return goOn;
+}
+
+/** Moves the top `count` cards of column `from` onto column `to` of position `p`. */
+// @ts-ignore: decorator
+@inline function moveRun(p: usize, from: i32, to: i32, count: i32): void {
+  const n = columnLength(p, from);
+  const m = columnLength(p, to);
   memory.copy(
-    CHILD + OFF_CARDS + to * COLUMN_STRIDE + m,
-    CHILD + OFF_CARDS + from * COLUMN_STRIDE + n - count,
+    p + OFF_CARDS + to * COLUMN_STRIDE + m,
+    p + OFF_CARDS + from * COLUMN_STRIDE + n - count,
     count,
   );
-  setColumnLength(CHILD, from, n - count);
-  setColumnLength(CHILD, to, m + count);
+  setColumnLength(p, from, n - count);
+  setColumnLength(p, to, m + count);
 }
 
 /** First empty free cell of a position, -1 when none. */
@@ -311,7 +353,8 @@ function firstEmptyCell(p: usize): i32 {
 }
 
 /**
- * Generates every move of PARENT (record `parent`) and adds the children.
+ * Generates every move of PARENT (record `parent`) and adds the children
+ * (made in place, see addChild).
  * Only one empty column and one empty cell are tried as targets: all empty
  * columns (and cells) are alike under the canonical key. Moving a whole
  * column into an empty one gives the same position and is skipped.
@@ -319,6 +362,7 @@ function firstEmptyCell(p: usize): i32 {
  */
 function expand(parent: u32): bool {
   const p = PARENT;
+  saveHeader(p);
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   let firstEmptyColumn = -1;
@@ -332,19 +376,17 @@ function expand(parent: u32): bool {
   // Foundation moves the auto-move rule did not take.
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
-    if (card != 0 && fitsFoundation(p, card)) {
-      copyPosition(CHILD, p);
-      setCellCard(CHILD, i, 0);
-      setFoundation(CHILD, suitOf(card), rankOf(card));
+    if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
+      setCellCard(p, i, 0);
+      setFoundation(p, suitOf(card), rankOf(card));
       if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
     }
   }
   for (let c = 0; c < numColumns; c++) {
     const card = topCard(p, c);
-    if (card != 0 && fitsFoundation(p, card)) {
-      copyPosition(CHILD, p);
-      setColumnLength(CHILD, c, columnLength(p, c) - 1);
-      setFoundation(CHILD, suitOf(card), rankOf(card));
+    if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
+      setColumnLength(p, c, columnLength(p, c) - 1);
+      setFoundation(p, suitOf(card), rankOf(card));
       if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
     }
   }
@@ -355,7 +397,8 @@ function expand(parent: u32): bool {
   for (let from = 0; from < numColumns; from++) {
     const n = columnLength(p, from);
     if (n == 0) continue;
-    const run = topRunLength(p, from);
+    // the top run only matters when more than one card may move at once
+    const run = capacityOnCard > 1 || capacityToEmpty > 1 ? topRunLength(p, from) : 1;
     for (let to = 0; to < numColumns; to++) {
       if (to == from) continue;
       const m = columnLength(p, to);
@@ -364,9 +407,8 @@ function expand(parent: u32): bool {
         const most = run < capacityOnCard ? run : capacityOnCard;
         for (let k = 1; k <= most; k++) {
           const card = cardAt(p, from, n - k);
-          if (!buildsOn(card, top)) continue;
-          copyPosition(CHILD, p);
-          moveRun(from, to, k);
+          if (card == repeatCard || !buildsOn(card, top)) continue;
+              moveRun(p, from, to, k);
           if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
         }
       } else if (to == firstEmptyColumn) {
@@ -374,9 +416,8 @@ function expand(parent: u32): bool {
         for (let k = 1; k <= most; k++) {
           if (k == n) break;
           const card = cardAt(p, from, n - k);
-          if (!emptyColumnAccepts(card)) continue;
-          copyPosition(CHILD, p);
-          moveRun(from, to, k);
+          if (card == repeatCard || !emptyColumnAccepts(card)) continue;
+              moveRun(p, from, to, k);
           if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
         }
       }
@@ -386,22 +427,20 @@ function expand(parent: u32): bool {
   // Free cell to column.
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
-    if (card == 0) continue;
+    if (card == 0 || card == repeatCard) continue;
     for (let to = 0; to < numColumns; to++) {
       const m = columnLength(p, to);
       if (m > 0) {
         const top = cardAt(p, to, m - 1);
         if (!buildsOn(card, top)) continue;
-        copyPosition(CHILD, p);
-        setCellCard(CHILD, i, 0);
-        setCardAt(CHILD, to, m, card);
-        setColumnLength(CHILD, to, m + 1);
+          setCellCard(p, i, 0);
+        setCardAt(p, to, m, card);
+        setColumnLength(p, to, m + 1);
         if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
       } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
-        copyPosition(CHILD, p);
-        setCellCard(CHILD, i, 0);
-        setCardAt(CHILD, to, 0, card);
-        setColumnLength(CHILD, to, 1);
+          setCellCard(p, i, 0);
+        setCardAt(p, to, 0, card);
+        setColumnLength(p, to, 1);
         if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1))) return false;
       }
     }
@@ -414,9 +453,9 @@ function expand(parent: u32): bool {
       const n = columnLength(p, from);
       if (n == 0) continue;
       const card = cardAt(p, from, n - 1);
-      copyPosition(CHILD, p);
-      setColumnLength(CHILD, from, n - 1);
-      setCellCard(CHILD, cell, card);
+      if (card == repeatCard) continue;
+      setColumnLength(p, from, n - 1);
+      setCellCard(p, cell, card);
       if (!addChild(parent, packMove(card, MOVE_TO_CELL, 0, 1))) return false;
     }
   }
@@ -592,7 +631,11 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
       }
     }
     decodeKey(recordAt(index) + 16, PARENT);
-    parentDepth = <i32>((load<u32>(recordAt(index), 4) & ~EXPANDED) >> DEPTH_SHIFT);
+    const word = load<u32>(recordAt(index), 4);
+    parentDepth = <i32>((word >> DEPTH_SHIFT) & <u32>DEPTH_MAX);
+    repeatCard = (word & AUTO_FOLLOWED) == 0 && ((word >> 6) & 3) != MOVE_TO_FOUNDATION && ((word >> 14) & 63) == 1
+      ? <i32>(word & 63)
+      : 0;
     if (!expand(index)) {
       if (goalIndex != 0) break;
       if (stopReason != REASON_NONE) break;
