@@ -31,14 +31,12 @@ import {
   copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, applyAutoMoves, encodeKey, decodeKey, hashKey,
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
-import { resetTable, findOrInsert, recordAt, recordCount, insertFailure, lastInsertWasNew, FAIL_MEMORY } from './table';
+import { resetTable, findOrInsert, recordAt, recordCount, insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED } from './table';
 import {
   resetOutput, writeMove, outputOverflow, SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
 } from './output';
 
-/** Returns 0 to go on, REASON_TIMEOUT or REASON_CANCELLED to stop (the glue reads a SharedArrayBuffer flag and the clock). */
-@external('env', 'pollStop')
-declare function pollStop(): i32;
+import { pollStop } from './host';
 
 export const VERDICT_SOLVED: i32 = 0;
 export const VERDICT_UNSOLVABLE: i32 = 1;
@@ -315,7 +313,7 @@ function addChild(parent: u32, move: u32): bool {
   const index = findOrInsert(KEY, hashKey(KEY), parent, move);
   let goOn = true;
   if (index == 0) {
-    stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : REASON_MAX_STATES;
+    stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
     goOn = false;
   } else if (lastInsertWasNew) {
     if (isWon(child)) {

@@ -20,6 +20,7 @@
  *  16  canonical key, KEY_BYTES bytes
  */
 import { allocate } from './arena';
+import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey } from './position';
 
 export const RECORD_BYTES: i32 = 16 + KEY_BYTES;
@@ -43,6 +44,11 @@ export let insertFailure: i32 = 0;
 export const FAIL_NONE: i32 = 0;
 export const FAIL_STATES: i32 = 1;
 export const FAIL_MEMORY: i32 = 2;
+/** The host asked to stop while the slots were being rehashed; `insertStopReason` holds its reason. */
+export const FAIL_STOPPED: i32 = 3;
+export let insertStopReason: i32 = 0;
+/** Records rehashed between two polls of the host's stop flag while the slots grow. */
+const GROW_POLL_RECORDS: u32 = 1 << 20;
 
 /** Address of record `index` (1-based). */
 // @ts-ignore: decorator
@@ -55,6 +61,7 @@ export function resetTable(maxRecords: u32): bool {
   recordCount = 0;
   recordLimit = maxRecords;
   insertFailure = FAIL_NONE;
+  insertStopReason = 0;
   slotMask = INITIAL_SLOTS - 1;
   slots = allocate(<u64>INITIAL_SLOTS * 8);
   if (slots == 0) return false;
@@ -66,13 +73,27 @@ export function resetTable(maxRecords: u32): bool {
   return true;
 }
 
-function growSlots(): bool {
+/**
+ * Doubles the slots and rehashes every record into them. Rehashing tens of
+ * millions of records takes seconds, so it polls the host's stop flag every
+ * GROW_POLL_RECORDS records: a deadline or cancel is then kept within a
+ * fraction of a second. Returns FAIL_NONE, FAIL_MEMORY or FAIL_STOPPED (the
+ * old slots stay in use, and the search ends).
+ */
+function growSlots(): i32 {
   const newCount = (slotMask + 1) << 1;
   const fresh = allocate(<u64>newCount * 8);
-  if (fresh == 0) return false;
+  if (fresh == 0) return FAIL_MEMORY;
   memory.fill(fresh, 0, <usize>newCount * 8);
   const mask = newCount - 1;
   for (let i: u32 = 1; i <= recordCount; i++) {
+    if (i % GROW_POLL_RECORDS == 0) {
+      const reason = pollStop();
+      if (reason != 0) {
+        insertStopReason = reason;
+        return FAIL_STOPPED;
+      }
+    }
     const hash = hashKey(recordAt(i) + 16);
     let h = hash & mask;
     while (load<u64>(fresh + (<usize>h << 3)) != 0) h = (h + 1) & mask;
@@ -80,14 +101,14 @@ function growSlots(): bool {
   }
   slots = fresh;
   slotMask = mask;
-  return true;
+  return FAIL_NONE;
 }
 
 /**
  * Finds the record whose key equals the KEY_BYTES at `key`; when there is
  * none, stores a new record (parent, move, next = 0) and returns its index
  * with `lastInsertWasNew` set. Returns 0 when the state budget or memory ran
- * out (`insertFailure` tells which).
+ * out, or the host asked to stop while the slots grew (`insertFailure` tells which).
  */
 export let lastInsertWasNew: bool = false;
 
@@ -133,8 +154,9 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
   if (recordCount * MAX_LOAD_D > (slotMask + 1) * MAX_LOAD_N) {
-    if (!growSlots()) {
-      insertFailure = FAIL_MEMORY;
+    const failure = growSlots();
+    if (failure != FAIL_NONE) {
+      insertFailure = failure;
       return 0;
     }
   }
