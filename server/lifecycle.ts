@@ -13,7 +13,8 @@
  *     cancelled (`pool.close()`: those requests answer `unknown`/`cancelled`,
  *     so every accepted request gets an answer);
  *  4. idle connections close; the logs are flushed; the caller exits.
- * `main.ts` adds the forced exit after `timeoutMs`, whatever hangs.
+ * `exitOnTermination` wires the signals and adds the forced exit after
+ * `timeoutMs`, whatever hangs.
  */
 import type { Server } from 'node:http';
 import type { Logger } from './logger.js';
@@ -105,4 +106,43 @@ export async function gracefulShutdown(o: ShutdownOptions): Promise<void> {
     clearInterval(sweeper);
     o.logger.flush();
   }
+}
+
+/**
+ * Wires SIGTERM and SIGINT to `stop` for a process that ends when it stops
+ * (the service, the batch worker). The first signal runs `stop(signal)`; the
+ * process then exits with 0, or with 1 when `stop` throws. A second signal,
+ * or `timeoutMs` (ms) passing after the first, exits with 1 at once,
+ * whatever hangs. The logs are flushed before every exit.
+ */
+export function exitOnTermination(
+  stop: (signal: NodeJS.Signals) => Promise<void>,
+  options: { timeoutMs: number; logger: Logger },
+): void {
+  const { timeoutMs, logger } = options;
+  let stopping = false;
+  const exit = (code: number): never => {
+    logger.flush();
+    process.exit(code);
+  };
+  const onSignal = async (signal: NodeJS.Signals): Promise<void> => {
+    if (stopping) {
+      logger.error({ signal }, 'second signal: exiting now');
+      exit(1);
+    }
+    stopping = true;
+    setTimeout(() => {
+      logger.error({ timeoutMs }, 'shutdown took too long: exiting');
+      exit(1);
+    }, timeoutMs).unref();
+    try {
+      await stop(signal);
+      exit(0);
+    } catch (err) {
+      logger.error({ err }, 'error during shutdown');
+      exit(1);
+    }
+  };
+  process.on('SIGTERM', (s) => void onSignal(s));
+  process.on('SIGINT', (s) => void onSignal(s));
 }

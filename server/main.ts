@@ -16,7 +16,7 @@ import { serve } from '@hono/node-server';
 import { loadEngineModule } from '../client-sdk/engine.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import { loadConfig, type ServiceConfig } from './config.js';
-import { gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
+import { exitOnTermination, gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
 import { createLogger, logProcessFaults, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { BatchBackend } from './batches/backend.js';
@@ -137,19 +137,9 @@ void solverPool.warmUp(resolveDeal({ game: 'freecell', deal: 1 })).then(() => {
   logger.info({ pool: solverPool.stats() }, 'ready');
 });
 
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (state.stopping) {
-    logger.error({ signal }, 'second signal: exiting now');
-    logger.flush();
-    process.exit(1);
-  }
-  setTimeout(() => {
-    logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long: exiting');
-    logger.flush();
-    process.exit(1);
-  }, config.shutdownTimeoutMs).unref();
-  try {
-    await gracefulShutdown({
+exitOnTermination(
+  (signal) =>
+    gracefulShutdown({
       reason: signal,
       state,
       server,
@@ -158,14 +148,6 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
       drainMs: config.shutdownDrainMs,
       timeoutMs: config.shutdownTimeoutMs,
       logger,
-    });
-    process.exit(0);
-  } catch (err) {
-    logger.error({ err }, 'error during shutdown');
-    logger.flush();
-    process.exit(1);
-  }
-}
-
-process.on('SIGTERM', (s) => void shutdown(s));
-process.on('SIGINT', (s) => void shutdown(s));
+    }),
+  { timeoutMs: config.shutdownTimeoutMs, logger },
+);

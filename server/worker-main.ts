@@ -24,6 +24,7 @@ import { BatchWorker } from './batches/redis/worker.js';
 import { registerWorkerMetrics } from './batches/redis/metrics.js';
 import { redactUrl } from './batches/redis/backend.js';
 import { loadConfig, type ServiceConfig } from './config.js';
+import { exitOnTermination } from './lifecycle.js';
 import { createLogger, logProcessFaults, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createPool, type SolverPool } from './pool.js';
@@ -109,34 +110,14 @@ logger.info(
   'batch worker ready',
 );
 
-let stopping = false;
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) {
-    logger.error({ signal }, 'second signal: exiting now');
-    logger.flush();
-    process.exit(1);
-  }
-  stopping = true;
-  setTimeout(() => {
-    logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long: exiting');
-    logger.flush();
-    process.exit(1);
-  }, config.shutdownTimeoutMs).unref();
-  const started = Date.now();
-  logger.info({ signal, drainMs: config.shutdownDrainMs, ...worker.stats() }, 'batch worker draining');
-  try {
+exitOnTermination(
+  async (signal) => {
+    const started = Date.now();
+    logger.info({ signal, drainMs: config.shutdownDrainMs, ...worker.stats() }, 'batch worker draining');
     await worker.drain(config.shutdownDrainMs);
     await solverPool.close();
     http?.close();
     logger.info({ ms: Date.now() - started, ...worker.stats() }, 'batch worker stopped');
-    logger.flush();
-    process.exit(0);
-  } catch (err) {
-    logger.error({ err }, 'error during shutdown');
-    logger.flush();
-    process.exit(1);
-  }
-}
-
-process.on('SIGTERM', (s) => void shutdown(s));
-process.on('SIGINT', (s) => void shutdown(s));
+  },
+  { timeoutMs: config.shutdownTimeoutMs, logger },
+);
