@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchResultSchema, BatchStatusSchema, type BatchResult, type BatchStatus } from '../client-sdk/batch-schemas.js';
+import { BatchStatusSchema } from '../client-sdk/batch-schemas.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import { checkSolution } from '../client-sdk/verify.js';
+import { batchResults, batchStatus, createBatch, waitForBatch } from './helpers/batch-api.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
 
 let dir: string;
@@ -19,43 +20,6 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'batches-e2e-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function createBatch(s: ServerProcess, body: unknown): Promise<BatchStatus> {
-  const res = await fetch(`${s.url}/v1/batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await res.text();
-  expect(res.status, text).toBe(202);
-  const status = BatchStatusSchema.parse(JSON.parse(text));
-  expect(res.headers.get('location')).toBe(`/v1/batches/${status.id}`);
-  return status;
-}
-
-async function getStatus(s: ServerProcess, id: string): Promise<BatchStatus> {
-  const res = await fetch(`${s.url}/v1/batches/${id}`);
-  expect(res.status).toBe(200);
-  return BatchStatusSchema.parse(await res.json());
-}
-
-async function waitFor(s: ServerProcess, id: string, until: (st: BatchStatus) => boolean, timeoutMs = 120_000): Promise<BatchStatus> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const st = await getStatus(s, id);
-    if (until(st)) return st;
-    if (Date.now() > deadline) throw new Error(`timed out; last status ${JSON.stringify(st)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Reads the whole NDJSON results stream (it ends when the batch does). */
-async function readResults(s: ServerProcess, id: string, query = ''): Promise<BatchResult[]> {
-  const res = await fetch(`${s.url}/v1/batches/${id}/results${query}`);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
-  const text = await res.text();
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => BatchResultSchema.parse(JSON.parse(line)));
-}
 
 async function health(s: ServerProcess): Promise<{ pool: { completed: number; running: number; inFlight: number; threads: number } }> {
   return (await fetch(`${s.url}/healthz`)).json() as never;
@@ -71,8 +35,8 @@ describe('batches on a real server', () => {
       expect(created).toMatchObject({ status: 'running', total: 2000, name: 'two thousand', game: 'freecell', numbering: 'ms' });
 
       // Follows the batch from the start: the stream ends when the batch does.
-      const results = await readResults(s, created.id, '?moves=true');
-      const status = await getStatus(s, created.id);
+      const results = await batchResults(s, created.id, '?moves=true');
+      const status = await batchStatus(s, created.id);
       expect(status.status).toBe('done');
       expect(status.done).toBe(2000);
       expect(status.counts).toEqual({ solved: 1999, unsolvable: 1, unknown: 0, error: 0 });
@@ -103,7 +67,7 @@ describe('batches on a real server', () => {
       console.log(`2,000-deal batch: ${status.dealsPerSecond} deals/s, mean ${status.summary.meanMsPerDeal} ms engine time per deal`);
 
       // Resume from a cursor: exactly the results after it.
-      const tail = await readResults(s, created.id, '?after=1990');
+      const tail = await batchResults(s, created.id, '?after=1990');
       expect(tail.map((r) => r.seq)).toEqual([1991, 1992, 1993, 1994, 1995, 1996, 1997, 1998, 1999, 2000]);
       expect(tail[0].moves).toBeUndefined();
     } finally {
@@ -118,7 +82,7 @@ describe('batches on a real server', () => {
     let id: string;
     try {
       id = (await createBatch(first, { game: 'freecell', deals: `2001..${2000 + total}` })).id;
-      await waitFor(first, id, (st) => st.done >= total / 2);
+      await waitForBatch(first, id, (st) => st.done >= total / 2, 120_000);
     } finally {
       await first.kill('SIGKILL');
     }
@@ -140,12 +104,12 @@ describe('batches on a real server', () => {
 
     const second = await startServer({ BATCH_DB_PATH: db });
     try {
-      const status = await waitFor(second, id, (st) => st.status !== 'running');
+      const status = await waitForBatch(second, id, (st) => st.status !== 'running', 120_000);
       expect(status.status).toBe('done');
       expect(status.done).toBe(total);
       expect(status.counts).toEqual({ solved: total, unsolvable: 0, unknown: 0, error: 0 });
 
-      const results = await readResults(second, id);
+      const results = await batchResults(second, id);
       expect(results).toHaveLength(total);
       expect(new Set(results.map((r) => r.index)).size).toBe(total);
       expect(results.map((r) => r.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
@@ -171,16 +135,16 @@ describe('batches on a real server', () => {
     const total = 600;
     const first = await startServer({ BATCH_DB_PATH: db });
     const { id } = await createBatch(first, { game: 'freecell', deals: `5001..${5000 + total}` });
-    await waitFor(first, id, (st) => st.done >= 100);
+    await waitForBatch(first, id, (st) => st.done >= 100, 120_000);
     const exit = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
     first.child.kill('SIGTERM');
     expect(await exit).toBe(0);
 
     const second = await startServer({ BATCH_DB_PATH: db });
     try {
-      const status = await waitFor(second, id, (st) => st.status !== 'running');
+      const status = await waitForBatch(second, id, (st) => st.status !== 'running', 120_000);
       expect(status).toMatchObject({ status: 'done', done: total, counts: { solved: total, unsolvable: 0, unknown: 0, error: 0 } });
-      const results = await readResults(second, id);
+      const results = await batchResults(second, id);
       expect(results.map((r) => r.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
       expect(new Set(results.map((r) => r.index)).size).toBe(total);
     } finally {
@@ -192,7 +156,7 @@ describe('batches on a real server', () => {
     const s = await startServer({ BATCH_DB_PATH: join(dir, 'cancel.sqlite') });
     try {
       const { id } = await createBatch(s, { game: 'freecell', deals: '1..100000' });
-      await waitFor(s, id, (st) => st.done >= 50);
+      await waitForBatch(s, id, (st) => st.done >= 50, 120_000);
 
       // POST /v1/solve is not starved by the batch.
       const latencies: number[] = [];
@@ -220,14 +184,14 @@ describe('batches on a real server', () => {
 
       // Nothing more is stored, and the workers go idle.
       await new Promise((r) => setTimeout(r, 1000));
-      const later = await getStatus(s, id);
+      const later = await batchStatus(s, id);
       expect(later.done).toBe(cancelled.done);
       expect(later.status).toBe('cancelled');
       const { pool } = await health(s);
       expect(pool.inFlight).toBe(0);
 
       // The stream of a cancelled batch ends, with what was stored.
-      const results = await readResults(s, id);
+      const results = await batchResults(s, id);
       expect(results).toHaveLength(later.done);
 
       // Cancelling again changes nothing; an unknown id is a 404.

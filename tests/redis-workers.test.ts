@@ -17,11 +17,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { BatchResultSchema, BatchStatusSchema, type BatchResult, type BatchStatus } from '../client-sdk/batch-schemas.js';
+import { BatchStatusSchema, type BatchResult } from '../client-sdk/batch-schemas.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import { checkSolution } from '../client-sdk/verify.js';
 import { RedisKeys } from '../server/batches/redis/keys.js';
 import { deletePrefix, REDIS_URL, redisAvailable, startWorker, testPrefix, type WorkerProcess } from './helpers/redis.js';
+import { batchResults, batchStatus, createBatch, waitForBatch } from './helpers/batch-api.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
 
 const available = await redisAvailable();
@@ -54,38 +55,6 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
     await deletePrefix(prefix);
   });
 
-  async function create(s: ServerProcess, body: unknown): Promise<BatchStatus> {
-    const res = await fetch(`${s.url}/v1/batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const text = await res.text();
-    expect(res.status, text).toBe(202);
-    return BatchStatusSchema.parse(JSON.parse(text));
-  }
-
-  async function status(s: ServerProcess, id: string): Promise<BatchStatus> {
-    const res = await fetch(`${s.url}/v1/batches/${id}`);
-    expect(res.status).toBe(200);
-    return BatchStatusSchema.parse(await res.json());
-  }
-
-  async function waitFor(s: ServerProcess, id: string, until: (st: BatchStatus) => boolean, timeoutMs = 90_000): Promise<BatchStatus> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const st = await status(s, id);
-      if (until(st)) return st;
-      if (Date.now() > deadline) throw new Error(`timed out; last status ${JSON.stringify(st)}`);
-      await sleep(50);
-    }
-  }
-
-  async function results(s: ServerProcess, id: string, query = ''): Promise<BatchResult[]> {
-    const res = await fetch(`${s.url}/v1/batches/${id}/results${query}`);
-    expect(res.status).toBe(200);
-    return (await res.text())
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => BatchResultSchema.parse(JSON.parse(l)));
-  }
-
   /** Every deal once: results, seq without gaps, and Redis's own hashes agree. */
   async function expectExactlyOnce(id: string, rows: BatchResult[], total: number): Promise<void> {
     expect(rows).toHaveLength(total);
@@ -102,11 +71,11 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
 
   it('runs a 2,000-deal batch on two workers: correct counts, every solution checked, streamed from another API server', async () => {
     const deals = [...Array.from({ length: 1999 }, (_, i) => i + 1), 11982];
-    const created = await create(apiA, { game: 'freecell', numbering: 'ms', deals, name: 'two thousand' });
+    const created = await createBatch(apiA, { game: 'freecell', numbering: 'ms', deals, name: 'two thousand' });
     expect(created).toMatchObject({ status: 'running', total: 2000, done: 0 });
     // API server B knows nothing of it but what Redis holds: it streams the batch to its end.
-    const rows = await results(apiB, created.id, '?moves=true');
-    const st = await status(apiB, created.id);
+    const rows = await batchResults(apiB, created.id, '?moves=true');
+    const st = await batchStatus(apiB, created.id);
     expect(st).toMatchObject({ status: 'done', done: 2000, counts: { solved: 1999, unsolvable: 1, unknown: 0, error: 0 } });
     expect(st.summary.solvable).toMatchObject({ share: 1999 / 2000, decided: 2000 });
     expect(st.dealsPerSecond).toBeGreaterThan(0);
@@ -122,8 +91,8 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
       expect(checkSolution(deal.rules, deal.layout, r.moves!).ok, `deal ${r.deal}`).toBe(true);
     }
     // The same status from both API servers; resuming from a cursor on A.
-    expect(await status(apiA, created.id)).toEqual(st);
-    expect((await results(apiA, created.id, '?after=1995')).map((r) => r.seq)).toEqual([1996, 1997, 1998, 1999, 2000]);
+    expect(await batchStatus(apiA, created.id)).toEqual(st);
+    expect((await batchResults(apiA, created.id, '?after=1995')).map((r) => r.seq)).toEqual([1996, 1997, 1998, 1999, 2000]);
 
     // Both workers took part; each one's numbers, and the queue, are in the API's /metrics.
     const [h1, h2] = await Promise.all([w1.health(), w2.health()]);
@@ -146,7 +115,7 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
   it('cancel stops both workers in the middle of long deals', async () => {
     // MS 100226 and 13994 take seconds each: chunks of 25, one job per worker.
     const deals = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? 100226 : 13994));
-    const { id } = await create(apiA, { game: 'freecell', deals });
+    const { id } = await createBatch(apiA, { game: 'freecell', deals });
     const deadline = Date.now() + 30_000;
     for (;;) {
       const [h1, h2] = await Promise.all([w1.health(), w2.health()]);
@@ -164,18 +133,18 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
       await sleep(10);
     }
     const ms = performance.now() - t;
-    const done = (await status(apiA, id)).done;
+    const done = (await batchStatus(apiA, id)).done;
     await sleep(500);
-    const later = await status(apiA, id);
+    const later = await batchStatus(apiA, id);
     expect(later).toMatchObject({ status: 'cancelled', done });
-    expect(await results(apiA, id)).toHaveLength(done);
+    expect(await batchResults(apiA, id)).toHaveLength(done);
     console.log(`cancel: both workers idle ${ms.toFixed(0)} ms after the DELETE, ${done} deals stored`);
   }, TEST_TIMEOUT_MS);
 
   it('a worker killed with SIGKILL half way: its job is picked up again, every result exactly once', async () => {
     const total = 2000;
-    const { id } = await create(apiA, { game: 'freecell', deals: `2001..${2000 + total}` });
-    await waitFor(apiB, id, (st) => st.done >= total / 2);
+    const { id } = await createBatch(apiA, { game: 'freecell', deals: `2001..${2000 + total}` });
+    await waitForBatch(apiB, id, (st) => st.done >= total / 2, 90_000);
     let before = await w1.health();
     while (before.dealsInFlight === 0) before = await w1.health(); // kill it in the middle of a job
     expect(await w1.kill('SIGKILL')).toBeNull();
@@ -185,9 +154,9 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
     const orphans: string[] = [];
     for (const job of await redis.lrange(`${bull}:active`, 0, -1)) if ((await redis.hget(`${bull}:${job}`, 'pb')) === before.worker) orphans.push(job);
 
-    const st = await waitFor(apiB, id, (s) => s.status !== 'running');
+    const st = await waitForBatch(apiB, id, (s) => s.status !== 'running', 90_000);
     expect(st).toMatchObject({ status: 'done', done: total, counts: { solved: total, unsolvable: 0, unknown: 0, error: 0 } });
-    const rows = await results(apiA, id);
+    const rows = await batchResults(apiA, id);
     await expectExactlyOnce(id, rows, total);
     expect(rows.map((r) => r.deal).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: total }, (_, i) => 2001 + i));
     // The survivor's stalled-job check gave it the dead worker's job (unless the kill fell between two jobs).
@@ -202,8 +171,8 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
   it('SIGTERM drains a worker: exit 0, its job handed back and finished by another worker at once', async () => {
     w3 = await startWorker(workerEnv(60_000));
     const total = 1000;
-    const { id } = await create(apiA, { game: 'freecell', deals: `4001..${4000 + total}` });
-    await waitFor(apiA, id, (st) => st.done >= 200);
+    const { id } = await createBatch(apiA, { game: 'freecell', deals: `4001..${4000 + total}` });
+    await waitForBatch(apiA, id, (st) => st.done >= 200, 90_000);
     const stalledBefore = stalledLines(w3);
     const t = Date.now();
     expect(await w2.kill('SIGTERM')).toBe(0);
@@ -215,10 +184,10 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
       .map((l) => JSON.parse(l) as { jobsHandedBack: number; jobsInFlight: number })[0];
     expect(stopped.jobsInFlight).toBe(0);
 
-    const st = await waitFor(apiA, id, (s) => s.status !== 'running', 40_000);
+    const st = await waitForBatch(apiA, id, (s) => s.status !== 'running', 40_000);
     const doneMs = Date.now() - t;
     expect(st).toMatchObject({ status: 'done', done: total });
-    await expectExactlyOnce(id, await results(apiB, id), total);
+    await expectExactlyOnce(id, await batchResults(apiB, id), total);
     // A job abandoned rather than handed back would wait for its 60 s lock to run out.
     expect(doneMs).toBeLessThan(40_000);
     expect(stalledLines(w3)).toBe(stalledBefore);
