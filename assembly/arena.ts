@@ -3,6 +3,10 @@
  * static data, reset (not freed) at the start of every solve, growing the
  * Wasm memory on demand up to a byte limit. The memory a worker has grown
  * stays with it and is reused by its next solve (design.md, principle 5).
+ * A block that is no longer needed (the state table's old hash slots after
+ * it grows) can be released; later blocks that fit are carved from released
+ * regions before the bump pointer moves, so those bytes hold records instead
+ * of lying idle under the memory cap.
  */
 
 /** Bytes of one Wasm page. */
@@ -11,10 +15,30 @@ const PAGE_BYTES: u64 = 65536;
 let top: u64 = 0;
 let limit: u64 = 0;
 
+/** Released regions [start, end), carved from the front. */
+const MAX_FREE_REGIONS: i32 = 32;
+const FREE_STARTS: usize = memory.data(MAX_FREE_REGIONS * 8);
+const FREE_ENDS: usize = memory.data(MAX_FREE_REGIONS * 8);
+let freeRegions: i32 = 0;
+
 /** Starts a new solve: forgets every block, caps the memory at `limitBytes`. */
 export function resetArena(limitBytes: u64): void {
   top = (<u64>__heap_base + 15) & ~(<u64>15);
   limit = limitBytes;
+  freeRegions = 0;
+}
+
+/**
+ * Hands back `bytes` bytes at `start` (a block from `allocate` that nothing
+ * uses any more) for later allocations. Beyond MAX_FREE_REGIONS regions the
+ * bytes simply stay unused.
+ */
+export function release(start: usize, bytes: u64): void {
+  if (freeRegions >= MAX_FREE_REGIONS) return;
+  const at = <usize>freeRegions << 3;
+  store<u64>(FREE_STARTS + at, <u64>start);
+  store<u64>(FREE_ENDS + at, <u64>start + bytes);
+  freeRegions++;
 }
 
 /**
@@ -22,6 +46,15 @@ export function resetArena(limitBytes: u64): void {
  * undefined), or 0 when the memory limit or the Wasm maximum is reached.
  */
 export function allocate(bytes: u64): usize {
+  const size = (bytes + 15) & ~(<u64>15);
+  for (let i = 0; i < freeRegions; i++) {
+    const at = <usize>i << 3;
+    const regionStart = load<u64>(FREE_STARTS + at);
+    if (load<u64>(FREE_ENDS + at) - regionStart >= size) {
+      store<u64>(FREE_STARTS + at, regionStart + size);
+      return <usize>regionStart;
+    }
+  }
   const start = top;
   const end = (start + bytes + 15) & ~(<u64>15);
   if (end > limit || end >= 0xffff0000) return 0;

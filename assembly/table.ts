@@ -5,7 +5,10 @@
  * Algorithm: open addressing with linear probing over u64 slots, each
  * holding a record index (low 32 bits, 0 = empty) and the key's 32-bit hash
  * (high 32 bits), power-of-two capacity, doubled when the load passes
- * MAX_LOAD_N / MAX_LOAD_D. A probe compares the hash in the slot first, so
+ * MAX_LOAD_N / MAX_LOAD_D (the old slots are released to the arena, where
+ * later record chunks reuse them; when memory is too short to double, the
+ * slots fill up to TIGHT_LOAD_N / TIGHT_LOAD_D before the search stops for
+ * memory). A probe compares the hash in the slot first, so
  * a miss costs no visit to the record, and then the full key, so two
  * positions are never merged on a hash alone (design.md: "unsolvable" must
  * not rest on a hash).
@@ -19,7 +22,7 @@
  *  12  next record in the same bucket of open list 1
  *  16  canonical key, KEY_BYTES bytes
  */
-import { allocate } from './arena';
+import { allocate, release } from './arena';
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey } from './position';
 
@@ -30,11 +33,20 @@ const MAX_CHUNKS: i32 = 4096;
 const INITIAL_SLOTS: u32 = 1 << 16;
 const MAX_LOAD_N: u32 = 5;
 const MAX_LOAD_D: u32 = 8;
+/**
+ * When doubling the slots finds no memory, the table goes on in the slots it
+ * has up to this fuller load (slower probes, but the records the memory can
+ * still hold are used) before the search stops for memory.
+ */
+const TIGHT_LOAD_N: u32 = 7;
+const TIGHT_LOAD_D: u32 = 8;
 
 const CHUNKS: usize = memory.data(MAX_CHUNKS * 4);
 
 let slots: usize = 0;
 let slotMask: u32 = 0;
+/** Doubling the slots failed for memory: fill them up to TIGHT_LOAD instead. */
+let slotsAtMemoryLimit: bool = false;
 /** Number of records; record indices run 1..recordCount. */
 export let recordCount: u32 = 0;
 let recordLimit: u32 = 0;
@@ -62,6 +74,7 @@ export function resetTable(maxRecords: u32): bool {
   recordLimit = maxRecords;
   insertFailure = FAIL_NONE;
   insertStopReason = 0;
+  slotsAtMemoryLimit = false;
   slotMask = INITIAL_SLOTS - 1;
   slots = allocate(<u64>INITIAL_SLOTS * 8);
   if (slots == 0) return false;
@@ -99,6 +112,7 @@ function growSlots(): i32 {
     while (load<u64>(fresh + (<usize>h << 3)) != 0) h = (h + 1) & mask;
     store<u64>(fresh + (<usize>h << 3), (<u64>hash << 32) | <u64>i);
   }
+  release(slots, (<u64>slotMask + 1) * 8);
   slots = fresh;
   slotMask = mask;
   return FAIL_NONE;
@@ -153,12 +167,18 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   memory.copy(rec + 16, key, KEY_BYTES);
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
-  if (recordCount * MAX_LOAD_D > (slotMask + 1) * MAX_LOAD_N) {
+  if (!slotsAtMemoryLimit && <u64>recordCount * MAX_LOAD_D > (<u64>slotMask + 1) * MAX_LOAD_N) {
     const failure = growSlots();
-    if (failure != FAIL_NONE) {
+    if (failure == FAIL_MEMORY) {
+      slotsAtMemoryLimit = true;
+    } else if (failure != FAIL_NONE) {
       insertFailure = failure;
       return 0;
     }
+  }
+  if (slotsAtMemoryLimit && <u64>recordCount * TIGHT_LOAD_D >= (<u64>slotMask + 1) * TIGHT_LOAD_N) {
+    insertFailure = FAIL_MEMORY;
+    return 0;
   }
   return index;
 }
