@@ -8,7 +8,7 @@
  * |---|---|---|
  * | `PORT` | 3000 | TCP port (0 = any free port) |
  * | `HOST` | 0.0.0.0 | interface to listen on: all of them, as a service in a container or behind a load balancer needs; set 127.0.0.1 to keep it local |
- * | `THREADS` | `os.availableParallelism()` | solver worker threads |
+ * | `THREADS` | `os.availableParallelism()` | solver worker threads, at most 4 per CPU (`MAX_THREADS`) |
  * | `MAX_QUEUE` | 4 × THREADS | solves that may wait for a worker; beyond that 503 `overloaded` |
  * | `BODY_LIMIT_BYTES` | 1048576 | largest request body (413 beyond) |
  * | `DEFAULT_MAX_STATES` | 5000000 | state budget when a request gives none |
@@ -98,6 +98,13 @@ const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Shortest token accepted: a guessable key is no key. */
 export const MIN_TOKEN_LENGTH = 16;
 
+/**
+ * Most solver threads a pool may have: 4 per CPU. Solves are CPU-bound, so
+ * threads beyond the CPUs only queue, and each holds its own engine memory
+ * (tens of MB idle, up to MAX_MEMORY_MB in a hard search).
+ */
+export const MAX_THREADS = 4 * availableParallelism();
+
 /** An integer environment variable within [min, max], with a default. */
 function intVar(def: number, min: number, max = Number.MAX_SAFE_INTEGER) {
   return z
@@ -115,7 +122,7 @@ function envSchema() {
     .object({
       PORT: intVar(3000, 0, 65535),
       HOST: z.string().trim().min(1).default('0.0.0.0'),
-      THREADS: intVar(availableParallelism(), 1, 1024),
+      THREADS: intVar(availableParallelism(), 1, MAX_THREADS),
       MAX_QUEUE: z
         .string()
         .trim()

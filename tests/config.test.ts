@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../server/config.js';
+import { loadConfig, MAX_THREADS } from '../server/config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -44,6 +44,11 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', threads: 3, maxQueue: 0, bodyLimitBytes: 2048, shutdownTimeoutMs: 10_000 });
     expect(c.limits).toEqual({ defaultMaxStates: 10, maxStatesCap: 20, defaultTimeoutMs: 100, timeoutMsCap: 200 });
     expect(loadConfig({ THREADS: '5' }).maxQueue).toBe(20);
+  });
+
+  it('refuses more solver threads than 4 per CPU', () => {
+    expect(loadConfig({ THREADS: String(MAX_THREADS) }).threads).toBe(MAX_THREADS);
+    expect(() => loadConfig({ THREADS: String(MAX_THREADS + 1) })).toThrow(/THREADS/);
   });
 
   it('reads the operations variables', () => {

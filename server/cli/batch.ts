@@ -23,6 +23,7 @@ import { loadEngineModule } from '../../client-sdk/engine.js';
 import { SolverError } from '../../client-sdk/errors.js';
 import { validationError } from '../../client-sdk/schemas.js';
 import { createBatchService, type BatchService } from '../batches/service.js';
+import { MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
 
 interface CliOptions {
@@ -45,6 +46,12 @@ function positiveInt(text: string): number {
   return n;
 }
 
+function threadCount(text: string): number {
+  const n = positiveInt(text);
+  if (n > MAX_THREADS) throw new InvalidArgumentError(`at most ${MAX_THREADS} (4 per CPU): solves are CPU-bound and each thread holds its own engine`);
+  return n;
+}
+
 /** `1-1000`, `1..1000` (a range) or `1,617,11982` (a list), as the API takes them. */
 function dealsValue(text: string): BatchRequest['deals'] {
   if (/^\s*\d+\s*(\.\.|-)\s*\d+\s*$/.test(text)) return text.trim();
@@ -63,7 +70,7 @@ function parseOptions(): CliOptions {
     .addOption(new Option('--numbering <n>', 'numbering of the deals (default: the game\'s)').choices(['ms', 'pysolfc']))
     .option('--max-states <n>', 'state budget per deal (default 5,000,000)', positiveInt)
     .option('--timeout-ms <n>', 'deadline per deal, ms (default 30,000)', positiveInt)
-    .option('--threads <n>', 'solver threads', positiveInt, availableParallelism())
+    .option('--threads <n>', `solver threads (at most ${MAX_THREADS}: 4 per CPU)`, threadCount, availableParallelism())
     .option('--out <file>', 'write the results as NDJSON, in deal order')
     .option('--moves', 'with --out: include each solution as JSON moves')
     .option('--db <file>', 'keep the batch in this SQLite file; an interrupted run resumes from it')
