@@ -144,7 +144,18 @@ export function resolveDeal(req: SolveRequest): Deal {
       );
     }
     const dealt = generateDeal(preset.id, numbering, req.deal);
-    if (dealt.foundationBase !== undefined) rules.foundationBase = dealt.foundationBase;
+    if (dealt.foundationBase !== undefined) {
+      // the deal fixes the base (Penguin's beak): an override must agree or be refused, never be dropped
+      const asked = req.rules?.foundationBase;
+      if (asked !== undefined && asked !== dealt.foundationBase) {
+        throw new SolverError(
+          'bad_rules',
+          `this deal fixes the foundation base at ${dealt.foundationBase} (${preset.name}'s beak card); rules.foundationBase ${asked} contradicts it`,
+          { path: 'rules.foundationBase' },
+        );
+      }
+      rules.foundationBase = dealt.foundationBase;
+    }
     checkBaseWraps(rules);
     const layout = fitLayout(dealt.layout, rules);
     validateLayout(layout, rules);

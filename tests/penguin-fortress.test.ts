@@ -35,6 +35,15 @@ describe('Penguin', () => {
     expect(deal.layout.foundations[suitOf(beak)]).toBe(0);
   });
 
+  it('refuses a foundation base that contradicts the beak, and takes one that agrees', () => {
+    const base = resolveDeal({ game: 'penguin', deal: 1 }).rules.foundationBase;
+    const other = (base % 13) + 1;
+    expect(() => resolveDeal({ game: 'penguin', deal: 1, rules: { foundationBase: other } })).toThrow(
+      expect.objectContaining({ code: 'bad_rules', location: { path: 'rules.foundationBase' } }),
+    );
+    expect(resolveDeal({ game: 'penguin', deal: 1, rules: { foundationBase: base } }).rules.foundationBase).toBe(base);
+  });
+
   it('solves deals 1..40 with checked solutions, using wrap-around builds and the beak rule for empty columns', () => {
     let solved = 0;
     let wrapBuilds = 0;
