@@ -25,6 +25,7 @@ import { validationError } from '../../client-sdk/schemas.js';
 import { createBatchService, type BatchService } from '../batches/service.js';
 import { MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
+import { exitOnUsageError } from './usage.js';
 
 interface CliOptions {
   game: string;
@@ -63,6 +64,7 @@ function dealsValue(text: string): BatchRequest['deals'] {
 function parseOptions(): CliOptions {
   return new Command()
     .name('batch')
+    .exitOverride(exitOnUsageError)
     .description('Solve many deals of one game with a progress bar and a summary.')
     .requiredOption('--game <id>', 'game preset (GET /v1/games lists them)')
     .option('--deals <range|list>', 'deal numbers: 1-1000, 1..1000 or 1,617,11982')

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/proof-check.js';
+import { exitOnUsageError } from './usage.js';
 
 interface CliOptions {
   threads?: string;
@@ -77,6 +78,7 @@ async function run(file: string, opts: CliOptions): Promise<void> {
 
 await new Command()
   .name('check-proof')
+  .exitOverride(exitOnUsageError)
   .description('Check an unsolvability certificate (docs/proofs.md) without the engine.')
   .argument('<file>', "certificate file (gzip), '-' = standard input")
   .option('--threads <n>', 'most worker threads for the move check (default: the available cores, one per 100,000 positions)')

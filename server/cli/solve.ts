@@ -20,6 +20,7 @@ import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDea
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/proof.js';
 import { findPreset } from '../../client-sdk/rules.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/schemas.js';
+import { exitOnUsageError } from './usage.js';
 
 interface CliOptions {
   game: string;
@@ -136,6 +137,7 @@ async function run(opts: CliOptions): Promise<void> {
 
 const program = new Command()
   .name('solve')
+  .exitOverride(exitOnUsageError)
   .description('Solve one solitaire position in-process with the Wasm engine.')
   .requiredOption('--game <id>', 'game preset id (see GET /v1/games), e.g. freecell, seahaven_towers')
   .option('--deal <number>', 'deal number')
