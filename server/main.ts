@@ -112,7 +112,11 @@ const app = createServiceApp({
   app: { batches },
 });
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+// Node checks request and header deadlines every connectionsCheckingInterval
+// (30 s by default, which let a slow client hold a connection up to twice
+// REQUEST_TIMEOUT_MS); once a second keeps them within a second.
+const serverOptions = { connectionsCheckingInterval: 1000 };
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info: AddressInfo) => {
   logger.info(
     {
       address: info.address,
