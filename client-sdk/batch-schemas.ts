@@ -25,7 +25,7 @@ export const BatchDealsSchema = z
       .strictObject({ from: DealNumberSchema, to: DealNumberSchema })
       .openapi({ description: 'A range of deal numbers, both ends included.', example: { from: 1, to: 1000 } }),
     z.array(DealNumberSchema).min(1).openapi({ description: 'A list of deal numbers, in the order they get their `index`.', example: [1, 617, 11982] }),
-  ])
+  ], { error: 'expected a range "1..1000" (or "1-1000"), {"from": 1, "to": 1000}, or a list of deal numbers like [1, 617, 11982]' })
   .openapi('BatchDeals');
 
 /** Body of `POST /v1/batches`. Exactly one of `deals` and `boards`. */

@@ -233,6 +233,11 @@ describe('routes', () => {
     await expectError(await create({ game: 'freecell', deals: '5..1' }), 400, 'invalid_request', 'deals');
     await expectError(await create({ game: 'freecell', deals: '1..5000' }), 400, 'invalid_request', 'deals');
     await expectError(await create({ game: 'freecell', deals: 'one to ten' }), 400, 'invalid_request', 'deals');
+    for (const deals of [null, 5, [[1]], { from: 5 }]) {
+      // a shape that is none of the forms says which forms there are
+      const e = (await expectError(await create({ game: 'freecell', deals }), 400, 'invalid_request', 'deals')) as { message?: string };
+      expect(e.message).toMatch(/range "1\.\.1000".*\{"from": 1, "to": 1000\}.*list of deal numbers/);
+    }
     await expectError(await create({ game: 'freecell', deals: [1, 2, 8589934592] }), 400, 'deal_out_of_range', 'deals.2');
     await expectError(await create({ game: 'no_such', deals: '1..2' }), 404, 'unknown_game');
     await expectError(await create({ game: 'eight_off', numbering: 'ms', deals: '1..2' }), 400, 'numbering_not_supported');
