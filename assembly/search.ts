@@ -565,7 +565,15 @@ export function lastStopReason(): i32 {
   return lastReason;
 }
 
+/**
+ * Reads the input block into START. The glue validates every position
+ * before it writes one; a block beyond the engine's layout (more than
+ * MAX_COLUMNS columns or MAX_CELLS cells, a column longer than a deck) traps
+ * here (`unreachable`, reported as engine_trap) instead of being searched.
+ */
 function readInput(): void {
+  if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) unreachable();
+  for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) unreachable();
   setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
   memory.fill(START, 0, POSITION_BYTES);
   for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));

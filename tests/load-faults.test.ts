@@ -196,13 +196,14 @@ describe('faults fail only their own request (real engine)', () => {
   });
 
   it('an engine trap → engine_trap for that solve only; the worker resets its engine and serves on', async () => {
-    // A deal that skips validation (the API never sends one): 200 columns overrun the engine's input block.
+    // A deal that skips validation (the API never sends one): 200 columns are beyond the engine's layout,
+    // and the engine traps on them rather than search them.
     const bad = resolveDeal({ game: 'freecell', deal: 1 });
     bad.rules = { ...bad.rules, columns: 200 };
     const err = await pool.solve(bad, { maxStates: 1000, timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SolverError);
     expect(err).toMatchObject({ code: 'engine_trap', status: 500 });
-    expect((err as Error).message).toMatch(/trapped \(memory access out of bounds\)/);
+    expect((err as Error).message).toMatch(/trapped \(unreachable\)/);
     const again = await Promise.all([7, 8, 9].map((n) => pool.solve(resolveDeal({ game: 'freecell', deal: n }), { maxStates: 1_000_000, timeoutMs: 10_000 })));
     expect(again.map((o) => o.verdict)).toEqual(['solved', 'solved', 'solved']);
   });
