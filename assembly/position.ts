@@ -246,39 +246,8 @@ export function canonicalColumnOrder(p: usize): usize {
   return COLUMN_ORDER;
 }
 
-/** Writes the canonical key of `p` (KEY_BYTES bytes) at `out`. */
-export function encodeKey(p: usize, out: usize): void {
-  // The symbols go into a 64-bit accumulator held in locals; a full word is
-  // stored and the bits of a symbol that straddle two words start the next.
-  let acc: u64 = 0;
-  let bits: u64 = 0;
-  let at = out;
-  const order = canonicalColumnOrder(p);
-  for (let k = 0; k < numColumns; k++) {
-    const c = <i32>load<u8>(order + k);
-    const n = columnLength(p, c);
-    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
-    for (let i = 0; i < n; i++) {
-      const sym = <u64>load<u8>(base + i);
-      acc |= sym << bits;
-      bits += 6;
-      if (bits >= 64) {
-        store<u64>(at, acc);
-        at += 8;
-        bits -= 64;
-        acc = bits > 0 ? sym >> (6 - bits) : 0;
-      }
-    }
-    // the column's terminating 0
-    bits += 6;
-    if (bits >= 64) {
-      store<u64>(at, acc);
-      at += 8;
-      bits -= 64;
-      acc = 0;
-    }
-  }
-  // free cells, descending, then a 0
+/** Writes the cards in the free cells of `p`, descending, to CELL_SORT; returns how many. */
+function sortCells(p: usize): i32 {
   let m = 0;
   for (let i = 0; i < numCells; i++) {
     const card = <i32>cellCard(p, i);
@@ -291,15 +260,48 @@ export function encodeKey(p: usize, out: usize): void {
     store<u8>(CELL_SORT + j, card);
     m++;
   }
-  for (let i = 0; i < m; i++) {
-    const sym = <u64>load<u8>(CELL_SORT + i);
-    acc |= sym << bits;
+  return m;
+}
+
+/** Writes the canonical key of `p` (KEY_BYTES bytes) at `out`. */
+export function encodeKey(p: usize, out: usize): void {
+  // The symbols go into a 64-bit accumulator held in locals; a full word is
+  // stored and the bits of a symbol that straddle two words start the next.
+  // Segment k < numColumns is the k-th column in canonical order, followed by
+  // its 0; the last segment is the free cells, descending.
+  let acc: u64 = 0;
+  let bits: u64 = 0;
+  let at = out;
+  const order = canonicalColumnOrder(p);
+  for (let k = 0; k <= numColumns; k++) {
+    let base: usize = CELL_SORT;
+    let n = 0;
+    if (k < numColumns) {
+      const c = <i32>load<u8>(order + k);
+      n = columnLength(p, c);
+      base = p + OFF_CARDS + c * COLUMN_STRIDE;
+    } else {
+      n = sortCells(p);
+    }
+    for (let i = 0; i < n; i++) {
+      const sym = <u64>load<u8>(base + i);
+      acc |= sym << bits;
+      bits += 6;
+      if (bits >= 64) {
+        store<u64>(at, acc);
+        at += 8;
+        bits -= 64;
+        acc = bits > 0 ? sym >> (6 - bits) : 0;
+      }
+    }
+    if (k == numColumns) break;
+    // the column's terminating 0
     bits += 6;
     if (bits >= 64) {
       store<u64>(at, acc);
       at += 8;
       bits -= 64;
-      acc = bits > 0 ? sym >> (6 - bits) : 0;
+      acc = 0;
     }
   }
   // the last 0 needs no bits of its own: the rest of the key is zero
