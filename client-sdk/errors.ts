@@ -47,7 +47,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** Where in the input the fault is (whichever parts apply). */
 export interface ErrorLocation {
-  /** 1-based line of a board text. */
+  /** 1-based line of a board text, or of a request body that is not valid JSON. */
   line?: number;
   /** 1-based column (character) in that line. */
   column?: number;

@@ -249,7 +249,7 @@ export const ErrorResponseSchema = z
     error: z.object({
       code: z.enum(errorCodes).openapi({ description: 'Stable machine-readable error code.' }),
       message: z.string().openapi({ description: 'Human-readable explanation.' }),
-      line: z.number().int().optional().openapi({ description: '1-based line of the board text at fault.' }),
+      line: z.number().int().optional().openapi({ description: '1-based line of the board text at fault, or of a request body that is not valid JSON.' }),
       column: z.number().int().optional().openapi({ description: '1-based character in that line.' }),
       token: z.string().optional().openapi({ description: 'The offending token.' }),
       path: z.string().optional().openapi({ description: 'Dotted path of the offending request field, e.g. `layout.columns.3`.' }),

@@ -120,10 +120,25 @@ const jsonBody: MiddlewareHandler = async (c, next) => {
     await c.req.json();
   } catch (err) {
     const detail = err instanceof SyntaxError ? `: ${err.message}` : '';
-    throw new SolverError('malformed_json', `the request body is not valid JSON${detail}`);
+    const location = err instanceof SyntaxError ? jsonFaultLocation(await c.req.text(), err.message) : undefined;
+    throw new SolverError('malformed_json', `the request body is not valid JSON${detail}`, location);
   }
   await next();
 };
+
+/**
+ * Where JSON.parse stopped in `text`, as a 1-based line and column, read from
+ * V8's message ("... in JSON at position 12", or "Unexpected end of JSON
+ * input": the end of the text); undefined when the message names no place.
+ */
+export function jsonFaultLocation(text: string, message: string): { line: number; column: number } | undefined {
+  const at = /at position (\d+)/.exec(message);
+  const offset = at ? Math.min(Number(at[1]), text.length) : /end of JSON input/.test(message) ? text.length : -1;
+  if (offset < 0) return undefined;
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
 
 const solveRoute = createRoute({
   method: 'post',

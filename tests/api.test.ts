@@ -172,8 +172,11 @@ describe('POST /v1/solve: every 4xx', () => {
     expect(e.message).toContain('klondike');
   });
 
-  it('malformed JSON → 400 malformed_json', async () => {
-    await expectError(await post(app, '{"game": "freecell", "deal": 1'), 400, 'malformed_json');
+  it('malformed JSON → 400 malformed_json with the line and column where parsing stopped', async () => {
+    const end = await expectError(await post(app, '{"game": "freecell", "deal": 1'), 400, 'malformed_json');
+    expect(end).toMatchObject({ line: 1, column: 31 }); // just past the last character
+    const inside = await expectError(await post(app, '{\n  "game": "freecell",\n  "deal": 1,,\n}'), 400, 'malformed_json');
+    expect(inside).toMatchObject({ line: 3, column: 13 }); // the second comma
     await expectError(await post(app, ''), 400, 'malformed_json');
   });
 
