@@ -228,6 +228,19 @@ function parseOrigins(text: string | undefined): '*' | string[] | null {
 }
 
 /**
+ * `loadConfig()` for a process entry point (the service, the batch worker):
+ * an invalid configuration prints its message on stderr and exits with 1.
+ */
+export function loadConfigOrExit(): ServiceConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+}
+
+/**
  * Reads the configuration from `env` (default `process.env`). Empty strings
  * count as unset.
  * @throws Error listing every invalid variable, e.g. `PORT: must be a whole number`.

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadEngineModule } from '../client-sdk/engine.js';
 import { resolveDeal } from '../client-sdk/request.js';
-import { loadConfig, type ServiceConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { exitOnTermination, gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
 import { createLogger, logProcessFaults, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
@@ -40,13 +40,7 @@ import { createServiceApp } from './service.js';
  */
 export const onShutdown: ShutdownHook[] = [];
 
-let config: ServiceConfig;
-try {
-  config = loadConfig();
-} catch (err) {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 
 const logger = createLogger({ level: config.logLevel });
 const state = new ServiceState();

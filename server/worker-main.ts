@@ -23,19 +23,13 @@ import { resolveDeal } from '../client-sdk/request.js';
 import { BatchWorker } from './batches/redis/worker.js';
 import { registerWorkerMetrics } from './batches/redis/metrics.js';
 import { redactUrl } from './batches/redis/backend.js';
-import { loadConfig, type ServiceConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { exitOnTermination } from './lifecycle.js';
 import { createLogger, logProcessFaults, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createPool, type SolverPool } from './pool.js';
 
-let config: ServiceConfig;
-try {
-  config = loadConfig();
-} catch (err) {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 
 const logger = createLogger({ level: config.logLevel });
 let pool: SolverPool | undefined;
