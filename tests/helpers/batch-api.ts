@@ -5,6 +5,8 @@
  */
 import { expect } from 'vitest';
 import { BatchResultSchema, BatchStatusSchema, type BatchResult, type BatchStatus } from '../../client-sdk/batch-schemas.js';
+import { resolveDeal } from '../../client-sdk/request.js';
+import { checkSolution } from '../../client-sdk/verify.js';
 import type { ServerProcess } from './server-process.js';
 
 /** POST /v1/batches; expects 202 with a `Location` header naming the batch. */
@@ -47,4 +49,23 @@ export async function batchResults(s: ServerProcess, id: string, query = ''): Pr
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => BatchResultSchema.parse(JSON.parse(line)));
+}
+
+/**
+ * Checks one result of a batch of Microsoft FreeCell deals fetched with
+ * `?moves=true`: it names the deal listed at its index, MS 11982 is
+ * unsolvable and every other deal solved with a solution the independent
+ * checker accepts. Returns true for a solved deal.
+ */
+export function expectCheckedMsResult(r: BatchResult, deals: number[]): boolean {
+  expect(r.deal).toBe(deals[r.index]);
+  if (r.deal === 11982) {
+    expect(r.verdict).toBe('unsolvable');
+    return false;
+  }
+  expect(r.verdict).toBe('solved');
+  const deal = resolveDeal({ game: 'freecell', deal: r.deal!, numbering: 'ms' });
+  const check = checkSolution(deal.rules, deal.layout, r.moves!);
+  expect(check.ok, `deal ${r.deal}: ${JSON.stringify(check)}`).toBe(true);
+  return true;
 }
