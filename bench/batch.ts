@@ -22,13 +22,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import type { BatchStatus } from '../client-sdk/batch-schemas.js';
 import { loadEngineModule } from '../client-sdk/engine.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import type { Deal } from '../client-sdk/rules.js';
 import { createPool } from '../server/pool.js';
 import { startServer, type ServerProcess } from '../tests/helpers/server-process.js';
+import { positiveInt } from '../server/cli/usage.js';
 
 interface Options {
   game: string;
@@ -41,12 +42,6 @@ interface Options {
   busyDeals: string;
   latencyOnly?: boolean;
   json?: string;
-}
-
-function positiveInt(text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 const options = new Command()

@@ -38,12 +38,13 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { Engine, loadEngineModule } from '../client-sdk/engine.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import type { Deal } from '../client-sdk/rules.js';
 import type { SolveLimits } from '../client-sdk/solve-types.js';
 import { createPool } from '../server/pool.js';
+import { positiveInt } from '../server/cli/usage.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -57,12 +58,6 @@ interface Options {
   overload: number;
   quick?: boolean;
   json?: string;
-}
-
-function positiveInt(text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 function parseOptions(): Options {

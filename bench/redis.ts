@@ -31,7 +31,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { Redis } from 'ioredis';
 import type { BatchStatus } from '../client-sdk/batch-schemas.js';
 import type { Move } from '../client-sdk/moves.js';
@@ -45,6 +45,7 @@ import { planBatch } from '../server/batches/positions.js';
 import { DEFAULT_LIMITS_CONFIG } from '../client-sdk/request.js';
 import { deletePrefix, startWorker, type WorkerProcess } from '../tests/helpers/redis.js';
 import { startServer, type ServerProcess } from '../tests/helpers/server-process.js';
+import { positiveInt } from '../server/cli/usage.js';
 
 interface Options {
   from: number;
@@ -57,12 +58,6 @@ interface Options {
   skipChunks?: boolean;
   skipBenchmark?: boolean;
   json?: string;
-}
-
-function positiveInt(text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 const options = new Command()

@@ -33,7 +33,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import cliProgress from 'cli-progress';
 import { Engine, loadEngineModule } from '../client-sdk/engine.js';
 import { SolverError } from '../client-sdk/errors.js';
@@ -41,6 +41,7 @@ import { DEFAULT_LIMITS_CONFIG, defaultNumbering, requirePreset, resolveDeal } f
 import type { Deal, Numbering } from '../client-sdk/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/solve-types.js';
 import { createPool } from '../server/pool.js';
+import { positiveInt } from '../server/cli/usage.js';
 
 // ---------------------------------------------------------------- options
 
@@ -55,12 +56,6 @@ interface BenchOptions {
   skipSingle?: boolean;
   skipPool?: boolean;
   json?: string;
-}
-
-function positiveInt(text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 function parseOptions(): BenchOptions {

@@ -25,7 +25,7 @@ import { validationError } from '../../client-sdk/schemas.js';
 import { createBatchService, type BatchService } from '../batches/service.js';
 import { MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
-import { exitOnUsageError } from './usage.js';
+import { exitOnUsageError, positiveInt } from './usage.js';
 
 interface CliOptions {
   game: string;
@@ -39,12 +39,6 @@ interface CliOptions {
   moves?: boolean;
   db?: string;
   quiet?: boolean;
-}
-
-function positiveInt(text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 function threadCount(text: string): number {
