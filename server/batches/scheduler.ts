@@ -25,6 +25,7 @@ import type { SolveOutcome } from '../../client-sdk/solve-types.js';
 import type { SolveFn } from '../pool.js';
 import { dealAt } from './positions.js';
 import type { BatchRecord, BatchStore, ResultInput, StoredResult } from './store.js';
+import { BatchListeners } from './listeners.js';
 
 /** What the scheduler needs from the solver pool. */
 export interface BatchPool {
@@ -81,7 +82,7 @@ export class BatchScheduler {
   readonly #pollMs: number;
   readonly #onError: (message: string, err: unknown) => void;
   readonly #active = new Map<string, ActiveBatch>();
-  readonly #listeners = new Map<string, Set<() => void>>();
+  readonly #listeners = new BatchListeners();
   readonly #idle = new Set<() => void>();
   #inFlight = 0;
   #roundRobin = 0;
@@ -149,7 +150,7 @@ export class BatchScheduler {
       this.#saveActive(batch);
       for (const controller of batch.inFlight.values()) controller.abort();
     }
-    this.#notify(id);
+    this.#listeners.notify(id);
     return true;
   }
 
@@ -170,13 +171,7 @@ export class BatchScheduler {
    * batch ends. Returns the function that unsubscribes.
    */
   subscribe(id: string, listener: () => void): () => void {
-    let set = this.#listeners.get(id);
-    if (!set) this.#listeners.set(id, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.#listeners.delete(id);
-    };
+    return this.#listeners.subscribe(id, listener);
   }
 
   /**
@@ -193,7 +188,7 @@ export class BatchScheduler {
     for (const batch of this.#active.values()) for (const controller of batch.inFlight.values()) controller.abort();
     if (this.#inFlight > 0) await this.#whenIdle(Number.POSITIVE_INFINITY);
     for (const batch of this.#active.values()) this.#saveActive(batch);
-    for (const id of this.#listeners.keys()) this.#notify(id);
+    this.#listeners.notifyAll();
   }
 
   #whenIdle(timeoutMs: number): Promise<void> {
@@ -322,7 +317,7 @@ export class BatchScheduler {
       batch.recent.push(now);
       this.#prune(batch, now);
     }
-    this.#notify(batch.record.id);
+    this.#listeners.notify(batch.record.id);
     if (batch.doneCount >= batch.record.total) this.#finish(batch);
   }
 
@@ -330,7 +325,7 @@ export class BatchScheduler {
     this.#active.delete(batch.record.id);
     this.#saveActive(batch);
     this.#store.setStatus(batch.record.id, 'done');
-    this.#notify(batch.record.id);
+    this.#listeners.notify(batch.record.id);
   }
 
   #prune(batch: ActiveBatch, now: number): void {
@@ -354,10 +349,6 @@ export class BatchScheduler {
     for (const batch of this.#active.values()) this.#saveActive(batch);
   }
 
-  #notify(id: string): void {
-    const set = this.#listeners.get(id);
-    if (set) for (const listener of [...set]) listener();
-  }
 }
 
 /** A solve's outcome as the result of deal `index` (also used by the redis workers). */

@@ -36,6 +36,7 @@ import type { BatchSpec, BatchState } from '../store.js';
 import { batchFields, decodeResult, pairs, toRecord } from './codec.js';
 import { jobId, QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
 import { CANCEL, PAGE, STATUS } from './scripts.js';
+import { BatchListeners } from '../listeners.js';
 
 /** Jobs added per `addBulk` call. */
 const ENQUEUE_PAGE = 1000;
@@ -106,7 +107,7 @@ export class RedisBatchBackend implements BatchBackend {
   readonly #maxDeals: number;
   readonly #log: Pick<Logger, 'info' | 'warn' | 'error'> | undefined;
   readonly #specs = new Map<string, BatchSpec>();
-  readonly #listeners = new Map<string, Set<() => void>>();
+  readonly #listeners = new BatchListeners();
   readonly #token = randomUUID();
   readonly #pollTimer: NodeJS.Timeout;
   readonly #sweepTimer: NodeJS.Timeout;
@@ -128,9 +129,9 @@ export class RedisBatchBackend implements BatchBackend {
       streams: { events: { maxLen: 1000 } },
     });
     this.queue.on('error', (err) => this.#log?.error({ err }, 'batch queue (redis) error'));
-    sub.on('message', (_channel: string, id: string) => this.#notify(id));
+    sub.on('message', (_channel: string, id: string) => this.#listeners.notify(id));
     this.#pollTimer = setInterval(() => {
-      for (const id of this.#listeners.keys()) this.#notify(id);
+      this.#listeners.notifyAll();
     }, options.pollMs ?? 2000);
     this.#pollTimer.unref();
     this.#sweepTimer = setInterval(() => void this.sweep(), options.sweepMs ?? 30_000);
@@ -234,13 +235,7 @@ export class RedisBatchBackend implements BatchBackend {
   }
 
   subscribe(id: string, listener: () => void): () => void {
-    let set = this.#listeners.get(id);
-    if (!set) this.#listeners.set(id, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.#listeners.delete(id);
-    };
+    return this.#listeners.subscribe(id, listener);
   }
 
   /** Jobs in the queue by state (BullMQ's counts): `/metrics`' queue depth. */
@@ -328,10 +323,6 @@ export class RedisBatchBackend implements BatchBackend {
     this.#specs.set(id, spec);
   }
 
-  #notify(id: string): void {
-    const set = this.#listeners.get(id);
-    if (set) for (const listener of [...set]) listener();
-  }
 
   /** Runs a Redis operation; a failure of Redis is a 503 for the client (and a log line). */
   async #guard<T>(op: () => Promise<T>): Promise<T> {
@@ -350,7 +341,7 @@ export class RedisBatchBackend implements BatchBackend {
     this.#closed = true;
     clearInterval(this.#pollTimer);
     clearInterval(this.#sweepTimer);
-    for (const id of [...this.#listeners.keys()]) this.#notify(id);
+    this.#listeners.notifyAll();
     await this.#sweeping;
     await this.queue.close().catch(() => undefined);
     await Promise.allSettled([this.redis.quit(), this.#sub.quit()]);
