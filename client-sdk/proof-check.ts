@@ -22,7 +22,11 @@
  *     on a foundation that can hold it) in canonical form (re-encoding gives
  *     the same bytes), and no position is won;
  *  5. the start position (the header's board, parsed by `board.ts`) after
- *     the auto-move closure is in the set;
+ *     the auto-move closure is in the set, and when the header names a deal
+ *     (`game` and `deal`), the deal generators (`deals/`, not the engine)
+ *     deal exactly that start position, so a pass never names a deal it did
+ *     not prove; rules that differ from the game's preset are listed in the
+ *     pass (`rulesChanged`);
  *  6. from every position, every move — every source (column with n cards:
  *     counts 1..n; occupied cell: 1) × every target (every other column,
  *     empty ones each separately, every free cell, every foundation) — that
@@ -44,7 +48,8 @@ import {
   type AutoMoveRule,
   type CertificateHeader,
 } from './proof-format.js';
-import type { Layout, Rules } from './rules.js';
+import { generateDeal } from './deals/index.js';
+import { findPreset, type Layout, type Rules } from './rules.js';
 import { applyMove, checkMove, isWon } from './verify.js';
 
 /** Why a certificate was rejected (stable codes; `reason` says it in words). */
@@ -59,6 +64,7 @@ export type ProofFailureCode =
   | 'bad_position'
   | 'won_position'
   | 'bad_start'
+  | 'deal_mismatch'
   | 'start_missing'
   | 'not_closed';
 
@@ -80,6 +86,13 @@ export interface ProofCheckPass {
   elapsedMs: number;
   /** Threads that checked the moves. */
   threads: number;
+  /**
+   * The header's rules that differ from its game's preset, as
+   * `"freeCells 0 instead of 4"`; empty when they are the preset's or the
+   * game is not a preset. What was proven is the start position under the
+   * header's rules: with changes, not the game as usually played.
+   */
+  rulesChanged: string[];
 }
 
 /** A rejected certificate, with the first counterexample where there is one. */
@@ -96,7 +109,10 @@ export interface ProofCheckFail {
   position?: string;
   /** The legal move whose result is missing (`not_closed`). */
   move?: Move;
-  /** The position reached (after the auto-move closure), fc-solve board text. */
+  /**
+   * The position reached (after the auto-move closure), fc-solve board text;
+   * for `deal_mismatch`, the deal the header names, as dealt.
+   */
   result?: string;
   /** Its canonical key, hex (`not_closed`, `start_missing`). */
   resultKey?: string;
@@ -522,6 +538,8 @@ interface Prepared {
   body: Uint8Array;
   /** The same keys as big-endian words, for lookups. */
   set: Uint32Array;
+  /** See ProofCheckPass. */
+  rulesChanged: string[];
 }
 
 /** Steps 1-5 (see the module comment). @throws Rejection */
@@ -595,6 +613,7 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
   } catch (err) {
     throw new Rejection('bad_start', `the header's start board is not a valid position: ${err instanceof SolverError ? err.message : String(err)}`, { header });
   }
+  const dealtBase = checkDealOrigin(header, start);
   closeUnderAutoMoves(start, rule, base);
   const lookup = makeLookup(set, n, base);
   if (!lookup.has(start)) {
@@ -604,7 +623,54 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
       resultKey: lookup.lastKeyHex(),
     });
   }
-  return { header, rule, body, set };
+  return { header, rule, body, set, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
+}
+
+function dealLabel(header: CertificateHeader): string {
+  return header.deal === null ? header.game : `${header.game} deal ${header.deal.number} (${header.deal.numbering})`;
+}
+
+/**
+ * Step 5, the deal: when the header names one, the deal generators deal it
+ * again and it must be exactly the start position as given (columns, the
+ * cards in the cells in order, foundations). Returns the foundation base the
+ * deal chooses (Penguin's beak), if any.
+ * @throws Rejection `deal_mismatch`
+ */
+function checkDealOrigin(header: CertificateHeader, start: Layout): number | undefined {
+  if (header.deal === null) return undefined;
+  let dealt: { layout: Layout; foundationBase?: number };
+  try {
+    dealt = generateDeal(header.game, header.deal.numbering, header.deal.number);
+  } catch (err) {
+    throw new Rejection('deal_mismatch', `the header names ${dealLabel(header)}, which cannot be dealt: ${err instanceof SolverError ? err.message : String(err)}`, { header });
+  }
+  const cards = (cells: (number | null)[]) => cells.filter((c) => c !== null);
+  const same =
+    JSON.stringify(dealt.layout.columns) === JSON.stringify(start.columns) &&
+    JSON.stringify(cards(dealt.layout.freeCells)) === JSON.stringify(cards(start.freeCells)) &&
+    JSON.stringify(dealt.layout.foundations) === JSON.stringify(start.foundations);
+  if (!same) {
+    throw new Rejection('deal_mismatch', `the header names ${dealLabel(header)}, but its start position is not that deal`, {
+      header,
+      result: formatBoard(dealt.layout, { ...header.rules, foundationBase: dealt.foundationBase ?? header.rules.foundationBase }),
+    });
+  }
+  return dealt.foundationBase;
+}
+
+/** The header's rules that differ from its game's preset (see ProofCheckPass `rulesChanged`). */
+function rulesChangedFromPreset(header: CertificateHeader, dealtBase: number | undefined): string[] {
+  const preset = findPreset(header.game);
+  if (!preset) return [];
+  const expected: Rules = { ...preset.rules, ...(dealtBase !== undefined ? { foundationBase: dealtBase } : {}) };
+  const changed: string[] = [];
+  for (const key of Object.keys(header.rules) as (keyof Rules)[]) {
+    // a board of a game whose deal picks the foundation base (Penguin) sets its own
+    if (key === 'foundationBase' && header.deal === null && preset.rules.wrap) continue;
+    if (header.rules[key] !== expected[key]) changed.push(`${key} ${String(header.rules[key])} instead of ${String(expected[key])}`);
+  }
+  return changed;
 }
 
 function makeLookup(set: Uint32Array, n: number, base: number) {
@@ -786,7 +852,7 @@ export function checkCertificate(file: Uint8Array, options: ProofCheckOptions = 
   try {
     const prepared = prepare(file);
     const counts = checkMoves(prepared, 0, prepared.header.positions, options);
-    return { ok: true, header: prepared.header, positions: prepared.header.positions, ...counts, elapsedMs: elapsed(), threads: 1 };
+    return { ok: true, header: prepared.header, positions: prepared.header.positions, ...counts, elapsedMs: elapsed(), threads: 1, rulesChanged: prepared.rulesChanged };
   } catch (err) {
     return failure(err, elapsed());
   }
@@ -812,7 +878,7 @@ export type CheckWorkerResult = { ok: true; counts: MoveCounts } | { ok: false; 
 export function checkRange(data: CheckWorkerData): CheckWorkerResult {
   try {
     const rule = checkReductions(data.header);
-    const prepared: Prepared = { header: data.header, rule, body: data.body, set: toWords(data.body, data.header.positions) };
+    const prepared: Prepared = { header: data.header, rule, body: data.body, set: toWords(data.body, data.header.positions), rulesChanged: [] };
     return { ok: true, counts: checkMoves(prepared, data.from, data.to, {}) };
   } catch (err) {
     return { ok: false, failure: failure(err, 0) };
@@ -843,7 +909,7 @@ export async function checkCertificateParallel(file: Uint8Array, options: { thre
   if (threads === 1) {
     try {
       const counts = checkMoves(prepared, 0, n, {});
-      return { ok: true, header: prepared.header, positions: n, ...counts, elapsedMs: elapsed(), threads: 1 };
+      return { ok: true, header: prepared.header, positions: n, ...counts, elapsedMs: elapsed(), threads: 1, rulesChanged: prepared.rulesChanged };
     } catch (err) {
       return failure(err, elapsed());
     }
@@ -880,5 +946,5 @@ export async function checkCertificateParallel(file: Uint8Array, options: { thre
     (sum, r) => (r.ok ? { movesTried: sum.movesTried + r.counts.movesTried, movesChecked: sum.movesChecked + r.counts.movesChecked } : sum),
     { movesTried: 0, movesChecked: 0 },
   );
-  return { ok: true, header: prepared.header, positions: n, ...counts, elapsedMs: elapsed(), threads };
+  return { ok: true, header: prepared.header, positions: n, ...counts, elapsedMs: elapsed(), threads, rulesChanged: prepared.rulesChanged };
 }

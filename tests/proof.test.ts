@@ -9,7 +9,10 @@
  * plus one each of Seahaven Towers with 3 cells and Streets and Alleys).
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../client-sdk/engine.js';
 import { buildCertificate, solveWithProof } from '../client-sdk/proof.js';
@@ -278,6 +281,42 @@ describe('tampered certificates are rejected with the reason', () => {
     expect(expectFail(checkCertificate(seal(wrongRule, keys)), 'unsupported_reduction').reason).toMatch(/vouches only for suit_always/);
     const extra = { ...header, reductions: [...header.reductions, { name: 'suit_symmetry' }] };
     expectFail(checkCertificate(seal(extra, keys)), 'unsupported_reduction');
+  });
+
+  it('a header naming another deal, or a game that cannot deal it: deal_mismatch, with the deal it names', () => {
+    const { header, keys } = open(base.certificate);
+    const other = expectFail(checkCertificate(seal({ ...header, deal: { number: '108', numbering: 'pysolfc' } }, keys)), 'deal_mismatch');
+    expect(other.reason).toMatch(/seahaven_towers deal 108 \(pysolfc\).*not that deal/);
+    expect(other.result).toMatch(/\n/);
+    expectFail(checkCertificate(seal({ ...header, game: 'bakers_game' }, keys)), 'deal_mismatch');
+    expectFail(checkCertificate(seal({ ...header, game: 'klondike' }, keys)), 'deal_mismatch');
+    // without a deal the header claims only the position itself
+    expect(checkCertificate(seal({ ...header, deal: null }, keys))).toMatchObject({ ok: true, rulesChanged: [] });
+  });
+
+  it('a pass lists the rules that differ from the game, and only those', () => {
+    expect(checkCertificate(base.certificate)).toMatchObject({ ok: true, rulesChanged: [] });
+    // MS FreeCell 1 is solvable, but not without free cells
+    const changed = certify({ game: 'freecell', deal: 1, rules: { freeCells: 0 } });
+    expect(checkCertificate(changed.certificate)).toMatchObject({ ok: true, rulesChanged: ['freeCells 0 instead of 4'] });
+  });
+
+  it('check-proof (the CLI) names what was proven, and exits 1 on a header that names another deal', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'check-proof-'));
+    const run = (certificate: Uint8Array) => {
+      const file = join(dir, 'c.gz');
+      writeFileSync(file, certificate);
+      const cli = new URL('../server/cli/check-proof.ts', import.meta.url).pathname;
+      return spawnSync(process.execPath, ['--import', 'tsx', cli, file, '--threads', '1'], { encoding: 'utf8' });
+    };
+    const changed = certify({ game: 'freecell', deal: 1, rules: { freeCells: 0 } });
+    const pass = run(changed.certificate);
+    expect(pass.status).toBe(0);
+    expect(pass.stdout).toMatch(/^PASS: freecell deal 1 \(ms\), with freeCells 0 instead of 4, is unsolvable .*\n {2}1 position, none won/);
+    const { header, keys } = open(base.certificate);
+    const fail = run(seal({ ...header, game: 'bakers_game' }, keys));
+    expect(fail.status).toBe(1);
+    expect(fail.stdout).toMatch(/^FAIL \(deal_mismatch\): the header names bakers_game deal 107 \(pysolfc\)[^]*The deal the header names:/);
   });
 
   it('a header that is not a v1 header: bad_header', () => {

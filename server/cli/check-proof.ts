@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/proof-check.js';
+import { findPreset } from '../../client-sdk/rules.js';
 import { exitOnUsageError } from './usage.js';
 
 interface CliOptions {
@@ -23,18 +24,29 @@ interface CliOptions {
 
 const nf = new Intl.NumberFormat('en-US');
 
+/**
+ * What a certificate proves unsolvable, in words. A deal is named only as
+ * the checker verified it (the header's deal number deals exactly the start
+ * position); rules that differ from the game's preset are spelled out.
+ */
 function subject(result: ProofCheckResult): string {
   const h = result.header;
   if (!h) return 'the certificate';
-  return `${h.game || 'the position'}${h.deal ? ` deal ${h.deal.number} (${h.deal.numbering})` : ''}`;
+  if (!findPreset(h.game)) return `the position in the certificate (its game "${h.game}" is not a known game)`;
+  const what = h.deal ? `${h.game} deal ${h.deal.number} (${h.deal.numbering})` : `the ${h.game} position in the certificate`;
+  return result.ok && result.rulesChanged.length > 0 ? `${what}, with ${result.rulesChanged.join(', ')},` : what;
+}
+
+function plural(n: number, word: string): string {
+  return `${nf.format(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function report(result: ProofCheckResult, file: string): string {
   if (result.ok) {
     return [
       `PASS: ${subject(result)} is unsolvable (${file}).`,
-      `  ${nf.format(result.positions)} positions, none won; the start position is in the set;`,
-      `  ${nf.format(result.movesChecked)} legal moves checked (${nf.format(result.movesTried)} candidates judged by checkMove), every one leads into the set;`,
+      `  ${plural(result.positions, 'position')}, none won; the start position is in the set;`,
+      `  ${plural(result.movesChecked, 'legal move')} checked (${plural(result.movesTried, 'candidate')} judged by checkMove), every one leads into the set;`,
       `  fingerprint ${result.header.fingerprint} matches; reductions: ${result.header.reductions.map((r) => (r.rule ? `${r.name} (${r.rule})` : r.name)).join(', ')}.`,
       `  checked in ${(result.elapsedMs / 1000).toFixed(2)} s (${result.threads} thread${result.threads === 1 ? '' : 's'}).`,
     ].join('\n');
@@ -43,7 +55,9 @@ function report(result: ProofCheckResult, file: string): string {
   if (result.position !== undefined) lines.push('', `Position${result.positionIndex !== undefined ? ` ${result.positionIndex}` : ''}:`, result.position.trimEnd());
   if (result.move !== undefined) lines.push('', `Move: ${describeMove(result.move)}`, `      ${JSON.stringify(result.move)}`);
   if (result.result !== undefined) {
-    lines.push('', result.move !== undefined ? 'Leads to (after auto-moves), not in the set:' : 'Start position after auto-moves:', result.result.trimEnd());
+    const label =
+      result.move !== undefined ? 'Leads to (after auto-moves), not in the set:' : result.code === 'deal_mismatch' ? 'The deal the header names:' : 'Start position after auto-moves:';
+    lines.push('', label, result.result.trimEnd());
   }
   if (result.resultKey !== undefined) lines.push(`key ${result.resultKey}`);
   lines.push('', `(${(result.elapsedMs / 1000).toFixed(2)} s)`);
