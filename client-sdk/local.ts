@@ -8,13 +8,16 @@
  *   const solver = await createLocalSolver({ wasm: url }); // anywhere: a URL, bytes, a Response or a Module
  *   const answer = await solver.solve({ game: 'seahaven_towers', deal: 1 });
  *
- * The browser entry (`browser.ts`) passes the Wasm file's URL for you. A solve
+ * `proof: true` gives an unsolvable answer its certificate inline, as the
+ * service does (docs/proofs.md). The browser entry (`browser.ts`) passes the
+ * Wasm file's URL for you. A solve
  * runs on the calling thread: in a page, keep `limits.timeoutMs` short or
  * call it from a Web Worker.
  */
 import { compileEngine, Engine, loadEngineModule, type EngineSource } from './engine.js';
 import { hint as hintWith, type Hint } from './hints.js';
-import { withProofSummary } from './proof-format.js';
+import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gzipWithStreams, proofRequestFor, type ProofCaps } from './certificate.js';
+import { withProofSummary, type CertificateResult } from './proof-format.js';
 import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from './request.js';
 import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from './schemas.js';
 import type { SolveRequestInput } from './client.js';
@@ -25,6 +28,12 @@ export interface LocalSolverOptions {
   wasm?: EngineSource;
   /** Defaults and caps of the budgets; default those of the service (5,000,000 states, 30 s). */
   limits?: Partial<LimitsConfig>;
+  /**
+   * Caps of the certificates that `proof: true` asks for: by default the
+   * service's position cap (2,000,000) and no byte cap (an in-process answer
+   * has no transport to protect).
+   */
+  proofCaps?: Partial<ProofCaps>;
 }
 
 /** The in-process solver; see `createLocalSolver`. */
@@ -51,6 +60,7 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
   const module = options.wasm === undefined ? await loadEngineModule() : await compileEngine(options.wasm);
   const engine = Engine.instantiate(module);
   const limitsConfig: LimitsConfig = { ...DEFAULT_LIMITS_CONFIG, ...options.limits };
+  const proofCaps: ProofCaps = { maxPositions: DEFAULT_PROOF_CAPS.maxPositions, inlineMaxBytes: Number.MAX_SAFE_INTEGER, ...options.proofCaps };
 
   const solver: LocalSolver = {
     async solve(request) {
@@ -59,8 +69,13 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
       const req = parsed.data;
       const deal = resolveDeal(req);
       const limits = resolveLimits(req.limits, limitsConfig, req.game);
-      // An unsolvable answer carries its proof summary; certificates need node:zlib (client-sdk/proof.ts).
-      return buildSolveResponse(req.game, deal, limits, withProofSummary(engine, deal.rules, engine.solve(deal, limits)));
+      const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, limits));
+      if (outcome.proof === undefined || !req.proof) return buildSolveResponse(req.game, deal, limits, outcome);
+      // the certificate inline, as the service gives it (gzip through Compression Streams, so browsers too)
+      const proofRequest = proofRequestFor(req, proofCaps, 'inline');
+      const made = certificateBodyFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, proofRequest);
+      const certificate: CertificateResult = 'body' in made ? certificateWithinCap(await gzipWithStreams(made.body), proofRequest) : made;
+      return buildSolveResponse(req.game, deal, limits, { ...outcome, proof: { ...outcome.proof, certificate } });
     },
     hint: (request) => hintWith(solver, request),
     games: gamesResponse,

@@ -9,97 +9,18 @@
  * the rules, the start position, the reductions and the fingerprint. The
  * checker (`proof-check.ts`) re-derives everything from the file alone.
  *
- * Node only (node:zlib). The names, the header schema and the summary types
- * are in `proof-format.ts`, which browsers may import.
+ * Node only (node:zlib, synchronous, for the service's worker threads). The
+ * names, the header schema and the summary types are in `proof-format.ts`,
+ * the rest of the writing side in `certificate.ts`; both run in browsers.
  */
 import { gzipSync } from 'node:zlib';
-import { formatBoard } from './board.js';
+import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type CertificateInput } from './certificate.js';
 import type { Engine } from './engine.js';
-import { SolverError } from './errors.js';
-import {
-  CERTIFICATE_FORMAT,
-  CERTIFICATE_VERSION,
-  FINGERPRINT_ALGORITHM,
-  KEY_BYTES,
-  KEY_ENCODING,
-  reductionsFor,
-  type CertificateHeader,
-  withProofSummary,
-  type CertificateResult,
-  type ProofRequest,
-} from './proof-format.js';
-import { defaultNumbering } from './request.js';
-import { findPreset, type Deal, type Layout, type Rules } from './rules.js';
+import { withProofSummary, type CertificateResult, type ProofRequest } from './proof-format.js';
+import type { Deal } from './rules.js';
 import type { SolveLimits, SolveOutcome } from './solve-types.js';
 
-/**
- * Default caps of certificates: at most 2,000,000 positions (96 MB of keys
- * before compression) are exported at all, and an inline certificate
- * (`"proof": true` in POST /v1/solve) is at most 8 MiB of gzip (about 11 MB
- * of base64). A caller may choose others (server configuration).
- */
-export const DEFAULT_PROOF_CAPS = Object.freeze({ maxPositions: 2_000_000, inlineMaxBytes: 8 * 1024 * 1024 });
-
-/** Caps of certificates (see {@link DEFAULT_PROOF_CAPS}). */
-export interface ProofCaps {
-  /** Most positions a certificate may hold. */
-  maxPositions: number;
-  /** Largest certificate, bytes of gzip, returned inline in a solve response. */
-  inlineMaxBytes: number;
-}
-
-/**
- * Sorts keys ascending bytewise (a new array; `keys` is left as it is).
- * @param keys `count` keys of `keyBytes` bytes each, in any order.
- * @throws SolverError `engine_error` when two keys are equal: the engine
- *   stores each position once, so a repeat means its table is inconsistent,
- *   and such a set must never be shipped as a proof.
- */
-export function sortKeys(keys: Uint8Array, keyBytes = KEY_BYTES): Uint8Array {
-  if (keys.length % keyBytes !== 0 || keyBytes % 4 !== 0) throw new RangeError(`keys must be whole ${keyBytes}-byte keys`);
-  const count = keys.length / keyBytes;
-  const wordsPerKey = keyBytes / 4;
-  // Big-endian 32-bit words compare like the bytes they are made of.
-  const words = new Uint32Array(keys.length / 4);
-  const view = new DataView(keys.buffer, keys.byteOffset, keys.byteLength);
-  for (let i = 0; i < words.length; i++) words[i] = view.getUint32(i * 4, false);
-  const order = new Uint32Array(count);
-  for (let i = 0; i < count; i++) order[i] = i;
-  order.sort((a, b) => {
-    const x = a * wordsPerKey;
-    const y = b * wordsPerKey;
-    for (let w = 0; w < wordsPerKey; w++) {
-      const u = words[x + w];
-      const v = words[y + w];
-      if (u !== v) return u < v ? -1 : 1;
-    }
-    return 0;
-  });
-  const out = new Uint8Array(keys.length);
-  for (let i = 0; i < count; i++) {
-    const from = order[i] * keyBytes;
-    out.set(keys.subarray(from, from + keyBytes), i * keyBytes);
-    if (i > 0 && Buffer.compare(out.subarray((i - 1) * keyBytes, i * keyBytes), out.subarray(i * keyBytes, (i + 1) * keyBytes)) === 0) {
-      throw new SolverError('engine_error', `the engine's state table holds the same position twice (key ${i}); no certificate can be made`);
-    }
-  }
-  return out;
-}
-
-/** What a certificate is made of. */
-export interface CertificateInput {
-  rules: Rules;
-  /** The start position as posed (before auto-moves). */
-  start: Layout;
-  /** The explored set's keys, any order (sorted here). */
-  keys: Uint8Array;
-  /** The engine's fingerprint of the set (the checker recomputes it). */
-  fingerprint: string;
-  /** Preset id (informational). */
-  game: string;
-  /** Deal number and numbering, when the start came from one (informational). */
-  deal?: { number: string; numbering: 'ms' | 'pysolfc' } | null;
-}
+export { DEFAULT_PROOF_CAPS, proofRequestFor, sortKeys, type CertificateInput, type ProofCaps } from './certificate.js';
 
 /**
  * Builds a certificate file, format v1 (docs/proofs.md): gzip of the header
@@ -107,26 +28,7 @@ export interface CertificateInput {
  * @throws SolverError `engine_error` on a repeated key (see {@link sortKeys}).
  */
 export function buildCertificate(input: CertificateInput): Uint8Array {
-  const sorted = sortKeys(input.keys);
-  const header: CertificateHeader = {
-    format: CERTIFICATE_FORMAT,
-    version: CERTIFICATE_VERSION,
-    game: input.game,
-    deal: input.deal ?? null,
-    rules: { ...input.rules },
-    start: formatBoard(input.start, input.rules),
-    positions: sorted.length / KEY_BYTES,
-    keyBytes: KEY_BYTES,
-    keyEncoding: KEY_ENCODING,
-    reductions: reductionsFor(input.rules).map((r) => (r.rule !== undefined ? { name: r.name, rule: r.rule } : { name: r.name })),
-    fingerprint: input.fingerprint,
-    fingerprintAlgorithm: FINGERPRINT_ALGORITHM,
-  };
-  const line = new TextEncoder().encode(`${JSON.stringify(header)}\n`);
-  const raw = new Uint8Array(line.length + sorted.length);
-  raw.set(line, 0);
-  raw.set(sorted, line.length);
-  const gz = gzipSync(raw, { level: 9 });
+  const gz = gzipSync(certificateBody(input), { level: 9 });
   return new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength);
 }
 
@@ -135,18 +37,10 @@ export function buildCertificate(input: CertificateInput): Uint8Array {
  * `unsolvable` on `deal`), within the request's caps.
  */
 export function certificateFromEngine(engine: Engine, deal: Deal, positions: number, fingerprint: string, request: ProofRequest): CertificateResult {
-  if (positions > request.maxPositions) {
-    return { included: false, reason: 'over_position_cap', positions, maxPositions: request.maxPositions, estimatedRawBytes: positions * KEY_BYTES };
-  }
-  const keys = engine.storedKeys(request.maxPositions);
-  if (keys === null || keys.length !== positions * KEY_BYTES) {
-    throw new SolverError('engine_error', `the engine exported ${keys === null ? 'no' : keys.length / KEY_BYTES} keys for ${positions} stored positions`);
-  }
-  const certificate = buildCertificate({ rules: deal.rules, start: deal.layout, keys, fingerprint, game: request.game ?? '', deal: request.deal ?? null });
-  if (certificate.length > request.maxBytes) {
-    return { included: false, reason: 'over_size_cap', bytes: certificate.length, maxBytes: request.maxBytes };
-  }
-  return { included: true, bytes: certificate.length, certificate };
+  const made = certificateBodyFromEngine(engine, deal, positions, fingerprint, request);
+  if (!('body' in made)) return made;
+  const gz = gzipSync(made.body, { level: 9 });
+  return certificateWithinCap(new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength), request);
 }
 
 /** Options of {@link solveWithProof}. */
@@ -174,23 +68,3 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   return { ...outcome, proof: { ...outcome.proof, certificate } };
 }
 
-/**
- * The proof request of a solve request: the certificate within `caps`, inline
- * (`maxBytes` = `caps.inlineMaxBytes`) or as a download (no byte cap beyond
- * the position cap), with the header's informational game and deal number.
- */
-export function proofRequestFor(
-  req: { game: string; deal?: number | string; numbering?: 'ms' | 'pysolfc' },
-  caps: ProofCaps,
-  kind: 'inline' | 'download',
-): ProofRequest {
-  const preset = findPreset(req.game);
-  const numbering = req.numbering ?? (preset ? defaultNumbering(preset) : null);
-  return {
-    certificate: true,
-    maxPositions: caps.maxPositions,
-    maxBytes: kind === 'inline' ? caps.inlineMaxBytes : Number.MAX_SAFE_INTEGER,
-    game: req.game,
-    deal: req.deal !== undefined && numbering !== null ? { number: String(req.deal), numbering } : null,
-  };
-}

@@ -24,6 +24,7 @@ import {
   type LocalSolver,
   type SolveResponse,
 } from '../client-sdk/index.js';
+import { checkCertificate } from '../client-sdk/proof-check.js';
 import { checkMove } from '../client-sdk/verify.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
 
@@ -84,6 +85,20 @@ describe('remote and local solver', () => {
     }
     expect(counts.solved).toBeGreaterThan(80);
     expect(counts.unsolvable).toBeGreaterThan(0);
+  });
+
+  it('give an unsolvable answer its certificate with proof: true, the same proof, and it passes the checker', async () => {
+    const client = createClient({ baseUrl: server.url });
+    const req = { game: 'seahaven_towers', deal: 107, numbering: 'pysolfc' as const, proof: true };
+    const [mine, theirs] = [await local.solve(req), await client.solve(req)];
+    expect(mine.verdict).toBe('unsolvable');
+    const { certificate: localCertificate, ...localSummary } = mine.proof!;
+    const { certificate: remoteCertificate, ...remoteSummary } = theirs.proof!;
+    expect(localSummary).toEqual(remoteSummary);
+    expect(localCertificate).toMatchObject({ included: true, encoding: 'base64' });
+    expect(remoteCertificate).toMatchObject({ included: true });
+    const result = checkCertificate(Buffer.from(localCertificate?.data ?? '', 'base64'));
+    expect(result).toMatchObject({ ok: true, positions: mine.proof!.positions });
   });
 
   it('answer bad input with the same error code and location', async () => {
