@@ -29,6 +29,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { ERROR_STATUS, SolverError } from '../client-sdk/errors.js';
 import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/request.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/proof.js';
@@ -127,14 +128,22 @@ const jsonBody: MiddlewareHandler = async (c, next) => {
 };
 
 /**
- * Where JSON.parse stopped in `text`, as a 1-based line and column, read from
- * V8's message ("... in JSON at position 12", or "Unexpected end of JSON
- * input": the end of the text); undefined when the message names no place.
+ * Where JSON.parse stopped in `text`, as a 1-based line and column: read from
+ * V8's message when it names a place ("... in JSON at position 12", or
+ * "Unexpected end of JSON input": the end of the text); otherwise (V8's
+ * "Unexpected token 'x', ... is not valid JSON" names none) the offset of
+ * the first error jsonc-parser finds, in strict mode (no comments, no
+ * trailing commas). Undefined when neither gives a place.
  */
 export function jsonFaultLocation(text: string, message: string): { line: number; column: number } | undefined {
   const at = /at position (\d+)/.exec(message);
-  const offset = at ? Math.min(Number(at[1]), text.length) : /end of JSON input/.test(message) ? text.length : -1;
-  if (offset < 0) return undefined;
+  let offset = at ? Math.min(Number(at[1]), text.length) : /end of JSON input/.test(message) ? text.length : -1;
+  if (offset < 0) {
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    if (errors.length === 0) return undefined;
+    offset = Math.min(errors[0].offset, text.length);
+  }
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   return { line, column: offset - before.lastIndexOf('\n') };

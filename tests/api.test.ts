@@ -178,6 +178,10 @@ describe('POST /v1/solve: every 4xx', () => {
     const inside = await expectError(await post(app, '{\n  "game": "freecell",\n  "deal": 1,,\n}'), 400, 'malformed_json');
     expect(inside).toMatchObject({ line: 3, column: 13 }); // the second comma
     await expectError(await post(app, ''), 400, 'malformed_json');
+    // V8 names no position for an unexpected token ("Unexpected token '}', ... is not valid JSON")
+    const token = await expectError(await post(app, '{"game": "freecell",\n "deal": 1,\n "x": }'), 400, 'malformed_json');
+    expect(token).toMatchObject({ line: 3, column: 7 }); // the "}" where a value should be
+    expect(await expectError(await post(app, 'notjson'), 400, 'malformed_json')).toMatchObject({ line: 1, column: 1 });
   });
 
   it('wrong or missing content type → 415', async () => {
