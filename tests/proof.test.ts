@@ -319,6 +319,20 @@ describe('tampered certificates are rejected with the reason', () => {
     expect(fail.stdout).toMatch(/^FAIL \(deal_mismatch\): the header names bakers_game deal 107 \(pysolfc\)[^]*The deal the header names:/);
   });
 
+  it('solve --proof refuses, before searching, a path the certificate cannot be written to (exit 2)', () => {
+    const cli = new URL('../server/cli/solve.ts', import.meta.url).pathname;
+    for (const [path, why] of [
+      [tmpdir(), /is a directory/],
+      [join(tmpdir(), 'no-such-dir-for-proofs', 'c.gz'), /cannot be written \(ENOENT\)/],
+      ['-', /not to standard output/],
+    ] as const) {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', cli, '--game', 'freecell', '--deal', '11982', '--proof', path], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(why);
+      expect(run.stdout).toBe('');
+    }
+  });
+
   it('a header that is not a v1 header: bad_header', () => {
     const { header, keys } = open(base.certificate);
     expectFail(checkCertificate(seal({ ...header, version: 2 } as unknown as CertificateHeader, keys)), 'bad_header');

@@ -12,7 +12,8 @@
  * status: 0 for any verdict; 2 with the error code on bad input (a 4xx error
  * of the API); 1 on an engine or internal failure.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import { Engine, loadEngineModule } from '../../client-sdk/engine.js';
 import { SolverError } from '../../client-sdk/errors.js';
@@ -91,6 +92,29 @@ function formatReport(res: SolveResponse, title: string): string {
   return lines.join('\n');
 }
 
+/**
+ * Refuses a --proof path the certificate could not be written to, before
+ * the search runs: standard output (`-`; it carries the report), a
+ * directory, or a place without write access.
+ * @throws SolverError `invalid_request` (exit status 2).
+ */
+function checkProofPath(path: string): void {
+  const fault = (why: string) => new SolverError('invalid_request', `--proof ${path}: ${why}`, { path: '--proof' });
+  if (path === '-') throw fault('the certificate is binary and goes to a file, not to standard output');
+  let existing: Stats | undefined;
+  try {
+    existing = statSync(path);
+  } catch {
+    // not there yet: its directory must take a new file
+  }
+  if (existing?.isDirectory()) throw fault('is a directory');
+  try {
+    accessSync(existing ? path : dirname(path), constants.W_OK);
+  } catch (err) {
+    throw fault(`cannot be written (${err instanceof Error && 'code' in err ? String(err.code) : String(err)})`);
+  }
+}
+
 async function run(opts: CliOptions): Promise<void> {
   const request = {
     game: opts.game,
@@ -109,6 +133,7 @@ async function run(opts: CliOptions): Promise<void> {
   const deal = resolveDeal(req);
   const limits = resolveLimits(req.limits, DEFAULT_LIMITS_CONFIG, req.game);
 
+  if (opts.proof !== undefined) checkProofPath(opts.proof);
   const engine = Engine.instantiate(await loadEngineModule());
   // The certificate (--proof FILE) is written to the file, not inlined in the answer.
   const proof = opts.proof === undefined ? undefined : proofRequestFor(req, { ...DEFAULT_PROOF_CAPS, maxPositions: DEFAULT_LIMITS_CONFIG.maxStatesCap }, 'download');
