@@ -121,8 +121,22 @@ export interface SolverClient {
 
 const RETRY_STATUSES = new Set([429, 503]);
 
-/** Creates a client of the service at `options.baseUrl`. */
+/**
+ * Creates a client of the service at `options.baseUrl`.
+ * @throws TypeError when `baseUrl` is not an http(s) URL (a configuration
+ *   fault, reported at once rather than as `unavailable` after the retries);
+ *   in a page it may be relative to the page's address.
+ */
 export function createClient(options: ClientOptions): SolverClient {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(options.baseUrl, (globalThis as { location?: { href: string } }).location?.href);
+  } catch {
+    // reported below
+  }
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+    throw new TypeError(`createClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
+  }
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const retries = options.retries ?? 4;

@@ -197,7 +197,7 @@ export function validateLayout(layout: Layout, rules: Rules, locate: LayoutLocat
   if (layout.columns.length !== rules.columns) {
     throw new SolverError(
       'wrong_column_count',
-      `The game has ${rules.columns} columns, the layout has ${layout.columns.length}.`,
+      `The game has ${rules.columns} columns, the position has ${layout.columns.length}.`,
       locate({ kind: 'columns' }),
     );
   }
@@ -206,7 +206,7 @@ export function validateLayout(layout: Layout, rules: Rules, locate: LayoutLocat
   if (layout.freeCells.length > rules.freeCells) {
     throw new SolverError(
       'wrong_cell_count',
-      `The game has ${rules.freeCells} free cell${rules.freeCells === 1 ? '' : 's'}, the layout lists ${layout.freeCells.length}.`,
+      `The game has ${rules.freeCells} free cell${rules.freeCells === 1 ? '' : 's'}, the position lists ${layout.freeCells.length}.`,
       locate({ kind: 'cell', cell: rules.freeCells }),
     );
   }

@@ -159,6 +159,12 @@ describe('client retries and errors (fake fetch)', () => {
     expect(calls).toBe(3);
   });
 
+  it('refuses a baseUrl that is not an http(s) URL at once', () => {
+    expect(() => createClient({ baseUrl: 'not a url' })).toThrow(/baseUrl must be an http\(s\) URL/);
+    expect(() => createClient({ baseUrl: 'ftp://solver.test' })).toThrow(TypeError);
+    expect(() => createClient({ baseUrl: 'https://solver.test/api/' })).not.toThrow();
+  });
+
   it('maps network failures to `unavailable`, and never retries creating a batch', async () => {
     let calls = 0;
     const client = createClient({

@@ -116,6 +116,11 @@ function checkProofPath(path: string): void {
 }
 
 async function run(opts: CliOptions): Promise<void> {
+  // before any input is read: '--board - --layout -' must not consume standard input first
+  const given = (['deal', 'board', 'layout'] as const).filter((k) => opts[k] !== undefined);
+  if (given.length > 1) {
+    throw new SolverError('invalid_request', `give exactly one of --deal, --board, --layout (got ${given.map((k) => `--${k}`).join(', ')})`);
+  }
   const request = {
     game: opts.game,
     deal: opts.deal === undefined ? undefined : dealValue(opts.deal),
