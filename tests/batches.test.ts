@@ -239,6 +239,9 @@ describe('routes', () => {
       expect(e.message).toMatch(/range "1\.\.1000".*\{"from": 1, "to": 1000\}.*list of deal numbers/);
     }
     await expectError(await create({ game: 'freecell', deals: [1, 2, 8589934592] }), 400, 'deal_out_of_range', 'deals.2');
+    // a repeat would be solved twice and weigh twice in the solvable share
+    const twice = (await expectError(await create({ game: 'freecell', deals: [1, 617, '01'] }), 400, 'invalid_request', 'deals.2')) as { message?: string };
+    expect(twice.message).toContain('deal 1 is listed twice (indexes 0 and 2)');
     await expectError(await create({ game: 'no_such', deals: '1..2' }), 404, 'unknown_game');
     await expectError(await create({ game: 'eight_off', numbering: 'ms', deals: '1..2' }), 400, 'numbering_not_supported');
     await expectError(await create({ game: 'freecell', boards: ['JD'], numbering: 'ms' }), 400, 'invalid_request', 'numbering');
