@@ -242,6 +242,11 @@ describe('routes', () => {
     // a repeat would be solved twice and weigh twice in the solvable share
     const twice = (await expectError(await create({ game: 'freecell', deals: [1, 617, '01'] }), 400, 'invalid_request', 'deals.2')) as { message?: string };
     expect(twice.message).toContain('deal 1 is listed twice (indexes 0 and 2)');
+    // each Penguin deal fixes its own foundation base: one for the whole batch would contradict most
+    const beak = (await expectError(await create({ game: 'penguin', deals: '1..3', rules: { foundationBase: 1 } }), 400, 'bad_rules', 'rules.foundationBase')) as {
+      message?: string;
+    };
+    expect(beak.message).toContain('boards only');
     await expectError(await create({ game: 'no_such', deals: '1..2' }), 404, 'unknown_game');
     await expectError(await create({ game: 'eight_off', numbering: 'ms', deals: '1..2' }), 400, 'numbering_not_supported');
     await expectError(await create({ game: 'freecell', boards: ['JD'], numbering: 'ms' }), 400, 'invalid_request', 'numbering');

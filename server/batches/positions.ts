@@ -4,7 +4,7 @@
  * a deal index back to the request of that one deal.
  */
 import { DEAL_RANGE_PATTERN, type BatchRequest } from '../../client-sdk/batch-schemas.js';
-import { dealRange } from '../../client-sdk/deals/index.js';
+import { dealRange, generateDeal } from '../../client-sdk/deals/index.js';
 import { SolverError } from '../../client-sdk/errors.js';
 import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type LimitsConfig } from '../../client-sdk/request.js';
 import type { Deal } from '../../client-sdk/rules.js';
@@ -18,6 +18,8 @@ import type { BatchPositions, BatchSpec } from './store.js';
  * @throws SolverError as `POST /v1/solve` does for the game, rules, numbering
  *   and limits; `deal_out_of_range` for a deal outside the numbering's range
  *   (path `deals` or `deals.<i>`); any board error with path `boards.<i>`;
+ *   `bad_rules` for `rules.foundationBase` with the deal numbers of a game
+ *   whose deals fix their own base (Penguin);
  *   `invalid_request` for an empty or reversed range or more than `maxDeals` deals.
  */
 export function planBatch(req: BatchRequest, limitsConfig: LimitsConfig, maxDeals: number): { spec: BatchSpec; total: number } {
@@ -79,6 +81,15 @@ export function planBatch(req: BatchRequest, limitsConfig: LimitsConfig, maxDeal
     positions,
     ...(req.name !== undefined ? { name: req.name } : {}),
   };
+  // Deals that fix their own foundation base (Penguin's beak) each fix a
+  // different one: a batch-wide override would contradict most of them.
+  if (positions.kind !== 'boards' && req.rules?.foundationBase !== undefined && generateDeal(preset.id, numbering!, dealNumberAt(spec, 0)!).foundationBase !== undefined) {
+    throw new SolverError(
+      'bad_rules',
+      `${preset.name} deals each fix their own foundation base (the beak card), so rules.foundationBase applies to batches of boards only`,
+      { path: 'rules.foundationBase' },
+    );
+  }
   // Resolve every board (they are few: the body limit bounds them) and the
   // first deal, so that a bad board, bad rules or a numbering the game lacks
   // fail now, with their location, and never in the middle of the batch.
