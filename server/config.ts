@@ -105,6 +105,17 @@ export const MIN_TOKEN_LENGTH = 16;
  */
 export const MAX_THREADS = 4 * availableParallelism();
 
+/**
+ * Longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days): a longer
+ * one fires after 1 ms instead (TimeoutOverflowWarning), which would turn a
+ * rate-limit window into a busy timer and a shutdown timeout into an
+ * immediate exit. Every *_MS variable is capped here.
+ */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Most solves MAX_QUEUE lets wait (each waiting request holds its socket and body). */
+const MAX_QUEUE_CAP = 1_000_000;
+
 /** An integer environment variable within [min, max], with a default. */
 function intVar(def: number, min: number, max = Number.MAX_SAFE_INTEGER) {
   return z
@@ -128,12 +139,13 @@ function envSchema() {
         .trim()
         .regex(/^\d+$/, { error: 'must be a whole number' })
         .transform(Number)
+        .pipe(z.number().int().max(MAX_QUEUE_CAP))
         .optional(),
       BODY_LIMIT_BYTES: intVar(1024 * 1024, 1),
       DEFAULT_MAX_STATES: intVar(5_000_000, 1),
       MAX_STATES_CAP: intVar(50_000_000, 1),
-      DEFAULT_TIMEOUT_MS: intVar(30_000, 1),
-      TIMEOUT_MS_CAP: intVar(120_000, 1),
+      DEFAULT_TIMEOUT_MS: intVar(30_000, 1, MAX_TIMER_MS),
+      TIMEOUT_MS_CAP: intVar(120_000, 1, MAX_TIMER_MS),
       MAX_MEMORY_MB: intVar(3072, 16, 4095),
       STOP_GRACE_MS: intVar(2000, 10, 600_000),
       SHUTDOWN_DRAIN_MS: z
@@ -141,13 +153,14 @@ function envSchema() {
         .trim()
         .regex(/^\d+$/, { error: 'must be a whole number' })
         .transform(Number)
+        .pipe(z.number().int().max(MAX_TIMER_MS))
         .optional(),
-      SHUTDOWN_TIMEOUT_MS: intVar(10_000, 0),
-      REQUEST_TIMEOUT_MS: intVar(30_000, 1000),
+      SHUTDOWN_TIMEOUT_MS: intVar(10_000, 100, MAX_TIMER_MS),
+      REQUEST_TIMEOUT_MS: intVar(30_000, 1000, MAX_TIMER_MS),
       API_KEYS: z.string().optional(),
       API_KEYS_FILE: z.string().trim().optional(),
       RATE_LIMIT_MAX: intVar(600, 0),
-      RATE_LIMIT_WINDOW_MS: intVar(60_000, 1000),
+      RATE_LIMIT_WINDOW_MS: intVar(60_000, 1000, MAX_TIMER_MS),
       CORS_ORIGINS: z.string().trim().optional(),
       METRICS_TOKEN: z
         .string()

@@ -40,6 +40,18 @@ import { createServiceApp } from './service.js';
  */
 export const onShutdown: ShutdownHook[] = [];
 
+/**
+ * Ends a start that failed on the environment rather than on a value's
+ * format (the port taken, the batch database path): one fatal line naming
+ * the variable and the system's reason, no stack, exit 1.
+ */
+function exitOnStartupFault(what: string, err: unknown): never {
+  const reason = err instanceof Error ? `${'code' in err ? `${String(err.code)}: ` : ''}${err.message}` : String(err);
+  logger.fatal({ reason }, what);
+  logger.flush();
+  process.exit(1);
+}
+
 const config = loadConfigOrExit();
 
 const logger = createLogger({ level: config.logLevel });
@@ -80,14 +92,19 @@ async function openBatches(): Promise<BatchBackend> {
     return backend;
   }
   // Embedded: resumes the batches left running by the last process.
-  const service = createBatchService({
-    dbPath: config.batch.dbPath,
-    pool: { solve: solverPool.solve, queued: () => solverPool.stats().queued },
-    concurrency: config.batch.concurrency,
-    limits: config.limits,
-    maxDeals: config.batch.maxDeals,
-    onError: (message, err) => logger.error({ err }, message),
-  });
+  let service: ReturnType<typeof createBatchService>;
+  try {
+    service = createBatchService({
+      dbPath: config.batch.dbPath,
+      pool: { solve: solverPool.solve, queued: () => solverPool.stats().queued },
+      concurrency: config.batch.concurrency,
+      limits: config.limits,
+      maxDeals: config.batch.maxDeals,
+      onError: (message, err) => logger.error({ err }, message),
+    });
+  } catch (err) {
+    exitOnStartupFault(`BATCH_DB_PATH ${config.batch.dbPath}: cannot open the batch database`, err);
+  }
   logger.info({ db: config.batch.dbPath, resumed: service.store.running().length }, 'batches');
   // Stop starting batch deals; those running may finish (and be stored) while the pool drains.
   onShutdown.push(() => service.close(config.shutdownDrainMs));
@@ -125,6 +142,9 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
     'listening',
   );
 }) as Server;
+const onListenError = (err: Error) => exitOnStartupFault(`PORT ${config.port} on HOST ${config.host}: cannot listen`, err);
+server.once('error', onListenError);
+server.once('listening', () => server.off('error', onListenError));
 // Slow or stalled clients may not hold a connection forever.
 server.requestTimeout = config.requestTimeoutMs;
 server.headersTimeout = Math.min(config.requestTimeoutMs, 20_000);

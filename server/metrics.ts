@@ -31,6 +31,8 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Records one settled solve (the pool's `onSettled`). */
   observeSolve(event: SolveEvent): void;
+  /** Records a solve refused before it reached the pool (load shedding, shutdown): `solver_failures_total{code}`. */
+  observeRefusal(code: string): void;
   /** The text exposition of every metric. */
   render(): Promise<string>;
   /** Its content type. */
@@ -128,6 +130,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       } else if (event.error) {
         failures.inc({ code: event.error.code });
       }
+    },
+    observeRefusal(code) {
+      failures.inc({ code });
     },
     render: () => registry.metrics(),
   };

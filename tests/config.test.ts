@@ -120,4 +120,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DEFAULT_MAX_STATES: '100', MAX_STATES_CAP: '10' })).toThrow(/DEFAULT_MAX_STATES: must not exceed MAX_STATES_CAP/);
     expect(() => loadConfig({ DEFAULT_TIMEOUT_MS: '500000' })).toThrow(/DEFAULT_TIMEOUT_MS/);
   });
+
+  it("caps every *_MS at Node's longest timer (a longer one fires at once) and MAX_QUEUE at a million", () => {
+    for (const name of ['RATE_LIMIT_WINDOW_MS', 'SHUTDOWN_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'TIMEOUT_MS_CAP']) {
+      expect(() => loadConfig({ [name]: '2147483648' }), name).toThrow(new RegExp(`${name}: Too big`));
+    }
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '4294967294', SHUTDOWN_DRAIN_MS: '2147483648' })).toThrow(/SHUTDOWN_DRAIN_MS: Too big/);
+    expect(loadConfig({ RATE_LIMIT_WINDOW_MS: '2147483647' }).rateLimit.windowMs).toBe(2_147_483_647);
+    expect(() => loadConfig({ MAX_QUEUE: '1e+23' })).toThrow(/MAX_QUEUE: must be a whole number/);
+    expect(() => loadConfig({ MAX_QUEUE: '1000001' })).toThrow(/MAX_QUEUE: Too big/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '0' })).toThrow(/SHUTDOWN_TIMEOUT_MS: Too small/);
+  });
 });

@@ -114,7 +114,8 @@ describe('deadlines and disconnects (real engine, one worker)', () => {
 describe('a full queue (fixture worker that blocks until stopped)', () => {
   it('answers 503 overloaded at once, with Retry-After, while the accepted solves go on', TIMING, async () => {
     const pool = createPool({ filename: FIXTURE_WORKER, threads: 1, maxQueue: 1, stopGraceMs: 100, log: quiet });
-    const app = createServiceApp({ solve: pool.solve, logger: silent, poolStats: () => pool.stats(), shed: () => pool.isFull() });
+    const metrics = createMetrics({ defaultMetrics: false });
+    const app = createServiceApp({ solve: pool.solve, logger: silent, metrics, poolStats: () => pool.stats(), shed: () => pool.isFull() });
     try {
       const ac = new AbortController();
       const running = post(app, { game: 'freecell', deal: 1 }, ac.signal);
@@ -136,6 +137,8 @@ describe('a full queue (fixture worker that blocks until stopped)', () => {
       expect(pool.isFull()).toBe(true);
       const shed = await post(app, { game: 'no_such_game', deal: 1 });
       expect(shed.status).toBe(503);
+      // every refusal counts as a solve that got no answer
+      expect(await metrics.render()).toContain('solver_failures_total{code="overloaded"} 6');
       ac.abort();
       const answers = await Promise.all([running, queued]);
       for (const res of answers) {

@@ -1,9 +1,13 @@
 /**
  * The real server's socket deadlines: a client that stalls in the middle of
  * its request is cut off within about a second of REQUEST_TIMEOUT_MS, not up
- * to Node's default 30 s checking interval later.
+ * to Node's default 30 s checking interval later. And start-up faults of the
+ * environment (the port taken) end the start with one line naming the variable.
  */
+import { spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
 
@@ -30,4 +34,20 @@ describe('request deadline', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1900);
     expect(elapsed).toBeLessThan(4500);
   }, 30_000);
+});
+
+describe('start-up faults', () => {
+  it('a port in use stops the start with one fatal line naming PORT and HOST, no stack, exit 1', () => {
+    const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'server', 'main.ts');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', main], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(server.port), LOG_LEVEL: 'warn', THREADS: '1', BATCH_DB_PATH: ':memory:' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status, run.stdout + run.stderr).toBe(1);
+    const lines = (run.stdout + run.stderr).trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 'fatal', msg: `PORT ${server.port} on HOST 127.0.0.1: cannot listen`, reason: expect.stringContaining('EADDRINUSE') });
+    expect(lines[0]).not.toContain('stack');
+  }, 40_000);
 });

@@ -96,7 +96,10 @@ export function operations(options: OperationsOptions): (app: OpenAPIHono) => vo
       // before the body is parsed and the deal generated: a refusal costs little.
       for (const path of SOLVE_ROUTES) {
         app.use(path, async (c, next) => {
-          if (c.req.method === 'POST' && shed()) throw new SolverError('overloaded', 'the solver is busy (every worker busy and the queue full); retry later');
+          if (c.req.method === 'POST' && shed()) {
+            options.metrics?.observeRefusal('overloaded');
+            throw new SolverError('overloaded', 'the solver is busy (every worker busy and the queue full); retry later');
+          }
           await next();
         });
       }
