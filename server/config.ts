@@ -19,6 +19,7 @@
  * | `STOP_GRACE_MS` | 2000 | a solve deaf to its stop flag this long after a cancel or its deadline has its worker terminated |
  * | `SHUTDOWN_DRAIN_MS` | 5000, at most half of SHUTDOWN_TIMEOUT_MS | on SIGTERM/SIGINT, running solves may finish this long before they are cancelled |
  * | `SHUTDOWN_TIMEOUT_MS` | 10000 | on SIGTERM/SIGINT, exit forcibly after this long |
+ * | `SHUTDOWN_READY_DELAY_MS` | 0 | on SIGTERM/SIGINT, keep accepting connections this long (answering `/readyz` and the API with 503) before the listener closes, for a load balancer to notice; at most half of SHUTDOWN_TIMEOUT_MS |
  * | `REQUEST_TIMEOUT_MS` | 30000 | most time a client may take to send a whole request (slow clients are cut off) |
  * | `API_KEYS` | (none) | comma-separated bearer tokens, each `token` or `name:token`; set = `/v1/*` needs `Authorization: Bearer <token>` |
  * | `API_KEYS_FILE` | (none) | a file with one key (`token` or `name:token`) per line, `#` comments; added to `API_KEYS` |
@@ -67,6 +68,8 @@ export interface ServiceConfig extends AppConfig {
   stopGraceMs: number;
   shutdownDrainMs: number;
   shutdownTimeoutMs: number;
+  /** Listener kept open (503s) after a shutdown signal, ms. */
+  shutdownReadyDelayMs: number;
   requestTimeoutMs: number;
   /** Empty: no authentication. */
   apiKeys: ApiKey[];
@@ -156,6 +159,7 @@ function envSchema() {
         .pipe(z.number().int().max(MAX_TIMER_MS))
         .optional(),
       SHUTDOWN_TIMEOUT_MS: intVar(10_000, 100, MAX_TIMER_MS),
+      SHUTDOWN_READY_DELAY_MS: intVar(0, 0, MAX_TIMER_MS),
       REQUEST_TIMEOUT_MS: intVar(30_000, 1000, MAX_TIMER_MS),
       API_KEYS: z.string().optional(),
       API_KEYS_FILE: z.string().trim().optional(),
@@ -192,6 +196,9 @@ function envSchema() {
       }
       if (env.DEFAULT_TIMEOUT_MS > env.TIMEOUT_MS_CAP) {
         ctx.addIssue({ code: 'custom', path: ['DEFAULT_TIMEOUT_MS'], message: `must not exceed TIMEOUT_MS_CAP (${env.TIMEOUT_MS_CAP})` });
+      }
+      if (env.SHUTDOWN_READY_DELAY_MS > env.SHUTDOWN_TIMEOUT_MS / 2) {
+        ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_READY_DELAY_MS'], message: `must not exceed half of SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS})` });
       }
       if (env.SHUTDOWN_DRAIN_MS !== undefined && env.SHUTDOWN_DRAIN_MS > env.SHUTDOWN_TIMEOUT_MS) {
         ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_DRAIN_MS'], message: `must not exceed SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS})` });
@@ -304,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stopGraceMs: e.STOP_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? Math.min(5000, Math.floor(e.SHUTDOWN_TIMEOUT_MS / 2)),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownReadyDelayMs: e.SHUTDOWN_READY_DELAY_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     apiKeys,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },

@@ -3,9 +3,11 @@
  * SIGTERM/SIGINT.
  *
  * Shutdown, in order (`gracefulShutdown`):
- *  1. not ready any more (`/readyz` answers 503, so a load balancer stops
- *     sending); new API requests on open connections get 503 `overloaded`
- *     with `Connection: close`; the listening socket closes;
+ *  1. not ready any more: `/readyz` answers 503 and new API requests get 503
+ *     `overloaded` with `Connection: close`; for `readyDelayMs` the server
+ *     still accepts connections (so a load balancer polling `/readyz` sees
+ *     the 503 and takes the instance out), then the listening socket closes
+ *     and idle connections with it;
  *  2. the shutdown hooks run (e.g. the batch runner stops taking new work
  *     and saves what it has: issue 5 registers its hook in main.ts), each
  *     with the time left;
@@ -57,7 +59,12 @@ export interface ShutdownOptions {
   server: Pick<Server, 'close' | 'closeIdleConnections' | 'closeAllConnections'>;
   pool: DrainablePool;
   hooks: readonly ShutdownHook[];
-  /** How long running solves may finish before they are cancelled, ms. */
+  /**
+   * How long the server keeps accepting connections (answering `/readyz` and
+   * the API with 503) before the listener closes, ms; 0 = close at once.
+   */
+  readyDelayMs?: number;
+  /** How long running solves may finish before they are cancelled, ms (counted after `readyDelayMs`). */
   drainMs: number;
   /** The whole shutdown's budget, ms (the caller forces the exit then). */
   timeoutMs: number;
@@ -74,7 +81,10 @@ export async function gracefulShutdown(o: ShutdownOptions): Promise<void> {
   const deadline = started + o.timeoutMs;
   o.state.stopping = true;
   o.state.ready = false;
-  o.logger.info({ reason: o.reason, inFlight: o.pool.stats().inFlight, drainMs: o.drainMs, timeoutMs: o.timeoutMs }, 'shutting down');
+  const readyDelayMs = o.readyDelayMs ?? 0;
+  o.logger.info({ reason: o.reason, inFlight: o.pool.stats().inFlight, readyDelayMs, drainMs: o.drainMs, timeoutMs: o.timeoutMs }, 'shutting down');
+  // running solves go on meanwhile; only the listener waits
+  if (readyDelayMs > 0) await new Promise((r) => setTimeout(r, readyDelayMs));
 
   const closed = new Promise<void>((resolve) => o.server.close(() => resolve()));
   // Connections idle now close at once; those serving a request close when it is answered.

@@ -163,6 +163,7 @@ exitOnTermination(
       server,
       pool: solverPool,
       hooks: onShutdown,
+      readyDelayMs: config.shutdownReadyDelayMs,
       drainMs: config.shutdownDrainMs,
       timeoutMs: config.shutdownTimeoutMs,
       logger,

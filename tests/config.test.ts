@@ -130,5 +130,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MAX_QUEUE: '1e+23' })).toThrow(/MAX_QUEUE: must be a whole number/);
     expect(() => loadConfig({ MAX_QUEUE: '1000001' })).toThrow(/MAX_QUEUE: Too big/);
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '0' })).toThrow(/SHUTDOWN_TIMEOUT_MS: Too small/);
+    expect(loadConfig({ SHUTDOWN_READY_DELAY_MS: '5000' }).shutdownReadyDelayMs).toBe(5000);
+    expect(() => loadConfig({ SHUTDOWN_READY_DELAY_MS: '5001' })).toThrow(/SHUTDOWN_READY_DELAY_MS: must not exceed half of SHUTDOWN_TIMEOUT_MS/);
   });
 });

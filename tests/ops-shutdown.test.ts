@@ -53,6 +53,29 @@ function postOnce(port: number, body: unknown): Promise<Answer> {
 }
 
 describe('gracefulShutdown (in-process, fixture pool)', () => {
+  it('with readyDelayMs the listener stays open that long: /readyz and the API answer 503, a load balancer sees it', async () => {
+    const pool = createPool({ filename: FIXTURE_WORKER, threads: 1, maxQueue: 2 });
+    const state = Object.assign(new ServiceState(), { ready: true });
+    const logger = createLogger({ level: 'silent' });
+    const app = createServiceApp({ solve: pool.solve, logger, state, poolStats: () => pool.stats(), app: { webRoot: null } });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    const { port } = server.address() as AddressInfo;
+    const t0 = Date.now();
+    const done = gracefulShutdown({ reason: 'test', state, server, pool, hooks: [], readyDelayMs: 400, drainMs: 100, timeoutMs: 3000, logger });
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`, { headers: { connection: 'close' } });
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'stopping' });
+    const api = await postOnce(port, { game: 'freecell', deal: 1 });
+    expect(api.status).toBe(503);
+    expect(JSON.parse(api.body!).error.code).toBe('overloaded');
+    await done;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(390);
+    expect((await postOnce(port, { game: 'freecell', deal: 2 })).error).toBe('ECONNREFUSED');
+  });
+
+
   it('hooks run while solves may still finish; running solves are cancelled after the drain and answered; the listener closes', async () => {
     const pool = createPool({ filename: FIXTURE_WORKER, threads: 1, maxQueue: 2 });
     const state = Object.assign(new ServiceState(), { ready: true });
