@@ -31,11 +31,11 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { ERROR_STATUS, SolverError } from '../client-sdk/errors.js';
+import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent } from './openapi.js';
 import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/request.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/proof.js';
 import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/proof-format.js';
 import {
-  ErrorResponseSchema,
   GamesResponseSchema,
   HealthResponseSchema,
   SolveRequestSchema,
@@ -94,11 +94,6 @@ export interface AppDeps {
  * `imports` entry `#web/*` so that the path is the same from source and from `dist/`.
  */
 export const WEB_ROOT = dirname(fileURLToPath(import.meta.resolve('#web/index.html')));
-
-/** The content of an error response for a documented status. */
-function errorContent(description: string) {
-  return { description, content: { 'application/json': { schema: ErrorResponseSchema } } };
-}
 
 /** Accepts `application/json` and `application/*+json`, with parameters. */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -169,6 +164,7 @@ const solveRoute = createRoute({
     415: errorContent('Content-Type is not application/json.'),
     500: errorContent('Engine failure or internal error.'),
     503: errorContent('All solvers busy and the queue full; retry after `Retry-After` seconds.'),
+    ...ACCESS_RESPONSES,
   },
 });
 
@@ -199,6 +195,7 @@ const proofsRoute = createRoute({
     415: errorContent('Content-Type is not application/json.'),
     500: errorContent('Engine failure or internal error.'),
     503: errorContent('All solvers busy and the queue full; retry after `Retry-After` seconds.'),
+    ...ACCESS_RESPONSES,
   },
 });
 
@@ -210,6 +207,7 @@ const gamesRoute = createRoute({
   description: 'Every game preset with its rules and the deal numberings it accepts.',
   responses: {
     200: { description: 'The games.', content: { 'application/json': { schema: GamesResponseSchema } } },
+    ...ACCESS_RESPONSES,
   },
 });
 
@@ -351,8 +349,11 @@ export function createApp(deps: AppDeps): OpenAPIHono {
 
   app.openapi(healthRoute, (c) => c.json({ ...deps.health?.(), status: 'ok' as const }, 200));
 
+  app.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, BEARER_SECURITY_SCHEME);
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
+    // a bearer API key, or nothing when the server has no API_KEYS
+    security: [{ [BEARER_SCHEME]: [] }, {}],
     info: {
       title: 'Solitaire solver',
       version: '0.1.0',

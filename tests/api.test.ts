@@ -373,8 +373,11 @@ describe('GET endpoints', () => {
     expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
     const solve = doc.paths['/v1/solve'].post;
     expect(solve.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SolveRequest' });
-    expect(Object.keys(solve.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '413', '415', '500', '503']));
-    expect(doc.paths['/v1/games'].get).toBeDefined();
+    expect(Object.keys(solve.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '413', '415', '429', '500', '503']));
+    expect(Object.keys(doc.paths['/v1/games'].get.responses)).toEqual(expect.arrayContaining(['200', '401', '429']));
+    // API keys are bearer tokens, and optional (a server without API_KEYS needs none)
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ bearerAuth: [] }, {}]);
     expect(doc.paths['/healthz'].get).toBeDefined();
     for (const name of ['SolveRequest', 'SolveResponse', 'ErrorResponse', 'Layout', 'Rules', 'Move', 'GamesResponse']) {
       expect(doc.components.schemas[name], name).toBeDefined();
@@ -410,6 +413,7 @@ describe('GET endpoints', () => {
     expect(html).toContain('/openapi.json');
     const asset = /src="([^"]*swagger-ui-bundle\.js)"/.exec(html)?.[1];
     expect(asset).toBeDefined();
+    expect(asset).toMatch(/^\/docs\/assets\//); // served from swagger-ui-dist, no CDN
     if (asset!.startsWith('/')) {
       const js = await app.request(asset!);
       expect(js.status).toBe(200);

@@ -23,17 +23,13 @@ import {
   type BatchResult,
 } from '../../client-sdk/batch-schemas.js';
 import { SolverError } from '../../client-sdk/errors.js';
-import { ErrorResponseSchema } from '../../client-sdk/schemas.js';
+import { ACCESS_RESPONSES, errorContent } from '../openapi.js';
 import type { BatchBackend } from './backend.js';
 
 /** Results read from the database per query while streaming. */
 const PAGE = 500;
 /** An SSE comment (or nothing, for NDJSON) is sent after this long without a result, ms. */
 const HEARTBEAT_MS = 15_000;
-
-function errorContent(description: string) {
-  return { description, content: { 'application/json': { schema: ErrorResponseSchema } } };
-}
 
 const statusContent = (description: string) => ({ description, content: { 'application/json': { schema: BatchStatusSchema } } });
 
@@ -65,6 +61,9 @@ export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): voi
       404: errorContent('Unknown game.'),
       413: errorContent('Request body over the size limit.'),
       415: errorContent('Content-Type is not application/json.'),
+      500: errorContent('Internal error (the batch store failed).'),
+      503: errorContent('The service is shutting down; retry on another instance.'),
+      ...ACCESS_RESPONSES,
     },
   });
 
@@ -75,7 +74,7 @@ export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): voi
     summary: 'Progress of a batch',
     description: 'Done/total, counts by verdict, deals per second, ETA, and the summary: solvable share with its 95 % Wilson interval, unknowns, mean moves, time per deal.',
     request: { params: BatchIdParamSchema },
-    responses: { 200: statusContent('The batch.'), 404: errorContent('No batch of that id.') },
+    responses: { 200: statusContent('The batch.'), 404: errorContent('No batch of that id.'), ...ACCESS_RESPONSES },
   });
 
   const cancelRoute = createRoute({
@@ -85,7 +84,7 @@ export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): voi
     summary: 'Cancel a batch',
     description: 'Stops the batch: no further deal starts and the running ones are stopped. Results already stored stay readable. Cancelling an ended batch changes nothing.',
     request: { params: BatchIdParamSchema },
-    responses: { 200: statusContent('The batch, now `cancelled` (or as it ended).'), 404: errorContent('No batch of that id.') },
+    responses: { 200: statusContent('The batch, now `cancelled` (or as it ended).'), 404: errorContent('No batch of that id.'), ...ACCESS_RESPONSES },
   });
 
   const resultsRoute = createRoute({
@@ -108,6 +107,7 @@ export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): voi
         },
       },
       404: errorContent('No batch of that id.'),
+      ...ACCESS_RESPONSES,
     },
   });
 
