@@ -197,8 +197,15 @@ function envSchema() {
       if (env.DEFAULT_TIMEOUT_MS > env.TIMEOUT_MS_CAP) {
         ctx.addIssue({ code: 'custom', path: ['DEFAULT_TIMEOUT_MS'], message: `must not exceed TIMEOUT_MS_CAP (${env.TIMEOUT_MS_CAP})` });
       }
+      const drainMs = env.SHUTDOWN_DRAIN_MS ?? Math.min(5000, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
       if (env.SHUTDOWN_READY_DELAY_MS > env.SHUTDOWN_TIMEOUT_MS / 2) {
         ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_READY_DELAY_MS'], message: `must not exceed half of SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS})` });
+      } else if (env.SHUTDOWN_READY_DELAY_MS + drainMs > env.SHUTDOWN_TIMEOUT_MS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SHUTDOWN_READY_DELAY_MS'],
+          message: `with SHUTDOWN_DRAIN_MS (${drainMs}) must not exceed SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS})`,
+        });
       }
       if (env.SHUTDOWN_DRAIN_MS !== undefined && env.SHUTDOWN_DRAIN_MS > env.SHUTDOWN_TIMEOUT_MS) {
         ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_DRAIN_MS'], message: `must not exceed SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS})` });

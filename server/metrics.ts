@@ -31,7 +31,7 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Records one settled solve (the pool's `onSettled`). */
   observeSolve(event: SolveEvent): void;
-  /** Records a solve refused before it reached the pool (load shedding, shutdown): `solver_failures_total{code}`. */
+  /** Records a solve refused before it reached the pool (load shedding): `solver_failures_total{code}`. */
   observeRefusal(code: string): void;
   /** The text exposition of every metric. */
   render(): Promise<string>;

@@ -132,5 +132,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '0' })).toThrow(/SHUTDOWN_TIMEOUT_MS: Too small/);
     expect(loadConfig({ SHUTDOWN_READY_DELAY_MS: '5000' }).shutdownReadyDelayMs).toBe(5000);
     expect(() => loadConfig({ SHUTDOWN_READY_DELAY_MS: '5001' })).toThrow(/SHUTDOWN_READY_DELAY_MS: must not exceed half of SHUTDOWN_TIMEOUT_MS/);
+    expect(() => loadConfig({ SHUTDOWN_READY_DELAY_MS: '4000', SHUTDOWN_DRAIN_MS: '7000' })).toThrow(/SHUTDOWN_READY_DELAY_MS: with SHUTDOWN_DRAIN_MS \(7000\) must not exceed/);
   });
 });
