@@ -24,7 +24,7 @@ export const BatchDealsSchema = z
     z
       .strictObject({ from: DealNumberSchema, to: DealNumberSchema })
       .openapi({ description: 'A range of deal numbers, both ends included.', example: { from: 1, to: 1000 } }),
-    z.array(DealNumberSchema).min(1).openapi({ description: 'A list of distinct deal numbers, in the order they get their `index`.', example: [1, 617, 11982] }),
+    z.array(DealNumberSchema).min(1).openapi({ description: 'A list of deal numbers, in the order they get their `index`.', example: [1, 617, 11982] }),
   ], { error: 'expected a range "1..1000" (or "1-1000"), {"from": 1, "to": 1000}, or a list of deal numbers like [1, 617, 11982]' })
   .openapi('BatchDeals');
 
@@ -54,20 +54,6 @@ export const BatchRequestSchema = z
     }
     if (req.numbering !== undefined && req.deals === undefined) {
       ctx.addIssue({ code: 'custom', message: 'numbering applies only to deal numbers', path: ['numbering'] });
-    }
-    // a listed deal counts once: a repeat would be solved again and weigh twice in the solvable share
-    if (Array.isArray(req.deals)) {
-      const seen = new Map<string, number>();
-      for (const [i, deal] of req.deals.entries()) {
-        if (!(typeof deal === 'number' ? Number.isInteger(deal) : /^\d+$/.test(deal))) continue; // its own issue says why
-        const key = BigInt(deal).toString();
-        const first = seen.get(key);
-        if (first !== undefined) {
-          ctx.addIssue({ code: 'custom', message: `deal ${key} is listed twice (indexes ${first} and ${i})`, path: ['deals', i] });
-          break;
-        }
-        seen.set(key, i);
-      }
     }
   })
   .openapi('BatchRequest', {

@@ -239,9 +239,6 @@ describe('routes', () => {
       expect(e.message).toMatch(/range "1\.\.1000".*\{"from": 1, "to": 1000\}.*list of deal numbers/);
     }
     await expectError(await create({ game: 'freecell', deals: [1, 2, 8589934592] }), 400, 'deal_out_of_range', 'deals.2');
-    // a repeat would be solved twice and weigh twice in the solvable share
-    const twice = (await expectError(await create({ game: 'freecell', deals: [1, 617, '01'] }), 400, 'invalid_request', 'deals.2')) as { message?: string };
-    expect(twice.message).toContain('deal 1 is listed twice (indexes 0 and 2)');
     // each Penguin deal fixes its own foundation base: one for the whole batch would contradict most
     const beak = (await expectError(await create({ game: 'penguin', deals: '1..3', rules: { foundationBase: 1 } }), 400, 'bad_rules', 'rules.foundationBase')) as {
       message?: string;
