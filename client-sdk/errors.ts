@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   illegal_move: 400,
   unknown_game: 404,
   not_found: 404,
+  /** The path exists, not for this method (`Allow` names those it takes). */
+  method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unauthorized: 401,

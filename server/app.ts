@@ -221,6 +221,20 @@ const healthRoute = createRoute({
   },
 });
 
+/**
+ * The API's paths and the methods each takes, for a 405 with `Allow` when a
+ * known path is called with another method (else 404). Keep in step with the
+ * routes: app.ts and batches/routes.ts.
+ */
+const API_METHODS: readonly [RegExp, readonly string[]][] = [
+  [/^\/v1\/solve$/, ['POST']],
+  [/^\/v1\/proofs$/, ['POST']],
+  [/^\/v1\/games$/, ['GET']],
+  [/^\/v1\/batches$/, ['POST']],
+  [/^\/v1\/batches\/[^/]+$/, ['GET', 'DELETE']],
+  [/^\/v1\/batches\/[^/]+\/results$/, ['GET']],
+];
+
 /** Maps an error thrown by Hono itself (body limit, media type gate, JSON parse) to our codes. */
 function fromHttpException(err: HTTPException): SolverError {
   switch (err.status) {
@@ -288,7 +302,14 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     return sendError(c, new SolverError('internal_error', 'internal error'));
   });
 
-  app.notFound((c) => sendError(c, new SolverError('not_found', `no route for ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => {
+    const allowed = API_METHODS.find(([path]) => path.test(c.req.path))?.[1];
+    if (allowed) {
+      c.header('Allow', allowed.join(', '));
+      return sendError(c, new SolverError('method_not_allowed', `${c.req.path} takes ${allowed.join(', ')}, not ${c.req.method}`));
+    }
+    return sendError(c, new SolverError('not_found', `no route for ${c.req.method} ${c.req.path}`));
+  });
 
   deps.operations?.(app);
 

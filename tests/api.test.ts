@@ -306,10 +306,16 @@ describe('POST /v1/solve: every 4xx', () => {
 });
 
 describe('errors outside the request', () => {
-  it('unknown routes and methods → 404 JSON', async () => {
+  it('unknown routes → 404 JSON; a known path with another method → 405 with Allow', async () => {
     const { app } = fakeApp();
     await expectError(await app.request('/v2/solve'), 404, 'not_found');
-    await expectError(await app.request('/v1/solve'), 404, 'not_found');
+    await expectError(await app.request('/v1/solve/x'), 404, 'not_found');
+    const get = await app.request('/v1/solve');
+    expect(get.headers.get('allow')).toBe('POST');
+    await expectError(get, 405, 'method_not_allowed');
+    const put = await app.request('/v1/batches/abc', { method: 'PUT' });
+    expect(put.headers.get('allow')).toBe('GET, DELETE');
+    await expectError(put, 405, 'method_not_allowed');
   });
 
   it('an unexpected error → 500 internal_error without details', async () => {
