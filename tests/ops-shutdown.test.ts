@@ -52,15 +52,21 @@ function postOnce(port: number, body: unknown): Promise<Answer> {
   });
 }
 
+/** The service app on a loopback port over a fixture pool (one thread, queue of 2), marked ready. */
+async function startFixtureService() {
+  const pool = createPool({ filename: FIXTURE_WORKER, threads: 1, maxQueue: 2 });
+  const state = Object.assign(new ServiceState(), { ready: true });
+  const logger = createLogger({ level: 'silent' });
+  const app = createServiceApp({ solve: pool.solve, logger, state, poolStats: () => pool.stats(), app: { webRoot: null } });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return { pool, state, logger, server, port };
+}
+
 describe('gracefulShutdown (in-process, fixture pool)', () => {
   it('with readyDelayMs the listener stays open that long: /readyz and the API answer 503, a load balancer sees it', async () => {
-    const pool = createPool({ filename: FIXTURE_WORKER, threads: 1, maxQueue: 2 });
-    const state = Object.assign(new ServiceState(), { ready: true });
-    const logger = createLogger({ level: 'silent' });
-    const app = createServiceApp({ solve: pool.solve, logger, state, poolStats: () => pool.stats(), app: { webRoot: null } });
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-    await new Promise<void>((r) => server.once('listening', () => r()));
-    const { port } = server.address() as AddressInfo;
+    const { pool, state, logger, server, port } = await startFixtureService();
     const t0 = Date.now();
     const done = gracefulShutdown({ reason: 'test', state, server, pool, hooks: [], readyDelayMs: 400, drainMs: 100, timeoutMs: 3000, logger });
     await new Promise((r) => setTimeout(r, 100));
@@ -77,13 +83,7 @@ describe('gracefulShutdown (in-process, fixture pool)', () => {
 
 
   it('hooks run while solves may still finish; running solves are cancelled after the drain and answered; the listener closes', async () => {
-    const pool = createPool({ filename: FIXTURE_WORKER, threads: 1, maxQueue: 2 });
-    const state = Object.assign(new ServiceState(), { ready: true });
-    const logger = createLogger({ level: 'silent' });
-    const app = createServiceApp({ solve: pool.solve, logger, state, poolStats: () => pool.stats(), app: { webRoot: null } });
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-    await new Promise<void>((r) => server.once('listening', () => r()));
-    const { port } = server.address() as AddressInfo;
+    const { pool, state, logger, server, port } = await startFixtureService();
 
     // The fixture worker blocks every real deal until its stop flag is set.
     const running = postOnce(port, { game: 'freecell', deal: 1 });
