@@ -10,6 +10,7 @@
  * What never goes to a log: API tokens (only key names), request bodies.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Server as NetServer } from 'node:net';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { PoolLog } from './pool.js';
 
@@ -74,6 +75,30 @@ export function poolLog(logger: Logger): PoolLog {
  * is logged as fatal, flushed, and the process exits 1; an unhandled
  * rejection is logged as an error. Used by the service and the batch worker.
  */
+/**
+ * Ends a start that failed on the environment rather than on a value's
+ * format (the port taken, the batch database or Redis out of reach): one
+ * fatal line naming the variable (`what`) and the system's reason, no stack,
+ * logs flushed, exit 1. Used by the service and the batch worker.
+ */
+export function exitOnStartupFault(logger: Logger, what: string, err: unknown): never {
+  const reason = err instanceof Error ? `${'code' in err ? `${String(err.code)}: ` : ''}${err.message}` : String(err);
+  logger.fatal({ reason }, what);
+  logger.flush();
+  process.exit(1);
+}
+
+/**
+ * Ends the start through {@link exitOnStartupFault} when `server` cannot
+ * listen (`what` names the variables, e.g. "PORT 3000 on HOST 0.0.0.0");
+ * errors after it listens are left to their own handlers.
+ */
+export function exitOnListenFault(server: NetServer, logger: Logger, what: string): void {
+  const onError = (err: Error) => exitOnStartupFault(logger, `${what}: cannot listen`, err);
+  server.once('error', onError);
+  server.once('listening', () => server.off('error', onError));
+}
+
 export function logProcessFaults(logger: Logger): void {
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception: exiting');

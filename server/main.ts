@@ -17,7 +17,7 @@ import { loadEngineModule } from '../client-sdk/engine.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import { loadConfigOrExit } from './config.js';
 import { exitOnTermination, gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
-import { createLogger, logProcessFaults, poolLog } from './logger.js';
+import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { BatchBackend } from './batches/backend.js';
 import { redactUrl, RedisBatchBackend } from './batches/redis/backend.js';
@@ -39,18 +39,6 @@ import { createServiceApp } from './service.js';
  * reason `cancelled`, which a batch must treat as "not done", not as a result.
  */
 export const onShutdown: ShutdownHook[] = [];
-
-/**
- * Ends a start that failed on the environment rather than on a value's
- * format (the port taken, the batch database path): one fatal line naming
- * the variable and the system's reason, no stack, exit 1.
- */
-function exitOnStartupFault(what: string, err: unknown): never {
-  const reason = err instanceof Error ? `${'code' in err ? `${String(err.code)}: ` : ''}${err.message}` : String(err);
-  logger.fatal({ reason }, what);
-  logger.flush();
-  process.exit(1);
-}
 
 const config = loadConfigOrExit();
 
@@ -82,9 +70,7 @@ async function openBatches(): Promise<BatchBackend> {
     try {
       backend = await RedisBatchBackend.open({ url, prefix, chunkDeals, limits: config.limits, maxDeals: config.batch.maxDeals, log: logger });
     } catch (err) {
-      logger.fatal({ err: err instanceof Error ? err.message : String(err) }, 'cannot open the redis batch backend');
-      logger.flush();
-      process.exit(1);
+      exitOnStartupFault(logger, `REDIS_URL ${redactUrl(url)}: cannot open the redis batch backend`, err);
     }
     registerQueueMetrics(metrics.registry, backend);
     logger.info({ backend: 'redis', redis: redactUrl(url), prefix, chunkDeals }, 'batches');
@@ -103,7 +89,7 @@ async function openBatches(): Promise<BatchBackend> {
       onError: (message, err) => logger.error({ err }, message),
     });
   } catch (err) {
-    exitOnStartupFault(`BATCH_DB_PATH ${config.batch.dbPath}: cannot open the batch database`, err);
+    exitOnStartupFault(logger, `BATCH_DB_PATH ${config.batch.dbPath}: cannot open the batch database`, err);
   }
   logger.info({ db: config.batch.dbPath, resumed: service.store.running().length }, 'batches');
   // Stop starting batch deals; those running may finish (and be stored) while the pool drains.
@@ -142,9 +128,7 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
     'listening',
   );
 }) as Server;
-const onListenError = (err: Error) => exitOnStartupFault(`PORT ${config.port} on HOST ${config.host}: cannot listen`, err);
-server.once('error', onListenError);
-server.once('listening', () => server.off('error', onListenError));
+exitOnListenFault(server, logger, `PORT ${config.port} on HOST ${config.host}`);
 // Slow or stalled clients may not hold a connection forever.
 server.requestTimeout = config.requestTimeoutMs;
 server.headersTimeout = Math.min(config.requestTimeoutMs, 20_000);

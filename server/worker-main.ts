@@ -25,7 +25,7 @@ import { registerWorkerMetrics } from './batches/redis/metrics.js';
 import { redactUrl } from './batches/redis/backend.js';
 import { loadConfigOrExit } from './config.js';
 import { exitOnTermination } from './lifecycle.js';
-import { createLogger, logProcessFaults, poolLog } from './logger.js';
+import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults, poolLog } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createPool, type SolverPool } from './pool.js';
 
@@ -64,10 +64,8 @@ try {
     log: logger,
   });
 } catch (err) {
-  logger.fatal({ err: err instanceof Error ? err.message : String(err), redis: redactUrl(url) }, 'cannot start the batch worker');
-  logger.flush();
   await solverPool.close();
-  process.exit(1);
+  exitOnStartupFault(logger, `REDIS_URL ${redactUrl(url)}: cannot start the batch worker`, err);
 }
 registerWorkerMetrics(metrics.registry, worker);
 
@@ -96,6 +94,7 @@ if (config.worker.metricsPort !== null) {
     }
     res.writeHead(404).end();
   });
+  exitOnListenFault(http, logger, `WORKER_METRICS_PORT ${config.worker.metricsPort} on HOST ${config.host}`);
   http.listen(config.worker.metricsPort, config.host);
 }
 
