@@ -348,7 +348,6 @@ export class BatchScheduler {
   #flushActive(): void {
     for (const batch of this.#active.values()) this.#saveActive(batch);
   }
-
 }
 
 /** A solve's outcome as the result of deal `index` (also used by the redis workers). */

@@ -14,10 +14,10 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/proof-check.js';
 import { findPreset } from '../../client-sdk/rules.js';
-import { exitOnUsageError } from './usage.js';
+import { exitOnUsageError, positiveInt } from './usage.js';
 
 interface CliOptions {
-  threads?: string;
+  threads?: number;
   json?: boolean;
   exhaustive?: boolean;
 }
@@ -73,12 +73,7 @@ async function run(file: string, opts: CliOptions): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const threads = opts.threads === undefined ? undefined : Number(opts.threads);
-  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) {
-    process.stderr.write(`--threads must be a positive integer, got ${opts.threads}\n`);
-    process.exitCode = 2;
-    return;
-  }
+  const threads = opts.threads;
   const result =
     opts.exhaustive || threads === 1 ? checkCertificate(bytes, { exhaustive: opts.exhaustive }) : await checkCertificateParallel(bytes, { threads });
   if (opts.json) {
@@ -95,7 +90,7 @@ await new Command()
   .exitOverride(exitOnUsageError)
   .description('Check an unsolvability certificate (docs/proofs.md) without the engine.')
   .argument('<file>', "certificate file (gzip), '-' = standard input")
-  .option('--threads <n>', 'most worker threads for the move check (default: the available cores, one per 100,000 positions)')
+  .option('--threads <n>', 'most worker threads for the move check (default: the available cores, one per 100,000 positions)', positiveInt)
   .option('--exhaustive', 'give every candidate move to checkMove, skipping none (slower; one thread)')
   .option('--json', 'print the result as JSON')
   .action(run)

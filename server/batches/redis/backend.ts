@@ -323,7 +323,6 @@ export class RedisBatchBackend implements BatchBackend {
     this.#specs.set(id, spec);
   }
 
-
   /** Runs a Redis operation; a failure of Redis is a 503 for the client (and a log line). */
   async #guard<T>(op: () => Promise<T>): Promise<T> {
     try {
