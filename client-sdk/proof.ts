@@ -28,7 +28,12 @@ export { DEFAULT_PROOF_CAPS, proofRequestFor, sortKeys, type CertificateInput, t
  * @throws SolverError `engine_error` on a repeated key (see {@link sortKeys}).
  */
 export function buildCertificate(input: CertificateInput): Uint8Array {
-  const gz = gzipSync(certificateBody(input), { level: 9 });
+  return gzipBody(certificateBody(input));
+}
+
+/** gzip (level 9) of a certificate body, as a plain Uint8Array. */
+function gzipBody(body: Uint8Array): Uint8Array {
+  const gz = gzipSync(body, { level: 9 });
   return new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength);
 }
 
@@ -39,8 +44,7 @@ export function buildCertificate(input: CertificateInput): Uint8Array {
 export function certificateFromEngine(engine: Engine, deal: Deal, positions: number, fingerprint: string, request: ProofRequest): CertificateResult {
   const made = certificateBodyFromEngine(engine, deal, positions, fingerprint, request);
   if (!('body' in made)) return made;
-  const gz = gzipSync(made.body, { level: 9 });
-  return certificateWithinCap(new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength), request);
+  return certificateWithinCap(gzipBody(made.body), request);
 }
 
 /** Options of {@link solveWithProof}. */
