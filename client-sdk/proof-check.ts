@@ -833,6 +833,11 @@ function checkMoves(prepared: Prepared, from: number, to: number, options: Proof
   return { movesTried, movesChecked };
 }
 
+/** The pass of a certificate whose steps 1-6 all held. */
+function pass(prepared: Prepared, counts: MoveCounts, elapsedMs: number, threads: number): ProofCheckPass {
+  return { ok: true, header: prepared.header, positions: prepared.header.positions, ...counts, elapsedMs, threads, rulesChanged: prepared.rulesChanged };
+}
+
 function failure(err: unknown, elapsedMs: number): ProofCheckFail {
   if (err instanceof Rejection) return { ok: false, code: err.code, reason: err.message, ...err.extra, elapsedMs };
   throw err;
@@ -852,7 +857,7 @@ export function checkCertificate(file: Uint8Array, options: ProofCheckOptions = 
   try {
     const prepared = prepare(file);
     const counts = checkMoves(prepared, 0, prepared.header.positions, options);
-    return { ok: true, header: prepared.header, positions: prepared.header.positions, ...counts, elapsedMs: elapsed(), threads: 1, rulesChanged: prepared.rulesChanged };
+    return pass(prepared, counts, elapsed(), 1);
   } catch (err) {
     return failure(err, elapsed());
   }
@@ -909,7 +914,7 @@ export async function checkCertificateParallel(file: Uint8Array, options: { thre
   if (threads === 1) {
     try {
       const counts = checkMoves(prepared, 0, n, {});
-      return { ok: true, header: prepared.header, positions: n, ...counts, elapsedMs: elapsed(), threads: 1, rulesChanged: prepared.rulesChanged };
+      return pass(prepared, counts, elapsed(), 1);
     } catch (err) {
       return failure(err, elapsed());
     }
@@ -946,5 +951,5 @@ export async function checkCertificateParallel(file: Uint8Array, options: { thre
     (sum, r) => (r.ok ? { movesTried: sum.movesTried + r.counts.movesTried, movesChecked: sum.movesChecked + r.counts.movesChecked } : sum),
     { movesTried: 0, movesChecked: 0 },
   );
-  return { ok: true, header: prepared.header, positions: n, ...counts, elapsedMs: elapsed(), threads, rulesChanged: prepared.rulesChanged };
+  return pass(prepared, counts, elapsed(), threads);
 }
