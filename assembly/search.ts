@@ -406,7 +406,7 @@ function expand(parent: u32): bool {
         for (let k = 1; k <= most; k++) {
           const card = cardAt(p, from, n - k);
           if (card == repeatCard || !buildsOn(card, top)) continue;
-              moveRun(p, from, to, k);
+          moveRun(p, from, to, k);
           if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
         }
       } else if (to == firstEmptyColumn) {
@@ -415,7 +415,7 @@ function expand(parent: u32): bool {
           if (k == n) break;
           const card = cardAt(p, from, n - k);
           if (card == repeatCard || !emptyColumnAccepts(card)) continue;
-              moveRun(p, from, to, k);
+          moveRun(p, from, to, k);
           if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
         }
       }
@@ -431,12 +431,12 @@ function expand(parent: u32): bool {
       if (m > 0) {
         const top = cardAt(p, to, m - 1);
         if (!buildsOn(card, top)) continue;
-          setCellCard(p, i, 0);
+        setCellCard(p, i, 0);
         setCardAt(p, to, m, card);
         setColumnLength(p, to, m + 1);
         if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
       } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
-          setCellCard(p, i, 0);
+        setCellCard(p, i, 0);
         setCardAt(p, to, 0, card);
         setColumnLength(p, to, 1);
         if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1))) return false;
