@@ -119,6 +119,11 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** Most solves MAX_QUEUE lets wait (each waiting request holds its socket and body). */
 const MAX_QUEUE_CAP = 1_000_000;
 
+/** SHUTDOWN_DRAIN_MS when unset: 5 s, at most half of the shutdown timeout. */
+function defaultDrainMs(shutdownTimeoutMs: number): number {
+  return Math.min(5000, Math.floor(shutdownTimeoutMs / 2));
+}
+
 /** An integer environment variable within [min, max], with a default. */
 function intVar(def: number, min: number, max = Number.MAX_SAFE_INTEGER) {
   return z
@@ -197,7 +202,7 @@ function envSchema() {
       if (env.DEFAULT_TIMEOUT_MS > env.TIMEOUT_MS_CAP) {
         ctx.addIssue({ code: 'custom', path: ['DEFAULT_TIMEOUT_MS'], message: `must not exceed TIMEOUT_MS_CAP (${env.TIMEOUT_MS_CAP})` });
       }
-      const drainMs = env.SHUTDOWN_DRAIN_MS ?? Math.min(5000, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
+      const drainMs = env.SHUTDOWN_DRAIN_MS ?? defaultDrainMs(env.SHUTDOWN_TIMEOUT_MS);
       if (env.SHUTDOWN_READY_DELAY_MS > env.SHUTDOWN_TIMEOUT_MS / 2) {
         ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_READY_DELAY_MS'], message: `must not exceed half of SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS})` });
       } else if (env.SHUTDOWN_READY_DELAY_MS + drainMs > env.SHUTDOWN_TIMEOUT_MS) {
@@ -316,7 +321,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     memoryLimitBytes: e.MAX_MEMORY_MB * 1024 * 1024,
     stopGraceMs: e.STOP_GRACE_MS,
-    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? Math.min(5000, Math.floor(e.SHUTDOWN_TIMEOUT_MS / 2)),
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? defaultDrainMs(e.SHUTDOWN_TIMEOUT_MS),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownReadyDelayMs: e.SHUTDOWN_READY_DELAY_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
