@@ -150,7 +150,7 @@ export function resolveDeal(req: SolveRequest): Deal {
       if (asked !== undefined && asked !== dealt.foundationBase) {
         throw new SolverError(
           'bad_rules',
-          `this deal fixes the foundation base at ${dealt.foundationBase} (${preset.name}'s beak card); rules.foundationBase ${asked} contradicts it`,
+          `this deal's beak card sets the foundation base to ${dealt.foundationBase} (${preset.name}); rules.foundationBase ${asked} contradicts it`,
           { path: 'rules.foundationBase' },
         );
       }

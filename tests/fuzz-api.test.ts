@@ -219,4 +219,9 @@ describe('fuzz: POST /v1/solve never answers 5xx', () => {
     );
     expect(statuses.get(200) ?? 0).toBeGreaterThan(100);
   });
+
+  it('counterexamples the fuzzer once found, every run', async () => {
+    // "this deal fixes the foundation base at 11 (Penguin's beak card)" matched LEAK like a stack frame
+    await check(JSON.stringify({ game: 'penguin', deal: '1', rules: { foundationBase: 1 } }));
+  });
 });
