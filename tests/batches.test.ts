@@ -19,6 +19,7 @@ import { createApp } from '../server/app.js';
 import { BatchScheduler, type BatchPool } from '../server/batches/scheduler.js';
 import { createBatchService, type BatchService } from '../server/batches/service.js';
 import { BatchStore, decodeMoves, encodeMoves, type BatchSpec } from '../server/batches/store.js';
+import { REFERENCE_VERDICTS } from './helpers/paths.js';
 
 const ROOT = join(import.meta.dirname, '..');
 let dir: string;
@@ -304,7 +305,7 @@ describe('command line', () => {
       cwd: ROOT,
       encoding: 'utf8',
     });
-    const reference = readFileSync(join(ROOT, '..', 'shared', 'data', 'verdicts', 'seahaven_towers.tsv'), 'utf8').trim().split('\n').slice(1, 31);
+    const reference = readFileSync(join(REFERENCE_VERDICTS, 'seahaven_towers.tsv'), 'utf8').trim().split('\n').slice(1, 31);
     const unsolvable = reference.filter((l) => l.endsWith('unsolvable')).length;
     expect(printed).toContain(`seahaven_towers (pysolfc): 30 of 30 deals, done`);
     expect(printed).toContain(`solved ${30 - unsolvable}, unsolvable ${unsolvable}, unknown 0, errors 0`);

@@ -1,13 +1,13 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GAME_SHAPE, rulesWith } from './helpers/positions.js';
 import { formatBoard, MAX_BOARD_TEXT_LENGTH, parseBoard } from '../client-sdk/board.js';
 import { parseCard } from '../client-sdk/cards.js';
 import { SolverError } from '../client-sdk/errors.js';
+import { REFERENCE_DEALS } from './helpers/paths.js';
 
-const DEALS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../shared/data/deals');
+const DEALS_DIR = REFERENCE_DEALS;
 
 interface Vector {
   game: string;
@@ -53,7 +53,7 @@ describe('test vectors', () => {
     expect(vectors.length).toBeGreaterThan(1400);
   });
 
-  it('round-trips every board in shared/data/deals exactly', () => {
+  it('round-trips every reference board (tests/fixtures/data/deals) exactly', () => {
     let n = 0;
     for (const { file, v } of vectors) {
       const shape = GAME_SHAPE[v.game];

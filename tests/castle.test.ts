@@ -1,6 +1,6 @@
 /**
  * The Beleaguered Castle family against the reference verdicts
- * (shared/data/verdicts/, PySolFC deals 1..200).
+ * (tests/fixtures/data/verdicts/, PySolFC deals 1..200).
  *
  * CI runs every deal with a small budget (200,000 positions): every decided
  * answer must match the reference and every solution must replay under the
@@ -13,8 +13,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../client-sdk/engine.js';
 import { resolveDeal } from '../client-sdk/request.js';
 import { checkSolution } from '../client-sdk/verify.js';
+import { pathToFileURL } from 'node:url';
+import { REFERENCE_VERDICTS } from './helpers/paths.js';
 
-const VERDICTS = new URL('../../shared/data/verdicts/', import.meta.url);
+const VERDICTS = pathToFileURL(REFERENCE_VERDICTS + '/');
 const BUDGET = { maxStates: 200_000, timeoutMs: 60_000 };
 
 let engine: Engine;

@@ -1,6 +1,6 @@
 /**
  * Deal generators (client-sdk/deals): every reference vector in
- * shared/data/deals/*.jsonl, the generators' edge cases, the per-game dealing
+ * tests/fixtures/data/deals/*.jsonl, the generators' edge cases, the per-game dealing
  * of games without outside vectors, and the errors.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -12,8 +12,10 @@ import { MS_MAX, msDealOrder, msFreeCellColumns, shuffleForDealing } from '../cl
 import { MersenneTwister, PYSOLFC_MAX, pysolfcDeck, pysolfcDealOrder } from '../client-sdk/deals/pysolfc.js';
 import { SolverError } from '../client-sdk/errors.js';
 import { PRESETS, type Layout, type Numbering } from '../client-sdk/rules.js';
+import { pathToFileURL } from 'node:url';
+import { REFERENCE_DEALS } from './helpers/paths.js';
 
-const DEALS_DIR = new URL('../../shared/data/deals/', import.meta.url);
+const DEALS_DIR = pathToFileURL(REFERENCE_DEALS + '/');
 
 interface Vector {
   file: string;
@@ -67,7 +69,7 @@ function cardCount(layout: Layout): { distinct: number; total: number } {
 
 const VECTORS = loadVectors();
 
-describe('reference vectors (shared/data/deals/*.jsonl)', () => {
+describe('reference vectors (tests/fixtures/data/deals/*.jsonl)', () => {
   it('are all there', () => {
     expect(VECTORS.length).toBe(1443);
     expect(new Set(VECTORS.map((v) => v.file)).size).toBe(8);

@@ -1,7 +1,7 @@
 /**
  * The engine against the reference verdicts and the independent checker.
  *
- * Every verdict of `shared/data/verdicts/` for the FreeCell family must be
+ * Every verdict of `tests/fixtures/data/verdicts/` for the FreeCell family must be
  * matched, and every solution must replay under `checkSolution` (written from
  * the rules, sharing no code with the engine). Budget cuts must answer
  * `unknown`, never `unsolvable`.
@@ -14,8 +14,11 @@ import { Engine } from '../client-sdk/engine.js';
 import { findPreset, type Deal, type Rules } from '../client-sdk/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
 import { checkSolution } from '../client-sdk/verify.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REFERENCE_DEALS } from './helpers/paths.js';
 
-const DATA = new URL('../../shared/data/', import.meta.url);
+const DATA = pathToFileURL(join(REFERENCE_DEALS, '..') + '/');
 const LIMITS: SolveLimits = { maxStates: 5_000_000, timeoutMs: 60_000 };
 
 function rulesOf(game: string): Rules {
@@ -106,7 +109,7 @@ describe('Microsoft FreeCell', () => {
     expect(notSolved).toEqual([]);
   });
 
-  it('proves the eight known unsolvable deals of 1..1,000,000 unsolvable (shared/data README)', () => {
+  it('proves the eight known unsolvable deals of 1..1,000,000 unsolvable (tests/fixtures/data/README.md)', () => {
     const rules = rulesOf('freecell');
     for (const n of [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]) {
       const outcome = solveChecked({ rules, layout: generateDeal('freecell', 'ms', n).layout });

@@ -1,6 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GAME_SHAPE, rulesWith } from './helpers/positions.js';
 import { z } from 'zod';
@@ -9,8 +8,9 @@ import { parseCard } from '../client-sdk/cards.js';
 import { SolverError } from '../client-sdk/errors.js';
 import { type LayoutJson, LayoutJsonSchema, jsonLocator, layoutFromJson, layoutToJson, validateLayout } from '../client-sdk/layout.js';
 import type { Layout } from '../client-sdk/rules.js';
+import { REFERENCE_DEALS } from './helpers/paths.js';
 
-const DEALS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../shared/data/deals');
+const DEALS_DIR = REFERENCE_DEALS;
 
 
 

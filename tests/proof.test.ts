@@ -5,7 +5,7 @@
  * certificates must be rejected with their reason.
  *
  * Deals: MS FreeCell 11982 and small unsolvable deals of
- * shared/data/verdicts/ (Seahaven Towers, Baker's Game, Beleaguered Castle,
+ * tests/fixtures/data/verdicts/ (Seahaven Towers, Baker's Game, Beleaguered Castle,
  * plus one each of Seahaven Towers with 3 cells and Streets and Alleys).
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -31,9 +31,11 @@ import { PRESETS, type Deal } from '../client-sdk/rules.js';
 import type { SolveRequest } from '../client-sdk/schemas.js';
 import type { SolveOutcome } from '../client-sdk/solve-types.js';
 import { checkSolution } from '../client-sdk/verify.js';
+import { pathToFileURL } from 'node:url';
+import { REFERENCE_DEALS } from './helpers/paths.js';
 
 const LIMITS = { maxStates: 5_000_000, timeoutMs: 60_000 };
-const DATA = new URL('../../shared/data/', import.meta.url);
+const DATA = pathToFileURL(join(REFERENCE_DEALS, '..') + '/');
 
 let engine: Engine;
 beforeAll(async () => {

@@ -27,10 +27,11 @@ import {
 import { checkCertificate } from '../client-sdk/proof-check.js';
 import { checkMove } from '../client-sdk/verify.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { REFERENCE_VERDICTS } from './helpers/paths.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
-const VERDICTS = join(ROOT, '..', 'shared', 'data', 'verdicts', 'seahaven_towers.tsv');
+const VERDICTS = join(REFERENCE_VERDICTS, 'seahaven_towers.tsv');
 
 let server: ServerProcess;
 let local: LocalSolver;
