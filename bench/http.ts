@@ -39,10 +39,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Command } from 'commander';
-import { Engine, loadEngineModule } from '../client-sdk/engine.js';
-import { resolveDeal } from '../client-sdk/request.js';
-import type { Deal } from '../client-sdk/rules.js';
-import type { SolveLimits } from '../client-sdk/solve-types.js';
+import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
+import type { Deal } from '../client-sdk/core/rules.js';
+import type { SolveLimits } from '../client-sdk/core/solve-types.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
 

@@ -35,11 +35,11 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { Command, Option } from 'commander';
 import cliProgress from 'cli-progress';
-import { Engine, loadEngineModule } from '../client-sdk/engine.js';
-import { SolverError } from '../client-sdk/errors.js';
-import { DEFAULT_LIMITS_CONFIG, defaultNumbering, requirePreset, resolveDeal } from '../client-sdk/request.js';
-import type { Deal, Numbering } from '../client-sdk/rules.js';
-import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/solve-types.js';
+import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import { DEFAULT_LIMITS_CONFIG, defaultNumbering, requirePreset, resolveDeal } from '../client-sdk/api/request.js';
+import type { Deal, Numbering } from '../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/core/solve-types.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
 

@@ -3,7 +3,7 @@
  * the first argument):
  *
  *   dist/sdk/package.json      from client-sdk/sdk.package.json (exports map, imports, deps)
- *   dist/sdk/lib/*.js, *.d.ts  client-sdk/ compiled by tsc (client-sdk/tsconfig.sdk.json)
+ *   dist/sdk/lib/{core,api,sdk}/*.js, *.d.ts  client-sdk/ compiled by tsc (client-sdk/tsconfig.sdk.json)
  *   dist/sdk/build/engine.wasm the engine (same relative place as in this repo,
  *                              so `#engine-wasm` and the browser entry's
  *                              `new URL('../build/engine.wasm', import.meta.url)` hold)

@@ -1,7 +1,7 @@
 /**
  * The HTTP API: Hono routes described with @hono/zod-openapi, so that request
  * validation and the OpenAPI document come from the same zod schemas
- * (`client-sdk/schemas.ts`).
+ * (`client-sdk/api/schemas.ts`).
  *
  * Routes: `POST /v1/solve`, `POST /v1/proofs` (an unsolvability certificate
  * as a file, docs/proofs.md), `GET /v1/games`, `GET /openapi.json` (OpenAPI
@@ -30,10 +30,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { ERROR_STATUS, SolverError } from '../client-sdk/errors.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/request.js';
-import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/proof.js';
-import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/proof-format.js';
+import { ERROR_STATUS, SolverError } from '../client-sdk/core/errors.js';
+import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/api/request.js';
+import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/core/proof/writer.js';
+import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/core/proof/format.js';
 import {
   GamesResponseSchema,
   HealthResponseSchema,
@@ -41,7 +41,7 @@ import {
   SolveResponseSchema,
   validationError,
   type ErrorResponse,
-} from '../client-sdk/schemas.js';
+} from '../client-sdk/api/schemas.js';
 import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent } from './openapi.js';
 import type { SolveFn } from './pool.js';
 import { registerBatchRoutes } from './batches/routes.js';

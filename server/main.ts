@@ -13,8 +13,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { loadEngineModule } from '../client-sdk/engine.js';
-import { resolveDeal } from '../client-sdk/request.js';
+import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
 import { loadConfigOrExit } from './config.js';
 import { exitOnTermination, gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
 import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults, poolLog } from './logger.js';

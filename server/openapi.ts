@@ -3,7 +3,7 @@
  * batch routes (batches/routes.ts): the error body, the answers of the
  * access layer that every `/v1/*` route may give, and the bearer scheme.
  */
-import { ErrorResponseSchema } from '../client-sdk/schemas.js';
+import { ErrorResponseSchema } from '../client-sdk/api/schemas.js';
 
 /** The content of an error response for a documented status. */
 export function errorContent(description: string) {

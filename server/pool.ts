@@ -33,10 +33,10 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { SolverError } from '../client-sdk/errors.js';
-import type { ProofRequest } from '../client-sdk/proof-format.js';
-import type { Deal } from '../client-sdk/rules.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import type { ProofRequest } from '../client-sdk/core/proof/format.js';
+import type { Deal } from '../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import {
   cancelledOutcome,
   FLAGS_BYTES,
@@ -112,7 +112,7 @@ export type SolveFn = (deal: Deal, limits: SolveLimits, signal?: AbortSignal, op
 
 /** What a solve may produce beyond the verdict. */
 export interface SolveOptions {
-  /** Build the certificate of an `unsolvable` verdict (client-sdk/proof.ts); the summary comes always. */
+  /** Build the certificate of an `unsolvable` verdict (client-sdk/core/proof/writer.ts); the summary comes always. */
   proof?: ProofRequest;
 }
 

@@ -7,7 +7,7 @@
  * around a fake or fixture solve.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { SolverError } from '../client-sdk/errors.js';
+import { SolverError } from '../client-sdk/core/errors.js';
 import { createApp, type AppDeps } from './app.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceState } from './lifecycle.js';

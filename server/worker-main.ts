@@ -18,8 +18,8 @@
  * whatever hangs; a second signal exits at once.
  */
 import { createServer, type Server } from 'node:http';
-import { loadEngineModule } from '../client-sdk/engine.js';
-import { resolveDeal } from '../client-sdk/request.js';
+import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
 import { BatchWorker } from './batches/redis/worker.js';
 import { registerWorkerMetrics } from './batches/redis/metrics.js';
 import { redactUrl } from './batches/redis/backend.js';

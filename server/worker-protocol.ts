@@ -6,10 +6,10 @@
  * cloning keeps an Error's message but drops its `code`, and the service needs
  * the code to choose the HTTP status.
  */
-import { SolverError, type ErrorCode, type ErrorLocation } from '../client-sdk/errors.js';
-import type { ProofRequest } from '../client-sdk/proof-format.js';
-import type { Deal } from '../client-sdk/rules.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
+import { SolverError, type ErrorCode, type ErrorLocation } from '../client-sdk/core/errors.js';
+import type { ProofRequest } from '../client-sdk/core/proof/format.js';
+import type { Deal } from '../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 
 /** Index of the stop flag in `SolveTask.stop`. Nonzero = stop now (reason `cancelled`). */
 export const STOP_INDEX = 0;
@@ -45,7 +45,7 @@ export interface SolveTask {
    * Absent: the engine's own maximum.
    */
   memoryLimitBytes?: number;
-  /** Build the certificate of an `unsolvable` verdict within these caps (client-sdk/proof.ts). */
+  /** Build the certificate of an `unsolvable` verdict within these caps (client-sdk/core/proof/writer.ts). */
   proof?: ProofRequest;
 }
 

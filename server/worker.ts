@@ -15,9 +15,9 @@
  * the pool's to report (`worker_crashed`, `out_of_memory`).
  */
 import { workerData } from 'node:worker_threads';
-import { Engine } from '../client-sdk/engine.js';
-import { SolverError } from '../client-sdk/errors.js';
-import { solveWithProof } from '../client-sdk/proof.js';
+import { Engine } from '../client-sdk/core/engine.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import { solveWithProof } from '../client-sdk/core/proof/writer.js';
 import {
   cancelledOutcome,
   describeFailure,
@@ -47,7 +47,7 @@ export default function solveTask(task: SolveTask): SolveTaskResult {
   if (Atomics.load(task.stop, STOP_INDEX) !== 0) return { ok: true, outcome: cancelledOutcome() };
   markStarted(task.stop);
   try {
-    // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/proof.ts.
+    // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
     const outcome = solveWithProof(getEngine(), task.deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
     return { ok: true, outcome };
   } catch (err) {

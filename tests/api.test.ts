@@ -10,21 +10,21 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatBoard, parseBoard } from '../client-sdk/board.js';
-import { generateDeal } from '../client-sdk/deals/index.js';
-import { loadEngineModule } from '../client-sdk/engine.js';
-import { SolverError } from '../client-sdk/errors.js';
-import { layoutToJson } from '../client-sdk/layout.js';
-import { findPreset, PRESETS, type Deal, type Rules } from '../client-sdk/rules.js';
+import { formatBoard, parseBoard } from '../client-sdk/core/board.js';
+import { generateDeal } from '../client-sdk/core/deals/index.js';
+import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import { layoutToJson } from '../client-sdk/core/layout.js';
+import { findPreset, PRESETS, type Deal, type Rules } from '../client-sdk/core/rules.js';
 import {
   ErrorResponseSchema,
   GamesResponseSchema,
   SolveResponseSchema,
   type ErrorResponse,
   type SolveResponse,
-} from '../client-sdk/schemas.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
-import { checkSolution } from '../client-sdk/verify.js';
+} from '../client-sdk/api/schemas.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
+import { checkSolution } from '../client-sdk/core/verify.js';
 import { createApp, type AppDeps } from '../server/app.js';
 import { createPool, type SolverPool } from '../server/pool.js';
 

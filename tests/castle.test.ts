@@ -10,9 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../client-sdk/engine.js';
-import { resolveDeal } from '../client-sdk/request.js';
-import { checkSolution } from '../client-sdk/verify.js';
+import { Engine } from '../client-sdk/core/engine.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
+import { checkSolution } from '../client-sdk/core/verify.js';
 import { pathToFileURL } from 'node:url';
 import { REFERENCE_VERDICTS } from './helpers/paths.js';
 

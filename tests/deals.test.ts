@@ -1,17 +1,17 @@
 /**
- * Deal generators (client-sdk/deals): every reference vector in
+ * Deal generators (client-sdk/core/deals): every reference vector in
  * tests/fixtures/data/deals/*.jsonl, the generators' edge cases, the per-game dealing
  * of games without outside vectors, and the errors.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatBoard } from '../client-sdk/board.js';
-import { cardToString, rankOf, type Card } from '../client-sdk/cards.js';
-import { dealRange, dealableGames, generateDeal, supportedNumberings } from '../client-sdk/deals/index.js';
-import { MS_MAX, msDealOrder, msFreeCellColumns, shuffleForDealing } from '../client-sdk/deals/ms.js';
-import { MersenneTwister, PYSOLFC_MAX, pysolfcDeck, pysolfcDealOrder } from '../client-sdk/deals/pysolfc.js';
-import { SolverError } from '../client-sdk/errors.js';
-import { PRESETS, type Layout, type Numbering } from '../client-sdk/rules.js';
+import { formatBoard } from '../client-sdk/core/board.js';
+import { cardToString, rankOf, type Card } from '../client-sdk/core/cards.js';
+import { dealRange, dealableGames, generateDeal, supportedNumberings } from '../client-sdk/core/deals/index.js';
+import { MS_MAX, msDealOrder, msFreeCellColumns, shuffleForDealing } from '../client-sdk/core/deals/ms.js';
+import { MersenneTwister, PYSOLFC_MAX, pysolfcDeck, pysolfcDealOrder } from '../client-sdk/core/deals/pysolfc.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import { PRESETS, type Layout, type Numbering } from '../client-sdk/core/rules.js';
 import { pathToFileURL } from 'node:url';
 import { REFERENCE_DEALS } from './helpers/paths.js';
 
@@ -79,7 +79,7 @@ describe('reference vectors (tests/fixtures/data/deals/*.jsonl)', () => {
   // the pysol_cards package (`shuffle`: `game_num <= 32000` → Microsoft
   // generator), not the current PySolFC application (`constructRandom`:
   // `seed < 32000` → Microsoft, so 32000 → Mersenne Twister). Our generator
-  // follows the vectors; see PYSOLFC_MS_LAST in client-sdk/deals/pysolfc.ts
+  // follows the vectors; see PYSOLFC_MS_LAST in client-sdk/core/deals/pysolfc.ts
   // and the '32000 edge case' test below.
   it.each(VECTORS.map((v) => [`${v.game} ${v.numbering} #${v.deal} (${v.file})`, v] as const))('%s', (_name, v) => {
     const { layout } = generateDeal(v.game, v.numbering, v.deal);

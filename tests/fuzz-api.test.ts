@@ -13,12 +13,12 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatBoard } from '../client-sdk/board.js';
-import { dealableGames, generateDeal, supportedNumberings } from '../client-sdk/deals/index.js';
-import { loadEngineModule } from '../client-sdk/engine.js';
-import { layoutToJson } from '../client-sdk/layout.js';
-import { findPreset, PRESETS } from '../client-sdk/rules.js';
-import { ErrorResponseSchema, SolveResponseSchema } from '../client-sdk/schemas.js';
+import { formatBoard } from '../client-sdk/core/board.js';
+import { dealableGames, generateDeal, supportedNumberings } from '../client-sdk/core/deals/index.js';
+import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { layoutToJson } from '../client-sdk/core/layout.js';
+import { findPreset, PRESETS } from '../client-sdk/core/rules.js';
+import { ErrorResponseSchema, SolveResponseSchema } from '../client-sdk/api/schemas.js';
 import { createLogger } from '../server/logger.js';
 import { createPool, type SolverPool } from '../server/pool.js';
 import { createServiceApp } from '../server/service.js';

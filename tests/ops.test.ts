@@ -4,9 +4,9 @@
  */
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SolverError } from '../client-sdk/errors.js';
-import { loadEngineModule } from '../client-sdk/engine.js';
-import { resolveDeal } from '../client-sdk/request.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
 import { ServiceState } from '../server/lifecycle.js';
 import { createLogger, poolLog } from '../server/logger.js';
 import { createMetrics, type Metrics } from '../server/metrics.js';

@@ -6,9 +6,9 @@
  * the independent checker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule } from '../client-sdk/engine.js';
-import { checkCertificate } from '../client-sdk/proof-check.js';
-import { SolveResponseSchema, type SolveResponse } from '../client-sdk/schemas.js';
+import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { checkCertificate } from '../client-sdk/core/proof/check.js';
+import { SolveResponseSchema, type SolveResponse } from '../client-sdk/api/schemas.js';
 import { createApp } from '../server/app.js';
 import { createPool, type SolverPool } from '../server/pool.js';
 

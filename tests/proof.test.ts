@@ -1,7 +1,7 @@
 /**
  * Unsolvability proofs end to end: the engine's explored set becomes a
- * certificate (client-sdk/proof.ts), and the independent checker
- * (client-sdk/proof-check.ts, no engine code) must pass it; tampered
+ * certificate (client-sdk/core/proof/writer.ts), and the independent checker
+ * (client-sdk/core/proof/check.ts, no engine code) must pass it; tampered
  * certificates must be rejected with their reason.
  *
  * Deals: MS FreeCell 11982 and small unsolvable deals of
@@ -14,8 +14,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../client-sdk/engine.js';
-import { buildCertificate, solveWithProof } from '../client-sdk/proof.js';
+import { Engine } from '../client-sdk/core/engine.js';
+import { buildCertificate, solveWithProof } from '../client-sdk/core/proof/writer.js';
 import {
   checkCertificate,
   checkCertificateParallel,
@@ -24,13 +24,13 @@ import {
   vouchedAutoMoveRule,
   type ProofCheckFail,
   type ProofCheckResult,
-} from '../client-sdk/proof-check.js';
-import { autoMoveRuleFor, KEY_BYTES, reductionsFor, type CertificateHeader } from '../client-sdk/proof-format.js';
-import { resolveDeal } from '../client-sdk/request.js';
-import { PRESETS, type Deal } from '../client-sdk/rules.js';
-import type { SolveRequest } from '../client-sdk/schemas.js';
-import type { SolveOutcome } from '../client-sdk/solve-types.js';
-import { checkSolution } from '../client-sdk/verify.js';
+} from '../client-sdk/core/proof/check.js';
+import { autoMoveRuleFor, KEY_BYTES, reductionsFor, type CertificateHeader } from '../client-sdk/core/proof/format.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
+import { PRESETS, type Deal } from '../client-sdk/core/rules.js';
+import type { SolveRequest } from '../client-sdk/api/schemas.js';
+import type { SolveOutcome } from '../client-sdk/core/solve-types.js';
+import { checkSolution } from '../client-sdk/core/verify.js';
 import { pathToFileURL } from 'node:url';
 import { REFERENCE_DEALS } from './helpers/paths.js';
 

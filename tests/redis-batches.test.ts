@@ -13,10 +13,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { BatchStatusSchema, type BatchStatus } from '../client-sdk/batch-schemas.js';
-import type { Move } from '../client-sdk/moves.js';
-import type { Deal } from '../client-sdk/rules.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/solve-types.js';
+import { BatchStatusSchema, type BatchStatus } from '../client-sdk/api/batch-schemas.js';
+import type { Move } from '../client-sdk/core/moves.js';
+import type { Deal } from '../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import { createApp } from '../server/app.js';
 import { planBatch } from '../server/batches/positions.js';
 import { RedisBatchBackend } from '../server/batches/redis/backend.js';
@@ -25,7 +25,7 @@ import { RedisKeys } from '../server/batches/redis/keys.js';
 import { RECORD } from '../server/batches/redis/scripts.js';
 import { BatchWorker } from '../server/batches/redis/worker.js';
 import { createBatchService } from '../server/batches/service.js';
-import { DEFAULT_LIMITS_CONFIG } from '../client-sdk/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../client-sdk/api/request.js';
 import { loadConfig } from '../server/config.js';
 import { deletePrefix, REDIS_URL, redisAvailable, testPrefix } from './helpers/redis.js';
 

@@ -13,7 +13,7 @@ import type { BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './helpers/chromium.js';
-import { createLocalSolver } from '../client-sdk/index.js';
+import { createLocalSolver } from '../client-sdk/sdk/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };

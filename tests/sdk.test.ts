@@ -23,9 +23,9 @@ import {
   SolverError,
   type LocalSolver,
   type SolveResponse,
-} from '../client-sdk/index.js';
-import { checkCertificate } from '../client-sdk/proof-check.js';
-import { checkMove } from '../client-sdk/verify.js';
+} from '../client-sdk/sdk/index.js';
+import { checkCertificate } from '../client-sdk/core/proof/check.js';
+import { checkMove } from '../client-sdk/core/verify.js';
 import { startServer, type ServerProcess } from './helpers/server-process.js';
 import { REFERENCE_VERDICTS } from './helpers/paths.js';
 
@@ -270,7 +270,7 @@ describe('the README and the package', () => {
     try {
       examples.forEach((code, i) => {
         const file = join(exampleDir, `example-${i + 1}.ts`);
-        writeFileSync(file, code.replaceAll("'@solitaire-solver/sdk'", `'${join(ROOT, 'client-sdk', 'index.js')}'`));
+        writeFileSync(file, code.replaceAll("'@solitaire-solver/sdk'", `'${join(ROOT, 'client-sdk', 'sdk', 'index.js')}'`));
         try {
           execFileSync(process.execPath, ['--import', 'tsx', file], {
             cwd: ROOT,

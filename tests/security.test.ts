@@ -4,9 +4,9 @@
  * request ids, and error bodies that never leak a stack or a path.
  */
 import { describe, expect, it } from 'vitest';
-import { SolverError } from '../client-sdk/errors.js';
-import { ErrorResponseSchema } from '../client-sdk/schemas.js';
-import type { SolveOutcome } from '../client-sdk/solve-types.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import { ErrorResponseSchema } from '../client-sdk/api/schemas.js';
+import type { SolveOutcome } from '../client-sdk/core/solve-types.js';
 import type { ApiKey } from '../server/config.js';
 import { ServiceState } from '../server/lifecycle.js';
 import { createLogger } from '../server/logger.js';

@@ -13,7 +13,7 @@ export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
   resolve: {
-    alias: { '@solitaire-solver/sdk': fileURLToPath(new URL('../../client-sdk/browser.ts', import.meta.url)) },
+    alias: { '@solitaire-solver/sdk': fileURLToPath(new URL('../../client-sdk/sdk/browser.ts', import.meta.url)) },
   },
   build: {
     outDir: fileURLToPath(new URL('../../dist/examples/browser', import.meta.url)),

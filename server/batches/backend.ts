@@ -10,7 +10,7 @@
  *
  * The routes `await` every call, so either kind of answer works.
  */
-import type { BatchRequest, BatchResult, BatchStatus } from '../../client-sdk/batch-schemas.js';
+import type { BatchRequest, BatchResult, BatchStatus } from '../../client-sdk/api/batch-schemas.js';
 import type { BatchState } from './store.js';
 
 /** A value now or later. */

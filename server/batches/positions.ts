@@ -3,12 +3,12 @@
  * validated up front, so a batch never fails half way on bad input), and from
  * a deal index back to the request of that one deal.
  */
-import { DEAL_RANGE_PATTERN, type BatchRequest } from '../../client-sdk/batch-schemas.js';
-import { dealRange, generateDeal } from '../../client-sdk/deals/index.js';
-import { SolverError } from '../../client-sdk/errors.js';
-import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type LimitsConfig } from '../../client-sdk/request.js';
-import type { Deal } from '../../client-sdk/rules.js';
-import type { SolveRequest } from '../../client-sdk/schemas.js';
+import { DEAL_RANGE_PATTERN, type BatchRequest } from '../../client-sdk/api/batch-schemas.js';
+import { dealRange, generateDeal } from '../../client-sdk/core/deals/index.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type LimitsConfig } from '../../client-sdk/api/request.js';
+import type { Deal } from '../../client-sdk/core/rules.js';
+import type { SolveRequest } from '../../client-sdk/api/schemas.js';
 import type { BatchPositions, BatchSpec } from './store.js';
 
 /**

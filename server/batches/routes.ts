@@ -21,8 +21,8 @@ import {
   BatchResultsQuerySchema,
   BatchStatusSchema,
   type BatchResult,
-} from '../../client-sdk/batch-schemas.js';
-import { SolverError } from '../../client-sdk/errors.js';
+} from '../../client-sdk/api/batch-schemas.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
 import { ACCESS_RESPONSES, errorContent } from '../openapi.js';
 import type { BatchBackend } from './backend.js';
 

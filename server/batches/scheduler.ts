@@ -20,8 +20,8 @@
  * whose solve was cancelled (batch cancelled, server shutting down) is
  * dropped, never stored as `unknown`.
  */
-import { SolverError } from '../../client-sdk/errors.js';
-import type { SolveOutcome } from '../../client-sdk/solve-types.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import type { SolveFn } from '../pool.js';
 import { dealAt } from './positions.js';
 import type { BatchRecord, BatchStore, ResultInput, StoredResult } from './store.js';

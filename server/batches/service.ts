@@ -1,13 +1,13 @@
 /**
  * Batch analysis as the HTTP routes, the CLI and `main.ts` use it: the store
  * (durable), the scheduler (live), and the wire shapes of a batch's status and
- * results (`client-sdk/batch-schemas.ts`).
+ * results (`client-sdk/api/batch-schemas.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import { wilsonInterval, type BatchRequest, type BatchResult, type BatchStatus } from '../../client-sdk/batch-schemas.js';
-import { SolverError } from '../../client-sdk/errors.js';
-import { toStandardNotation } from '../../client-sdk/notation.js';
-import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../client-sdk/request.js';
+import { wilsonInterval, type BatchRequest, type BatchResult, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { toStandardNotation } from '../../client-sdk/core/notation.js';
+import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../client-sdk/api/request.js';
 import type { BatchBackend, BatchProgressState, BatchResultsPage } from './backend.js';
 import { dealNumberAt, planBatch } from './positions.js';
 import { BatchScheduler, type BatchPool } from './scheduler.js';

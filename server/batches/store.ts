@@ -22,11 +22,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Move, MoveSource, MoveTarget } from '../../client-sdk/moves.js';
-import type { Numbering, Rules } from '../../client-sdk/rules.js';
-import type { RulesOverride } from '../../client-sdk/schemas.js';
-import type { SolveLimits, UnknownReason } from '../../client-sdk/solve-types.js';
-import type { BatchVerdict } from '../../client-sdk/batch-schemas.js';
+import type { Move, MoveSource, MoveTarget } from '../../client-sdk/core/moves.js';
+import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
+import type { RulesOverride } from '../../client-sdk/api/schemas.js';
+import type { SolveLimits, UnknownReason } from '../../client-sdk/core/solve-types.js';
+import type { BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
 
 /** The positions of a batch, as stored. Deal numbers are decimal strings (they may exceed 2^53). */
 export type BatchPositions =

@@ -12,8 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/proof-check.js';
-import { findPreset } from '../../client-sdk/rules.js';
+import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/core/proof/check.js';
+import { findPreset } from '../../client-sdk/core/rules.js';
 import { exitOnUsageError, positiveInt } from './usage.js';
 
 interface CliOptions {

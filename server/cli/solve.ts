@@ -15,12 +15,12 @@
 import { accessSync, constants, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
-import { Engine, loadEngineModule } from '../../client-sdk/engine.js';
-import { SolverError } from '../../client-sdk/errors.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits } from '../../client-sdk/request.js';
-import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/proof.js';
-import { findPreset } from '../../client-sdk/rules.js';
-import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/schemas.js';
+import { Engine, loadEngineModule } from '../../client-sdk/core/engine.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits } from '../../client-sdk/api/request.js';
+import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
+import { findPreset } from '../../client-sdk/core/rules.js';
+import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
 import { exitOnUsageError } from './usage.js';
 
 interface CliOptions {

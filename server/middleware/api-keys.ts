@@ -16,7 +16,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { HTTPException } from 'hono/http-exception';
 import { rateLimiter } from 'hono-rate-limiter';
-import { SolverError } from '../../client-sdk/errors.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
 import type { ApiKey } from '../config.js';
 import { requestContextOf } from './request-log.js';
 

@@ -19,7 +19,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { HTTPException } from 'hono/http-exception';
-import { SolverError } from '../../client-sdk/errors.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
 import type { ApiKey } from '../config.js';
 import type { ServiceState } from '../lifecycle.js';
 import type { Logger } from '../logger.js';

@@ -15,7 +15,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { SolverError } from '../../client-sdk/errors.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
 import { withRequestContext, type Logger, type RequestContext } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 

@@ -4,9 +4,9 @@
  * the status code and parses the body with the SDK's own schemas.
  */
 import { expect } from 'vitest';
-import { BatchResultSchema, BatchStatusSchema, type BatchResult, type BatchStatus } from '../../client-sdk/batch-schemas.js';
-import { resolveDeal } from '../../client-sdk/request.js';
-import { checkSolution } from '../../client-sdk/verify.js';
+import { BatchResultSchema, BatchStatusSchema, type BatchResult, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
 import type { ServerProcess } from './server-process.js';
 
 /** POST /v1/batches; expects 202 with a `Location` header naming the batch. */

@@ -2,9 +2,9 @@
  * Small builders for hand-made positions and moves in the checker and
  * notation tests.
  */
-import { parseCard, type Card } from '../../client-sdk/cards.js';
-import type { Move } from '../../client-sdk/moves.js';
-import { findPreset, type Layout, type Rules } from '../../client-sdk/rules.js';
+import { parseCard, type Card } from '../../client-sdk/core/cards.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+import { findPreset, type Layout, type Rules } from '../../client-sdk/core/rules.js';
 
 /** Cards from text, e.g. `"KH QS 10D"`. */
 export function cards(text: string): Card[] {

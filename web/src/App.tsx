@@ -8,8 +8,8 @@
  * mirrors the form and the step, so a link reopens the same deal.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { formatBoard } from '../../client-sdk/board.js';
-import type { Move } from '../../client-sdk/moves.js';
+import { formatBoard } from '../../client-sdk/core/board.js';
+import type { Move } from '../../client-sdk/core/moves.js';
 import { ApiError, type ApiErrorBody, fetchGames, type GameInfo, solve } from './api.js';
 import { Board } from './components/Board.js';
 import { CopyButton } from './components/CopyButton.js';

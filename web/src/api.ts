@@ -3,7 +3,7 @@
  * same origin. Types come from the SDK's wire schemas (type-only imports, so
  * no zod schema is bundled from there).
  */
-import type { ErrorResponse, GameInfo, GamesResponse, SolveRequest, SolveResponse } from '../../client-sdk/schemas.js';
+import type { ErrorResponse, GameInfo, GamesResponse, SolveRequest, SolveResponse } from '../../client-sdk/api/schemas.js';
 
 export type { GameInfo, SolveRequest, SolveResponse };
 

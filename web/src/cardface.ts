@@ -5,7 +5,7 @@
  * and every card also shows its rank and suit symbol, so colour is never the
  * only cue.
  */
-import { type Card, rankOf, suitOf, SUIT_LETTERS } from '../../client-sdk/cards.js';
+import { type Card, rankOf, suitOf, SUIT_LETTERS } from '../../client-sdk/core/cards.js';
 
 export const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'] as const;
 export const SUIT_NAMES = ['clubs', 'diamonds', 'hearts', 'spades'] as const;

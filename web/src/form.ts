@@ -4,9 +4,9 @@
  * preview of the position (the SDK's own dealer and board parser, so the
  * layout is drawn before anything is solved).
  */
-import { SolverError } from '../../client-sdk/errors.js';
-import { resolveDeal } from '../../client-sdk/request.js';
-import type { Deal, Numbering } from '../../client-sdk/rules.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import type { Deal, Numbering } from '../../client-sdk/core/rules.js';
 import type { SolveRequest } from './api.js';
 
 /** The form's state; numbers stay text until a request is built. */

@@ -4,11 +4,11 @@
  * the SDK's checker (`applyMove`), which also proves the page shows only legal
  * moves.
  */
-import { parseBoard } from '../../client-sdk/board.js';
-import type { Move } from '../../client-sdk/moves.js';
-import { toStandardNotation } from '../../client-sdk/notation.js';
-import type { Layout, Rules } from '../../client-sdk/rules.js';
-import { applyMove } from '../../client-sdk/verify.js';
+import { parseBoard } from '../../client-sdk/core/board.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+import { toStandardNotation } from '../../client-sdk/core/notation.js';
+import type { Layout, Rules } from '../../client-sdk/core/rules.js';
+import { applyMove } from '../../client-sdk/core/verify.js';
 import type { SolveResponse } from './api.js';
 
 export interface Replay {

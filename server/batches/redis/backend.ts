@@ -25,9 +25,9 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { BatchRequest, BatchStatus } from '../../../client-sdk/batch-schemas.js';
-import { SolverError } from '../../../client-sdk/errors.js';
-import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../../client-sdk/request.js';
+import type { BatchRequest, BatchStatus } from '../../../client-sdk/api/batch-schemas.js';
+import { SolverError } from '../../../client-sdk/core/errors.js';
+import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../../client-sdk/api/request.js';
 import type { Logger } from '../../logger.js';
 import type { BatchBackend, BatchProgressState, BatchResultsPage } from '../backend.js';
 import { planBatch } from '../positions.js';

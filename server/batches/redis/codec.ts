@@ -7,8 +7,8 @@
  * A result is compact JSON; the moves are the SQLite store's 8-byte-a-move
  * encoding (`encodeMoves`) in base64, about 1.1 KB for a 100-move solution.
  */
-import type { BatchVerdict } from '../../../client-sdk/batch-schemas.js';
-import type { UnknownReason } from '../../../client-sdk/solve-types.js';
+import type { BatchVerdict } from '../../../client-sdk/api/batch-schemas.js';
+import type { UnknownReason } from '../../../client-sdk/core/solve-types.js';
 import { decodeMoves, encodeMoves, type BatchRecord, type BatchSpec, type BatchState, type ResultInput, type StoredResult } from '../store.js';
 
 interface Payload {

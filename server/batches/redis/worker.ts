@@ -32,7 +32,7 @@
 import { hostname } from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { SolverError } from '../../../client-sdk/errors.js';
+import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SolveFn } from '../../pool.js';
 import { dealAt } from '../positions.js';

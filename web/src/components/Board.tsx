@@ -5,9 +5,9 @@
  * be read against the board. The current move's cards are outlined where
  * they landed, and the place they came from is marked.
  */
-import { makeCard, RANK_LETTERS, SUIT_LETTERS } from '../../../client-sdk/cards.js';
-import type { Move } from '../../../client-sdk/moves.js';
-import type { Layout, Rules } from '../../../client-sdk/rules.js';
+import { makeCard, RANK_LETTERS, SUIT_LETTERS } from '../../../client-sdk/core/cards.js';
+import type { Move } from '../../../client-sdk/core/moves.js';
+import type { Layout, Rules } from '../../../client-sdk/core/rules.js';
 import { RANK_FACES, SUIT_NAMES, SUIT_SYMBOLS } from '../cardface.js';
 import { cellSymbol, columnSymbol } from '../replay.js';
 import { Card } from './Card.js';

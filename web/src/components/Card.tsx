@@ -1,4 +1,4 @@
-import type { Card as CardCode } from '../../../client-sdk/cards.js';
+import type { Card as CardCode } from '../../../client-sdk/core/cards.js';
 import { face } from '../cardface.js';
 
 interface Props {

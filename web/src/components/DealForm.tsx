@@ -3,7 +3,7 @@
  * in fc-solve's text format, and optional budgets.
  */
 import type { Ref } from 'preact';
-import type { Numbering } from '../../../client-sdk/rules.js';
+import type { Numbering } from '../../../client-sdk/core/rules.js';
 import type { GameInfo } from '../api.js';
 import type { Form } from '../form.js';
 

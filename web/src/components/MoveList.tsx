@@ -4,8 +4,8 @@
  * and kept in view; a click jumps to a move.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import type { Move } from '../../../client-sdk/moves.js';
-import type { Rules } from '../../../client-sdk/rules.js';
+import type { Move } from '../../../client-sdk/core/moves.js';
+import type { Rules } from '../../../client-sdk/core/rules.js';
 import { prettyCard, SUIT_SYMBOLS } from '../cardface.js';
 import { cellSymbol, columnSymbol } from '../replay.js';
 

@@ -3,7 +3,7 @@
  * solver, the server's workers and the CLI).
  */
 import type { Move } from './moves.js';
-import type { ProofOutcome } from './proof-format.js';
+import type { ProofOutcome } from './proof/format.js';
 
 /** The three honest answers. */
 export type Verdict = 'solved' | 'unsolvable' | 'unknown';
@@ -41,7 +41,7 @@ export interface SolveOutcome {
   stats: SolveStats;
   /**
    * Set when `verdict` is `unsolvable` and the solve went through
-   * `solveWithProof` (client-sdk/proof.ts): positions, reductions,
+   * `solveWithProof` (client-sdk/core/proof/writer.ts): positions, reductions,
    * fingerprint, and the certificate when one was asked for.
    */
   proof?: ProofOutcome;

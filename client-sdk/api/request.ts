@@ -8,11 +8,11 @@
  * - `resolveLimits`: requested budgets → budgets within the server's caps.
  * - `buildSolveResponse`: engine outcome → the `SolveResponse` wire shape.
  */
-import { formatBoard, parseBoard } from './board.js';
-import { generateDeal } from './deals/index.js';
-import { SolverError } from './errors.js';
-import { layoutFromJson, validateLayout } from './layout.js';
-import { toFcsMoves, toStandardNotation } from './notation.js';
+import { formatBoard, parseBoard } from '../core/board.js';
+import { generateDeal } from '../core/deals/index.js';
+import { SolverError } from '../core/errors.js';
+import { layoutFromJson, validateLayout } from '../core/layout.js';
+import { toFcsMoves, toStandardNotation } from '../core/notation.js';
 import {
   findPreset,
   PRESETS,
@@ -23,10 +23,10 @@ import {
   type Layout,
   type Numbering,
   type Rules,
-} from './rules.js';
-import { proofToWire } from './proof-format.js';
+} from '../core/rules.js';
+import { proofToWire } from '../core/proof/format.js';
 import type { GamesResponse, LimitsRequest, RulesOverride, SolveRequest, SolveResponse } from './schemas.js';
-import type { SolveLimits, SolveOutcome } from './solve-types.js';
+import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
 
 /** Defaults and caps of the solve budgets (server configuration). */
 export interface LimitsConfig {
@@ -162,7 +162,7 @@ export function resolveDeal(req: SolveRequest): Deal {
     return { rules, layout };
   }
 
-  // Both parsers validate the position (client-sdk/layout.ts validateLayout)
+  // Both parsers validate the position (client-sdk/core/layout.ts validateLayout)
   // and locate faults by line/column/token or by JSON path.
   if (req.board !== undefined) return { rules, layout: parseBoard(req.board, rules) };
   return { rules, layout: layoutFromJson(req.layout!, rules) };
@@ -225,7 +225,7 @@ export function resolveLimits(
  * the moves in JSON, standard notation and fc-solve lines, and the counters
  * with the budgets used. `stats.moveCount` counts every move (foundation and
  * auto-moves included; a sequence move counts one). An `unsolvable` outcome's
- * `proof` (client-sdk/proof-format.ts) becomes the answer's `proof`, its
+ * `proof` (client-sdk/core/proof/format.ts) becomes the answer's `proof`, its
  * certificate in base64.
  */
 export function buildSolveResponse(game: string, deal: Deal, limits: SolveLimits, outcome: SolveOutcome): SolveResponse {

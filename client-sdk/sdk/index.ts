@@ -12,9 +12,9 @@
  */
 export { createClient, ServiceError, type BatchRequestInput, type BatchResultsOptions, type CallOptions, type ClientOptions, type SolveRequestInput, type SolverClient } from './client.js';
 export { createLocalSolver, type LocalSolver, type LocalSolverOptions } from './local.js';
-export { gamesResponse } from './request.js';
+export { gamesResponse } from '../api/request.js';
 export { hint, type Hint, type Solver } from './hints.js';
-export { ERROR_STATUS, SolverError, type ErrorCode, type ErrorLocation } from './errors.js';
+export { ERROR_STATUS, SolverError, type ErrorCode, type ErrorLocation } from '../core/errors.js';
 export {
   ErrorResponseSchema,
   GamesResponseSchema,
@@ -25,7 +25,7 @@ export {
   type GamesResponse,
   type SolveRequest,
   type SolveResponse,
-} from './schemas.js';
+} from '../api/schemas.js';
 export {
   BatchRequestSchema,
   BatchResultSchema,
@@ -36,14 +36,14 @@ export {
   type BatchStatus,
   type BatchSummary,
   type BatchVerdict,
-} from './batch-schemas.js';
-export { findPreset, PRESETS, type Deal, type GamePreset, type Layout, type Numbering, type Rules } from './rules.js';
-export type { Move } from './moves.js';
-export type { SolveLimits, SolveOutcome, SolveStats, UnknownReason, Verdict } from './solve-types.js';
-export { formatBoard, parseBoard } from './board.js';
-export { layoutFromJson, layoutToJson, type LayoutJson } from './layout.js';
-export { dealRange, generateDeal, supportedNumberings } from './deals/index.js';
-export { applyMove, checkSolution, isWon, type CheckResult } from './verify.js';
-export { expandSequenceMoves, toFcsMoves, toStandardNotation } from './notation.js';
-export { resolveDeal, resolveLimits } from './request.js';
-export { compileEngine, Engine, loadEngineModule, type EngineSource } from './engine.js';
+} from '../api/batch-schemas.js';
+export { findPreset, PRESETS, type Deal, type GamePreset, type Layout, type Numbering, type Rules } from '../core/rules.js';
+export type { Move } from '../core/moves.js';
+export type { SolveLimits, SolveOutcome, SolveStats, UnknownReason, Verdict } from '../core/solve-types.js';
+export { formatBoard, parseBoard } from '../core/board.js';
+export { layoutFromJson, layoutToJson, type LayoutJson } from '../core/layout.js';
+export { dealRange, generateDeal, supportedNumberings } from '../core/deals/index.js';
+export { applyMove, checkSolution, isWon, type CheckResult } from '../core/verify.js';
+export { expandSequenceMoves, toFcsMoves, toStandardNotation } from '../core/notation.js';
+export { resolveDeal, resolveLimits } from '../api/request.js';
+export { compileEngine, Engine, loadEngineModule, type EngineSource } from '../core/engine.js';

@@ -37,20 +37,20 @@
  * start included, can be won.
  */
 import { gunzipSync } from 'node:zlib';
-import { formatBoard, parseBoard } from './board.js';
-import { cardToString, makeCard, rankOf, suitOf, type Card } from './cards.js';
-import { SolverError } from './errors.js';
-import type { Move } from './moves.js';
+import { formatBoard, parseBoard } from '../board.js';
+import { cardToString, makeCard, rankOf, suitOf, type Card } from '../cards.js';
+import { SolverError } from '../errors.js';
+import type { Move } from '../moves.js';
 import {
   CertificateHeaderSchema,
   FINGERPRINT_ALGORITHM,
   KEY_BYTES,
   type AutoMoveRule,
   type CertificateHeader,
-} from './proof-format.js';
-import { generateDeal } from './deals/index.js';
-import { findPreset, type Layout, type Rules } from './rules.js';
-import { applyMove, checkMove, isWon } from './verify.js';
+} from './format.js';
+import { generateDeal } from '../deals/index.js';
+import { findPreset, type Layout, type Rules } from '../rules.js';
+import { applyMove, checkMove, isWon } from '../verify.js';
 
 /** Why a certificate was rejected (stable codes; `reason` says it in words). */
 export type ProofFailureCode =
@@ -867,7 +867,7 @@ export function checkCertificate(file: Uint8Array, options: ProofCheckOptions = 
 const SOURCE_BOOTSTRAP =
   "import { createRequire } from 'node:module'; import { parentPort } from 'node:worker_threads'; parentPort.once('message', (file) => { createRequire(file)(file); });";
 
-/** What a checker worker thread is given (`proof-check-worker.ts`). */
+/** What a checker worker thread is given (`check-worker.ts`). */
 export interface CheckWorkerData {
   header: CertificateHeader;
   /** The key bytes in a SharedArrayBuffer (not copied per thread). */

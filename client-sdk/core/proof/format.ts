@@ -1,6 +1,6 @@
 /**
  * Unsolvability certificates, format v1: the names and the header shared by
- * the writer (`proof.ts`) and the independent checker (`proof-check.ts`).
+ * the writer (`writer.ts`) and the independent checker (`check.ts`).
  * docs/proofs.md is the specification; this file is its executable half.
  *
  * A certificate is the gzip (RFC 1952) of:
@@ -20,8 +20,8 @@
  * and the summary (the writer and the checker need node:zlib).
  */
 import { z } from 'zod';
-import type { Rules } from './rules.js';
-import type { SolveOutcome } from './solve-types.js';
+import type { Rules } from '../rules.js';
+import type { SolveOutcome } from '../solve-types.js';
 
 /** `format` field of every certificate header. */
 export const CERTIFICATE_FORMAT = 'solitaire-unsolvability-certificate';
@@ -193,7 +193,7 @@ export interface FingerprintSource {
  * (positions = positions stored, every one expanded; the reductions for
  * `rules`; the engine's fingerprint of its last solve), else the outcome as
  * it is. Call it right after the solve, before the engine solves again.
- * Browser-safe; `proof.ts` `solveWithProof` adds the certificate.
+ * Browser-safe; `writer.ts` `solveWithProof` adds the certificate.
  */
 export function withProofSummary(engine: FingerprintSource, rules: Rules, outcome: SolveOutcome): SolveOutcome {
   if (outcome.verdict !== 'unsolvable') return outcome;
@@ -209,7 +209,7 @@ export function withProofSummary(engine: FingerprintSource, rules: Rules, outcom
 /** Where the binary certificate of a request can be fetched (the same body). */
 export const CERTIFICATE_DOWNLOAD = 'POST /v1/proofs';
 
-/** The certificate part of a response's `proof` (see `ProofSchema` in schemas.ts). */
+/** The certificate part of a response's `proof` (see `ProofSchema` in api/schemas.ts). */
 export type CertificateWire =
   | {
       included: true;

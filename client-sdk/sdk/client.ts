@@ -1,7 +1,7 @@
 /**
  * The typed HTTP client of the solver service. Its request and response types
  * are inferred from the same zod schemas the server validates with
- * (`schemas.ts`, `batch-schemas.ts`), and every answer is parsed with them, so
+ * (`api/schemas.ts`, `api/batch-schemas.ts`), and every answer is parsed with them, so
  * a client and a server of the same version cannot disagree silently.
  *
  *   const client = createClient({ baseUrl: 'http://localhost:3000', apiKey });
@@ -26,8 +26,8 @@ import {
   type BatchRequestSchema,
   type BatchResult,
   type BatchStatus,
-} from './batch-schemas.js';
-import { SolverError, type ErrorCode, type ErrorLocation } from './errors.js';
+} from '../api/batch-schemas.js';
+import { SolverError, type ErrorCode, type ErrorLocation } from '../core/errors.js';
 import {
   ErrorResponseSchema,
   GamesResponseSchema,
@@ -35,7 +35,7 @@ import {
   type GamesResponse,
   type SolveRequestSchema,
   type SolveResponse,
-} from './schemas.js';
+} from '../api/schemas.js';
 
 /** A solve request as the client takes it (the input type of the server's schema). */
 export type SolveRequestInput = z.input<typeof SolveRequestSchema>;

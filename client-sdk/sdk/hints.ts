@@ -9,9 +9,9 @@
  *   const h = await hint(solver, { game: 'freecell', board: currentBoardText });
  *   if (h.move) highlight(h.move.from, h.move.fromIndex);   // h.notation: "3a"
  */
-import type { Move } from './moves.js';
-import type { SolveResponse } from './schemas.js';
-import type { UnknownReason, Verdict } from './solve-types.js';
+import type { Move } from '../core/moves.js';
+import type { SolveResponse } from '../api/schemas.js';
+import type { UnknownReason, Verdict } from '../core/solve-types.js';
 import type { SolveRequestInput } from './client.js';
 
 /** Anything with the service's `solve`. */

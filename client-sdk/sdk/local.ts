@@ -1,6 +1,6 @@
 /**
  * The solver in-process, with no server: the same Wasm engine, the same
- * request handling (`request.ts`) and the same answer (`SolveResponse`,
+ * request handling (`api/request.ts`) and the same answer (`SolveResponse`,
  * independent check included) as `POST /v1/solve`. Runs in Node and in
  * browsers.
  *
@@ -14,12 +14,12 @@
  * runs on the calling thread: in a page, keep `limits.timeoutMs` short or
  * call it from a Web Worker.
  */
-import { compileEngine, Engine, loadEngineModule, type EngineSource } from './engine.js';
+import { compileEngine, Engine, loadEngineModule, type EngineSource } from '../core/engine.js';
 import { hint as hintWith, type Hint } from './hints.js';
-import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gzipWithStreams, proofRequestFor, type ProofCaps } from './certificate.js';
-import { withProofSummary, type CertificateResult } from './proof-format.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from './request.js';
-import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from './schemas.js';
+import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gzipWithStreams, proofRequestFor, type ProofCaps } from '../core/proof/certificate.js';
+import { withProofSummary, type CertificateResult } from '../core/proof/format.js';
+import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../api/request.js';
+import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from '../api/schemas.js';
 import type { SolveRequestInput } from './client.js';
 
 /** Options of `createLocalSolver`. */

@@ -144,9 +144,9 @@ export class Engine {
    * Solves a deal within `limits`. The search polls `stop` (an Int32Array,
    * usually over a SharedArrayBuffer; nonzero at index 0 = cancel) and the
    * deadline every few hundred positions.
-   * The layout must already be valid for the rules (client-sdk/layout.ts
+   * The layout must already be valid for the rules (client-sdk/core/layout.ts
    * `validateLayout`). A solution is replayed by the independent checker
-   * (client-sdk/verify.ts) before it is returned.
+   * (client-sdk/core/verify.ts) before it is returned.
    * @param memoryLimitBytes cap on the engine's linear memory for this solve.
    * @throws SolverError `solution_check_failed` when the checker rejects the
    *   engine's solution, `engine_error` on an internal inconsistency.

@@ -11,10 +11,10 @@
  * client keeps working when the service adds a field.
  */
 import { z } from '@hono/zod-openapi';
-import { ERROR_STATUS, SolverError, type ErrorCode } from './errors.js';
-import { LayoutJsonSchema } from './layout.js';
-import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from './proof-format.js';
-import { MAX_COLUMNS, MAX_FREE_CELLS } from './rules.js';
+import { ERROR_STATUS, SolverError, type ErrorCode } from '../core/errors.js';
+import { LayoutJsonSchema } from '../core/layout.js';
+import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from '../core/proof/format.js';
+import { MAX_COLUMNS, MAX_FREE_CELLS } from '../core/rules.js';
 
 /** Game identifier, one of `GET /v1/games`. */
 export const GameIdSchema = z
@@ -184,7 +184,7 @@ export const SolveStatsSchema = z
   })
   .openapi('SolveStats');
 
-/** One reduction of the search (client-sdk/proof-format.ts `reductionsFor`). */
+/** One reduction of the search (client-sdk/core/proof/format.ts `reductionsFor`). */
 export const ReductionSchema = z
   .object({
     name: z.enum(['safe_auto_moves', 'column_order', 'free_cell_order']),

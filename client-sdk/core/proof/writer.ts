@@ -7,18 +7,18 @@
  * canonical form), every one expanded. The certificate is that set: its keys
  * as the engine stored them, sorted, behind a header that names the game,
  * the rules, the start position, the reductions and the fingerprint. The
- * checker (`proof-check.ts`) re-derives everything from the file alone.
+ * checker (`check.ts`) re-derives everything from the file alone.
  *
  * Node only (node:zlib, synchronous, for the service's worker threads). The
- * names, the header schema and the summary types are in `proof-format.ts`,
+ * names, the header schema and the summary types are in `format.ts`,
  * the rest of the writing side in `certificate.ts`; both run in browsers.
  */
 import { gzipSync } from 'node:zlib';
 import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type CertificateInput } from './certificate.js';
-import type { Engine } from './engine.js';
-import { withProofSummary, type CertificateResult, type ProofRequest } from './proof-format.js';
-import type { Deal } from './rules.js';
-import type { SolveLimits, SolveOutcome } from './solve-types.js';
+import type { Engine } from '../engine.js';
+import { withProofSummary, type CertificateResult, type ProofRequest } from './format.js';
+import type { Deal } from '../rules.js';
+import type { SolveLimits, SolveOutcome } from '../solve-types.js';
 
 export { DEFAULT_PROOF_CAPS, proofRequestFor, sortKeys, type CertificateInput, type ProofCaps } from './certificate.js';
 

@@ -10,7 +10,7 @@ import { createLocalSolver as createWithEngine, type LocalSolver, type LocalSolv
 export * from './index.js';
 
 /** Where the engine's Wasm file is (after bundling: its URL in the build). */
-export const ENGINE_WASM_URL = new URL('../build/engine.wasm', import.meta.url);
+export const ENGINE_WASM_URL = new URL('../../build/engine.wasm', import.meta.url);
 
 /**
  * `createLocalSolver` for browsers: the engine comes from `ENGINE_WASM_URL`

@@ -2,13 +2,13 @@
  * Unsolvability certificates, the browser-safe part of the writing side: the
  * caps, the sorted key set, the uncompressed file body (format v1,
  * docs/proofs.md) and the gzip step through the Compression Streams API,
- * which Node 20 and browsers both have. `proof.ts` (Node, node:zlib) builds
+ * which Node 20 and browsers both have. `writer.ts` (Node, node:zlib) builds
  * the same files synchronously for the service's worker threads; the
- * in-process solver (`local.ts`) uses this module.
+ * in-process solver (`sdk/local.ts`) uses this module.
  */
-import { formatBoard } from './board.js';
-import type { Engine } from './engine.js';
-import { SolverError } from './errors.js';
+import { formatBoard } from '../board.js';
+import type { Engine } from '../engine.js';
+import { SolverError } from '../errors.js';
 import {
   CERTIFICATE_FORMAT,
   CERTIFICATE_VERSION,
@@ -19,9 +19,9 @@ import {
   type CertificateHeader,
   type CertificateResult,
   type ProofRequest,
-} from './proof-format.js';
-import { defaultNumbering } from './request.js';
-import { findPreset, type Deal, type Layout, type Rules } from './rules.js';
+} from './format.js';
+import { defaultNumbering } from '../../api/request.js';
+import { findPreset, type Deal, type Layout, type Rules } from '../rules.js';
 
 /**
  * Default caps of certificates: at most 2,000,000 positions (96 MB of keys

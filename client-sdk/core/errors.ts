@@ -40,7 +40,7 @@ export const ERROR_STATUS = {
   /** The worker thread ran out of JavaScript heap mid-solve; it was replaced. */
   out_of_memory: 500,
   internal_error: 500,
-  /** SDK only (`client.ts`): the service could not be reached, or answered something that is not the API. */
+  /** SDK only (`sdk/client.ts`): the service could not be reached, or answered something that is not the API. */
   unavailable: 503,
 } as const;
 
