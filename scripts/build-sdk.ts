@@ -6,7 +6,7 @@
  *   dist/sdk/lib/{core,api,sdk}/*.js, *.d.ts  client-sdk/ compiled by tsc (client-sdk/tsconfig.sdk.json)
  *   dist/sdk/build/engine.wasm the engine (same relative place as in this repo,
  *                              so `#engine-wasm` and the browser entry's
- *                              `new URL('../build/engine.wasm', import.meta.url)` hold)
+ *                              `new URL('../../build/engine.wasm', import.meta.url)` hold)
  *   dist/sdk/README.md         client-sdk/README.md
  *
  *   npm run build:sdk && cd dist/sdk && npm pack

@@ -96,7 +96,7 @@ export function applyRules(base: Rules, override: RulesOverride | undefined): Ru
  * (rules.md: "foundation base: Ace, or a rank chosen by the deal (Penguin),
  * wrapping K→A"); the engine counts ranks from the base, so it would solve
  * such a deal as wrapping while the checker, told `wrap: false`, refuses the
- * solution. Found by tests/fuzz-api.test.ts (`{"game": "penguin", "deal": 1,
+ * solution. Found by tests/integration/fuzz-api.test.ts (`{"game": "penguin", "deal": 1,
  * "rules": {"wrap": false}}` was a 500).
  * @throws SolverError `bad_rules` at `rules.wrap`.
  */

@@ -924,7 +924,7 @@ export async function checkCertificateParallel(file: Uint8Array, options: { thre
   const { fileURLToPath, pathToFileURL } = await import('node:url');
   const shared = new Uint8Array(new SharedArrayBuffer(prepared.body.length));
   shared.set(prepared.body);
-  const workerUrl = new URL(`./proof-check-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  const workerUrl = new URL(`./check-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
   const fromSource = workerUrl.pathname.endsWith('.ts');
   // From dist/ the worker is plain JavaScript. From source (tsx, vitest) it is
   // TypeScript: a worker only sees tsx's hooks when it loads the file after

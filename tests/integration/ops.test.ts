@@ -4,15 +4,15 @@
  */
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SolverError } from '../client-sdk/core/errors.js';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { ServiceState } from '../server/lifecycle.js';
-import { createLogger, poolLog } from '../server/logger.js';
-import { createMetrics, type Metrics } from '../server/metrics.js';
-import { requestLog } from '../server/middleware/request-log.js';
-import { createPool, type SolverPool } from '../server/pool.js';
-import { createServiceApp } from '../server/service.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { ServiceState } from '../../server/lifecycle.js';
+import { createLogger, poolLog } from '../../server/logger.js';
+import { createMetrics, type Metrics } from '../../server/metrics.js';
+import { requestLog } from '../../server/middleware/request-log.js';
+import { createPool, type SolverPool } from '../../server/pool.js';
+import { createServiceApp } from '../../server/service.js';
 
 let pool: SolverPool;
 let metrics: Metrics;

@@ -8,20 +8,19 @@
  * started through a shared flag, so nothing here depends on timing luck.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateDeal } from '../client-sdk/core/deals/index.js';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { findPreset, type Deal } from '../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
-import { checkSolution } from '../client-sdk/core/verify.js';
-import { createPool, defaultWorkerFile, workerExecArgv, type PoolOptions, type SolveEvent, type SolverPool } from '../server/pool.js';
+import { generateDeal } from '../../client-sdk/core/deals/index.js';
+import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { findPreset, type Deal } from '../../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
+import { createPool, defaultWorkerFile, workerExecArgv, type PoolOptions, type SolveEvent, type SolverPool } from '../../server/pool.js';
+import { ROOT } from '../helpers/paths.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const FIXTURE = join(HERE, 'fixtures/pool-worker.ts');
+const FIXTURE = join(ROOT, 'tests/fixtures/pool-worker.ts');
 const LIMITS: SolveLimits = { maxStates: 1000, timeoutMs: 60_000 };
 
 const pools: SolverPool[] = [];
@@ -223,7 +222,7 @@ describe('pool cancellation (fixture worker)', () => {
   });
 });
 
-const ENGINE_BUILT = existsSync(join(HERE, '../build/engine.wasm'));
+const ENGINE_BUILT = existsSync(join(ROOT, 'build/engine.wasm'));
 
 describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
   function dealOf(game: string, numbering: 'ms' | 'pysolfc', n: number): Deal {

@@ -14,8 +14,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../client-sdk/core/engine.js';
-import { buildCertificate, solveWithProof } from '../client-sdk/core/proof/writer.js';
+import { Engine } from '../../client-sdk/core/engine.js';
+import { buildCertificate, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import {
   checkCertificate,
   checkCertificateParallel,
@@ -24,15 +24,15 @@ import {
   vouchedAutoMoveRule,
   type ProofCheckFail,
   type ProofCheckResult,
-} from '../client-sdk/core/proof/check.js';
-import { autoMoveRuleFor, KEY_BYTES, reductionsFor, type CertificateHeader } from '../client-sdk/core/proof/format.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { PRESETS, type Deal } from '../client-sdk/core/rules.js';
-import type { SolveRequest } from '../client-sdk/api/schemas.js';
-import type { SolveOutcome } from '../client-sdk/core/solve-types.js';
-import { checkSolution } from '../client-sdk/core/verify.js';
+} from '../../client-sdk/core/proof/check.js';
+import { autoMoveRuleFor, KEY_BYTES, reductionsFor, type CertificateHeader } from '../../client-sdk/core/proof/format.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { PRESETS, type Deal } from '../../client-sdk/core/rules.js';
+import type { SolveRequest } from '../../client-sdk/api/schemas.js';
+import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
 import { pathToFileURL } from 'node:url';
-import { REFERENCE_DEALS } from './helpers/paths.js';
+import { REFERENCE_DEALS } from '../helpers/paths.js';
 
 const LIMITS = { maxStates: 5_000_000, timeoutMs: 60_000 };
 const DATA = pathToFileURL(join(REFERENCE_DEALS, '..') + '/');
@@ -308,7 +308,7 @@ describe('tampered certificates are rejected with the reason', () => {
     const run = (certificate: Uint8Array) => {
       const file = join(dir, 'c.gz');
       writeFileSync(file, certificate);
-      const cli = new URL('../server/cli/check-proof.ts', import.meta.url).pathname;
+      const cli = new URL('../../server/cli/check-proof.ts', import.meta.url).pathname;
       return spawnSync(process.execPath, ['--import', 'tsx', cli, file, '--threads', '1'], { encoding: 'utf8' });
     };
     const changed = certify({ game: 'freecell', deal: 1, rules: { freeCells: 0 } });
@@ -322,7 +322,7 @@ describe('tampered certificates are rejected with the reason', () => {
   });
 
   it('solve --proof refuses, before searching, a path the certificate cannot be written to (exit 2)', () => {
-    const cli = new URL('../server/cli/solve.ts', import.meta.url).pathname;
+    const cli = new URL('../../server/cli/solve.ts', import.meta.url).pathname;
     for (const [path, why] of [
       [tmpdir(), /is a directory/],
       [join(tmpdir(), 'no-such-dir-for-proofs', 'c.gz'), /cannot be written \(ENOENT\)/],

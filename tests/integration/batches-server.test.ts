@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchStatusSchema } from '../client-sdk/api/batch-schemas.js';
-import { batchResults, batchStatus, createBatch, expectCheckedMsResult, waitForBatch } from './helpers/batch-api.js';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { BatchStatusSchema } from '../../client-sdk/api/batch-schemas.js';
+import { batchResults, batchStatus, createBatch, expectCheckedMsResult, waitForBatch } from '../helpers/batch-api.js';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
 
 let dir: string;
 beforeAll(() => {

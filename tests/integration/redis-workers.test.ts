@@ -17,11 +17,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { BatchStatusSchema, type BatchResult } from '../client-sdk/api/batch-schemas.js';
-import { RedisKeys } from '../server/batches/redis/keys.js';
-import { deletePrefix, REDIS_URL, redisAvailable, startWorker, testPrefix, type WorkerProcess } from './helpers/redis.js';
-import { batchResults, batchStatus, createBatch, expectCheckedMsResult, waitForBatch } from './helpers/batch-api.js';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { BatchStatusSchema, type BatchResult } from '../../client-sdk/api/batch-schemas.js';
+import { RedisKeys } from '../../server/batches/redis/keys.js';
+import { deletePrefix, REDIS_URL, redisAvailable, startWorker, testPrefix, type WorkerProcess } from '../helpers/redis.js';
+import { batchResults, batchStatus, createBatch, expectCheckedMsResult, waitForBatch } from '../helpers/batch-api.js';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const available = await redisAvailable();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

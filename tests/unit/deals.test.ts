@@ -5,15 +5,15 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatBoard } from '../client-sdk/core/board.js';
-import { cardToString, rankOf, type Card } from '../client-sdk/core/cards.js';
-import { dealRange, dealableGames, generateDeal, supportedNumberings } from '../client-sdk/core/deals/index.js';
-import { MS_MAX, msDealOrder, msFreeCellColumns, shuffleForDealing } from '../client-sdk/core/deals/ms.js';
-import { MersenneTwister, PYSOLFC_MAX, pysolfcDeck, pysolfcDealOrder } from '../client-sdk/core/deals/pysolfc.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import { PRESETS, type Layout, type Numbering } from '../client-sdk/core/rules.js';
+import { formatBoard } from '../../client-sdk/core/board.js';
+import { cardToString, rankOf, type Card } from '../../client-sdk/core/cards.js';
+import { dealRange, dealableGames, generateDeal, supportedNumberings } from '../../client-sdk/core/deals/index.js';
+import { MS_MAX, msDealOrder, msFreeCellColumns, shuffleForDealing } from '../../client-sdk/core/deals/ms.js';
+import { MersenneTwister, PYSOLFC_MAX, pysolfcDeck, pysolfcDealOrder } from '../../client-sdk/core/deals/pysolfc.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { PRESETS, type Layout, type Numbering } from '../../client-sdk/core/rules.js';
 import { pathToFileURL } from 'node:url';
-import { REFERENCE_DEALS } from './helpers/paths.js';
+import { REFERENCE_DEALS } from '../helpers/paths.js';
 
 const DEALS_DIR = pathToFileURL(REFERENCE_DEALS + '/');
 

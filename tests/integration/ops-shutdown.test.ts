@@ -7,18 +7,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gracefulShutdown, ServiceState, type ShutdownContext } from '../server/lifecycle.js';
-import { createLogger } from '../server/logger.js';
-import { createPool } from '../server/pool.js';
-import { createServiceApp } from '../server/service.js';
+import { gracefulShutdown, ServiceState, type ShutdownContext } from '../../server/lifecycle.js';
+import { createLogger } from '../../server/logger.js';
+import { createPool } from '../../server/pool.js';
+import { createServiceApp } from '../../server/service.js';
+import { ROOT } from '../helpers/paths.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(HERE, '..');
-const FIXTURE_WORKER = join(HERE, 'fixtures/pool-worker.ts');
+const FIXTURE_WORKER = join(ROOT, 'tests/fixtures/pool-worker.ts');
 
 const LONG_REQUEST = {
   game: 'freecell',

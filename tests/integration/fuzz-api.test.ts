@@ -13,15 +13,15 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatBoard } from '../client-sdk/core/board.js';
-import { dealableGames, generateDeal, supportedNumberings } from '../client-sdk/core/deals/index.js';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
-import { layoutToJson } from '../client-sdk/core/layout.js';
-import { findPreset, PRESETS } from '../client-sdk/core/rules.js';
-import { ErrorResponseSchema, SolveResponseSchema } from '../client-sdk/api/schemas.js';
-import { createLogger } from '../server/logger.js';
-import { createPool, type SolverPool } from '../server/pool.js';
-import { createServiceApp } from '../server/service.js';
+import { formatBoard } from '../../client-sdk/core/board.js';
+import { dealableGames, generateDeal, supportedNumberings } from '../../client-sdk/core/deals/index.js';
+import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { layoutToJson } from '../../client-sdk/core/layout.js';
+import { findPreset, PRESETS } from '../../client-sdk/core/rules.js';
+import { ErrorResponseSchema, SolveResponseSchema } from '../../client-sdk/api/schemas.js';
+import { createLogger } from '../../server/logger.js';
+import { createPool, type SolverPool } from '../../server/pool.js';
+import { createServiceApp } from '../../server/service.js';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 /** `FUZZ_SCALE=10` runs ten times the cases (a longer local hunt; CI runs the counts as written). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { cards, layout, mv, rulesOf } from './helpers/positions.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import type { Move } from '../client-sdk/core/moves.js';
-import type { Layout, Rules } from '../client-sdk/core/rules.js';
-import { applyMove, checkMove, checkSolution, isWon, sequenceCapacity } from '../client-sdk/core/verify.js';
+import { cards, layout, mv, rulesOf } from '../helpers/positions.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+import type { Layout, Rules } from '../../client-sdk/core/rules.js';
+import { applyMove, checkMove, checkSolution, isWon, sequenceCapacity } from '../../client-sdk/core/verify.js';
 
 // ---------------------------------------------------------------------------
 // Helpers: layouts from card text, moves from short place names.

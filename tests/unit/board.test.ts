@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GAME_SHAPE, rulesWith } from './helpers/positions.js';
-import { formatBoard, MAX_BOARD_TEXT_LENGTH, parseBoard } from '../client-sdk/core/board.js';
-import { parseCard } from '../client-sdk/core/cards.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import { REFERENCE_DEALS } from './helpers/paths.js';
+import { GAME_SHAPE, rulesWith } from '../helpers/positions.js';
+import { formatBoard, MAX_BOARD_TEXT_LENGTH, parseBoard } from '../../client-sdk/core/board.js';
+import { parseCard } from '../../client-sdk/core/cards.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { REFERENCE_DEALS } from '../helpers/paths.js';
 
 const DEALS_DIR = REFERENCE_DEALS;
 

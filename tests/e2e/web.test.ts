@@ -16,13 +16,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
+import { ROOT } from '../helpers/paths.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SCREENSHOTS = join(ROOT, 'docs/screenshots');
 /** Malformed at line 8, column 16 (the README's example error). */
 const BAD_BOARD = [

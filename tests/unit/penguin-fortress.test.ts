@@ -5,12 +5,12 @@
  * real solutions.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rankOf, parseCard, suitOf } from '../client-sdk/core/cards.js';
-import { Engine } from '../client-sdk/core/engine.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import type { Deal, Layout } from '../client-sdk/core/rules.js';
-import type { Move } from '../client-sdk/core/moves.js';
-import { applyMove, checkSolution } from '../client-sdk/core/verify.js';
+import { rankOf, parseCard, suitOf } from '../../client-sdk/core/cards.js';
+import { Engine } from '../../client-sdk/core/engine.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import type { Deal, Layout } from '../../client-sdk/core/rules.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+import { applyMove, checkSolution } from '../../client-sdk/core/verify.js';
 
 let engine: Engine;
 beforeAll(async () => {

@@ -6,11 +6,11 @@
  * the independent checker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
-import { checkCertificate } from '../client-sdk/core/proof/check.js';
-import { SolveResponseSchema, type SolveResponse } from '../client-sdk/api/schemas.js';
-import { createApp } from '../server/app.js';
-import { createPool, type SolverPool } from '../server/pool.js';
+import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { checkCertificate } from '../../client-sdk/core/proof/check.js';
+import { SolveResponseSchema, type SolveResponse } from '../../client-sdk/api/schemas.js';
+import { createApp } from '../../server/app.js';
+import { createPool, type SolverPool } from '../../server/pool.js';
 
 let pool: SolverPool;
 let app: ReturnType<typeof createApp>;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cards, layout, mv, rulesOf } from './helpers/positions.js';
-import { cardToString, type Card } from '../client-sdk/core/cards.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import type { Move } from '../client-sdk/core/moves.js';
-import { expandSequenceMoves, toFcsMoves, toStandardNotation } from '../client-sdk/core/notation.js';
-import type { Layout, Rules } from '../client-sdk/core/rules.js';
-import { applyMove, checkMove, checkSolution } from '../client-sdk/core/verify.js';
+import { cards, layout, mv, rulesOf } from '../helpers/positions.js';
+import { cardToString, type Card } from '../../client-sdk/core/cards.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+import { expandSequenceMoves, toFcsMoves, toStandardNotation } from '../../client-sdk/core/notation.js';
+import type { Layout, Rules } from '../../client-sdk/core/rules.js';
+import { applyMove, checkMove, checkSolution } from '../../client-sdk/core/verify.js';
 
 const FREECELL = rulesOf('freecell');
 const RELAXED = rulesOf('relaxed_freecell');

@@ -8,15 +8,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseBoard } from '../client-sdk/core/board.js';
-import { generateDeal } from '../client-sdk/core/deals/index.js';
-import { Engine } from '../client-sdk/core/engine.js';
-import { findPreset, type Deal, type Rules } from '../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
-import { checkSolution } from '../client-sdk/core/verify.js';
+import { parseBoard } from '../../client-sdk/core/board.js';
+import { generateDeal } from '../../client-sdk/core/deals/index.js';
+import { Engine } from '../../client-sdk/core/engine.js';
+import { findPreset, type Deal, type Rules } from '../../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REFERENCE_DEALS } from './helpers/paths.js';
+import { REFERENCE_DEALS } from '../helpers/paths.js';
 
 const DATA = pathToFileURL(join(REFERENCE_DEALS, '..') + '/');
 const LIMITS: SolveLimits = { maxStates: 5_000_000, timeoutMs: 60_000 };
@@ -225,7 +225,7 @@ describe('canonical positions', () => {
 
 describe('per-game default budgets', () => {
   it('gives the Castle games their larger defaults, the others the service defaults, requests and caps first', async () => {
-    const { resolveLimits, DEFAULT_LIMITS_CONFIG } = await import('../client-sdk/api/request.js');
+    const { resolveLimits, DEFAULT_LIMITS_CONFIG } = await import('../../client-sdk/api/request.js');
     expect(resolveLimits(undefined, DEFAULT_LIMITS_CONFIG, 'streets_and_alleys')).toEqual({ maxStates: 30_000_000, timeoutMs: 60_000 });
     expect(resolveLimits(undefined, DEFAULT_LIMITS_CONFIG, 'freecell')).toEqual({ maxStates: 5_000_000, timeoutMs: 30_000 });
     expect(resolveLimits({ maxStates: 1000 }, DEFAULT_LIMITS_CONFIG, 'citadel')).toEqual({ maxStates: 1000, timeoutMs: 60_000 });
@@ -236,7 +236,7 @@ describe('per-game default budgets', () => {
 
 describe('auto-move safety under rule overrides', () => {
   it('does not auto-move under up-or-down building with unlimited sequence moves (a run parked on the card may need it)', async () => {
-    const { resolveDeal } = await import('../client-sdk/api/request.js');
+    const { resolveDeal } = await import('../../client-sdk/api/request.js');
     // 5H home first would strand the run 6H 7H; the position is solvable by
     // putting 6H-7H on 5H, 7H on 8H, 6H on 7H, then every heart home.
     const deal = resolveDeal({

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, MAX_THREADS } from '../server/config.js';
+import { loadConfig, MAX_THREADS } from '../../server/config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {

@@ -7,28 +7,27 @@
  * independent checker.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatBoard, parseBoard } from '../client-sdk/core/board.js';
-import { generateDeal } from '../client-sdk/core/deals/index.js';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import { layoutToJson } from '../client-sdk/core/layout.js';
-import { findPreset, PRESETS, type Deal, type Rules } from '../client-sdk/core/rules.js';
+import { formatBoard, parseBoard } from '../../client-sdk/core/board.js';
+import { generateDeal } from '../../client-sdk/core/deals/index.js';
+import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { layoutToJson } from '../../client-sdk/core/layout.js';
+import { findPreset, PRESETS, type Deal, type Rules } from '../../client-sdk/core/rules.js';
 import {
   ErrorResponseSchema,
   GamesResponseSchema,
   SolveResponseSchema,
   type ErrorResponse,
   type SolveResponse,
-} from '../client-sdk/api/schemas.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
-import { checkSolution } from '../client-sdk/core/verify.js';
-import { createApp, type AppDeps } from '../server/app.js';
-import { createPool, type SolverPool } from '../server/pool.js';
+} from '../../client-sdk/api/schemas.js';
+import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
+import { createApp, type AppDeps } from '../../server/app.js';
+import { createPool, type SolverPool } from '../../server/pool.js';
+import { ROOT } from '../helpers/paths.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 
 interface Call {
   deal: Deal;
@@ -428,7 +427,7 @@ describe('GET endpoints', () => {
   });
 });
 
-const ENGINE_BUILT = existsSync(join(HERE, '../build/engine.wasm'));
+const ENGINE_BUILT = existsSync(join(ROOT, 'build/engine.wasm'));
 
 describe.skipIf(!ENGINE_BUILT)('real solves through the worker pool', () => {
   let pool: SolverPool;

@@ -10,11 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../client-sdk/core/engine.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { checkSolution } from '../client-sdk/core/verify.js';
+import { Engine } from '../../client-sdk/core/engine.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
 import { pathToFileURL } from 'node:url';
-import { REFERENCE_VERDICTS } from './helpers/paths.js';
+import { REFERENCE_VERDICTS } from '../helpers/paths.js';
 
 const VERDICTS = pathToFileURL(REFERENCE_VERDICTS + '/');
 const BUDGET = { maxStates: 200_000, timeoutMs: 60_000 };

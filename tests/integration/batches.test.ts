@@ -10,18 +10,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchResultSchema, BatchStatusSchema, wilsonInterval, type BatchStatus } from '../client-sdk/api/batch-schemas.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import type { Move } from '../client-sdk/core/moves.js';
-import type { Deal } from '../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
-import { createApp } from '../server/app.js';
-import { BatchScheduler, type BatchPool } from '../server/batches/scheduler.js';
-import { createBatchService, type BatchService } from '../server/batches/service.js';
-import { BatchStore, decodeMoves, encodeMoves, type BatchSpec } from '../server/batches/store.js';
-import { REFERENCE_VERDICTS } from './helpers/paths.js';
+import { BatchResultSchema, BatchStatusSchema, wilsonInterval, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+import type { Deal } from '../../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import { createApp } from '../../server/app.js';
+import { BatchScheduler, type BatchPool } from '../../server/batches/scheduler.js';
+import { createBatchService, type BatchService } from '../../server/batches/service.js';
+import { BatchStore, decodeMoves, encodeMoves, type BatchSpec } from '../../server/batches/store.js';
+import { ROOT, REFERENCE_VERDICTS } from '../helpers/paths.js';
 
-const ROOT = join(import.meta.dirname, '..');
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'batches-unit-'));

@@ -14,23 +14,22 @@
  */
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import type { Deal } from '../client-sdk/core/rules.js';
-import { ErrorResponseSchema, SolveResponseSchema } from '../client-sdk/api/schemas.js';
-import { createLogger } from '../server/logger.js';
-import { createMetrics, type Metrics } from '../server/metrics.js';
-import { createPool, type SolveFn, type SolverPool } from '../server/pool.js';
-import { createServiceApp } from '../server/service.js';
+import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import type { Deal } from '../../client-sdk/core/rules.js';
+import { ErrorResponseSchema, SolveResponseSchema } from '../../client-sdk/api/schemas.js';
+import { createLogger } from '../../server/logger.js';
+import { createMetrics, type Metrics } from '../../server/metrics.js';
+import { createPool, type SolveFn, type SolverPool } from '../../server/pool.js';
+import { createServiceApp } from '../../server/service.js';
+import { ROOT } from '../helpers/paths.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const CHAOS_WORKER = join(HERE, 'fixtures/chaos-worker.ts');
-const FIXTURE_WORKER = join(HERE, 'fixtures/pool-worker.ts');
+const CHAOS_WORKER = join(ROOT, 'tests/fixtures/chaos-worker.ts');
+const FIXTURE_WORKER = join(ROOT, 'tests/fixtures/pool-worker.ts');
 
 const LONG_REQUEST = {
   game: 'freecell',

@@ -18,11 +18,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatBoard, MAX_BOARD_TEXT_LENGTH, parseBoard } from '../client-sdk/core/board.js';
-import { dealableGames, generateDeal, supportedNumberings } from '../client-sdk/core/deals/index.js';
-import { ERROR_STATUS, SolverError } from '../client-sdk/core/errors.js';
-import { layoutFromJson, layoutToJson, type LayoutJson } from '../client-sdk/core/layout.js';
-import { findPreset, type Layout, type Numbering, type Rules } from '../client-sdk/core/rules.js';
+import { formatBoard, MAX_BOARD_TEXT_LENGTH, parseBoard } from '../../client-sdk/core/board.js';
+import { dealableGames, generateDeal, supportedNumberings } from '../../client-sdk/core/deals/index.js';
+import { ERROR_STATUS, SolverError } from '../../client-sdk/core/errors.js';
+import { layoutFromJson, layoutToJson, type LayoutJson } from '../../client-sdk/core/layout.js';
+import { findPreset, type Layout, type Numbering, type Rules } from '../../client-sdk/core/rules.js';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 /** `FUZZ_SCALE=10` runs ten times the cases (a longer local hunt; CI runs the counts as written). */

@@ -12,10 +12,10 @@ import { extname, join, normalize } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './helpers/chromium.js';
-import { createLocalSolver } from '../client-sdk/sdk/index.js';
+import { launchChromium } from '../helpers/chromium.js';
+import { createLocalSolver } from '../../client-sdk/sdk/index.js';
+import { ROOT } from '../helpers/paths.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
 
 let dir: string;

@@ -9,25 +9,25 @@
  * the enqueuing an API server left half done.
  *
  * The real processes (two workers, SIGKILL, SIGTERM, cancel) are in
- * tests/redis-workers.test.ts.
+ * tests/integration/redis-workers.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { BatchStatusSchema, type BatchStatus } from '../client-sdk/api/batch-schemas.js';
-import type { Move } from '../client-sdk/core/moves.js';
-import type { Deal } from '../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
-import { createApp } from '../server/app.js';
-import { planBatch } from '../server/batches/positions.js';
-import { RedisBatchBackend } from '../server/batches/redis/backend.js';
-import { batchFields, encodeResult, VERDICT_FIELD } from '../server/batches/redis/codec.js';
-import { RedisKeys } from '../server/batches/redis/keys.js';
-import { RECORD } from '../server/batches/redis/scripts.js';
-import { BatchWorker } from '../server/batches/redis/worker.js';
-import { createBatchService } from '../server/batches/service.js';
-import { DEFAULT_LIMITS_CONFIG } from '../client-sdk/api/request.js';
-import { loadConfig } from '../server/config.js';
-import { deletePrefix, REDIS_URL, redisAvailable, testPrefix } from './helpers/redis.js';
+import { BatchStatusSchema, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+import type { Deal } from '../../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import { createApp } from '../../server/app.js';
+import { planBatch } from '../../server/batches/positions.js';
+import { RedisBatchBackend } from '../../server/batches/redis/backend.js';
+import { batchFields, encodeResult, VERDICT_FIELD } from '../../server/batches/redis/codec.js';
+import { RedisKeys } from '../../server/batches/redis/keys.js';
+import { RECORD } from '../../server/batches/redis/scripts.js';
+import { BatchWorker } from '../../server/batches/redis/worker.js';
+import { createBatchService } from '../../server/batches/service.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../client-sdk/api/request.js';
+import { loadConfig } from '../../server/config.js';
+import { deletePrefix, REDIS_URL, redisAvailable, testPrefix } from '../helpers/redis.js';
 
 const available = await redisAvailable();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,8 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   applyMove,
@@ -23,14 +22,12 @@ import {
   SolverError,
   type LocalSolver,
   type SolveResponse,
-} from '../client-sdk/sdk/index.js';
-import { checkCertificate } from '../client-sdk/core/proof/check.js';
-import { checkMove } from '../client-sdk/core/verify.js';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
-import { REFERENCE_VERDICTS } from './helpers/paths.js';
+} from '../../client-sdk/sdk/index.js';
+import { checkCertificate } from '../../client-sdk/core/proof/check.js';
+import { checkMove } from '../../client-sdk/core/verify.js';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { ROOT, REFERENCE_VERDICTS } from '../helpers/paths.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(HERE, '..');
 const VERDICTS = join(REFERENCE_VERDICTS, 'seahaven_towers.tsv');
 
 let server: ServerProcess;

@@ -1,14 +1,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GAME_SHAPE, rulesWith } from './helpers/positions.js';
+import { GAME_SHAPE, rulesWith } from '../helpers/positions.js';
 import { z } from 'zod';
-import { parseBoard } from '../client-sdk/core/board.js';
-import { parseCard } from '../client-sdk/core/cards.js';
-import { SolverError } from '../client-sdk/core/errors.js';
-import { type LayoutJson, LayoutJsonSchema, jsonLocator, layoutFromJson, layoutToJson, validateLayout } from '../client-sdk/core/layout.js';
-import type { Layout } from '../client-sdk/core/rules.js';
-import { REFERENCE_DEALS } from './helpers/paths.js';
+import { parseBoard } from '../../client-sdk/core/board.js';
+import { parseCard } from '../../client-sdk/core/cards.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { type LayoutJson, LayoutJsonSchema, jsonLocator, layoutFromJson, layoutToJson, validateLayout } from '../../client-sdk/core/layout.js';
+import type { Layout } from '../../client-sdk/core/rules.js';
+import { REFERENCE_DEALS } from '../helpers/paths.js';
 
 const DEALS_DIR = REFERENCE_DEALS;
 

@@ -6,10 +6,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ServerProcess } from './helpers/server-process.js';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { ROOT } from '../helpers/paths.js';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ describe('request deadline', () => {
 
 describe('start-up faults', () => {
   it('a port in use stops the start with one fatal line naming PORT and HOST, no stack, exit 1', () => {
-    const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'server', 'main.ts');
+    const main = join(ROOT, 'server', 'main.ts');
     const run = spawnSync(process.execPath, ['--import', 'tsx', main], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: String(server.port), LOG_LEVEL: 'warn', THREADS: '1', BATCH_DB_PATH: ':memory:' },
       encoding: 'utf8',

@@ -4,15 +4,15 @@
  * request ids, and error bodies that never leak a stack or a path.
  */
 import { describe, expect, it } from 'vitest';
-import { SolverError } from '../client-sdk/core/errors.js';
-import { ErrorResponseSchema } from '../client-sdk/api/schemas.js';
-import type { SolveOutcome } from '../client-sdk/core/solve-types.js';
-import type { ApiKey } from '../server/config.js';
-import { ServiceState } from '../server/lifecycle.js';
-import { createLogger } from '../server/logger.js';
-import { createMetrics } from '../server/metrics.js';
-import type { SolveFn } from '../server/pool.js';
-import { createServiceApp, type ServiceAppDeps } from '../server/service.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { ErrorResponseSchema } from '../../client-sdk/api/schemas.js';
+import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import type { ApiKey } from '../../server/config.js';
+import { ServiceState } from '../../server/lifecycle.js';
+import { createLogger } from '../../server/logger.js';
+import { createMetrics } from '../../server/metrics.js';
+import type { SolveFn } from '../../server/pool.js';
+import { createServiceApp, type ServiceAppDeps } from '../../server/service.js';
 
 const OUTCOME: SolveOutcome = { verdict: 'unknown', reason: 'max_states', moves: [], stats: { statesExpanded: 1, statesStored: 1, elapsedMs: 1, memoryBytes: 1 } };
 const fakeSolve: SolveFn = async () => structuredClone(OUTCOME);
