@@ -38,7 +38,7 @@ import cliProgress from 'cli-progress';
 import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import { DEFAULT_LIMITS_CONFIG, defaultNumbering, requirePreset, resolveDeal } from '../client-sdk/api/request.js';
-import type { Deal, Numbering } from '../client-sdk/core/rules.js';
+import { NUMBERINGS, type Deal, type Numbering } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/core/solve-types.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
@@ -63,7 +63,7 @@ function parseOptions(): BenchOptions {
     .name('bench')
     .description('Solver throughput on fixed deal sets: one engine on the main thread, then the worker pool.')
     .option('--game <id>', 'run one custom set of this game instead of the two default sets')
-    .addOption(new Option('--numbering <n>', 'deal numbering of the custom set (default: the game\'s default)').choices(['ms', 'pysolfc']))
+    .addOption(new Option('--numbering <n>', 'deal numbering of the custom set (default: the game\'s default)').choices(NUMBERINGS))
     .option('--from <n>', 'first deal of the custom set (default 1)', positiveInt)
     .option('--to <n>', 'last deal of the custom set (default 1000)', positiveInt)
     .option('--max-states <n>', 'state budget per deal', positiveInt, DEFAULT_LIMITS_CONFIG.defaultMaxStates)

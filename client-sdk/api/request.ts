@@ -14,8 +14,11 @@ import { SolverError } from '../core/errors.js';
 import { layoutFromJson, validateLayout } from '../core/layout.js';
 import { toFcsMoves, toStandardNotation } from '../core/notation.js';
 import {
+  BUILD_RULES,
+  EMPTY_COLUMN_RULES,
   findPreset,
   PRESETS,
+  SEQUENCE_MOVE_RULES,
   MAX_COLUMNS,
   MAX_FREE_CELLS,
   type Deal,
@@ -47,10 +50,6 @@ export const DEFAULT_LIMITS_CONFIG: Readonly<LimitsConfig> = Object.freeze({
   defaultTimeoutMs: 30_000,
   timeoutMsCap: 120_000,
 });
-
-const BUILD_RULES = ['alternate_color', 'suit', 'rank', 'suit_up_or_down'] as const;
-const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
-const SEQUENCE_MOVE_RULES = ['none', 'supermove', 'cells_plus_one', 'unlimited'] as const;
 
 /**
  * The numbering a deal number is read in when the request names none: `ms`

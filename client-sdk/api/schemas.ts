@@ -13,8 +13,10 @@
 import { z } from '@hono/zod-openapi';
 import { ERROR_STATUS, SolverError, type ErrorCode } from '../core/errors.js';
 import { LayoutJsonSchema } from '../core/layout.js';
+import { MOVE_SOURCES, MOVE_TARGETS } from '../core/moves.js';
 import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from '../core/proof/format.js';
-import { MAX_COLUMNS, MAX_FREE_CELLS } from '../core/rules.js';
+import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
+import { BUILD_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, SEQUENCE_MOVE_RULES } from '../core/rules.js';
 
 /** Game identifier, one of `GET /v1/games`. */
 export const GameIdSchema = z
@@ -24,7 +26,7 @@ export const GameIdSchema = z
   .openapi({ description: 'Game preset id, as listed by `GET /v1/games`.', example: 'seahaven_towers' });
 
 /** A deal numbering scheme. */
-export const NumberingSchema = z.enum(['ms', 'pysolfc']).openapi({
+export const NumberingSchema = z.enum(NUMBERINGS).openapi({
   description:
     '`ms`: Microsoft FreeCell / FreeCell Pro numbers (1..2^33-1). `pysolfc`: PySolFC game numbers (every game).',
 });
@@ -51,13 +53,13 @@ export const DealNumberSchema = z
     example: 1,
   });
 
-export const BuildRuleSchema = z.enum(['alternate_color', 'suit', 'rank', 'suit_up_or_down']).openapi({
+export const BuildRuleSchema = z.enum(BUILD_RULES).openapi({
   description: 'How tableau cards build down: alternate colours, in suit, any suit (rank only), or in suit up or down.',
 });
-export const EmptyColumnRuleSchema = z.enum(['any', 'kings', 'none']).openapi({
+export const EmptyColumnRuleSchema = z.enum(EMPTY_COLUMN_RULES).openapi({
   description: 'Which cards an empty column takes: any card, kings only (with wrapping ranks: the rank below the foundation base), or none.',
 });
-export const SequenceMoveRuleSchema = z.enum(['none', 'supermove', 'cells_plus_one', 'unlimited']).openapi({
+export const SequenceMoveRuleSchema = z.enum(SEQUENCE_MOVE_RULES).openapi({
   description:
     'How many cards move at once between columns: `none` single cards; `supermove` (f+1)·2^e; `cells_plus_one` f+1; `unlimited` any valid sequence (f = empty free cells, e = empty columns other than the destination).',
 });
@@ -154,9 +156,9 @@ export const SolveRequestSchema = z
 /** One move of a solution (`Move` of `moves.ts`), indices 0-based. */
 export const MoveSchema = z
   .object({
-    from: z.enum(['column', 'cell']),
+    from: z.enum(MOVE_SOURCES),
     fromIndex: z.number().int().min(0).openapi({ description: 'Source column or free cell, 0-based.' }),
-    to: z.enum(['column', 'cell', 'foundation']),
+    to: z.enum(MOVE_TARGETS),
     toIndex: z.number().int().min(0).openapi({ description: 'Target column or free cell, 0-based; for a foundation the suit (0 C, 1 D, 2 H, 3 S).' }),
     count: z.number().int().min(1).openapi({ description: 'Cards moved (more than 1 only for a sequence move).' }),
     card: z.string().openapi({ description: 'The moved card; for a sequence move the deepest card of the run.', example: '9H' }),
@@ -226,10 +228,10 @@ export const ProofSchema = z
 /** Answer of `POST /v1/solve`. */
 export const SolveResponseSchema = z
   .object({
-    verdict: z.enum(['solved', 'unsolvable', 'unknown']).openapi({
+    verdict: z.enum(VERDICTS).openapi({
       description: '`solved`: a solution checked by an independent replay. `unsolvable`: the complete search found none. `unknown`: a budget ran out (see `reason`).',
     }),
-    reason: z.enum(['max_states', 'timeout', 'memory', 'cancelled']).optional().openapi({ description: 'Which budget ended the search; only with `unknown`.' }),
+    reason: z.enum(UNKNOWN_REASONS).optional().openapi({ description: 'Which budget ended the search; only with `unknown`.' }),
     game: GameIdSchema,
     rules: RulesSchema,
     board: z.string().openapi({ description: 'The start position in fc-solve board text.' }),

@@ -46,7 +46,15 @@ import {
 } from './cards.js';
 import { SolverError } from './errors.js';
 import type { Move } from './moves.js';
-import { MAX_COLUMNS, MAX_FREE_CELLS, type Layout, type Rules } from './rules.js';
+import {
+  BUILD_RULES,
+  EMPTY_COLUMN_RULES,
+  MAX_COLUMNS,
+  MAX_FREE_CELLS,
+  SEQUENCE_MOVE_RULES,
+  type Layout,
+  type Rules,
+} from './rules.js';
 
 /**
  * The checker's verdict on a solution.
@@ -57,10 +65,6 @@ import { MAX_COLUMNS, MAX_FREE_CELLS, type Layout, type Rules } from './rules.js
  *   `reason` says why in plain words.
  */
 export type CheckResult = { ok: true; final: Layout } | { ok: false; moveIndex: number; reason: string };
-
-const BUILDS = ['alternate_color', 'suit', 'rank', 'suit_up_or_down'] as const;
-const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
-const SEQUENCE_MOVE_RULES = ['none', 'supermove', 'cells_plus_one', 'unlimited'] as const;
 
 // ---------------------------------------------------------------------------
 // Ranks (rules.md, "Rule parameters": foundation base, wrapping K→A)
@@ -380,7 +384,7 @@ function rulesProblem(rules: Rules): string | null {
   if (rules === null || typeof rules !== 'object') return 'invalid rules: not an object';
   if (!Number.isInteger(rules.columns) || rules.columns < 1 || rules.columns > MAX_COLUMNS) return `invalid rules: columns ${JSON.stringify(rules.columns)} (1..${MAX_COLUMNS})`;
   if (!Number.isInteger(rules.freeCells) || rules.freeCells < 0 || rules.freeCells > MAX_FREE_CELLS) return `invalid rules: freeCells ${JSON.stringify(rules.freeCells)} (0..${MAX_FREE_CELLS})`;
-  if (!BUILDS.includes(rules.build)) return `invalid rules: build ${JSON.stringify(rules.build)}`;
+  if (!BUILD_RULES.includes(rules.build)) return `invalid rules: build ${JSON.stringify(rules.build)}`;
   if (!EMPTY_COLUMN_RULES.includes(rules.emptyColumn)) return `invalid rules: emptyColumn ${JSON.stringify(rules.emptyColumn)}`;
   if (!SEQUENCE_MOVE_RULES.includes(rules.sequenceMove)) return `invalid rules: sequenceMove ${JSON.stringify(rules.sequenceMove)}`;
   if (!Number.isInteger(rules.foundationBase) || rules.foundationBase < 1 || rules.foundationBase > 13) return `invalid rules: foundationBase ${JSON.stringify(rules.foundationBase)} (1..13)`;

@@ -22,7 +22,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Move, MoveSource, MoveTarget } from '../../client-sdk/core/moves.js';
+import { MOVE_SOURCES as SOURCES, MOVE_TARGETS as TARGETS, type Move } from '../../client-sdk/core/moves.js';
 import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
 import type { RulesOverride } from '../../client-sdk/api/schemas.js';
 import type { SolveLimits, UnknownReason } from '../../client-sdk/core/solve-types.js';
@@ -162,8 +162,6 @@ const VERDICT_COLUMN: Record<BatchVerdict, 'solved' | 'unsolvable' | 'unknown' |
 
 /** Bytes per move in the `moves` column. */
 const MOVE_BYTES = 8;
-const SOURCES: readonly MoveSource[] = ['column', 'cell'];
-const TARGETS: readonly MoveTarget[] = ['column', 'cell', 'foundation'];
 
 /**
  * Packs moves, 8 bytes each: source kind, source index, target kind, target

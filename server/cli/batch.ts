@@ -21,6 +21,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchRequestSchema, type BatchRequest, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
+import { NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { validationError } from '../../client-sdk/api/schemas.js';
 import { createBatchService, type BatchService } from '../batches/service.js';
 import { MAX_THREADS } from '../config.js';
@@ -63,7 +64,7 @@ function parseOptions(): CliOptions {
     .requiredOption('--game <id>', 'game preset (GET /v1/games lists them)')
     .option('--deals <range|list>', 'deal numbers: 1-1000, 1..1000 or 1,617,11982')
     .option('--boards <file>', 'a JSON file with an array of board texts (instead of --deals)')
-    .addOption(new Option('--numbering <n>', 'numbering of the deals (default: the game\'s)').choices(['ms', 'pysolfc']))
+    .addOption(new Option('--numbering <n>', 'numbering of the deals (default: the game\'s)').choices(NUMBERINGS))
     .option('--max-states <n>', 'state budget per deal (default 5,000,000)', positiveInt)
     .option('--timeout-ms <n>', 'deadline per deal, ms (default 30,000)', positiveInt)
     .option('--threads <n>', `solver threads (at most ${MAX_THREADS}: 4 per CPU)`, threadCount, availableParallelism())
