@@ -154,9 +154,10 @@ class Rejection extends Error {
  * `suit_up_or_down` with `unlimited` sequence moves, where a run can be
  * parked on the card in one move with no free cell or column to spare, and
  * once the card is home the run may have nowhere to go. There only `none`
- * (no auto-moves) is accepted; the engine's `suit_always` is unsound there
- * (docs/proofs.md has a position it calls unsolvable that has a 12-move
- * solution).
+ * (no auto-moves) is accepted, as `suit_always` is unsound there
+ * (docs/proofs.md has a position that sending every fitting card home makes
+ * unsolvable though it has a 12-move solution); the engine applies no
+ * auto-moves there either.
  */
 export function vouchedAutoMoveRule(rules: Rules): AutoMoveRule {
   if (rules.build === 'suit_up_or_down' && rules.sequenceMove === 'unlimited') return 'none';

@@ -40,14 +40,16 @@ export const CERTIFICATE_MEDIA_TYPE = 'application/gzip';
  * The safe auto-move rule the search applies after every move, per rules
  * (assembly/position.ts `isSafeAutoMove` argues each; docs/proofs.md repeats
  * the arguments):
- * - `suit_always`: `suit` or `suit_up_or_down` build, no wrap: every card that
- *   fits its foundation goes there;
+ * - `suit_always`: `suit` or `suit_up_or_down` build, no wrap (but not
+ *   `suit_up_or_down` with `unlimited` sequence moves): every card that fits
+ *   its foundation goes there;
  * - `alternate_color_horne`: relRank <= 2, or both opposite-colour
  *   foundations hold at least relRank - 1;
  * - `rank_other_within_2`: every other foundation holds at least relRank - 2;
  * - `suit_wrap_not_base`: `suit`/`suit_up_or_down` with wrap: every card but
  *   relRank 1 (the foundation base);
- * - `none`: no auto-moves (other builds with wrap).
+ * - `none`: no auto-moves (other builds with wrap, and `suit_up_or_down`
+ *   with `unlimited` sequence moves, where a whole run can be parked on the card).
  */
 export type AutoMoveRule = 'suit_always' | 'alternate_color_horne' | 'rank_other_within_2' | 'suit_wrap_not_base' | 'none';
 
