@@ -22,7 +22,7 @@ import { createMetrics } from './metrics.js';
 import type { BatchBackend } from './batches/backend.js';
 import { redactUrl, RedisBatchBackend } from './batches/redis/backend.js';
 import { registerQueueMetrics } from './batches/redis/metrics.js';
-import { createBatchService } from './batches/service.js';
+import { createBatchService } from './batches/embedded/service.js';
 import { createPool, type SolverPool } from './pool.js';
 import { createServiceApp } from './service.js';
 

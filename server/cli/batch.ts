@@ -23,7 +23,7 @@ import { loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { validationError } from '../../client-sdk/api/schemas.js';
-import { createBatchService, type BatchService } from '../batches/service.js';
+import { createBatchService, type BatchService } from '../batches/embedded/service.js';
 import { MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
 import { exitOnUsageError, positiveInt } from './usage.js';

@@ -16,9 +16,10 @@ import type { Move } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { createApp } from '../../server/app.js';
-import { BatchScheduler, type BatchPool } from '../../server/batches/scheduler.js';
-import { createBatchService, type BatchService } from '../../server/batches/service.js';
-import { BatchStore, decodeMoves, encodeMoves, type BatchSpec } from '../../server/batches/store.js';
+import { BatchScheduler, type BatchPool } from '../../server/batches/embedded/scheduler.js';
+import { createBatchService, type BatchService } from '../../server/batches/embedded/service.js';
+import { BatchStore } from '../../server/batches/embedded/store.js';
+import { decodeMoves, encodeMoves, type BatchSpec } from '../../server/batches/model.js';
 import { ROOT, REFERENCE_VERDICTS } from '../helpers/paths.js';
 
 let dir: string;

@@ -31,8 +31,7 @@ import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../../client-sdk/ap
 import type { Logger } from '../../logger.js';
 import type { BatchBackend, BatchProgressState, BatchResultsPage } from '../backend.js';
 import { planBatch } from '../positions.js';
-import { DEFAULT_MAX_BATCH_DEALS, toStatus, toWireResult } from '../service.js';
-import type { BatchSpec, BatchState } from '../store.js';
+import { DEFAULT_MAX_BATCH_DEALS, toStatus, toWireResult, type BatchSpec, type BatchState } from '../model.js';
 import { batchFields, decodeResult, pairs, toRecord } from './codec.js';
 import { jobId, QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
 import { CANCEL, PAGE, STATUS } from './scripts.js';
