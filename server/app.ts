@@ -31,7 +31,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { ERROR_STATUS, SolverError } from '../client-sdk/core/errors.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/api/request.js';
+import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits } from '../client-sdk/api/request.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/core/proof/writer.js';
 import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/core/proof/format.js';
 import {
@@ -42,6 +42,7 @@ import {
   validationError,
   type ErrorResponse,
 } from '../client-sdk/api/schemas.js';
+import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
 import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent } from './openapi.js';
 import type { SolveFn } from './pool.js';
 import { registerBatchRoutes } from './batches/routes.js';

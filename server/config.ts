@@ -46,6 +46,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
 import type { AppConfig } from './app.js';
+import { DEFAULT_LIMITS_CONFIG } from './limits.js';
 
 /** One API key: the bearer token and the name logs and metrics show for it (never the token). */
 export interface ApiKey {
@@ -150,10 +151,10 @@ function envSchema() {
         .pipe(z.number().int().max(MAX_QUEUE_CAP))
         .optional(),
       BODY_LIMIT_BYTES: intVar(1024 * 1024, 1),
-      DEFAULT_MAX_STATES: intVar(5_000_000, 1),
-      MAX_STATES_CAP: intVar(50_000_000, 1),
-      DEFAULT_TIMEOUT_MS: intVar(30_000, 1, MAX_TIMER_MS),
-      TIMEOUT_MS_CAP: intVar(120_000, 1, MAX_TIMER_MS),
+      DEFAULT_MAX_STATES: intVar(DEFAULT_LIMITS_CONFIG.defaultMaxStates, 1),
+      MAX_STATES_CAP: intVar(DEFAULT_LIMITS_CONFIG.maxStatesCap, 1),
+      DEFAULT_TIMEOUT_MS: intVar(DEFAULT_LIMITS_CONFIG.defaultTimeoutMs, 1, MAX_TIMER_MS),
+      TIMEOUT_MS_CAP: intVar(DEFAULT_LIMITS_CONFIG.timeoutMsCap, 1, MAX_TIMER_MS),
       MAX_MEMORY_MB: intVar(3072, 16, 4095),
       STOP_GRACE_MS: intVar(2000, 10, 600_000),
       SHUTDOWN_DRAIN_MS: z

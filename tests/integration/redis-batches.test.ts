@@ -26,7 +26,7 @@ import { RedisKeys } from '../../server/batches/redis/keys.js';
 import { RECORD } from '../../server/batches/redis/scripts.js';
 import { BatchWorker } from '../../server/batches/redis/worker.js';
 import { createBatchService } from '../../server/batches/embedded/service.js';
-import { DEFAULT_LIMITS_CONFIG } from '../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 import { loadConfig } from '../../server/config.js';
 import { deletePrefix, REDIS_URL, redisAvailable, testPrefix } from '../helpers/redis.js';
 

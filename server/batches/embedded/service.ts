@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BatchRequest, BatchResult, BatchStatus } from '../../../client-sdk/api/batch-schemas.js';
 import { SolverError } from '../../../client-sdk/core/errors.js';
-import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../limits.js';
 import type { BatchBackend, BatchProgressState, BatchResultsPage } from '../backend.js';
 import { DEFAULT_MAX_BATCH_DEALS, toStatus, toWireResult, type BatchRecord } from '../model.js';
 import { planBatch } from '../positions.js';

@@ -27,7 +27,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { BatchRequest, BatchStatus } from '../../../client-sdk/api/batch-schemas.js';
 import { SolverError } from '../../../client-sdk/core/errors.js';
-import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../limits.js';
 import type { Logger } from '../../logger.js';
 import type { BatchBackend, BatchProgressState, BatchResultsPage } from '../backend.js';
 import { planBatch } from '../positions.js';
