@@ -209,10 +209,38 @@ function isIndex(i: unknown, size: number): i is number {
 }
 
 /**
+ * Which check of {@link moveFault} a move failed (the numbers are those of
+ * its list): 0 `invalid_rules`, 1 `bad_shape`, 2 `auto_not_to_foundation`,
+ * 3 `same_place`, 4 `one_card_only`, 5 `card_not_there`,
+ * 6 `run_not_a_sequence`, 7 `over_capacity`, 8 `destination_refuses`.
+ */
+export type MoveCheck =
+  | 'invalid_rules'
+  | 'bad_shape'
+  | 'auto_not_to_foundation'
+  | 'same_place'
+  | 'one_card_only'
+  | 'card_not_there'
+  | 'run_not_a_sequence'
+  | 'over_capacity'
+  | 'destination_refuses';
+
+/** Why a move is illegal: the check it failed, and the reason in words (the conventions of this file's comment). */
+export interface MoveFault {
+  check: MoveCheck;
+  reason: string;
+}
+
+function fault(check: MoveCheck, reason: string): MoveFault {
+  return { check, reason };
+}
+
+/**
  * Why `move` is illegal in `layout` under `rules`, or `null` when it is legal.
  * Never throws and never changes its arguments.
  *
- * Checks, in this order (the first failure is reported):
+ * Checks, in this order (the first failure is reported, with its
+ * {@link MoveCheck} code):
  * 0. the rules are valid (else the reason starts `invalid rules:`);
  * 1. the move's shape: `from`, `to`, `count` (positive integer), `auto`
  *    (boolean), `card` (a card token, see `parseCard`), indices in range
@@ -234,79 +262,79 @@ function isIndex(i: unknown, size: number): i is number {
  *    empty column under `emptyColumn` (`any`: any card; `kings`: only the top
  *    rank, see rules.md "Rule parameters"; `none`: nothing).
  */
-export function checkMove(rules: Rules, layout: Layout, move: Move): string | null {
+export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault | null {
   const badRules = rulesProblem(rules);
-  if (badRules !== null) return badRules;
-  if (move === null || typeof move !== 'object') return 'move is not an object';
+  if (badRules !== null) return fault('invalid_rules', badRules);
+  if (move === null || typeof move !== 'object') return fault('bad_shape', 'move is not an object');
   const { from, fromIndex, to, toIndex, count, auto } = move;
-  if (from !== 'column' && from !== 'cell') return `unknown source ${JSON.stringify(from)}`;
-  if (to !== 'column' && to !== 'cell' && to !== 'foundation') return `unknown destination ${JSON.stringify(to)}`;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return `count must be a positive integer, got ${JSON.stringify(count)}`;
-  if (typeof auto !== 'boolean') return 'auto must be true or false';
+  if (from !== 'column' && from !== 'cell') return fault('bad_shape', `unknown source ${JSON.stringify(from)}`);
+  if (to !== 'column' && to !== 'cell' && to !== 'foundation') return fault('bad_shape', `unknown destination ${JSON.stringify(to)}`);
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return fault('bad_shape', `count must be a positive integer, got ${JSON.stringify(count)}`);
+  if (typeof auto !== 'boolean') return fault('bad_shape', 'auto must be true or false');
   const card = typeof move.card === 'string' ? parseCard(move.card) : null;
-  if (card === null) return `${JSON.stringify(move.card)} is not a card`;
+  if (card === null) return fault('bad_shape', `${JSON.stringify(move.card)} is not a card`);
 
   const columns = Math.min(rules.columns, layout.columns.length);
   const cells = Math.min(rules.freeCells, layout.freeCells.length);
-  if (from === 'column' && !isIndex(fromIndex, columns)) return `no column ${JSON.stringify(fromIndex)} (${rules.columns} columns)`;
-  if (from === 'cell' && !isIndex(fromIndex, cells)) return `no free cell ${JSON.stringify(fromIndex)} (${rules.freeCells} free cells)`;
-  if (to === 'column' && !isIndex(toIndex, columns)) return `no column ${JSON.stringify(toIndex)} (${rules.columns} columns)`;
-  if (to === 'cell' && !isIndex(toIndex, cells)) return `no free cell ${JSON.stringify(toIndex)} (${rules.freeCells} free cells)`;
-  if (to === 'foundation' && !isIndex(toIndex, 4)) return `no foundation ${JSON.stringify(toIndex)} (foundations are 0..3: C, D, H, S)`;
+  if (from === 'column' && !isIndex(fromIndex, columns)) return fault('bad_shape', `no column ${JSON.stringify(fromIndex)} (${rules.columns} columns)`);
+  if (from === 'cell' && !isIndex(fromIndex, cells)) return fault('bad_shape', `no free cell ${JSON.stringify(fromIndex)} (${rules.freeCells} free cells)`);
+  if (to === 'column' && !isIndex(toIndex, columns)) return fault('bad_shape', `no column ${JSON.stringify(toIndex)} (${rules.columns} columns)`);
+  if (to === 'cell' && !isIndex(toIndex, cells)) return fault('bad_shape', `no free cell ${JSON.stringify(toIndex)} (${rules.freeCells} free cells)`);
+  if (to === 'foundation' && !isIndex(toIndex, 4)) return fault('bad_shape', `no foundation ${JSON.stringify(toIndex)} (foundations are 0..3: C, D, H, S)`);
 
-  if (auto && to !== 'foundation') return 'an auto move must go to a foundation';
-  if (from === to && fromIndex === toIndex) return `source and destination are the same ${from === 'cell' ? 'free cell' : 'column'} ${fromIndex}`;
-  if (count > 1 && from === 'cell') return `a free cell holds one card; count must be 1, got ${count}`;
-  if (count > 1 && to === 'cell') return `a free cell takes one card; count must be 1, got ${count}`;
-  if (count > 1 && to === 'foundation') return `cards go to the foundations one at a time; count must be 1, got ${count}`;
+  if (auto && to !== 'foundation') return fault('auto_not_to_foundation', 'an auto move must go to a foundation');
+  if (from === to && fromIndex === toIndex) return fault('same_place', `source and destination are the same ${from === 'cell' ? 'free cell' : 'column'} ${fromIndex}`);
+  if (count > 1 && from === 'cell') return fault('one_card_only', `a free cell holds one card; count must be 1, got ${count}`);
+  if (count > 1 && to === 'cell') return fault('one_card_only', `a free cell takes one card; count must be 1, got ${count}`);
+  if (count > 1 && to === 'foundation') return fault('one_card_only', `cards go to the foundations one at a time; count must be 1, got ${count}`);
 
   // The source holds the named card at the right depth.
   let run: Card[];
   if (from === 'column') {
     const col = layout.columns[fromIndex];
-    if (col.length === 0) return `column ${fromIndex} is empty`;
-    if (col.length < count) return `column ${fromIndex} holds ${col.length} card${col.length === 1 ? '' : 's'}, cannot move ${count}`;
+    if (col.length === 0) return fault('card_not_there', `column ${fromIndex} is empty`);
+    if (col.length < count) return fault('card_not_there', `column ${fromIndex} holds ${col.length} card${col.length === 1 ? '' : 's'}, cannot move ${count}`);
     const found = col[col.length - count];
-    if (found !== card) return `column ${fromIndex}: card ${count} from the top is ${cardToString(found)}, not ${cardToString(card)}`;
+    if (found !== card) return fault('card_not_there', `column ${fromIndex}: card ${count} from the top is ${cardToString(found)}, not ${cardToString(card)}`);
     run = col.slice(col.length - count);
   } else {
     const held = layout.freeCells[fromIndex];
-    if (held === null) return `free cell ${fromIndex} is empty`;
-    if (held !== card) return `free cell ${fromIndex} holds ${cardToString(held)}, not ${cardToString(card)}`;
+    if (held === null) return fault('card_not_there', `free cell ${fromIndex} is empty`);
+    if (held !== card) return fault('card_not_there', `free cell ${fromIndex} holds ${cardToString(held)}, not ${cardToString(card)}`);
     run = [held];
   }
 
   // The moved run is one tableau sequence.
   const brk = firstBreak(rules, run);
   if (brk >= 0) {
-    return `moved run ${cardsText(run)} is not a sequence: ${cardToString(run[brk])} cannot go on ${cardToString(run[brk - 1])} (build ${rules.build})`;
+    return fault('run_not_a_sequence', `moved run ${cardsText(run)} is not a sequence: ${cardToString(run[brk])} cannot go on ${cardToString(run[brk - 1])} (build ${rules.build})`);
   }
 
   // Sequence-move capacity (only column-to-column moves carry more than one card).
   if (count > 1) {
     const capacity = sequenceCapacity(rules, layout, toIndex);
-    if (count > capacity) return `${count} cards exceed the sequence-move capacity ${capacity} (${capacityDetail(rules, layout, toIndex)})`;
+    if (count > capacity) return fault('over_capacity', `${count} cards exceed the sequence-move capacity ${capacity} (${capacityDetail(rules, layout, toIndex)})`);
   }
 
   // The destination accepts the card(s).
   if (to === 'cell') {
     const held = layout.freeCells[toIndex];
-    if (held !== null) return `free cell ${toIndex} is occupied by ${cardToString(held)}`;
+    if (held !== null) return fault('destination_refuses', `free cell ${toIndex} is occupied by ${cardToString(held)}`);
     return null;
   }
   if (to === 'foundation') {
     const suitLetter = SUIT_LETTERS[toIndex];
-    if (suitOf(card) !== toIndex) return `${cardToString(card)} is not of suit ${suitLetter} (foundation ${toIndex})`;
+    if (suitOf(card) !== toIndex) return fault('destination_refuses', `${cardToString(card)} is not of suit ${suitLetter} (foundation ${toIndex})`);
     const next = foundationRank(rules, layout.foundations[toIndex]);
-    if (next === null) return `foundation ${suitLetter} is complete`;
-    if (rankOf(card) !== next) return `foundation ${suitLetter} takes ${RANK_LETTERS[next]}${suitLetter} next, not ${cardToString(card)}`;
+    if (next === null) return fault('destination_refuses', `foundation ${suitLetter} is complete`);
+    if (rankOf(card) !== next) return fault('destination_refuses', `foundation ${suitLetter} takes ${RANK_LETTERS[next]}${suitLetter} next, not ${cardToString(card)}`);
     return null;
   }
   const dest = layout.columns[toIndex];
   if (dest.length > 0) {
     const top = dest[dest.length - 1];
     if (firstBreak(rules, [top, ...run]) >= 0) {
-      return `${cardsText(run)} cannot go on ${cardToString(top)} in column ${toIndex} (build ${rules.build})`;
+      return fault('destination_refuses', `${cardsText(run)} cannot go on ${cardToString(top)} in column ${toIndex} (build ${rules.build})`);
     }
     return null;
   }
@@ -314,13 +342,21 @@ export function checkMove(rules: Rules, layout: Layout, move: Move): string | nu
     case 'any':
       return null;
     case 'none':
-      return `empty column ${toIndex} takes no cards (emptyColumn none)`;
+      return fault('destination_refuses', `empty column ${toIndex} takes no cards (emptyColumn none)`);
     case 'kings': {
       const r = topRank(rules);
-      if (rankOf(card) !== r) return `empty column ${toIndex} takes only ${RANK_LETTERS[r]}s (emptyColumn kings), not ${cardToString(card)}`;
+      if (rankOf(card) !== r) return fault('destination_refuses', `empty column ${toIndex} takes only ${RANK_LETTERS[r]}s (emptyColumn kings), not ${cardToString(card)}`);
       return null;
     }
   }
+}
+
+/**
+ * The reason of {@link moveFault} in words, or `null` when the move is legal.
+ * Never throws and never changes its arguments.
+ */
+export function checkMove(rules: Rules, layout: Layout, move: Move): string | null {
+  return moveFault(rules, layout, move)?.reason ?? null;
 }
 
 /** Carries out a move already found legal by {@link checkMove}; mutates `layout`. */

@@ -50,7 +50,7 @@ import {
 } from './format.js';
 import { generateDeal } from '../deals/index.js';
 import { findPreset, type Layout, type Rules } from '../rules.js';
-import { applyMove, checkMove, isWon } from '../verify.js';
+import { applyMove, checkMove, isWon, moveFault } from '../verify.js';
 
 /** Why a certificate was rejected (stable codes; `reason` says it in words). */
 export type ProofFailureCode =
@@ -517,11 +517,6 @@ function readCertificate(file: Uint8Array): { header: CertificateHeader; body: U
 // The check
 // ---------------------------------------------------------------------------
 
-/** How `checkMove` begins the reason of its check 6 (the moved run is not one tableau sequence). */
-const RUN_NOT_A_SEQUENCE = 'moved run ';
-/** How `checkMove` words the failure of its check 7 (sequence-move capacity). */
-const OVER_CAPACITY = /^\d+ cards exceed the sequence-move capacity /;
-
 const CARD_TEXT: string[] = Array.from({ length: 56 }, (_, c) => (c >= 4 ? cardToString(c) : ''));
 
 /** A move in words, for counterexamples. */
@@ -814,8 +809,8 @@ function checkMoves(prepared: Prepared, from: number, to: number, options: Proof
           move.to = 'column';
           move.toIndex = probe;
           movesTried++;
-          const why = checkMove(rules, layout, move);
-          if (why !== null && (why.startsWith(RUN_NOT_A_SEQUENCE) || (probeNonEmpty && OVER_CAPACITY.test(why)))) break;
+          const why = moveFault(rules, layout, move)?.check;
+          if (why === 'run_not_a_sequence' || (probeNonEmpty && why === 'over_capacity')) break;
         }
         tryTargets(card);
       }
