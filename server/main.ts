@@ -32,7 +32,7 @@ import { createServiceApp } from './service.js';
  * Register with `onShutdown.push(async ({ deadline, logger }) => { ... })`
  * where the component is wired below.
  *
- * For batch work (issue 5): the hook should stop submitting new solves to
+ * For batch work (the batch backends): the hook should stop submitting new solves to
  * the pool, wait for or record the ones in flight, and persist what is not
  * done, so that no accepted batch work is lost. Solves still running when
  * `SHUTDOWN_DRAIN_MS` is over are cancelled: they resolve `unknown` with

@@ -315,7 +315,7 @@ describe('web page (headless Chromium, real server)', () => {
   });
 
   it('shows the proof fields an unsolvable answer carries, a long certificate only by its size', async () => {
-    // The real answer for MS #11982, with a `proof` object as issue 4 adds one (shape of client-sdk/core/proof/format.ts).
+    // The real answer for MS #11982, with its `proof` summary (shape of client-sdk/core/proof/format.ts).
     const real = (await (
       await fetch(`${baseUrl}/v1/solve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"game":"freecell","deal":11982}' })
     ).json()) as Record<string, unknown>;

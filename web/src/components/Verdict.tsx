@@ -61,10 +61,11 @@ function reasonText(response: SolveResponse): string {
 }
 
 /**
- * A field of the answer's `proof` object, whatever its shape (issue 4 adds
- * positions, reductions, a fingerprint and maybe a certificate): numbers
- * formatted, long strings (an inline certificate) shortened to their size,
- * `{name, meaning}` items as a line each, other objects as nested lists.
+ * A field of the answer's `proof` object, whatever its shape (an
+ * `unsolvable` answer's summary: positions, reductions, a fingerprint and
+ * maybe a certificate): numbers formatted, long strings (an inline
+ * certificate) shortened to their size, `{name, meaning}` items as a line
+ * each, other objects as nested lists.
  */
 function ProofValue({ value, depth = 0 }: { value: unknown; depth?: number }) {
   if (typeof value === 'number') return <>{nf.format(value)}</>;
