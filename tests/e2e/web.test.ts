@@ -266,7 +266,7 @@ describe('web page (headless Chromium, real server)', () => {
     await error.waitFor();
     expect(await error.getAttribute('data-code')).toBe('malformed_board');
     expect(await error.getAttribute('data-line')).toBe('8');
-    expect(await error.locator('.error-message').textContent()).toContain('Line 8, column 16: "XX" is not a card');
+    expect(await error.locator('.error-message').textContent()).toContain('line 8, column 16: "XX" is not a card');
     expect(await error.locator('.error-where').textContent()).toBe('At line 8, column 16, token “XX”.');
     expect(await error.locator('.error-excerpt .hit mark').textContent()).toBe('XX');
     // The link to the fault selects it in the text area.

@@ -27,7 +27,7 @@ const ORDER: Readonly<Record<Numbering, (n: bigint) => number[]>> = {
 
 function dealerFor(game: string): GameDealer {
   const dealer = Object.hasOwn(GAME_DEALERS, game) ? GAME_DEALERS[game] : undefined;
-  if (!dealer) throw new SolverError('unknown_game', `No deal generator for game "${game}"`, { path: 'game', token: game });
+  if (!dealer) throw new SolverError('unknown_game', `no deal generator for game "${game}"`, { path: 'game', token: game });
   return dealer;
 }
 
@@ -36,7 +36,7 @@ function checkedDealer(game: string, numbering: Numbering): GameDealer {
   if (!dealer.numberings.includes(numbering)) {
     throw new SolverError(
       'numbering_not_supported',
-      `Game "${game}" has no "${numbering}" deal numbers; supported: ${dealer.numberings.join(', ')}`,
+      `game "${game}" has no "${numbering}" deal numbers; supported: ${dealer.numberings.join(', ')}`,
       { path: 'numbering', token: String(numbering) },
     );
   }
@@ -88,7 +88,7 @@ function parseDealNumber(value: string | number | bigint, range: { min: bigint; 
   const outOfRange = (why: string): SolverError =>
     new SolverError(
       'deal_out_of_range',
-      `Deal number ${why}: ${numbering} deals are integers from ${range.min} to ${range.max}`,
+      `deal number ${why}: ${numbering} deals are integers from ${range.min} to ${range.max}`,
       { path: 'deal', token: String(value) },
     );
   let n: bigint;
