@@ -87,7 +87,7 @@ export let statesExpanded: u32 = 0;
 // Heuristic
 
 // Two open lists ("scans", after fc-solve's soft threads sharing one state
-// collection; search-notes.md §1) order the same stored positions by two
+// collection; docs/search.md §1) order the same stored positions by two
 // different scores and take turns. A single greedy score has a heavy tail
 // (a deal it misjudges can take millions of positions while another score
 // solves it in thousands); two scores cut that tail at twice the cost of the
@@ -195,7 +195,7 @@ let featureNextDepth: i32 = 0;
 /**
  * Measures a position for the scores: cards not home, cards buried under
  * out-of-order cards (two ways), occupied cells, empty columns, and how deep
- * the next foundation cards lie (features from search-notes.md §1 and §6).
+ * the next foundation cards lie (features from docs/search.md §1 and §6).
  */
 function measure(p: usize): void {
   let home = 0;
