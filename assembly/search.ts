@@ -154,7 +154,7 @@ function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColu
  * Sets the default weights for the current build rule (unless a tuning run
  * overrode them). Tuned with the bench on MS FreeCell 1..5000, PySolFC
  * Seahaven Towers and Baker's Game 1..500, Beleaguered Castle and Streets
- * and Alleys 1..100 (README "Search").
+ * and Alleys 1..100 (docs/search.md §7).
  */
 function chooseWeights(): void {
   if (weightsOverridden) return;

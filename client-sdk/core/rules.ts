@@ -202,7 +202,7 @@ export const PRESETS: readonly GamePreset[] = [
   {
     id: 'sham_battle',
     name: 'Sham Battle',
-    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see README).',
+    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see docs/rules.md).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
     defaultLimits: CASTLE_LIMITS,
