@@ -9,12 +9,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import GithubSlugger from 'github-slugger';
 import { type Token, type Tokens, lexer, walkTokens } from 'marked';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/paths.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Top-level folders of built or run-time files, never searched for Markdown. */
 const SKIP_TOP = new Set(['dist', 'build', 'data']);
 
