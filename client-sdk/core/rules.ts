@@ -2,12 +2,12 @@
  * Rules as data: the parameters that one engine needs to play every game, the
  * game presets, and the position ("layout") type.
  *
- * Source of every rule: `shared/docs/rules.md` ("Rule parameters" and "Presets"),
+ * Source of every rule: `docs/rules.md` ("Rule parameters" and "Presets"),
  * which cites the seed rule pages, PySolFC and fc-solve.
  */
 import type { Card } from './cards.js';
 
-/** How tableau cards build on each other (rules.md, "tableau build"). */
+/** How tableau cards build on each other (docs/rules.md, "tableau build"). */
 export type BuildRule = 'alternate_color' | 'suit' | 'rank' | 'suit_up_or_down';
 /** Which cards an empty column accepts. `kings`: the top rank (King, or with a wrapping deck the rank below the foundation base). */
 export type EmptyColumnRule = 'any' | 'kings' | 'none';
@@ -202,7 +202,7 @@ export const PRESETS: readonly GamePreset[] = [
   {
     id: 'sham_battle',
     name: 'Sham Battle',
-    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see README).',
+    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see docs/rules.md).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
     defaultLimits: CASTLE_LIMITS,
