@@ -40,15 +40,21 @@ import { suitOf, cardToString, type Card } from '../client-sdk/cards.js';
 /** How fc-solve's search of one deal ended, as the range solver reports it. */
 export type FcsVerdict = 'solved' | 'unsolved' | 'intractable';
 
-/** One deal of a range run: its number, verdict and iterations (positions checked) for this deal alone. */
+/**
+ * One deal of a range run: its number, verdict, iterations (positions
+ * checked) for this deal alone, and its wall time in ms from the solver's own
+ * timestamps (from the previous `Reached` or the `Started` line to its
+ * `Reached` line; microsecond stamps, so about 0.001 ms resolution).
+ */
 export interface FcsRangeDeal {
   deal: number;
   verdict: FcsVerdict;
   iterations: number;
+  wallMs: number;
 }
 
-const STARTED = /^Started at \d+(?:\.\d+)?$/;
-const REACHED = /^Reached Board No\. (\d+) at \d+(?:\.\d+)? \(total_num_iters=(\d+)\)$/;
+const STARTED = /^Started at (\d+(?:\.\d+)?)$/;
+const REACHED = /^Reached Board No\. (\d+) at (\d+(?:\.\d+)?) \(total_num_iters=(\d+)\)$/;
 const NOT_SOLVED = /^(Unsolved|Intractable) Board No\. (\d+) at \d+(?:\.\d+)?$/;
 
 /**
@@ -60,6 +66,7 @@ export class FcsRangeReader {
   #lastTotal = 0;
   #lastDeal: number | null = null;
   #pending: { deal: number; verdict: FcsVerdict } | null = null;
+  #lastStamp: number | null = null;
 
   /**
    * @param from the first deal of the range (the first `Reached` line must name it).
@@ -74,7 +81,12 @@ export class FcsRangeReader {
    */
   line(raw: string): FcsRangeDeal | null {
     const text = raw.trimEnd();
-    if (text === '' || STARTED.test(text)) return null;
+    if (text === '') return null;
+    const startedAt = STARTED.exec(text);
+    if (startedAt) {
+      this.#lastStamp = Number(startedAt[1]);
+      return null;
+    }
     const expected = this.#lastDeal === null ? this.from : this.#lastDeal + 1;
     const notSolved = NOT_SOLVED.exec(text);
     if (notSolved) {
@@ -86,12 +98,15 @@ export class FcsRangeReader {
     const reached = REACHED.exec(text);
     if (!reached) throw new Error(`fc-solve range output: unexpected line "${text}"`);
     const deal = Number(reached[1]);
-    const total = Number(reached[2]);
+    const stamp = Number(reached[2]);
+    const total = Number(reached[3]);
     if (deal !== expected) throw new Error(`fc-solve range output: board ${deal} reached where ${expected} was expected (the print step must be 1)`);
     if (total < this.#lastTotal) throw new Error(`fc-solve range output: total_num_iters went down from ${this.#lastTotal} to ${total} at board ${deal}`);
     const verdict = this.#pending?.deal === deal ? this.#pending.verdict : 'solved';
-    const row: FcsRangeDeal = { deal, verdict, iterations: total - this.#lastTotal };
+    const wallMs = this.#lastStamp === null ? 0 : Math.round((stamp - this.#lastStamp) * 1e6) / 1e3;
+    const row: FcsRangeDeal = { deal, verdict, iterations: total - this.#lastTotal, wallMs };
     this.#lastTotal = total;
+    this.#lastStamp = stamp;
     this.#lastDeal = deal;
     this.#pending = null;
     return row;

@@ -3,7 +3,7 @@
  * the same Microsoft FreeCell deals (issue #14, item 1). Prints numbers; it is
  * not a test. docs/benchmarks-vs-fcsolve.md explains every column.
  *
- *   npm run bench:vs-fcsolve                                  # MS 1..10000, 3 rounds, sample every 100th deal
+ *   npm run bench:vs-fcsolve                                  # MS 1..20000, 3 rounds, sample every 100th deal (~2.5 min)
  *   npm run bench:vs-fcsolve -- --from 1 --to 32000 --rounds 1
  *
  * Needs the Debian package freecell-solver-bin (`apt-get install -y
@@ -51,7 +51,7 @@ import { collectGarbage, mean, percentile, prepare, progressBar, runSingle, tick
 // ---------------------------------------------------------------- options
 
 /** Default range: about 2-3 minutes for 3 rounds on the 2-core machine (docs/benchmarks-vs-fcsolve.md). */
-const DEFAULT_TO = 10_000;
+const DEFAULT_TO = 20_000;
 
 interface Options {
   from: number;
@@ -269,7 +269,16 @@ interface Round {
   oursWallMs: number;
   oursMaxMs: number;
   oursMaxMsDeal: number | null;
+  fcsMaxMs: number;
+  fcsMaxMsDeal: number | null;
   ratio: number;
+}
+
+/** Prints a Markdown table (pipes, header separator), ready to paste into docs/benchmarks-vs-fcsolve.md. */
+function printMarkdownTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
+  console.log([line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n'));
 }
 
 // ---------------------------------------------------------------- main
@@ -290,10 +299,11 @@ async function main(): Promise<void> {
   }
   const limits: SolveLimits = { maxStates: opts.maxStates, timeoutMs: opts.timeoutMs };
   const n = opts.to - opts.from + 1;
+  const fcsVersionText = fcsVersion();
   const benchStarted = performance.now();
   console.log(
     `vs fc-solve · MS FreeCell ${opts.from}..${opts.to} (${fmtInt(n)} deals) · ${opts.rounds} round${opts.rounds === 1 ? '' : 's'} · ` +
-      `fc-solve ${fcsVersion()} -l ${opts.preset} · node ${process.version} · ${availableParallelism()} CPUs · load average ${loadavg()[0].toFixed(1)} · ` +
+      `fc-solve ${fcsVersionText} -l ${opts.preset} · node ${process.version} · ${availableParallelism()} CPUs · load average ${loadavg()[0].toFixed(1)} · ` +
       `our limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal`,
   );
 
@@ -332,6 +342,7 @@ async function main(): Promise<void> {
       fcsRows = fcs!.rows;
     }
     const slowest = maxBy(ours!.rows, (row) => row.ms);
+    const fcsSlowest = maxBy(fcs!.rows, (row) => row.wallMs);
     const round: Round = {
       round: r,
       order: fcsFirst ? 'fc-solve, ours' : 'ours, fc-solve',
@@ -342,6 +353,8 @@ async function main(): Promise<void> {
       oursWallMs: ours!.wallMs,
       oursMaxMs: slowest?.ms ?? 0,
       oursMaxMsDeal: slowest?.deal ?? null,
+      fcsMaxMs: fcsSlowest?.wallMs ?? 0,
+      fcsMaxMsDeal: fcsSlowest?.deal ?? null,
       ratio: ours!.cpuSeconds / fcs!.cpuSeconds,
     };
     rounds.push(round);
@@ -388,51 +401,52 @@ async function main(): Promise<void> {
   const ourSampleExpanded = ourSample.map(([i, moves]) => expandSequenceMoves(set.deals[i].rules, set.deals[i].layout, moves).length);
 
   console.log(`\nSummary: MS FreeCell ${opts.from}..${opts.to}, ${fmtInt(n)} deals, one core each; CPU = median of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`);
-  console.table([
-    {
-      side: `fc-solve -l ${opts.preset}`,
-      'CPU s': Number(fcsCpu.toFixed(2)),
-      'deals/CPU s': Math.round(n / fcsCpu),
-      'positions/deal mean': Math.round(mean(fcsRows.map((r) => r.iterations))),
-      'positions/deal max': fcsMaxIters.iterations,
-      'max at deal': fcsMaxIters.deal,
-      solved: fcsCounts.solved,
-      'unsolved/unsolvable': fcsCounts.unsolved,
-      'intractable/unknown': fcsCounts.intractable,
-      'moves mean': Number(fmt1(mean(sampleOk.map((s) => s.moves)))),
-      'single-card mean': Number(fmt1(mean(sampleOk.map((s) => s.singleCardMoves)))),
-      'peak RSS MiB': rounds[0].fcsMaxRssBytes === null ? null : Math.round(Math.max(...rounds.map((r) => r.fcsMaxRssBytes ?? 0)) / MiB),
-    },
-    {
-      side: 'ours (one engine)',
-      'CPU s': Number(oursCpu.toFixed(2)),
-      'deals/CPU s': Math.round(n / oursCpu),
-      'ratio ours/fcs': Number(ratio.toFixed(2)),
-      'positions/deal mean': Math.round(mean(ourRows.map((r) => r.statesStored))),
-      'positions/deal max': ourMaxStates.statesStored,
-      'max at deal': ourMaxStates.deal,
-      solved: ourSolved.length,
-      'unsolved/unsolvable': ourRows.filter((r) => r.verdict === 'unsolvable').length,
-      'intractable/unknown': ourUnknown.length,
-      'moves mean': Number(fmt1(mean(ourSolved.map((r) => r.moves)))),
-      'single-card mean': Number(fmt1(mean(ourSampleExpanded))),
-      'peak RSS MiB': Math.round((process.resourceUsage().maxRSS * 1024) / MiB),
-    },
-  ]);
+  const fcsMaxMs = Math.max(...rounds.map((r) => r.fcsMaxMs));
+  const fcsMaxMsRound = rounds.find((r) => r.fcsMaxMs === fcsMaxMs)!;
+  const fcsPeak = rounds[0].fcsMaxRssBytes === null ? null : Math.max(...rounds.map((r) => r.fcsMaxRssBytes ?? 0));
+  const perRounds = `median of ${rounds.length} round${rounds.length === 1 ? '' : 's'}`;
+  printMarkdownTable(
+    ['', `fc-solve ${fcsVersionText} -l ${opts.preset}`, 'ours (one engine)'],
+    [
+      [`CPU seconds, ${fmtInt(n)} deals (${perRounds})`, fcsCpu.toFixed(2), oursCpu.toFixed(2)],
+      ['deals per CPU second', fmtInt(n / fcsCpu), fmtInt(n / oursCpu)],
+      [`CPU ratio ours / fc-solve (${perRounds})`, '', `**${ratio.toFixed(2)}**`],
+      ['positions per deal, mean', `${fmtInt(mean(fcsRows.map((r) => r.iterations)))} checked`, `${fmtInt(mean(ourRows.map((r) => r.statesStored)))} stored`],
+      ['positions per deal, max (deal)', `${fmtInt(fcsMaxIters.iterations)} (${fcsMaxIters.deal})`, `${fmtInt(ourMaxStates.statesStored)} (${ourMaxStates.deal})`],
+      [
+        'solved / not solved / unknown',
+        `${fmtInt(fcsCounts.solved)} / ${fcsCounts.unsolved} unsolved / ${fcsCounts.intractable} intractable`,
+        `${fmtInt(ourSolved.length)} / ${ourRows.filter((r) => r.verdict === 'unsolvable').length} unsolvable / ${ourUnknown.length} unknown`,
+      ],
+      [
+        'slowest deal, ms (deal), all rounds',
+        `${fmtMs(fcsMaxMs)} (${fcsMaxMsRound.fcsMaxMsDeal}), wall, its timestamps`,
+        `${fmtMs(maxMs)} (${maxMsRound.oursMaxMsDeal}), wall around engine.solve`,
+      ],
+      ['mean moves, every solved deal', '', `${fmt1(mean(ourSolved.map((r) => r.moves)))} (${fmt1(mean(ourSolved.map((r) => r.movesNoAuto)))} without auto-moves)`],
+      [
+        `mean moves, sample of ${sampleOk.length} deals`,
+        fmt1(mean(sampleOk.map((s) => s.moves))),
+        `${fmt1(mean(ourSample.map(([, m]) => m.length)))} (${fmt1(mean(ourSample.map(([, m]) => m.filter((x) => !x.auto).length)))} without auto-moves)`,
+      ],
+      ['mean single-card moves, same sample', fmt1(mean(sampleOk.map((s) => s.singleCardMoves))), fmt1(mean(ourSampleExpanded))],
+      ['peak RSS', fcsPeak === null ? '?' : `${fmtInt(fcsPeak / MiB)} MiB`, `${fmtInt((process.resourceUsage().maxRSS * 1024) / MiB)} MiB (whole bench process)`],
+    ],
+  );
   const lines = [
-    `positions per deal: fc-solve = positions checked (its total_num_iters); ours = positions stored by the engine`,
-    `ours: ${fmt1(mean(ourSolved.map((r) => r.moves)))} moves mean with auto-moves, ${fmt1(mean(ourSolved.map((r) => r.movesNoAuto)))} without, over ${fmtInt(ourSolved.length)} solved deals (sequence move = 1)`,
-    `ours: ms per deal (around engine.solve, checker included, round 1) p50 ${fmtMs(percentile(times, 50))}, p99 ${fmtMs(percentile(times, 99))}; ` +
-      `max over all rounds ${fmtMs(maxMs)} ms (deal ${maxMsRound.oursMaxMsDeal}, round ${maxMsRound.round}); unknown ${ourUnknown.length}` +
-      (ourUnknown.length > 0 ? ` (${ourUnknown.slice(0, 20).map((r) => `${r.deal} ${r.reason}`).join(', ')})` : ''),
-    `sample (every ${opts.sample}th deal from ${opts.from}, ${samples.length} deals): fc-solve -m -l ${opts.preset} solved ${samples.filter((s) => s.verdict === 'solved').length}, ` +
+    `positions: fc-solve's are positions checked (its total_num_iters), ours positions stored by the engine.`,
+    `moves: every move counted, foundation moves and auto-moves included, a sequence move (supermove) as 1; ` +
+      `single-card: sequence moves expanded into single-card moves. fc-solve's are its -m move lines on the sample (every ${opts.sample}th deal from ${opts.from}).`,
+    `sample: fc-solve -m -l ${opts.preset} solved ${samples.filter((s) => s.verdict === 'solved').length} of ${samples.length}; ` +
       `its move lines replayed by our checker: ${sampleOk.length} legal and winning, ${sampleFailed.length} rejected` +
       (sampleFailed.length > 0 ? ` (${sampleFailed.slice(0, 5).map((s) => `${s.deal}: ${s.problem}`).join('; ')})` : ''),
-    `sample, same deals: fc-solve ${fmt1(mean(sampleOk.map((s) => s.moves)))} moves (${fmt1(mean(sampleOk.map((s) => s.singleCardMoves)))} single-card), ` +
-      `ours ${fmt1(mean(ourSample.map(([, m]) => m.length)))} (${fmt1(mean(ourSample.map(([, m]) => m.filter((x) => !x.auto).length)))} without auto-moves, ${fmt1(mean(ourSampleExpanded))} single-card)`,
+    `ours: ms per deal (wall around engine.solve, checker included, round 1) p50 ${fmtMs(percentile(times, 50))}, p99 ${fmtMs(percentile(times, 99))}, ` +
+      `slowest ${fmtMs(maxMs)} (deal ${maxMsRound.oursMaxMsDeal}, round ${maxMsRound.round}); unknown ${ourUnknown.length}` +
+      (ourUnknown.length > 0 ? ` (${ourUnknown.slice(0, 20).map((r) => `${r.deal} ${r.reason}`).join(', ')})` : ''),
     `verdicts: ${disagree.length === 0 ? 'fc-solve and ours agree on every deal (solved or not)' : `${disagree.length} deals differ: ${disagree.slice(0, 20).map((d) => `${d.deal} ours ${d.ours} / fc-solve ${d.fcs}`).join(', ')}`}` +
-      ` (fc-solve's "unsolved" is the end of its search, not a proof; ours "unsolvable" is after a complete search)`,
-    `CPU per round: fc-solve ${rounds.map((r) => r.fcsCpuSeconds.toFixed(2)).join(' / ')} s, ours ${rounds.map((r) => r.oursCpuSeconds.toFixed(2)).join(' / ')} s, ratio ${rounds.map((r) => r.ratio.toFixed(2)).join(' / ')}`,
+      ` (fc-solve's "unsolved" is where its search ended, not a proof; our "unsolvable" comes after a complete search)`,
+    `CPU per round: fc-solve ${rounds.map((r) => r.fcsCpuSeconds.toFixed(2)).join(' / ')} s, ours ${rounds.map((r) => r.oursCpuSeconds.toFixed(2)).join(' / ')} s, ` +
+      `ratio ${rounds.map((r) => r.ratio.toFixed(2)).join(' / ')}`,
   ];
   if (itersMismatch.length > 0) lines.push(`note: on ${itersMismatch.length} sampled deals fc-solve -m checked another number of positions than the range solver (e.g. deal ${itersMismatch[0].deal})`);
   if (unstable.length > 0) lines.push(`note: ${unstable.join('; ')}`);
@@ -444,7 +458,7 @@ async function main(): Promise<void> {
       from: opts.from,
       to: opts.to,
       preset: opts.preset,
-      fcsVersion: fcsVersion(),
+      fcsVersion: fcsVersionText,
       node: process.version,
       limits,
       rounds,

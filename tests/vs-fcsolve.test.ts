@@ -20,13 +20,21 @@ describe('range solver output', () => {
   it('gives each deal its own iterations (differences of the running total) and marks the unsolved deal', () => {
     const rows = parseRangeOutput(fixture('range-lg-11980-11984.txt'), 11980, 11984);
     // Running totals 112, 172, 204995, 205071, 205133; 204823 is what fc-solve alone prints for 11982.
-    expect(rows).toEqual([
+    expect(rows.map(({ deal, verdict, iterations }) => ({ deal, verdict, iterations }))).toEqual([
       { deal: 11980, verdict: 'solved', iterations: 112 },
       { deal: 11981, verdict: 'solved', iterations: 60 },
       { deal: 11982, verdict: 'unsolved', iterations: 204823 },
       { deal: 11983, verdict: 'solved', iterations: 76 },
       { deal: 11984, verdict: 'solved', iterations: 62 },
     ]);
+  });
+
+  it("gives each deal's wall time from the solver's own timestamps", () => {
+    const rows = parseRangeOutput(fixture('range-lg-11980-11984.txt'), 11980, 11984);
+    // Started at …701.305452; Reached 11980 at …701.305993, 11981 at …701.306095, 11982 at …701.926500.
+    expect(rows[0].wallMs).toBeCloseTo(0.541, 2);
+    expect(rows[1].wallMs).toBeCloseTo(0.102, 2);
+    expect(rows[2].wallMs).toBeCloseTo(620.405, 2);
   });
 
   it('marks deals stopped by the iteration limit as intractable', () => {
@@ -45,14 +53,14 @@ describe('range solver output', () => {
     const step2 = 'Started at 1.5\nReached Board No. 2 at 1.6 (total_num_iters=10)\n';
     expect(() => parseRangeOutput(step2, 1, 2)).toThrow(/print step must be 1/);
     const reader = new FcsRangeReader(1);
-    expect(reader.line('Reached Board No. 1 at 1.0 (total_num_iters=10)')).toEqual({ deal: 1, verdict: 'solved', iterations: 10 });
+    expect(reader.line('Reached Board No. 1 at 1.0 (total_num_iters=10)')).toMatchObject({ deal: 1, verdict: 'solved', iterations: 10 });
     expect(() => reader.line('Reached Board No. 2 at 1.1 (total_num_iters=9)')).toThrow(/went down/);
     expect(() => new FcsRangeReader(1).line('Solved Board No. 1')).toThrow(/unexpected line/);
   });
 
   it('reads CRLF lines and skips blank ones', () => {
     const rows = parseRangeOutput('Started at 1.0\r\n\r\nReached Board No. 7 at 1.1 (total_num_iters=33)\r\n', 7, 7);
-    expect(rows).toEqual([{ deal: 7, verdict: 'solved', iterations: 33 }]);
+    expect(rows).toEqual([{ deal: 7, verdict: 'solved', iterations: 33, wallMs: 100 }]);
   });
 });
 
