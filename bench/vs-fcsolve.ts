@@ -307,7 +307,16 @@ async function main(): Promise<void> {
       `our limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal`,
   );
 
-  const set: PreparedSet = prepare({ label: `freecell ms ${opts.from}..${opts.to}`, game: 'freecell', numbering: 'ms', from: opts.from, to: opts.to });
+  let set: PreparedSet;
+  try {
+    set = prepare({ label: `freecell ms ${opts.from}..${opts.to}`, game: 'freecell', numbering: 'ms', from: opts.from, to: opts.to });
+    // Before any timing: the preset loads, and fc-solve's board of the first deal is ours.
+    sampleFcsDeal(opts.from, set.deals[0], opts.preset);
+  } catch (err) {
+    console.error(`cannot compare: ${err instanceof Error ? err.message.trim() : String(err)}`);
+    process.exitCode = 2;
+    return;
+  }
   const sampleIndices = new Set<number>();
   for (let i = 0; i < n; i += opts.sample) sampleIndices.add(i);
 
