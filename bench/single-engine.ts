@@ -55,7 +55,9 @@ export function prepare(set: DealSet): PreparedSet {
  * One deal's result: deal number, verdict (or `error` with the error code in
  * `reason`), moves (every move, auto-moves included, a sequence move = 1),
  * moves without auto-moves, ms (wall time around the solve), positions stored
- * by the engine, engine linear memory in bytes.
+ * by the engine, engine linear memory in bytes; `cpuMs`, set by
+ * {@link runSingle} only, is this process's user + system CPU time around the
+ * solve (wall time drifts with the machine's load, CPU time much less).
  */
 export interface DealRow {
   deal: number;
@@ -66,6 +68,7 @@ export interface DealRow {
   ms: number;
   statesStored: number;
   memoryBytes: number;
+  cpuMs?: number;
 }
 
 /** The row of a finished solve; `ms` is the caller's measure of it. */
@@ -182,13 +185,18 @@ export async function runSingle(set: PreparedSet, limits: SolveLimits, options: 
   let lastYield = started;
   for (let i = 0; i < set.deals.length; i++) {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    let row: DealRow;
     try {
       const outcome = engine.solve(set.deals[i], limits);
-      rows.push(rowFromOutcome(set.numbers[i], outcome, performance.now() - t0));
+      row = rowFromOutcome(set.numbers[i], outcome, performance.now() - t0);
       onOutcome?.(i, outcome);
     } catch (err) {
-      rows.push(rowFromError(set.numbers[i], err, performance.now() - t0));
+      row = rowFromError(set.numbers[i], err, performance.now() - t0);
     }
+    const c = process.cpuUsage(c0);
+    row.cpuMs = (c.user + c.system) / 1000;
+    rows.push(row);
     const now = performance.now();
     // Let the progress bar's timer run now and then.
     if (now - lastYield > 250) {

@@ -242,7 +242,8 @@ function sampleFcsDeal(dealNumber: number, deal: Deal, preset: string): FcsSampl
 
 // ---------------------------------------------------------------- summaries
 
-const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+const fmtRatio = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a (fc-solve under 10 ms)');
 const fmt1 = (n: number) => n.toFixed(1);
 const fmtMs = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const MiB = 2 ** 20;
@@ -267,7 +268,9 @@ interface Round {
   fcsMaxRssBytes: number | null;
   oursCpuSeconds: number;
   oursWallMs: number;
+  /** Our slowest deal by CPU time: its CPU ms, its wall ms, its number. */
   oursMaxMs: number;
+  oursMaxCpuMs: number;
   oursMaxMsDeal: number | null;
   fcsMaxMs: number;
   fcsMaxMsDeal: number | null;
@@ -350,7 +353,7 @@ async function main(): Promise<void> {
       ourRows = ours!.rows;
       fcsRows = fcs!.rows;
     }
-    const slowest = maxBy(ours!.rows, (row) => row.ms);
+    const slowest = maxBy(ours!.rows, (row) => row.cpuMs ?? row.ms);
     const fcsSlowest = maxBy(fcs!.rows, (row) => row.wallMs);
     const round: Round = {
       round: r,
@@ -361,16 +364,18 @@ async function main(): Promise<void> {
       oursCpuSeconds: ours!.cpuSeconds,
       oursWallMs: ours!.wallMs,
       oursMaxMs: slowest?.ms ?? 0,
+      oursMaxCpuMs: slowest?.cpuMs ?? 0,
       oursMaxMsDeal: slowest?.deal ?? null,
       fcsMaxMs: fcsSlowest?.wallMs ?? 0,
       fcsMaxMsDeal: fcsSlowest?.deal ?? null,
-      ratio: ours!.cpuSeconds / fcs!.cpuSeconds,
+      // /usr/bin/time counts in 10 ms steps: a tiny range can show 0.00 for fc-solve.
+      ratio: fcs!.cpuSeconds > 0 ? ours!.cpuSeconds / fcs!.cpuSeconds : Number.NaN,
     };
     rounds.push(round);
     console.log(
       `round ${r} (${round.order}): fc-solve ${round.fcsCpuSeconds.toFixed(2)} CPU s (${fmt1(round.fcsWallMs / 1000)} wall s, via ${fcs!.cpuSource}), ` +
-        `ours ${round.oursCpuSeconds.toFixed(2)} CPU s (${fmt1(round.oursWallMs / 1000)} wall s), ratio ours / fc-solve ${round.ratio.toFixed(2)}, ` +
-        `our slowest deal ${round.oursMaxMsDeal} ${fmtMs(round.oursMaxMs)} ms`,
+        `ours ${round.oursCpuSeconds.toFixed(2)} CPU s (${fmt1(round.oursWallMs / 1000)} wall s), ratio ours / fc-solve ${fmtRatio(round.ratio)}, ` +
+        `our slowest deal ${round.oursMaxMsDeal} ${fmtMs(round.oursMaxCpuMs)} CPU ms (${fmtMs(round.oursMaxMs)} wall ms)`,
     );
   }
 
@@ -391,12 +396,14 @@ async function main(): Promise<void> {
   // ---- summary
   const fcsCpu = median(rounds.map((r) => r.fcsCpuSeconds));
   const oursCpu = median(rounds.map((r) => r.oursCpuSeconds));
-  const ratio = median(rounds.map((r) => r.ratio));
+  const finiteRatios = rounds.map((r) => r.ratio).filter(Number.isFinite);
+  const ratio = finiteRatios.length > 0 ? median(finiteRatios) : Number.NaN;
   const ourSolved = ourRows.filter((r) => r.verdict === 'solved');
   const ourUnknown = ourRows.filter((r) => r.verdict === 'unknown' || r.verdict === 'error');
   const times = ourRows.map((r) => r.ms).sort((a, b) => a - b);
-  const maxMs = Math.max(...rounds.map((r) => r.oursMaxMs));
-  const maxMsRound = rounds.find((r) => r.oursMaxMs === maxMs)!;
+  const maxCpuMs = Math.max(...rounds.map((r) => r.oursMaxCpuMs));
+  const maxMsRound = rounds.find((r) => r.oursMaxCpuMs === maxCpuMs)!;
+  const cpuTimes = ourRows.map((r) => r.cpuMs ?? 0).sort((a, b) => a - b);
   const ourMaxStates = maxBy(ourRows, (r) => r.statesStored)!;
   const fcsMaxIters = maxBy(fcsRows, (r) => r.iterations)!;
   const fcsCounts = { solved: 0, unsolved: 0, intractable: 0 };
@@ -419,7 +426,7 @@ async function main(): Promise<void> {
     [
       [`CPU seconds, ${fmtInt(n)} deals (${perRounds})`, fcsCpu.toFixed(2), oursCpu.toFixed(2)],
       ['deals per CPU second', fmtInt(n / fcsCpu), fmtInt(n / oursCpu)],
-      [`CPU ratio ours / fc-solve (${perRounds})`, '', `**${ratio.toFixed(2)}**`],
+      [`CPU ratio ours / fc-solve (${perRounds})`, '', `**${fmtRatio(ratio)}**`],
       ['positions per deal, mean', `${fmtInt(mean(fcsRows.map((r) => r.iterations)))} checked`, `${fmtInt(mean(ourRows.map((r) => r.statesStored)))} stored`],
       ['positions per deal, max (deal)', `${fmtInt(fcsMaxIters.iterations)} (${fcsMaxIters.deal})`, `${fmtInt(ourMaxStates.statesStored)} (${ourMaxStates.deal})`],
       [
@@ -429,8 +436,8 @@ async function main(): Promise<void> {
       ],
       [
         'slowest deal, ms (deal), all rounds',
-        `${fmtMs(fcsMaxMs)} (${fcsMaxMsRound.fcsMaxMsDeal}), wall, its timestamps`,
-        `${fmtMs(maxMs)} (${maxMsRound.oursMaxMsDeal}), wall around engine.solve`,
+        `${fmtMs(fcsMaxMs)} (${fcsMaxMsRound.fcsMaxMsDeal}) wall, from its timestamps`,
+        `${fmtMs(maxCpuMs)} CPU (${maxMsRound.oursMaxMsDeal}); ${fmtMs(maxMsRound.oursMaxMs)} wall`,
       ],
       ['mean moves, every solved deal', '', `${fmt1(mean(ourSolved.map((r) => r.moves)))} (${fmt1(mean(ourSolved.map((r) => r.movesNoAuto)))} without auto-moves)`],
       [
@@ -449,13 +456,14 @@ async function main(): Promise<void> {
     `sample: fc-solve -m -l ${opts.preset} solved ${samples.filter((s) => s.verdict === 'solved').length} of ${samples.length}; ` +
       `its move lines replayed by our checker: ${sampleOk.length} legal and winning, ${sampleFailed.length} rejected` +
       (sampleFailed.length > 0 ? ` (${sampleFailed.slice(0, 5).map((s) => `${s.deal}: ${s.problem}`).join('; ')})` : ''),
-    `ours: ms per deal (wall around engine.solve, checker included, round 1) p50 ${fmtMs(percentile(times, 50))}, p99 ${fmtMs(percentile(times, 99))}, ` +
-      `slowest ${fmtMs(maxMs)} (deal ${maxMsRound.oursMaxMsDeal}, round ${maxMsRound.round}); unknown ${ourUnknown.length}` +
+    `ours: ms per deal (around engine.solve, checker included, round 1): wall p50 ${fmtMs(percentile(times, 50))}, p99 ${fmtMs(percentile(times, 99))}; ` +
+      `CPU p50 ${fmtMs(percentile(cpuTimes, 50))}, p99 ${fmtMs(percentile(cpuTimes, 99))}; slowest ${fmtMs(maxCpuMs)} CPU ms ` +
+      `(deal ${maxMsRound.oursMaxMsDeal}, round ${maxMsRound.round}, ${fmtMs(maxMsRound.oursMaxMs)} wall ms); unknown ${ourUnknown.length}` +
       (ourUnknown.length > 0 ? ` (${ourUnknown.slice(0, 20).map((r) => `${r.deal} ${r.reason}`).join(', ')})` : ''),
     `verdicts: ${disagree.length === 0 ? 'fc-solve and ours agree on every deal (solved or not)' : `${disagree.length} deals differ: ${disagree.slice(0, 20).map((d) => `${d.deal} ours ${d.ours} / fc-solve ${d.fcs}`).join(', ')}`}` +
       ` (fc-solve's "unsolved" is where its search ended, not a proof; our "unsolvable" comes after a complete search)`,
     `CPU per round: fc-solve ${rounds.map((r) => r.fcsCpuSeconds.toFixed(2)).join(' / ')} s, ours ${rounds.map((r) => r.oursCpuSeconds.toFixed(2)).join(' / ')} s, ` +
-      `ratio ${rounds.map((r) => r.ratio.toFixed(2)).join(' / ')}`,
+      `ratio ${rounds.map((r) => fmtRatio(r.ratio)).join(' / ')}`,
   ];
   if (itersMismatch.length > 0) lines.push(`note: on ${itersMismatch.length} sampled deals fc-solve -m checked another number of positions than the range solver (e.g. deal ${itersMismatch[0].deal})`);
   if (unstable.length > 0) lines.push(`note: ${unstable.join('; ')}`);
@@ -473,8 +481,19 @@ async function main(): Promise<void> {
       rounds,
       summary: { fcsCpuSeconds: fcsCpu, oursCpuSeconds: oursCpu, ratio, fcsCounts, disagree },
       samples,
-      // Per deal: [deal, our verdict, our positions stored, our moves, our moves without auto-moves, our ms (round 1), fc-solve verdict, fc-solve positions checked]
-      deals: ourRows.map((r, i) => [r.deal, r.verdict, r.statesStored, r.moves, r.movesNoAuto, Math.round(r.ms * 1000) / 1000, fcsRows[i].verdict, fcsRows[i].iterations]),
+      // Per deal: [deal, our verdict, our positions stored, our moves, our moves without auto-moves, our wall ms, our CPU ms (round 1), fc-solve verdict, fc-solve positions checked, fc-solve wall ms]
+      deals: ourRows.map((r, i) => [
+        r.deal,
+        r.verdict,
+        r.statesStored,
+        r.moves,
+        r.movesNoAuto,
+        Math.round(r.ms * 1000) / 1000,
+        Math.round((r.cpuMs ?? 0) * 1000) / 1000,
+        fcsRows[i].verdict,
+        fcsRows[i].iterations,
+        fcsRows[i].wallMs,
+      ]),
     };
     writeFileSync(opts.json, JSON.stringify(report) + '\n');
     console.log(`results written to ${opts.json}`);
