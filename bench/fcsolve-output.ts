@@ -29,11 +29,11 @@
  *    auto-moves, so the number of move lines is its solution length with
  *    foundation moves counted and a sequence move counted as 1.
  */
-import { SolverError } from '../client-sdk/errors.js';
-import type { Move } from '../client-sdk/moves.js';
-import type { Layout, Rules } from '../client-sdk/rules.js';
-import { applyMove } from '../client-sdk/verify.js';
-import { suitOf, cardToString, type Card } from '../client-sdk/cards.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import type { Move } from '../client-sdk/core/moves.js';
+import type { Layout, Rules } from '../client-sdk/core/rules.js';
+import { applyMove } from '../client-sdk/core/verify.js';
+import { suitOf, cardToString, type Card } from '../client-sdk/core/cards.js';
 
 // ---------------------------------------------------------------- range solver
 
@@ -194,7 +194,7 @@ export function parseFcsSolution(text: string): FcsSolution {
  * them from `start`: the card of each move is read off the position (for a
  * sequence move the deepest moved card), a foundation move goes to the
  * foundation of that card's suit, and `auto` is false (fc-solve marks none).
- * Every move is checked as it is played (client-sdk/verify.ts `applyMove`),
+ * Every move is checked as it is played (client-sdk/core/verify.ts `applyMove`),
  * so the result is a legal move list under `rules` or an exception; whether
  * it wins is for `checkSolution` to say.
  * @throws SolverError `illegal_move` with the 0-based move index and the

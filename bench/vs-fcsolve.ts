@@ -24,11 +24,11 @@
  * fc-solve on a sample (every `--sample`-th deal from `--from`), by running
  * `fc-solve -m -sel -l PRESET` on the board `make-microsoft-freecell-board`
  * prints (checked to be the deal we solve) and counting its move lines. The
- * lines are replayed through our checker (client-sdk/verify.ts), so the count
+ * lines are replayed through our checker (client-sdk/core/verify.ts), so the count
  * is of legal moves that win. Both sides count every move, foundation moves
  * and auto-moves included, a sequence move (supermove) as 1; ours is also
  * given without auto-moves, and both with sequence moves expanded to
- * single-card moves (client-sdk/notation.ts `expandSequenceMoves`).
+ * single-card moves (client-sdk/core/notation.ts `expandSequenceMoves`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,14 +36,14 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
-import { parseBoard } from '../client-sdk/board.js';
-import { SolverError } from '../client-sdk/errors.js';
-import type { Move } from '../client-sdk/moves.js';
-import { expandSequenceMoves } from '../client-sdk/notation.js';
-import { DEFAULT_LIMITS_CONFIG } from '../client-sdk/request.js';
-import type { Deal } from '../client-sdk/rules.js';
-import type { SolveLimits } from '../client-sdk/solve-types.js';
-import { checkSolution } from '../client-sdk/verify.js';
+import { parseBoard } from '../client-sdk/core/board.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import type { Move } from '../client-sdk/core/moves.js';
+import { expandSequenceMoves } from '../client-sdk/core/notation.js';
+import { DEFAULT_LIMITS_CONFIG } from '../client-sdk/api/request.js';
+import type { Deal } from '../client-sdk/core/rules.js';
+import type { SolveLimits } from '../client-sdk/core/solve-types.js';
+import { checkSolution } from '../client-sdk/core/verify.js';
 import { exitOnUsageError, positiveInt } from '../server/cli/usage.js';
 import { FcsRangeReader, fcsMovesToMoves, parseFcsSolution, type FcsRangeDeal, type FcsVerdict } from './fcsolve-output.js';
 import { collectGarbage, mean, percentile, prepare, progressBar, runSingle, tick, type DealRow, type PreparedSet } from './single-engine.js';

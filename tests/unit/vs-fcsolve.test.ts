@@ -9,11 +9,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FcsRangeReader, fcsMovesToMoves, parseFcsSolution, parseRangeOutput } from '../bench/fcsolve-output.js';
-import { resolveDeal } from '../client-sdk/request.js';
-import { checkSolution } from '../client-sdk/verify.js';
+import { FcsRangeReader, fcsMovesToMoves, parseFcsSolution, parseRangeOutput } from '../../bench/fcsolve-output.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/fcsolve/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/fcsolve/${name}`, import.meta.url), 'utf8');
 const msDeal = (n: number) => resolveDeal({ game: 'freecell', numbering: 'ms', deal: n } as Parameters<typeof resolveDeal>[0]);
 
 describe('range solver output', () => {
