@@ -3,7 +3,7 @@
  * the same Microsoft FreeCell deals (issue #14, item 1). Prints numbers; it is
  * not a test. docs/benchmarks-vs-fcsolve.md explains every column.
  *
- *   npm run bench:vs-fcsolve                                  # MS 1..20000, 3 rounds, sample every 100th deal (~2.5 min)
+ *   npm run bench:vs-fcsolve                                  # MS 1..20000, 3 rounds, sample every 100th deal (~2 CPU minutes)
  *   npm run bench:vs-fcsolve -- --from 1 --to 32000 --rounds 1
  *
  * Needs the Debian package freecell-solver-bin (`apt-get install -y
@@ -50,7 +50,7 @@ import { collectGarbage, mean, percentile, prepare, progressBar, runSingle, tick
 
 // ---------------------------------------------------------------- options
 
-/** Default range: about 2-3 minutes for 3 rounds on the 2-core machine (docs/benchmarks-vs-fcsolve.md). */
+/** Default range: about 2 CPU minutes for 3 rounds on the 2-core machine, deal 13994 included (docs/benchmarks-vs-fcsolve.md). */
 const DEFAULT_TO = 20_000;
 
 interface Options {
