@@ -1,7 +1,7 @@
 /**
  * The service's configuration, read from environment variables and validated
  * with zod, so that a typo fails at start with a clear message instead of at
- * the first request. The README's configuration table documents every
+ * the first request. docs/configuration.md documents every
  * variable; keep the two in step.
  *
  * | variable | default | meaning |

@@ -5,7 +5,7 @@
  *
  * No top-level await here: Piscina loads the worker with `require()` first,
  * and under tsx (`--import tsx`) the `import()` fallback would miss tsx's
- * hooks (shared/docs/stack-notes.md). Initialisation is therefore lazy and
+ * hooks (docs/stack-notes.md). Initialisation is therefore lazy and
  * synchronous (`Engine.instantiate` on an already compiled module).
  *
  * Failures come back as data with a code that says what happened

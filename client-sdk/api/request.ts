@@ -89,7 +89,7 @@ export function applyRules(base: Rules, override: RulesOverride | undefined): Ru
 
 /**
  * A foundation base other than the Ace only exists with wrapping ranks
- * (rules.md: "foundation base: Ace, or a rank chosen by the deal (Penguin),
+ * (docs/rules.md: "foundation base: Ace, or a rank chosen by the deal (Penguin),
  * wrapping K→A"); the engine counts ranks from the base, so it would solve
  * such a deal as wrapping while the checker, told `wrap: false`, refuses the
  * solution. Found by tests/integration/fuzz-api.test.ts (`{"game": "penguin", "deal": 1,

@@ -1,6 +1,6 @@
 /**
- * The fc-solve board text format, in and out (`shared/docs/rules.md`, section
- * "Board text format"; the test vectors in `shared/data/deals/*.jsonl` use it).
+ * The fc-solve board text format, in and out (`docs/rules.md`, section
+ * "Board text format"; the test vectors in `tests/fixtures/data/deals/*.jsonl` use it).
  *
  * ```
  * Foundations: H-5 C-A D-0 S-K      optional, any order of suits, missing suits empty
@@ -10,7 +10,7 @@
  *                                   an empty line (or ":") is an empty column
  * ```
  *
- * Decisions beyond rules.md:
+ * Decisions beyond docs/rules.md:
  * - `FC:` and `Founds:` are aliases; header keywords are case-insensitive; the
  *   two header lines may come in either order, each at most once, and only
  *   before the first column line (a leading blank line is already an empty
@@ -43,7 +43,7 @@ export interface FormatBoardOptions {
   /**
    * How many tokens the `Freecells:` line lists:
    * - `'all'`: one per cell of the game (`rules.freeCells`, or the layout's cell count without rules);
-   * - `'trim'`: up to the last filled cell (trailing empty cells left out, as rules.md allows).
+   * - `'trim'`: up to the last filled cell (trailing empty cells left out, as docs/rules.md allows).
    *
    * Default: for a layout returned by {@link parseBoard}, as many tokens as its
    * `Freecells:` line had (so formatting reproduces the input), otherwise `'all'`.
@@ -85,7 +85,7 @@ function foundationTokenRank(text: string): number {
 }
 
 /**
- * Parses a board in the fc-solve text format (rules.md, "Board text format";
+ * Parses a board in the fc-solve text format (docs/rules.md, "Board text format";
  * see this module's header for the decisions it documents) and checks it with
  * {@link validateLayout}.
  *
@@ -263,8 +263,8 @@ function foundationTopText(count: number, base: number): string {
 }
 
 /**
- * Writes a layout in the fc-solve board text format (rules.md, "Board text
- * format"), reproducing the strings of `shared/data/deals/*.jsonl` exactly.
+ * Writes a layout in the fc-solve board text format (docs/rules.md, "Board text
+ * format"), reproducing the strings of `tests/fixtures/data/deals/*.jsonl` exactly.
  *
  * Output, each line ending with `\n`:
  * 1. `Foundations: H-x C-x D-x S-x` (order H C D S as fc-solve; x = top card's

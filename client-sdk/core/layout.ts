@@ -4,13 +4,13 @@
  *
  * JSON shape (see {@link LayoutJsonSchema}):
  * `{ columns: string[][], freeCells?: (string|null)[], foundations?: {C?,D?,H?,S?} }`,
- * cards written as in the fc-solve board text format (`shared/docs/rules.md`,
+ * cards written as in the fc-solve board text format (`docs/rules.md`,
  * section "Board text format"): rank `A 2-9 T J Q K` (also `10`, lower case)
  * followed by the suit `C D H S`.
  *
  * Foundation counts: a foundation of count n holds the n ranks
  * `base, base+1, ..., base+n-1` of its suit, wrapping K→A, where `base` is
- * `rules.foundationBase` (1 = Ace; rules.md, "Penguin's beak").
+ * `rules.foundationBase` (1 = Ace; docs/rules.md, "Penguin's beak").
  */
 import { z } from 'zod';
 import { type Card, type Suit, SUIT_LETTERS, cardToString, fullDeck, isCard, makeCard, parseCard } from './cards.js';
@@ -253,7 +253,7 @@ const FOUNDATION_KEYS = ['C', 'D', 'H', 'S'] as const;
 /**
  * Builds and checks a {@link Layout} from the API's JSON layout.
  *
- * - card texts as in rules.md "Board text format" (`"TH"`, `"10h"`, `"as"`);
+ * - card texts as in docs/rules.md "Board text format" (`"TH"`, `"10h"`, `"as"`);
  * - `freeCells` entries `null` (or `"-"`) are empty; a shorter array is padded
  *   with empty cells up to `rules.freeCells`;
  * - `foundations` counts per suit (missing suits 0), relative to `rules.foundationBase`.

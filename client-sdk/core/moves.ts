@@ -1,7 +1,7 @@
 /**
  * The move type that every solution is made of, as it travels in JSON.
  *
- * Counting (documented in the README): every entry of a solution is one move,
+ * Counting (documented in docs/api.md, "Solutions"): every entry of a solution is one move,
  * foundation moves included and auto-moves included; a sequence move
  * (supermove) of n cards is one move with `count = n`.
  */

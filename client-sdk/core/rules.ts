@@ -2,7 +2,7 @@
  * Rules as data: the parameters that one engine needs to play every game, the
  * game presets, and the position ("layout") type.
  *
- * Source of every rule: `shared/docs/rules.md` ("Rule parameters" and "Presets"),
+ * Source of every rule: `docs/rules.md` ("Rule parameters" and "Presets"),
  * which cites the seed rule pages, PySolFC and fc-solve.
  */
 import type { Card } from './cards.js';
@@ -16,7 +16,7 @@ import type { Card } from './cards.js';
  */
 
 /**
- * How tableau cards build on each other (rules.md, "tableau build"):
+ * How tableau cards build on each other (docs/rules.md, "tableau build"):
  * - `alternate_color`: down in alternate colours (FreeCell);
  * - `suit`: down in suit (Baker's Game, Seahaven Towers, Penguin);
  * - `rank`: down regardless of suit (Beleaguered Castle);
@@ -27,7 +27,7 @@ export const BUILD_RULES = ['alternate_color', 'suit', 'rank', 'suit_up_or_down'
 export type BuildRule = (typeof BUILD_RULES)[number];
 
 /**
- * Which cards an empty column accepts (rules.md, "Rule parameters"): `any`
+ * Which cards an empty column accepts (docs/rules.md, "Rule parameters"): `any`
  * card; `kings`: the top rank (King, or with a wrapping deck the rank below
  * the foundation base); `none`.
  */
@@ -36,7 +36,7 @@ export const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
 export type EmptyColumnRule = (typeof EMPTY_COLUMN_RULES)[number];
 
 /**
- * How many cards move at once from column to column (rules.md, "Rule parameters"):
+ * How many cards move at once from column to column (docs/rules.md, "Rule parameters"):
  * - `none`: single cards only;
  * - `supermove`: at most (f + 1) * 2^e, f = empty free cells, e = empty columns not counting the destination;
  * - `cells_plus_one`: at most f + 1;
@@ -47,7 +47,7 @@ export const SEQUENCE_MOVE_RULES = ['none', 'supermove', 'cells_plus_one', 'unli
 export type SequenceMoveRule = (typeof SEQUENCE_MOVE_RULES)[number];
 
 /**
- * How a preset's deals may be numbered (rules.md, "Deals"): `ms`,
+ * How a preset's deals may be numbered (docs/rules.md, "Deals"): `ms`,
  * Microsoft FreeCell / FreeCell Pro numbers; `pysolfc`, PySolFC game numbers.
  */
 export const NUMBERINGS = ['ms', 'pysolfc'] as const;
@@ -244,7 +244,7 @@ export const PRESETS: readonly GamePreset[] = [
   {
     id: 'sham_battle',
     name: 'Sham Battle',
-    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see README).',
+    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see docs/rules.md).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
     defaultLimits: CASTLE_LIMITS,

@@ -3,7 +3,7 @@
  *
  * Every solution the search engine returns is replayed here, move by move,
  * before the service may answer "solved". This file is written from the rules
- * text only (`shared/docs/rules.md` and the seed rule pages) and shares no
+ * text only (`docs/rules.md` and the seed rule pages) and shares no
  * code with the engine in `assembly/`. It aims to be obviously correct, not
  * fast: every rule is one small, separately readable check.
  *
@@ -13,9 +13,9 @@
  *   also by suit letter (`foundation H`);
  * - cards are written in the fc-solve form (`TH`, `AS`).
  *
- * Rule interpretations (all from rules.md, "Rule parameters"):
+ * Rule interpretations (all from docs/rules.md, "Rule parameters"):
  * - `supermove` capacity (f + 1) · 2^e counts empty columns (e) only when
- *   empty columns take any card (`emptyColumn: 'any'`); rules.md defines the
+ *   empty columns take any card (`emptyColumn: 'any'`); docs/rules.md defines the
  *   formula for that case ("`supermove` (empty columns take any card)"), and
  *   with `kings`/`none` an empty column cannot park an arbitrary part of a
  *   run, so counting it would change which deals are solvable. With
@@ -29,7 +29,7 @@
  *   on an Ace (down) and an Ace on a King (up); the foundations continue
  *   K → A ("Penguin's beak").
  * - Foundation-to-tableau moves do not exist in {@link Move}, so they are never
- *   legal here (rules.md: a house rule, only as an explicit option).
+ *   legal here (docs/rules.md: a house rule, only as an explicit option).
  */
 import {
   DECK_SIZE,
@@ -67,7 +67,7 @@ import {
 export type CheckResult = { ok: true; final: Layout } | { ok: false; moveIndex: number; reason: string };
 
 // ---------------------------------------------------------------------------
-// Ranks (rules.md, "Rule parameters": foundation base, wrapping K→A)
+// Ranks (docs/rules.md, "Rule parameters": foundation base, wrapping K→A)
 // ---------------------------------------------------------------------------
 
 /** The rank one below `rank`, or null (below an Ace only with `wrap`: King). */
@@ -95,7 +95,7 @@ function foundationRank(rules: Rules, i: number): number | null {
 
 /**
  * The rank an empty column takes under `emptyColumn: 'kings'`: the King, or
- * with a wrapping deck the rank below the foundation base (rules.md, "Rule
+ * with a wrapping deck the rank below the foundation base (docs/rules.md, "Rule
  * parameters" and "Penguin's beak").
  */
 function topRank(rules: Rules): number {
@@ -104,7 +104,7 @@ function topRank(rules: Rules): number {
 }
 
 // ---------------------------------------------------------------------------
-// Building on the tableau (rules.md, "tableau build")
+// Building on the tableau (docs/rules.md, "tableau build")
 // ---------------------------------------------------------------------------
 
 /** True when `card` may lie directly on `base` in a column under `rules.build`. */
@@ -143,7 +143,7 @@ function firstBreak(rules: Rules, chain: Card[]): number {
 }
 
 // ---------------------------------------------------------------------------
-// Sequence-move capacity (rules.md, "Sequence-move capacity")
+// Sequence-move capacity (docs/rules.md, "Sequence-move capacity")
 // ---------------------------------------------------------------------------
 
 function emptyFreeCells(layout: Layout): number {
@@ -158,7 +158,7 @@ function usableEmptyColumns(rules: Rules, layout: Layout, toColumn: number): num
 
 /**
  * The most cards one column-to-column move may carry in `layout` to column
- * `toColumn` (0-based), per rules.md "Rule parameters" / "Sequence-move
+ * `toColumn` (0-based), per docs/rules.md "Rule parameters" / "Sequence-move
  * capacity":
  * - `none`: 1;
  * - `supermove`: (f + 1) · 2^e, f = empty free cells, e = empty columns not
@@ -250,17 +250,17 @@ function fault(check: MoveCheck, reason: string): MoveFault {
  *    foundation moves);
  * 3. source and destination differ;
  * 4. one card at a time from or to a free cell (a cell holds one card: FreeCell
- *    seed) and to a foundation (rules.md: foundations built up in suit);
+ *    seed) and to a foundation (docs/rules.md: foundations built up in suit);
  * 5. the source holds `card` at the right depth: for `count` n from a column,
  *    the n-th card from the top; for a cell, the card in it;
  * 6. a run of n > 1 cards is one tableau sequence under `rules.build`
- *    (rules.md "tableau build");
- * 7. n does not exceed {@link sequenceCapacity} (rules.md "Sequence-move capacity");
+ *    (docs/rules.md "tableau build");
+ * 7. n does not exceed {@link sequenceCapacity} (docs/rules.md "Sequence-move capacity");
  * 8. the destination accepts the card(s): an empty cell; the foundation of the
  *    card's suit whose next rank it is (from `foundationBase`, wrapping K→A
  *    with `wrap`); a non-empty column whose top card the run continues; an
  *    empty column under `emptyColumn` (`any`: any card; `kings`: only the top
- *    rank, see rules.md "Rule parameters"; `none`: nothing).
+ *    rank, see docs/rules.md "Rule parameters"; `none`: nothing).
  */
 export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault | null {
   const badRules = rulesProblem(rules);
@@ -400,7 +400,7 @@ export function applyMove(rules: Rules, layout: Layout, move: Move): Layout {
 
 /**
  * True when the game is won: all four foundations hold 13 cards and no card is
- * left in a column or a free cell (rules.md: "foundations built up in suit";
+ * left in a column or a free cell (docs/rules.md: "foundations built up in suit";
  * seeds: the game is won when all 52 cards are on the foundations). Never throws.
  */
 export function isWon(layout: Layout): boolean {
@@ -415,7 +415,7 @@ export function isWon(layout: Layout): boolean {
 // Whole solutions
 // ---------------------------------------------------------------------------
 
-/** Why `rules` are not a valid rule set (rules.md "Rule parameters"), or null. */
+/** Why `rules` are not a valid rule set (docs/rules.md "Rule parameters"), or null. */
 function rulesProblem(rules: Rules): string | null {
   if (rules === null || typeof rules !== 'object') return 'invalid rules: not an object';
   if (!Number.isInteger(rules.columns) || rules.columns < 1 || rules.columns > MAX_COLUMNS) return `invalid rules: columns ${JSON.stringify(rules.columns)} (1..${MAX_COLUMNS})`;
@@ -431,7 +431,7 @@ function rulesProblem(rules: Rules): string | null {
 /**
  * Why `layout` is not a valid position for `rules`, or null: the column and
  * cell counts match the rules, and every one of the 52 cards appears exactly
- * once, counting the foundations (rules.md "Board text format": "Every card
+ * once, counting the foundations (docs/rules.md "Board text format": "Every card
  * exactly once, counting foundations"). Foundation s with n cards holds the
  * ranks foundationBase, foundationBase + 1, … (wrapping with `wrap`).
  */
@@ -486,7 +486,7 @@ function layoutProblem(rules: Rules, layout: Layout): string | null {
 /**
  * Replays a whole solution from `start` and says whether it wins the game.
  *
- * - Validates the rules (rules.md "Rule parameters") and the start layout (shape
+ * - Validates the rules (docs/rules.md "Rule parameters") and the start layout (shape
  *   per the rules, every card exactly once counting foundations); a failure
  *   gives `moveIndex: -1` with a reason starting `invalid rules:` or
  *   `invalid start layout:`.

@@ -8,7 +8,7 @@ import { InvalidArgumentError, type CommanderError } from 'commander';
  * Exit handler for commander (`.exitOverride(exitOnUsageError)`): help and
  * version exit 0; any usage error (unknown option, missing or invalid
  * argument), whose message commander has already printed, exits 2, the
- * tools' status for bad input (README "Command line").
+ * tools' status for bad input (docs/cli.md).
  */
 export function exitOnUsageError(err: CommanderError): never {
   process.exit(err.exitCode === 0 ? 0 : 2);

@@ -23,7 +23,7 @@ import { launchChromium } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/paths.js';
 
 const SCREENSHOTS = join(ROOT, 'docs/screenshots');
-/** Malformed at line 8, column 16 (the README's example error). */
+/** Malformed at line 8, column 16 (the example error of docs/api.md). */
 const BAD_BOARD = [
   'JD KD 2S 4C 3S 6D 6S',
   '2D KC KS 5C TD 8S 9C',

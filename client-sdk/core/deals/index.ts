@@ -1,7 +1,7 @@
 /**
  * Deal generators: game id + numbering + deal number → starting layout.
  *
- * Sources: `shared/docs/rules.md` ("Deals", "Presets"); the generators are in
+ * Sources: `docs/rules.md` ("Deals", "Presets"); the generators are in
  * `ms.ts` (Microsoft / FreeCell Pro) and `pysolfc.ts` (PySolFC game numbers),
  * the per-game dealing in `games.ts` (PySolFC's `pysollib/games/*.py`).
  */
@@ -67,7 +67,7 @@ export function supportedNumberings(game: string): Numbering[] {
  * The accepted deal numbers of a game under a numbering, both ends included.
  *
  * @returns `{min: 1n, max: 2n**33n - 1n}` for `ms` (Microsoft 1..2^31-1 plus
- *   the FreeCell Pro extension, rules.md "Deals"); `{min: 1n, max: 10n**20n - 1n}`
+ *   the FreeCell Pro extension, docs/rules.md "Deals"); `{min: 1n, max: 10n**20n - 1n}`
  *   for `pysolfc` (PySolFC's 20-digit game numbers, `pysolrandom.py` `MAX_SEED`).
  * @throws SolverError `unknown_game` (no generator) or `numbering_not_supported`.
  */
@@ -119,7 +119,7 @@ function parseDealNumber(value: string | number | bigint, range: { min: bigint; 
  * is set for Penguin only (the beak's rank; the other three cards of that
  * rank are on the foundations, counted as 1 each).
  *
- * Formulas: Microsoft numbers → rules.md "Deals" (`ms.ts`); PySolFC numbers →
+ * Formulas: Microsoft numbers → docs/rules.md "Deals" (`ms.ts`); PySolFC numbers →
  * `pysolrandom.py` and `game/__init__.py` (`pysolfc.ts`); the game's own
  * dealing → its PySolFC class (`games.ts`).
  *

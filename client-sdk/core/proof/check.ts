@@ -150,7 +150,7 @@ export async function checkCertificateParallel(file: Uint8Array, options: { thre
   const fromSource = workerUrl.pathname.endsWith('.ts');
   // From dist/ the worker is plain JavaScript. From source (tsx, vitest) it is
   // TypeScript: a worker only sees tsx's hooks when it loads the file after
-  // starting, through require (shared/docs/stack-notes.md), hence the bootstrap.
+  // starting, through require (docs/stack-notes.md), hence the bootstrap.
   const execArgv = fromSource ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
   const entry = fromSource ? new URL(`data:text/javascript,${encodeURIComponent(SOURCE_BOOTSTRAP)}`) : workerUrl;
   const runs = Array.from({ length: threads }, (_, t) => {

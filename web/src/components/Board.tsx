@@ -28,7 +28,7 @@ export function Board({ rules, layout, move }: Props) {
   const isDest = (kind: Move['to'], i: number) => move != null && move.to === kind && move.toIndex === i;
   const isSource = (kind: Move['from'], i: number) => move != null && move.from === kind && move.fromIndex === i;
   // The hint in an empty column under `emptyColumn: 'kings'`: the top rank, with
-  // wrapping ranks the one below the foundation base (rules.md, "Rule parameters").
+  // wrapping ranks the one below the foundation base (docs/rules.md, "Rule parameters").
   const emptyColumnRank =
     rules.emptyColumn !== 'kings' ? null : !rules.wrap || rules.foundationBase === 1 ? 13 : rules.foundationBase - 1;
 

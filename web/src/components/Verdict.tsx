@@ -22,7 +22,7 @@ export interface Retry {
   limits: { maxStates?: number; timeoutMs?: number };
 }
 
-/** The service's default caps (README "Default limits"); a server configured lower answers `bad_limits`, shown as an error. */
+/** The service's default caps (docs/api.md "Default limits"); a server configured lower answers `bad_limits`, shown as an error. */
 const MAX_STATES_CAP = 50_000_000;
 const TIMEOUT_MS_CAP = 120_000;
 
