@@ -16,6 +16,7 @@
  * | `DEFAULT_TIMEOUT_MS` | 30000 | deadline when a request gives none |
  * | `TIMEOUT_MS_CAP` | 120000 | largest deadline a request may ask for |
  * | `MAX_MEMORY_MB` | 3072 | engine memory cap per solve (16..4095); beyond it `unknown`/`memory` |
+ * | `RECYCLE_MEMORY_MB` | 512 | a solver worker whose engine memory grew past this (a Wasm memory never shrinks) is replaced once its solve ends, giving the memory back; 0 = never |
  * | `STOP_GRACE_MS` | 2000 | a solve deaf to its stop flag this long after a cancel or its deadline has its worker terminated |
  * | `SHUTDOWN_DRAIN_MS` | 5000, at most half of SHUTDOWN_TIMEOUT_MS | on SIGTERM/SIGINT, running solves may finish this long before they are cancelled |
  * | `SHUTDOWN_TIMEOUT_MS` | 10000 | on SIGTERM/SIGINT, exit forcibly after this long |
@@ -65,6 +66,8 @@ export interface ServiceConfig extends AppConfig {
   maxQueue: number;
   /** Engine memory cap per solve, bytes. */
   memoryLimitBytes: number;
+  /** A worker whose engine grew past this is replaced after its solve, bytes; 0 = never. */
+  recycleMemoryBytes: number;
   stopGraceMs: number;
   shutdownDrainMs: number;
   shutdownTimeoutMs: number;
@@ -155,6 +158,7 @@ function envSchema() {
       DEFAULT_TIMEOUT_MS: intVar(30_000, 1, MAX_TIMER_MS),
       TIMEOUT_MS_CAP: intVar(120_000, 1, MAX_TIMER_MS),
       MAX_MEMORY_MB: intVar(3072, 16, 4095),
+      RECYCLE_MEMORY_MB: intVar(512, 0, 4095),
       STOP_GRACE_MS: intVar(2000, 10, 600_000),
       SHUTDOWN_DRAIN_MS: z
         .string()
@@ -320,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMsCap: e.TIMEOUT_MS_CAP,
     },
     memoryLimitBytes: e.MAX_MEMORY_MB * 1024 * 1024,
+    recycleMemoryBytes: e.RECYCLE_MEMORY_MB * 1024 * 1024,
     stopGraceMs: e.STOP_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? defaultDrainMs(e.SHUTDOWN_TIMEOUT_MS),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
