@@ -3,7 +3,7 @@
  *
  * | metric | type | labels | meaning |
  * |---|---|---|---|
- * | `http_requests_total` | counter | method, route, status | requests answered |
+ * | `http_requests_total` | counter | method, route, status | requests answered; status 499 = the client closed the connection before the answer (request-log.ts) |
  * | `http_request_duration_seconds` | histogram | method, route, status | time to answer |
  * | `solver_queue_depth` | gauge | | solves waiting for a worker |
  * | `solver_running` | gauge | | solves on a worker |
