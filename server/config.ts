@@ -43,8 +43,9 @@
  * | `WORKER_NAME` | hostname:pid | the worker's name in metrics and logs |
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from './app.js';
 
@@ -251,6 +252,8 @@ function parseOrigins(text: string | undefined): '*' | string[] | null {
   if (text === undefined || text === '') return null;
   if (text === '*') return '*';
   const origins = text.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  if (origins.includes('*')) throw new Error('CORS_ORIGINS: * (any origin) stands alone: give either * or a list of origins, not both');
+  if (origins.length === 0) throw new Error(`CORS_ORIGINS: no origin in "${text}": give origins such as https://example.com, comma-separated, or leave it unset`);
   for (const origin of origins) {
     let url: URL;
     try {
@@ -261,6 +264,20 @@ function parseOrigins(text: string | undefined): '*' | string[] | null {
     if (url.origin !== origin) throw new Error(`CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path or slash)`);
   }
   return origins;
+}
+
+/**
+ * An explicit `BATCH_DB_PATH` must be in a directory that exists: the store
+ * creates only the default's `data/` (a fresh checkout has none), so that a
+ * typo in a path is an error at start, not a new directory tree made with
+ * the service's rights. Only the embedded backend opens the file.
+ * @throws Error naming the variable and the missing directory.
+ */
+function checkBatchDbPath(given: string | undefined, path: string, backend: BatchBackendKind): void {
+  if (given === undefined || backend !== 'embedded' || path === ':memory:') return;
+  const dir = dirname(resolve(path));
+  if (!existsSync(dir)) throw new Error(`BATCH_DB_PATH: the directory ${dir} does not exist; create it first (only the default data/ is created)`);
+  if (!statSync(dir).isDirectory()) throw new Error(`BATCH_DB_PATH: ${dir} is not a directory`);
 }
 
 /**
@@ -293,6 +310,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   let corsOrigins: ServiceConfig['corsOrigins'];
   try {
     apiKeys = parseApiKeys(e.API_KEYS ?? '', 'API_KEYS');
+    // Set but naming no key (",,,"): a typo, not "no authentication" (that is API_KEYS unset).
+    if (e.API_KEYS !== undefined && apiKeys.length === 0) {
+      throw new Error('API_KEYS: set but names no key: give tokens (or name:token) separated by commas, or leave it unset for no authentication');
+    }
     if (e.API_KEYS_FILE !== undefined) {
       let text: string;
       try {
@@ -308,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tokens.add(key.token);
     }
     corsOrigins = parseOrigins(e.CORS_ORIGINS);
+    checkBatchDbPath(env.BATCH_DB_PATH?.trim() || undefined, e.BATCH_DB_PATH, e.BATCH_BACKEND);
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`);
   }
