@@ -14,7 +14,7 @@ import { z } from '@hono/zod-openapi';
 import { ERROR_STATUS, SolverError, type ErrorCode } from '../core/errors.js';
 import { LayoutJsonSchema } from '../core/layout.js';
 import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from '../core/proof/format.js';
-import { MAX_COLUMNS, MAX_FREE_CELLS } from '../core/rules.js';
+import { MAX_COLUMNS, MAX_FREE_CELLS, PRESETS } from '../core/rules.js';
 
 /** Game identifier, one of `GET /v1/games`. */
 export const GameIdSchema = z
@@ -24,7 +24,11 @@ export const GameIdSchema = z
   })
   .min(1)
   .max(64)
-  .openapi({ description: 'Game preset id, as listed by `GET /v1/games`.', example: 'seahaven_towers' });
+  .openapi({
+    // Every preset named, from the presets themselves (so the document cannot leave one out).
+    description: `Game preset id, as listed by \`GET /v1/games\`: ${PRESETS.map((p) => `\`${p.id}\``).join(', ')}.`,
+    example: 'seahaven_towers',
+  });
 
 /** A deal numbering scheme. */
 export const NumberingSchema = z.enum(['ms', 'pysolfc']).openapi({
