@@ -13,7 +13,8 @@
  *
  * Screenshots go to `test-results/screenshots/` (ignored by git), so a test
  * run leaves the tree clean; `npm run screenshots` runs this file with
- * `SCREENSHOTS_DIR=docs/screenshots` to refresh the README's pictures.
+ * `SCREENSHOTS_DIR=docs/screenshots` to refresh the README's four pictures
+ * (the review screenshots stay in test-results/).
  *
  * Needs /usr/bin/chromium (`apt-get install -y chromium`; `.ci/run` installs it).
  */
@@ -27,8 +28,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/paths.js';
 
-/** Where screenshots go: `SCREENSHOTS_DIR` (relative to the root; `npm run screenshots` sets docs/screenshots), else an ignored folder. */
+/** Where the README's screenshots go: `SCREENSHOTS_DIR` (relative to the root; `npm run screenshots` sets docs/screenshots), else an ignored folder. */
 const SCREENSHOTS = resolve(ROOT, process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots');
+/** Where the other screenshots (looked at in review, not in the README) go: always the ignored folder. */
+const REVIEW_SHOTS = resolve(ROOT, 'test-results/screenshots');
 /** A key for the service started with `API_KEYS` (16+ characters, as config.ts asks). */
 const KEY = 'page-test-key-0123456789';
 /** Malformed at line 8, column 16 (the README's example error). */
@@ -110,6 +113,7 @@ beforeAll(async () => {
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   mkdirSync(SCREENSHOTS, { recursive: true });
+  mkdirSync(REVIEW_SHOTS, { recursive: true });
 }, 90_000);
 
 async function stop(proc: ChildProcess | undefined): Promise<void> {
@@ -341,7 +345,7 @@ describe('web page (headless Chromium, real server)', () => {
     expect(await lead.textContent()).toMatch(/^There is no way to win this game[^.]*\.$/);
     expect(await proof.locator('details.proof-more').evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
     expect(await proof.locator('details.proof-more p').isVisible()).toBe(false);
-    await page.screenshot({ path: join(SCREENSHOTS, 'freecell-11982-unsolvable.png') });
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'freecell-11982-unsolvable.png') });
     expect(await proof.textContent()).toContain('No solution exists.');
     expect(await proof.textContent()).toMatch(/The search was complete: it expanded every position reachable from the start \([\d,]+ expanded, [\d,]+ distinct positions stored\)/);
     expect(await page.locator('[data-testid="move-list"]').count()).toBe(0);
@@ -417,7 +421,7 @@ describe('web page (headless Chromium, real server)', () => {
     await page.getByTestId('forget-key').click();
     await page.reload();
     await page.getByTestId('key-form').waitFor();
-    await page.screenshot({ path: join(SCREENSHOTS, 'api-key.png') });
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'api-key.png') });
     await page.close();
   });
 
@@ -447,7 +451,7 @@ describe('web page (headless Chromium, real server)', () => {
       for (const c of await boxes('.player button, .player select, .player input')) expect(inside(player, c), JSON.stringify(c)).toBe(true);
       const copy = await box('.copy-row');
       for (const c of await boxes('.copy-row button')) expect(inside(copy, c), JSON.stringify(c)).toBe(true);
-      await page.screenshot({ path: join(SCREENSHOTS, `freecell-617-move-20-phone-${width}.png`), fullPage: true });
+      await page.screenshot({ path: join(REVIEW_SHOTS, `freecell-617-move-20-phone-${width}.png`), fullPage: true });
       expect(problemsOf(page)).toEqual([]);
       await page.close();
     });
@@ -480,7 +484,7 @@ describe('web page (headless Chromium, real server)', () => {
     const [b, w] = await Promise.all([page.locator('.board').boundingBox(), won.boundingBox()]);
     expect(w!.x).toBeGreaterThanOrEqual(b!.x);
     expect(w!.x + w!.width).toBeLessThanOrEqual(b!.x + b!.width);
-    await page.screenshot({ path: join(SCREENSHOTS, 'freecell-617-won.png') });
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'freecell-617-won.png') });
     await page.getByRole('button', { name: 'Back one move' }).click();
     expect(await page.getByTestId('won').count()).toBe(0);
     await page.close();
@@ -517,7 +521,7 @@ describe('web page (headless Chromium, real server)', () => {
     const panel = (await page.locator('.limits-body').boundingBox())!;
     expect(panel.y).toBeGreaterThanOrEqual(before[2]!.y + before[2]!.height);
     expect(panel.x + panel.width).toBeLessThanOrEqual(page.viewportSize()!.width);
-    await page.screenshot({ path: join(SCREENSHOTS, 'limits-open.png') });
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'limits-open.png') });
     await page.close();
   });
 
@@ -539,7 +543,7 @@ describe('web page (headless Chromium, real server)', () => {
     await page.waitForTimeout(300);
     expect(solves).toEqual([]);
     expect(await page.locator('[data-testid="verdict"]').count()).toBe(0);
-    await page.screenshot({ path: join(SCREENSHOTS, 'deal-refused.png') });
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'deal-refused.png') });
     await page.fill('input[name="deal"]', '5');
     expect(await error.count()).toBe(0);
     await page.close();

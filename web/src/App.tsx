@@ -305,51 +305,51 @@ export function App() {
       )}
 
       {!(keyNeeded && !games) && (
-      <main class="workspace">
-        <div class="table-area">
-          <div class="table-caption">
-            <span>
-              {gameName}
-              {form.source === 'deal' ? ` · deal ${form.deal.trim()} (${form.numbering === 'ms' ? 'MS' : 'PySolFC'})` : ' · pasted board'}
-            </span>
-            <span class="muted">{current ? (step === 0 ? 'start position' : `after move ${step} of ${total}`) : solving ? '' : 'not solved yet'}</span>
+        <main class="workspace">
+          <div class="table-area">
+            <div class="table-caption">
+              <span>
+                {gameName}
+                {form.source === 'deal' ? ` · deal ${form.deal.trim()} (${form.numbering === 'ms' ? 'MS' : 'PySolFC'})` : ' · pasted board'}
+              </span>
+              <span class="muted">{current ? (step === 0 ? 'start position' : `after move ${step} of ${total}`) : solving ? '' : 'not solved yet'}</span>
+            </div>
+            {shownDeal ? (
+              <Board rules={shownDeal.rules} layout={shownDeal.layout} move={move} won={current !== null && current.response.verdict === 'solved' && total > 0 && step === total ? total : null} />
+            ) : (
+              <div class="board board-empty">{!games ? 'Loading…' : previewError || apiError ? 'The position is drawn here once it reads correctly.' : 'Pick a deal or paste a board to see it here.'}</div>
+            )}
           </div>
-          {shownDeal ? (
-            <Board rules={shownDeal.rules} layout={shownDeal.layout} move={move} won={current !== null && current.response.verdict === 'solved' && total > 0 && step === total ? total : null} />
-          ) : (
-            <div class="board board-empty">{!games ? 'Loading…' : previewError || apiError ? 'The position is drawn here once it reads correctly.' : 'Pick a deal or paste a board to see it here.'}</div>
-          )}
-        </div>
 
-        <aside class="side">
-          {solving && (
-            <div class="solving" role="status">
-              <span class="spinner" aria-hidden="true" /> Solving… {((now - solveStarted) / 1000).toFixed(1)} s
+          <aside class="side">
+            {solving && (
+              <div class="solving" role="status">
+                <span class="spinner" aria-hidden="true" /> Solving… {((now - solveStarted) / 1000).toFixed(1)} s
+              </div>
+            )}
+            {!current && !solving && (
+              <div class="hint">
+                <p>
+                  Press <strong>Solve</strong> to ask the service for a solution. Then step through it with the buttons or the arrow keys, or let it play.
+                </p>
+              </div>
+            )}
+            {current && <Verdict response={current.response} onRetry={retry} />}
+            {current && current.response.verdict === 'solved' && (
+              <Player step={step} total={total} playing={playing} speed={speed} onStep={(s) => (setPlaying(false), goTo(s))} onPlay={play} onSpeed={setSpeed} />
+            )}
+            {current && current.response.verdict === 'solved' && (
+              <MoveList rules={current.response.rules} moves={current.response.moves as Move[]} notation={current.response.notation} step={step} onJump={(s) => (setPlaying(false), goTo(s))} />
+            )}
+            <div class="copy-row" role="group" aria-label="Copy to the clipboard">
+              <span class="copy-title">Copy</span>
+              <CopyButton label="Board" testId="copy-board" disabled={!shownDeal} text={() => (shownDeal ? formatBoard(shownDeal.layout, shownDeal.rules) : '')} />
+              <CopyButton label="Notation" testId="copy-notation" disabled={!current || total === 0} text={() => current!.response.notation.join(' ')} />
+              <CopyButton label="fc-solve moves" testId="copy-fcs" disabled={!current || total === 0} text={() => current!.response.fcsMoves.join('\n')} />
+              <CopyButton label="Link" testId="copy-link" text={link} />
             </div>
-          )}
-          {!current && !solving && (
-            <div class="hint">
-              <p>
-                Press <strong>Solve</strong> to ask the service for a solution. Then step through it with the buttons or the arrow keys, or let it play.
-              </p>
-            </div>
-          )}
-          {current && <Verdict response={current.response} onRetry={retry} />}
-          {current && current.response.verdict === 'solved' && (
-            <Player step={step} total={total} playing={playing} speed={speed} onStep={(s) => (setPlaying(false), goTo(s))} onPlay={play} onSpeed={setSpeed} />
-          )}
-          {current && current.response.verdict === 'solved' && (
-            <MoveList rules={current.response.rules} moves={current.response.moves as Move[]} notation={current.response.notation} step={step} onJump={(s) => (setPlaying(false), goTo(s))} />
-          )}
-          <div class="copy-row" role="group" aria-label="Copy to the clipboard">
-            <span class="copy-title">Copy</span>
-            <CopyButton label="Board" testId="copy-board" disabled={!shownDeal} text={() => (shownDeal ? formatBoard(shownDeal.layout, shownDeal.rules) : '')} />
-            <CopyButton label="Notation" testId="copy-notation" disabled={!current || total === 0} text={() => current!.response.notation.join(' ')} />
-            <CopyButton label="fc-solve moves" testId="copy-fcs" disabled={!current || total === 0} text={() => current!.response.fcsMoves.join('\n')} />
-            <CopyButton label="Link" testId="copy-link" text={link} />
-          </div>
-        </aside>
-      </main>
+          </aside>
+        </main>
       )}
 
       <footer class="page-footer">
