@@ -503,10 +503,28 @@ describe('web page (headless Chromium, real server)', () => {
         const inner = l.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
         const last = l.querySelector('li:last-child')!.getBoundingClientRect();
         const box = l.getBoundingClientRect();
-        return { inner, row: (l.querySelector('li') as HTMLElement).offsetHeight, lastBottom: last.bottom, listBottom: box.bottom - l.clientTop - parseFloat(style.paddingBottom) };
+        // Rows that show at all (in the box inside the border) must show whole: no sliver at either edge.
+        const inTop = box.top + l.clientTop;
+        const inBottom = inTop + l.clientHeight;
+        const partial = [...l.querySelectorAll('li')]
+          .map((li) => li.getBoundingClientRect())
+          .filter((r) => r.bottom > inTop + 0.5 && r.top < inBottom - 0.5 && (r.top < inTop - 0.5 || r.bottom > inBottom + 0.5)).length;
+        return { inner, row: (l.querySelector('li') as HTMLElement).offsetHeight, lastBottom: last.bottom, listBottom: box.bottom - l.clientTop - parseFloat(style.paddingBottom), partial };
       });
       expect(m.inner % m.row, JSON.stringify(m)).toBeCloseTo(0, 0);
       expect(m.lastBottom).toBeLessThanOrEqual(m.listBottom + 0.5);
+      expect(m.partial, JSON.stringify(m)).toBe(0);
+      // In the middle of the list too (the link's move 20 on a phone scrolls it part way).
+      await page.getByRole('button', { name: 'First: the start position' }).click();
+      for (let i = 0; i < 20; i++) await page.getByRole('button', { name: 'Forward one move' }).click();
+      const mid = await page.getByTestId('move-list').evaluate((l) => {
+        const top = l.getBoundingClientRect().top + l.clientTop;
+        const bottom = top + l.clientHeight;
+        return [...l.querySelectorAll('li')]
+          .map((li) => li.getBoundingClientRect())
+          .filter((r) => r.bottom > top + 0.5 && r.top < bottom - 0.5 && (r.top < top - 0.5 || r.bottom > bottom + 0.5)).length;
+      });
+      expect(mid).toBe(0);
       await page.close();
     }
   });
