@@ -506,7 +506,7 @@ describe('web page (headless Chromium, real server)', () => {
         // Rows that show at all (in the box inside the border) must show whole: no sliver at either edge.
         const inTop = box.top + l.clientTop;
         const inBottom = inTop + l.clientHeight;
-        const partial = [...l.querySelectorAll('li')]
+        const partial = Array.from(l.querySelectorAll('li'))
           .map((li) => li.getBoundingClientRect())
           .filter((r) => r.bottom > inTop + 0.5 && r.top < inBottom - 0.5 && (r.top < inTop - 0.5 || r.bottom > inBottom + 0.5)).length;
         return { inner, row: (l.querySelector('li') as HTMLElement).offsetHeight, lastBottom: last.bottom, listBottom: box.bottom - l.clientTop - parseFloat(style.paddingBottom), partial };
@@ -520,7 +520,7 @@ describe('web page (headless Chromium, real server)', () => {
       const mid = await page.getByTestId('move-list').evaluate((l) => {
         const top = l.getBoundingClientRect().top + l.clientTop;
         const bottom = top + l.clientHeight;
-        return [...l.querySelectorAll('li')]
+        return Array.from(l.querySelectorAll('li'))
           .map((li) => li.getBoundingClientRect())
           .filter((r) => r.bottom > top + 0.5 && r.top < bottom - 0.5 && (r.top < top - 0.5 || r.bottom > bottom + 0.5)).length;
       });
