@@ -34,6 +34,7 @@ import { ERROR_STATUS, SolverError } from '../client-sdk/core/errors.js';
 import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits } from '../client-sdk/api/request.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/core/proof/writer.js';
 import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/core/proof/format.js';
+import { PRESETS } from '../client-sdk/core/rules.js';
 import {
   GamesResponseSchema,
   HealthResponseSchema,
@@ -380,7 +381,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       title: 'Solitaire solver',
       version: '0.1.0',
       description:
-        'Solves FreeCell-family and Beleaguered-Castle-family solitaire positions with a WebAssembly engine. ' +
+        `Solves open-information solitaire positions with a WebAssembly engine: the FreeCell family and the Beleaguered Castle family, ${PRESETS.length} games (${PRESETS.map((p) => p.name).join(', ')}). ` +
         `Every error answers {error: {code, message, ...}}; codes and statuses: ${Object.entries(ERROR_STATUS)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}.`,

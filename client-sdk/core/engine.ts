@@ -122,6 +122,15 @@ export class Engine {
     this.exports = instance.exports as unknown as EngineExports;
   }
 
+  /**
+   * Bytes of the instance's linear memory as it is now (its high-water mark:
+   * a Wasm memory grows and never shrinks). The pool recycles a worker whose
+   * engine grew past `RECYCLE_MEMORY_MB` (server/pool.ts).
+   */
+  memorySize(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
   /** Instantiates a compiled engine module (see `loadEngineModule`). */
   static instantiate(module: WebAssembly.Module): Engine {
     return new Engine(module);

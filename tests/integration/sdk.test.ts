@@ -43,6 +43,22 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+describe('the client: POST /v1/proofs', () => {
+  it('gives the certificate bytes of an unsolvable deal, and the JSON answer of a solvable one', async () => {
+    const client = createClient({ baseUrl: server.url });
+    const proof = await client.proof({ game: 'freecell', deal: 11982 });
+    expect(proof.kind).toBe('certificate');
+    if (proof.kind !== 'certificate') return;
+    expect([proof.certificate[0], proof.certificate[1]]).toEqual([0x1f, 0x8b]); // gzip
+    expect(proof.positions).toBeGreaterThan(1000);
+    expect(proof.fingerprint).toMatch(/^[0-9a-f]+$/);
+    const solvable = await client.proof({ game: 'freecell', deal: 1 });
+    expect(solvable.kind).toBe('answer');
+    if (solvable.kind === 'answer') expect(solvable.response.verdict).toBe('solved');
+    await expect(client.proof({ game: 'freecell', deal: 0 })).rejects.toMatchObject({ code: 'deal_out_of_range', status: 400 });
+  });
+});
+
 describe('remote and local solver', () => {
   it('give the same verdicts and the same checked solutions on 100 deals', async () => {
     const client = createClient({ baseUrl: server.url });

@@ -163,6 +163,7 @@ export class BatchStore {
       ),
       getBatch: db.prepare<[string], BatchRow>('SELECT * FROM batches WHERE id = ?'),
       running: db.prepare<[], BatchRow>("SELECT * FROM batches WHERE status = 'running' ORDER BY created_at, id"),
+      finished: db.prepare<[], BatchRow>("SELECT * FROM batches WHERE status = 'done' ORDER BY created_at DESC, id"),
       bump: Object.fromEntries(
         VERDICT_COUNTERS.map((col) => [
           col,
@@ -226,6 +227,11 @@ export class BatchStore {
   /** Every batch still `running`, oldest first: the work to resume at start. */
   running(): BatchRecord[] {
     return this.#stmt.running.all().map(toRecord);
+  }
+
+  /** Every batch that ran to its end (`done`), newest first: what a rerun of the CLI finds already decided. */
+  finished(): BatchRecord[] {
+    return this.#stmt.finished.all().map(toRecord);
   }
 
   /**

@@ -144,17 +144,23 @@ export function Verdict({ response, onRetry }: Props) {
       {verdict === 'solved' && <p class="small">Every move was replayed by the service's independent checker, and again by this page.</p>}
       {verdict === 'unsolvable' && (
         <div class="proof" data-testid="proof">
-          <p>
-            <strong>No solution exists.</strong> The search was complete: it expanded every position reachable from the start (
-            {nf.format(stats.statesExpanded)} expanded, {nf.format(stats.statesStored)} distinct positions stored) and none of them is won. Positions
-            were merged only when equivalent (columns and free cells in another order) and only safe auto-moves were played, so nothing was pruned.
+          <p class="plain" data-testid="plain-verdict">
+            There is no way to win this game: every possible line of play was tried, and none reaches the end.
           </p>
-          {proof !== undefined && (
-            <div class="proof-details" data-testid="proof-details">
-              <div class="proof-title">Proof</div>
-              <ProofValue value={proof} />
-            </div>
-          )}
+          <details class="proof-more">
+            <summary>How this is known</summary>
+            <p>
+              <strong>No solution exists.</strong> The search was complete: it expanded every position reachable from the start (
+              {nf.format(stats.statesExpanded)} expanded, {nf.format(stats.statesStored)} distinct positions stored) and none of them is won. Positions
+              were merged only when equivalent (columns and free cells in another order) and only safe auto-moves were played, so nothing was pruned.
+            </p>
+            {proof !== undefined && (
+              <div class="proof-details" data-testid="proof-details">
+                <div class="proof-title">Proof</div>
+                <ProofValue value={proof} />
+              </div>
+            )}
+          </details>
         </div>
       )}
       {verdict === 'unknown' && (
