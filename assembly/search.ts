@@ -26,12 +26,20 @@ import {
   numColumns, numCells, buildRule, BUILD_ALTERNATE_COLOR, BUILD_RANK, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
 } from './rules';
 import {
-  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
+  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
   copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, applyAutoMoves, encodeKey, decodeKey, hashKey,
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
-import { resetTable, findOrInsert, recordAt, recordCount, insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED } from './table';
+import {
+  resetTable, findOrInsert, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
+  insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
+} from './table';
+import { resetEntries, newEntry, entryAt, entryParent, entryMove, entryCount } from './pending';
+import {
+  MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, MOVE_BITS, AUTO_FOLLOWED, DONE, DEPTH_MAX,
+  packMove, moveCard, moveKind, moveOnto, moveCount, moveDepth, withDepth,
+} from './move';
 import {
   resetOutput, writeMove, outputOverflow, SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
 } from './output';
@@ -49,10 +57,6 @@ export const REASON_TIMEOUT: i32 = 2;
 export const REASON_MEMORY: i32 = 3;
 export const REASON_CANCELLED: i32 = 4;
 
-const MOVE_TO_FOUNDATION: u32 = 0;
-const MOVE_TO_CELL: u32 = 1;
-const MOVE_TO_EMPTY_COLUMN: u32 = 2;
-const MOVE_TO_CARD: u32 = 3;
 
 /** Expansions between two polls of the stop flag and the clock. */
 const POLL_INTERVAL: u32 = 512;
@@ -111,12 +115,6 @@ const MIN_BUCKET: usize = memory.data(SCANS * 4);
 let weightsOverridden: bool = false;
 let parentDepth: i32 = 0;
 
-/** Flag in a record's move word: the position has been expanded. */
-const EXPANDED: u32 = 0x80000000;
-/** Flag in a record's move word: auto-moves followed the move into this position. */
-const AUTO_FOLLOWED: u32 = 0x40000000;
-const DEPTH_SHIFT: u32 = 20;
-const DEPTH_MAX: i32 = 1023;
 
 /**
  * The card the move into PARENT moved, when its moves in PARENT can only
@@ -193,9 +191,52 @@ let featureEmptyColumns: i32 = 0;
 let featureNextDepth: i32 = 0;
 
 /**
+ * Per-column terms of the features of the position being expanded (the
+ * parent), one i32 per column: cards below the top movable run, cards above
+ * the natural sequence on the column's bottom, the depth of the next
+ * foundation cards in it, and the top run's length. A child differs from its
+ * parent only in the columns whose length changed (a move takes cards off
+ * the top of one column and puts them on another; auto-moves only take cards
+ * off), so `measureChild` recomputes just those.
+ */
+const COL_TOP: usize = memory.data(MAX_COLUMNS * 4);
+const COL_BOTTOM: usize = memory.data(MAX_COLUMNS * 4);
+const COL_NEXT: usize = memory.data(MAX_COLUMNS * 4);
+const COL_RUN: usize = memory.data(MAX_COLUMNS * 4);
+let parentUnsortedTop: i32 = 0;
+let parentUnsortedBottom: i32 = 0;
+let parentNextDepth: i32 = 0;
+let parentFoundations: u32 = 0;
+
+/** Length of the natural sequence on the bottom of column `col` (cards from the deepest that build on each other). */
+// @ts-ignore: decorator
+@inline function bottomRunLength(p: usize, col: i32, n: i32): i32 {
+  let ok = 1;
+  while (ok < n && buildsOn(cardAt(p, col, ok), cardAt(p, col, ok - 1))) ok++;
+  return ok;
+}
+
+/** Depth below the top of the next foundation cards in column `col` of `p` (summed). */
+// @ts-ignore: decorator
+@inline function nextDepthOf(p: usize, col: i32, n: i32): i32 {
+  let d = 0;
+  for (let i = 0; i < n; i++) {
+    const card = cardAt(p, col, i);
+    if (foundation(p, suitOf(card)) + 1 == rankOf(card)) d += n - 1 - i;
+  }
+  return d;
+}
+
+// @ts-ignore: decorator
+@inline function colTerm(table: usize, col: i32): i32 {
+  return load<i32>(table + (<usize>col << 2));
+}
+
+/**
  * Measures a position for the scores: cards not home, cards buried under
  * out-of-order cards (two ways), occupied cells, empty columns, and how deep
  * the next foundation cards lie (features from docs/search.md §1 and §6).
+ * Also keeps the per-column terms (COL_*) for `measureChild`.
  */
 function measure(p: usize): void {
   let home = 0;
@@ -207,19 +248,70 @@ function measure(p: usize): void {
   featureNextDepth = 0;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
+    const at = <usize>c << 2;
     if (n == 0) {
       featureEmptyColumns++;
+      store<i32>(COL_TOP + at, 0);
+      store<i32>(COL_BOTTOM + at, 0);
+      store<i32>(COL_NEXT + at, 0);
+      store<i32>(COL_RUN + at, 0);
       continue;
     }
-    featureUnsortedTop += n - topRunLength(p, c);
-    let ok = 1;
-    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-    featureUnsortedBottom += n - ok;
-    for (let i = 0; i < n; i++) {
-      const card = cardAt(p, c, i);
-      if (foundation(p, suitOf(card)) + 1 == rankOf(card)) featureNextDepth += n - 1 - i;
-    }
+    const run = topRunLength(p, c);
+    const top = n - run;
+    const bottom = n - bottomRunLength(p, c, n);
+    const next = nextDepthOf(p, c, n);
+    store<i32>(COL_TOP + at, top);
+    store<i32>(COL_BOTTOM + at, bottom);
+    store<i32>(COL_NEXT + at, next);
+    store<i32>(COL_RUN + at, run);
+    featureUnsortedTop += top;
+    featureUnsortedBottom += bottom;
+    featureNextDepth += next;
   }
+  featureCellsUsed = numCells - emptyCellCount(p);
+  parentUnsortedTop = featureUnsortedTop;
+  parentUnsortedBottom = featureUnsortedBottom;
+  parentNextDepth = featureNextDepth;
+  parentFoundations = load<u32>(p + OFF_FOUNDATIONS);
+}
+
+/**
+ * Measures the child in PARENT after `measure` of its parent, whose header is
+ * in SAVED_HEADER: the same features as `measure` would give, from the
+ * parent's per-column terms and the columns that changed. When a card went
+ * home, the next foundation cards changed, so the next-card depth is summed
+ * over every column again.
+ */
+function measureChild(p: usize): void {
+  const foundations = load<u32>(p + OFF_FOUNDATIONS);
+  let home = 0;
+  for (let s = 0; s < 4; s++) home += foundation(p, s);
+  featureNotHome = 52 - home;
+  let top = parentUnsortedTop;
+  let bottom = parentUnsortedBottom;
+  const sameFoundations = foundations == parentFoundations;
+  let next = sameFoundations ? parentNextDepth : 0;
+  let empty = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) empty++;
+    if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
+      if (!sameFoundations) next += nextDepthOf(p, c, n);
+      continue;
+    }
+    top -= colTerm(COL_TOP, c);
+    bottom -= colTerm(COL_BOTTOM, c);
+    if (sameFoundations) next -= colTerm(COL_NEXT, c);
+    if (n == 0) continue;
+    top += n - topRunLength(p, c);
+    bottom += n - bottomRunLength(p, c, n);
+    next += nextDepthOf(p, c, n);
+  }
+  featureUnsortedTop = top;
+  featureUnsortedBottom = bottom;
+  featureNextDepth = next;
+  featureEmptyColumns = empty;
   featureCellsUsed = numCells - emptyCellCount(p);
 }
 
@@ -236,11 +328,24 @@ function score(scan: i32, depth: i32): i32 {
 }
 
 // ---------------------------------------------------------------------------
-// Open lists (bucket queues threaded through the records' `next` fields)
+// Open lists (bucket queues threaded through the items' `next` fields)
 
-/** Queues a measured position in every scan's open list. */
+/**
+ * True in the lazy phase: the open lists hold pending moves (pending.ts),
+ * else stored records (table.ts). Both keep the move word at offset 4 and the
+ * two bucket links at 8 and 12.
+ */
+let lazyPhase: bool = false;
+
+/** Address of open-list item `index`: a pending move in the lazy phase, else a record. */
+// @ts-ignore: decorator
+@inline function itemAt(index: u32): usize {
+  return lazyPhase ? entryAt(index) : recordAt(index);
+}
+
+/** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
-  const rec = recordAt(index);
+  const rec = itemAt(index);
   for (let scan = 0; scan < SCANS; scan++) {
     const bucket = score(scan, depth);
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
@@ -251,7 +356,7 @@ function pushOpen(index: u32, depth: i32): void {
   }
 }
 
-/** Takes the best position of one scan's list that no scan has expanded yet; 0 when the list is empty. */
+/** Takes the best item of one scan's list that no scan has taken yet (and marks it DONE); 0 when the list is empty. */
 function popOpen(scan: i32): u32 {
   const minAt = MIN_BUCKET + (<usize>scan << 2);
   let bucket = load<i32>(minAt);
@@ -262,11 +367,11 @@ function popOpen(scan: i32): u32 {
       bucket++;
       continue;
     }
-    const rec = recordAt(index);
+    const rec = itemAt(index);
     store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
     const move = load<u32>(rec, 4);
-    if (move & EXPANDED) continue;
-    store<u32>(rec, move | EXPANDED, 4);
+    if (move & DONE) continue;
+    store<u32>(rec, move | DONE, 4);
     store<i32>(minAt, bucket);
     return index;
   }
@@ -276,11 +381,6 @@ function popOpen(scan: i32): u32 {
 
 // ---------------------------------------------------------------------------
 // Children
-
-// @ts-ignore: decorator
-@inline function packMove(card: i32, kind: u32, onto: i32, count: i32): u32 {
-  return <u32>card | (kind << 6) | (<u32>onto << 8) | (<u32>count << 14);
-}
 
 // Children are made in place: expand() plays a move on PARENT itself, and
 // addChild() puts PARENT back by restoring its header (column lengths, free
@@ -301,28 +401,64 @@ const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
   memory.copy(p, SAVED_HEADER, HEADER_BYTES);
 }
 
+/** The lazy phase could not get memory for a pending move: fall back to the eager search. */
+let lazyOutOfMemory: bool = false;
+
+/**
+ * Stops for a failed insert: sets `stopReason` from `insertFailure`, or in
+ * the lazy phase marks a memory failure for the fallback to the eager search.
+ */
+function insertFailed(): void {
+  if (lazyPhase && insertFailure == FAIL_MEMORY) lazyOutOfMemory = true;
+  else stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
+}
+
 /**
  * PARENT holds the child (the move just played on it): applies auto-moves,
- * looks the child up, queues it when new, and puts PARENT back. Returns
- * false when the search must stop (won, or a budget ran out).
+ * and puts PARENT back after handling the child. Eager phase: looks the child
+ * up and queues it when new. Lazy phase: measures it and queues a pending
+ * move (parent, move); only a won child is stored at once. Returns false when
+ * the search must stop (won, a budget ran out, or the lazy phase ran out of
+ * memory).
  */
 function addChild(parent: u32, move: u32): bool {
   const child = PARENT;
   const autoMoved = applyAutoMoves(child, false);
+  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
+  if (lazyPhase) {
+    let goOn = true;
+    if (isWon(child)) {
+      encodeKey(child, KEY);
+      const index = findOrInsert(KEY, hashKey(KEY), parent, withDepth(move, depth, autoMoved));
+      if (index == 0) insertFailed();
+      else goalIndex = index;
+      goOn = false;
+    } else {
+      const entry = newEntry(parent, withDepth(move, depth, autoMoved));
+      if (entry == 0) {
+        lazyOutOfMemory = true;
+        goOn = false;
+      } else {
+        measureChild(child);
+        pushOpen(entry, depth);
+      }
+    }
+    restoreHeader(child);
+    return goOn;
+  }
   encodeKey(child, KEY);
   const index = findOrInsert(KEY, hashKey(KEY), parent, move);
   let goOn = true;
   if (index == 0) {
-    stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
+    insertFailed();
     goOn = false;
   } else if (lastInsertWasNew) {
     if (isWon(child)) {
       goalIndex = index;
       goOn = false;
     } else {
-      const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
-      store<u32>(recordAt(index), move | (<u32>depth << DEPTH_SHIFT) | (autoMoved ? AUTO_FOLLOWED : 0), 4);
-      measure(child);
+      setRecordMove(recordAt(index), withDepth(move, depth, autoMoved));
+      measureChild(child);
       pushOpen(index, depth);
     }
   }
@@ -361,6 +497,7 @@ function firstEmptyCell(p: usize): i32 {
 function expand(parent: u32): bool {
   const p = PARENT;
   saveHeader(p);
+  measure(p);
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   let firstEmptyColumn = -1;
@@ -396,7 +533,7 @@ function expand(parent: u32): bool {
     const n = columnLength(p, from);
     if (n == 0) continue;
     // the top run only matters when more than one card may move at once
-    const run = capacityOnCard > 1 || capacityToEmpty > 1 ? topRunLength(p, from) : 1;
+    const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
     for (let to = 0; to < numColumns; to++) {
       if (to == from) continue;
       const m = columnLength(p, to);
@@ -463,12 +600,31 @@ function expand(parent: u32): bool {
 // ---------------------------------------------------------------------------
 // Solution
 
+let playedSrcKind: i32 = 0;
+let playedSrcIndex: i32 = 0;
+let playedDstKind: i32 = 0;
+let playedDstIndex: i32 = 0;
+
 /** Plays one packed move on the real position `p` (real column and cell numbers) and writes it out. */
 function playMove(p: usize, move: u32): bool {
-  const card = <i32>(move & 63);
-  const kind = (move >> 6) & 3;
-  const onto = <i32>((move >> 8) & 63);
-  const count = <i32>((move >> 14) & 63);
+  if (!applyMove(p, move)) return false;
+  writeMove(playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, moveCount(move), moveCard(move), false);
+  return true;
+}
+
+/**
+ * Plays the packed move `move` on position `p` in whatever column order `p`
+ * has: the source is found by the moved card, the target by the card under
+ * it (or the first empty column or cell). Leaves the column and cell numbers
+ * it used in played*. Returns false when the move does not fit `p` (an
+ * internal inconsistency). Changes only the header and card bytes past a
+ * column's end, so a saved header undoes it (see saveHeader).
+ */
+function applyMove(p: usize, move: u32): bool {
+  const card = moveCard(move);
+  const kind = moveKind(move);
+  const onto = moveOnto(move);
+  const count = moveCount(move);
 
   // Where is the card?
   let srcKind = -1;
@@ -526,7 +682,10 @@ function playMove(p: usize, move: u32): bool {
     else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
     setColumnLength(p, dstIndex, m + count);
   }
-  writeMove(srcKind, srcIndex, dstKind, dstIndex, count, card, false);
+  playedSrcKind = srcKind;
+  playedSrcIndex = srcIndex;
+  playedDstKind = dstKind;
+  playedDstIndex = dstIndex;
   return true;
 }
 
@@ -541,9 +700,9 @@ function reconstructSolution(goal: u32): bool {
   while (index != 1) {
     if (length >= MAX_PATH) return false;
     const rec = recordAt(index);
-    store<u32>(PATH + (<usize>length << 2), load<u32>(rec, 4) & 0xfffff);
+    store<u32>(PATH + (<usize>length << 2), recordMove(rec) & MOVE_BITS);
     length++;
-    index = load<u32>(rec);
+    index = recordParent(rec);
   }
   resetOutput();
   copyPosition(PARENT, START);
@@ -586,67 +745,185 @@ function readInput(): void {
 }
 
 /**
- * Solves the position in the input block. `maxStates` caps the positions
- * stored; `memoryLimitBytes` caps the linear memory (as f64, up to 4 GiB).
- * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
- * A solved verdict leaves the solution in the output buffer (output.ts).
+ * Resets the arena, the state table, the open lists and the pending moves
+ * for one phase, and stores and queues the start position (in the eager
+ * phase as a record; in the lazy phase it is expanded at once, its moves
+ * becoming pending moves). Returns false when out of memory, or when the
+ * start is already won (goalIndex set).
  */
-export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
-  readInput();
-  chooseWeights();
+function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   resetArena(<u64>memoryLimitBytes);
-  resetOutput();
+  resetEntries();
   memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
   for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
-  stopReason = REASON_NONE;
-  lastReason = REASON_NONE;
   goalIndex = 0;
-  statesExpanded = 0;
-
+  lazyOutOfMemory = false;
   if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
-    lastReason = REASON_MEMORY;
-    return VERDICT_UNKNOWN;
+    stopReason = REASON_MEMORY;
+    return false;
   }
   copyPosition(PARENT, START);
   applyAutoMoves(PARENT, false);
   encodeKey(PARENT, KEY);
   const root = findOrInsert(KEY, hashKey(KEY), 0, 0);
   if (root == 0) {
-    lastReason = REASON_MEMORY;
-    return VERDICT_UNKNOWN;
+    stopReason = REASON_MEMORY;
+    return false;
   }
   if (isWon(PARENT)) {
     goalIndex = root;
+    return false;
+  }
+  if (lazyPhase) {
+    setRecordMove(recordAt(root), DONE);
+    parentDepth = 0;
+    repeatCard = 0;
+    statesExpanded++;
+    if (!expand(root)) return false;
   } else {
     measure(PARENT);
     pushOpen(root, 0);
   }
+  return true;
+}
 
-  while (goalIndex == 0) {
-    // the scans take turns; when one list runs dry the other goes on alone
-    const turn = <i32>(statesExpanded & 1);
-    let index = popOpen(turn);
-    if (index == 0) index = popOpen(1 - turn);
-    if (index == 0) break;
-    statesExpanded++;
-    if (statesExpanded % POLL_INTERVAL == 0) {
-      const reason = pollStop();
-      if (reason != 0) {
-        stopReason = reason;
-        break;
-      }
-    }
-    decodeKey(recordAt(index) + 16, PARENT);
-    const word = load<u32>(recordAt(index), 4);
-    parentDepth = <i32>((word >> DEPTH_SHIFT) & <u32>DEPTH_MAX);
-    repeatCard = (word & AUTO_FOLLOWED) == 0 && ((word >> 6) & 3) != MOVE_TO_FOUNDATION && ((word >> 14) & 63) == 1
-      ? <i32>(word & 63)
-      : 0;
-    if (!expand(index)) {
-      if (goalIndex != 0) break;
-      if (stopReason != REASON_NONE) break;
+/**
+ * The card a stored position's moves may skip (see `repeatCard`), from the
+ * move word of its record.
+ */
+// @ts-ignore: decorator
+@inline function repeatCardOf(word: u32): i32 {
+  return (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
+}
+
+/** Takes the next item of the scan whose turn it is (the other when that list is dry); 0 when both are empty. */
+// @ts-ignore: decorator
+@inline function popNext(): u32 {
+  const turn = <i32>(polls & 1);
+  let index = popOpen(turn);
+  if (index == 0) index = popOpen(1 - turn);
+  return index;
+}
+
+/** Items taken from the open lists this solve (both phases); paces the polls and the scans' turns. */
+let polls: u32 = 0;
+
+/** Polls the host every POLL_INTERVAL items; true when the search must stop (stopReason set). */
+// @ts-ignore: decorator
+@inline function mustStop(): bool {
+  polls++;
+  if (polls % POLL_INTERVAL == 0) {
+    const reason = pollStop();
+    if (reason != 0) {
+      stopReason = reason;
+      return true;
     }
   }
+  return false;
+}
+
+/** Header of the position PARENT held before a pending move was played on it. */
+const POP_HEADER: usize = memory.data(HEADER_BYTES);
+
+/**
+ * The lazy phase: best-first over pending moves. Expanding a position
+ * measures and scores each child but stores none; a scan takes the best
+ * pending move, plays it on its parent, and only then encodes the result and
+ * looks it up. A new position is stored and expanded at once; a position
+ * met before is dropped. So the table holds only expanded positions (and the
+ * won one), and a dive that follows the scores stores one position per step
+ * instead of every child of every step.
+ *
+ * Complete when the open lists run dry: every stored position was expanded
+ * when it was stored, every move of it (but the `repeatCard` moves, whose
+ * results are results of pending moves of its parent) was queued, and every
+ * queued move was looked up, so the table is closed under moves: it is the
+ * whole reachable set, the same set the eager phase would store.
+ * Ends with goalIndex, stopReason, or lazyOutOfMemory set, or none (complete).
+ */
+function lazySearch(): void {
+  // PARENT holds the position of record `held` (in some column order)
+  let held: u32 = 1;
+  while (goalIndex == 0) {
+    const item = popNext();
+    if (item == 0) return;
+    if (mustStop()) return;
+    const ent = entryAt(item);
+    const parent = entryParent(ent);
+    const word = entryMove(ent) & ~DONE;
+    if (parent != held) {
+      decodeKey(recordKey(recordAt(parent)), PARENT);
+      held = parent;
+    }
+    memory.copy(POP_HEADER, PARENT, HEADER_BYTES);
+    if (!applyMove(PARENT, word)) unreachable();
+    applyAutoMoves(PARENT, false);
+    encodeKey(PARENT, KEY);
+    const index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
+    if (index == 0) {
+      insertFailed();
+      return;
+    }
+    if (!lastInsertWasNew) {
+      memory.copy(PARENT, POP_HEADER, HEADER_BYTES);
+      continue;
+    }
+    held = index;
+    statesExpanded++;
+    parentDepth = moveDepth(word);
+    repeatCard = repeatCardOf(word);
+    if (!expand(index)) return;
+  }
+}
+
+/**
+ * The eager phase: best-first over stored positions. Expanding a position
+ * stores every new child and queues it; the open lists hold records.
+ * Complete when the open lists run dry (see the file comment).
+ * Ends with goalIndex or stopReason set, or neither (complete).
+ */
+function eagerSearch(): void {
+  while (goalIndex == 0) {
+    const index = popNext();
+    if (index == 0) return;
+    statesExpanded++;
+    if (mustStop()) return;
+    decodeKey(recordKey(recordAt(index)), PARENT);
+    const word = recordMove(recordAt(index));
+    parentDepth = moveDepth(word);
+    repeatCard = repeatCardOf(word);
+    if (!expand(index)) return;
+  }
+}
+
+/**
+ * Solves the position in the input block. `maxStates` caps the positions
+ * stored; `memoryLimitBytes` caps the linear memory (as f64, up to 4 GiB).
+ * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
+ * A solved verdict leaves the solution in the output buffer (output.ts).
+ *
+ * Runs the lazy phase first; when its pending moves outgrow the memory it
+ * starts over with the eager phase, which needs less memory for the same
+ * set (each position once, no pending moves). Both phases are complete, and
+ * so either one's empty open list proves the deal unsolvable, with the
+ * stored set (the whole reachable set) as its certificate.
+ */
+export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
+  readInput();
+  chooseWeights();
+  resetOutput();
+  stopReason = REASON_NONE;
+  lastReason = REASON_NONE;
+  statesExpanded = 0;
+  polls = 0;
+
+  lazyPhase = true;
+  if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
+  if (lazyOutOfMemory && goalIndex == 0 && stopReason == REASON_NONE) {
+    lazyPhase = false;
+    if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
+  }
+  lazyPhase = false;
 
   if (goalIndex != 0) {
     return reconstructSolution(goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
@@ -655,7 +932,21 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
     lastReason = stopReason;
     return VERDICT_UNKNOWN;
   }
+  if (lazyOutOfMemory) {
+    lastReason = REASON_MEMORY;
+    return VERDICT_UNKNOWN;
+  }
   return VERDICT_UNSOLVABLE;
+}
+
+/** Items the last solve took from its open lists (records and pending moves, both phases). */
+export function openItemsTaken(): u32 {
+  return polls;
+}
+
+/** Pending moves queued by the last solve's lazy phase. */
+export function pendingMovesQueued(): u32 {
+  return entryCount;
 }
 
 /** Positions stored in the state table by the last solve. */
