@@ -3,7 +3,7 @@
  * (docs/architecture.md): the glue writes the rules and the start position into the
  * input block, calls `solve`, and reads the solution from the output buffer.
  */
-export { solve, setHeuristicWeights, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken, pendingMovesQueued, INPUT_BYTES } from './search';
+export { solve, setHeuristicWeights, setScanStep, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken, pendingMovesQueued, INPUT_BYTES } from './search';
 import { INPUT, statesExpanded, statesStored as statesStoredCount } from './search';
 import { OUTPUT, outputCount } from './output';
 

@@ -11,14 +11,14 @@
  *
  *   0  ENT_PARENT  the stored position the move is played from (record index)
  *   4  ENT_MOVE    move word (move.ts), with the depth and auto flag of the result
- *   8  ENT_NEXT    next item in the same bucket of open list 0, then of list 1 at 12
+ *   8  ENT_NEXT    next item in the same bucket of open list 0, then of lists 1, 2, 3 at 12, 16, 20
  */
 import { allocate } from './arena';
 
 export const ENT_PARENT: usize = 0;
 export const ENT_MOVE: usize = 4;
 export const ENT_NEXT: usize = 8;
-export const ENTRY_BYTES: i32 = 16;
+export const ENTRY_BYTES: i32 = 24;
 const ENTRY_SHIFT: i32 = 16;
 const ENTRY_CHUNK: u32 = 1 << ENTRY_SHIFT;
 const MAX_ENTRY_CHUNKS: i32 = 16384;
@@ -35,7 +35,7 @@ export function resetEntries(): void {
 /** Address of entry `index` (1-based). */
 // @ts-ignore: decorator
 @inline export function entryAt(index: u32): usize {
-  return <usize>load<u32>(ENTRY_CHUNKS + ((<usize>index >> ENTRY_SHIFT) << 2)) + (<usize>(index & (ENTRY_CHUNK - 1)) << 4);
+  return <usize>load<u32>(ENTRY_CHUNKS + ((<usize>index >> ENTRY_SHIFT) << 2)) + <usize>(index & (ENTRY_CHUNK - 1)) * ENTRY_BYTES;
 }
 
 /** Parent record index of the entry at `ent`. */
@@ -68,5 +68,6 @@ export function newEntry(parent: u32, word: u32): u32 {
   store<u32>(ent + ENT_PARENT, parent);
   store<u32>(ent + ENT_MOVE, word);
   store<u64>(ent + ENT_NEXT, 0);
+  store<u64>(ent + ENT_NEXT + 8, 0);
   return index;
 }

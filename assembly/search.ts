@@ -28,7 +28,7 @@ import {
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, applyAutoMoves, encodeKey, decodeKey, hashKey,
+  copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
 import {
@@ -98,7 +98,15 @@ export let statesExpanded: u32 = 0;
 // better one at worst. Every new position is queued in both lists and
 // expanded once, by whichever list reaches it first (the expanded flag).
 
-const SCANS: i32 = 2;
+/** Scans of the lazy phase (a pending move has a bucket link per scan, pending.ts). */
+const LAZY_SCANS: i32 = 4;
+/** Scans of the eager phase (a record has two bucket links, table.ts). */
+const EAGER_SCANS: i32 = 2;
+const SCANS: i32 = LAZY_SCANS;
+/** Scans of the current phase. */
+let activeScans: i32 = EAGER_SCANS;
+/** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
+let scanStep: u32 = 1;
 /** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
 const W_NOT_HOME: i32 = 0;
 const W_UNSORTED: i32 = 1;
@@ -158,14 +166,25 @@ function chooseWeights(): void {
   if (weightsOverridden) return;
   if (buildRule == BUILD_ALTERNATE_COLOR) {
     setWeights(0, 6, 3, 4, 6, 2, 0, 32);
-    setWeights(1, 6, 3, 2, 6, 2, 0, 32);
+    setWeights(1, 6, 3, 2, 6, 2, 0, 64);
+    setWeights(2, 6, 2, 6, 8, 1, 0, 32);
+    setWeights(3, 6, 3, 2, 6, 2, 0, 32);
   } else if (buildRule == BUILD_RANK) {
     setWeights(0, 6, 3, 4, 6, 2, 1, 48);
     setWeights(1, 6, 3, 4, 6, 2, 0, 24);
+    setWeights(2, 6, 3, 4, 6, 2, 1, 96);
+    setWeights(3, 6, 2, 6, 8, 1, 0, 32);
   } else {
     setWeights(0, 6, 3, 4, 6, 2, 1, 24);
     setWeights(1, 6, 3, 2, 6, 2, 0, 32);
+    setWeights(2, 6, 3, 2, 6, 2, 0, 64);
+    setWeights(3, 6, 2, 6, 8, 1, 1, 32);
   }
+}
+
+/** Tuning hook (bench only): items a scan takes in a row (1 = strict turns). */
+export function setScanStep(step: u32): void {
+  scanStep = step < 1 ? 1 : step;
 }
 
 /** Tuning hook (bench/tune only): fixes the weights of one scan for every later solve. */
@@ -346,7 +365,7 @@ let lazyPhase: bool = false;
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
   const rec = itemAt(index);
-  for (let scan = 0; scan < SCANS; scan++) {
+  for (let scan = 0; scan < activeScans; scan++) {
     const bucket = score(scan, depth);
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
     store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
@@ -401,6 +420,19 @@ const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
   memory.copy(p, SAVED_HEADER, HEADER_BYTES);
 }
 
+/**
+ * What the move into the child in PARENT may have made ready for an
+ * auto-move, set by expand() before each addChild(): -1 when a card went
+ * home (foundations changed: any card may now be safe), else the card the
+ * move uncovered at the top of its source column (0: none, the move came
+ * from a free cell or emptied the column). The parent is closed under safe
+ * auto-moves (every stored position is taken after them), and with the
+ * foundations unchanged a card's safety is unchanged, so that uncovered card
+ * is the only one that can start a new auto-move; when it cannot, the
+ * closure is skipped. Saves the scan of every cell and column per child.
+ */
+let exposedCard: i32 = -1;
+
 /** The lazy phase could not get memory for a pending move: fall back to the eager search. */
 let lazyOutOfMemory: bool = false;
 
@@ -423,7 +455,10 @@ function insertFailed(): void {
  */
 function addChild(parent: u32, move: u32): bool {
   const child = PARENT;
-  const autoMoved = applyAutoMoves(child, false);
+  const exposed = exposedCard;
+  const autoMoved = exposed < 0 || (exposed > 0 && fitsFoundation(child, exposed) && isSafeAutoMove(child, exposed))
+    ? applyAutoMoves(child, false)
+    : false;
   const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
   if (lazyPhase) {
     let goOn = true;
@@ -514,6 +549,7 @@ function expand(parent: u32): bool {
     if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
       setCellCard(p, i, 0);
       setFoundation(p, suitOf(card), rankOf(card));
+      exposedCard = -1;
       if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
     }
   }
@@ -522,6 +558,7 @@ function expand(parent: u32): bool {
     if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
       setColumnLength(p, c, columnLength(p, c) - 1);
       setFoundation(p, suitOf(card), rankOf(card));
+      exposedCard = -1;
       if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
     }
   }
@@ -544,6 +581,7 @@ function expand(parent: u32): bool {
           const card = cardAt(p, from, n - k);
           if (card == repeatCard || !buildsOn(card, top)) continue;
           moveRun(p, from, to, k);
+          exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
           if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
         }
       } else if (to == firstEmptyColumn) {
@@ -553,6 +591,7 @@ function expand(parent: u32): bool {
           const card = cardAt(p, from, n - k);
           if (card == repeatCard || !emptyColumnAccepts(card)) continue;
           moveRun(p, from, to, k);
+          exposedCard = cardAt(p, from, n - k - 1);
           if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
         }
       }
@@ -571,11 +610,13 @@ function expand(parent: u32): bool {
         setCellCard(p, i, 0);
         setCardAt(p, to, m, card);
         setColumnLength(p, to, m + 1);
+        exposedCard = 0;
         if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
       } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
         setCellCard(p, i, 0);
         setCardAt(p, to, 0, card);
         setColumnLength(p, to, 1);
+        exposedCard = 0;
         if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1))) return false;
       }
     }
@@ -591,6 +632,7 @@ function expand(parent: u32): bool {
       if (card == repeatCard) continue;
       setColumnLength(p, from, n - 1);
       setCellCard(p, cell, card);
+      exposedCard = n > 1 ? cardAt(p, from, n - 2) : 0;
       if (!addChild(parent, packMove(card, MOVE_TO_CELL, 0, 1))) return false;
     }
   }
@@ -799,10 +841,14 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
 /** Takes the next item of the scan whose turn it is (the other when that list is dry); 0 when both are empty. */
 // @ts-ignore: decorator
 @inline function popNext(): u32 {
-  const turn = <i32>(polls & 1);
-  let index = popOpen(turn);
-  if (index == 0) index = popOpen(1 - turn);
-  return index;
+  const turn = <i32>((polls / scanStep) % <u32>activeScans);
+  for (let k = 0; k < activeScans; k++) {
+    let scan = turn + k;
+    if (scan >= activeScans) scan -= activeScans;
+    const index = popOpen(scan);
+    if (index != 0) return index;
+  }
+  return 0;
 }
 
 /** Items taken from the open lists this solve (both phases); paces the polls and the scans' turns. */
@@ -916,14 +962,19 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lastReason = REASON_NONE;
   statesExpanded = 0;
   polls = 0;
+  lazyPeakBytes = 0;
 
   lazyPhase = true;
+  activeScans = LAZY_SCANS;
   if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
+  lazyPeakBytes = arenaBytesUsed();
   if (lazyOutOfMemory && goalIndex == 0 && stopReason == REASON_NONE) {
     lazyPhase = false;
+    activeScans = EAGER_SCANS;
     if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
   }
   lazyPhase = false;
+  activeScans = EAGER_SCANS;
 
   if (goalIndex != 0) {
     return reconstructSolution(goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
@@ -954,7 +1005,11 @@ export function statesStored(): u32 {
   return recordCount;
 }
 
-/** Bytes of linear memory the last solve used. */
+/** Arena bytes the lazy phase of the last solve reached. */
+let lazyPeakBytes: u64 = 0;
+
+/** Bytes of linear memory the last solve used (the larger of its two phases). */
 export function memoryBytesUsed(): f64 {
-  return <f64>arenaBytesUsed();
+  const now = arenaBytesUsed();
+  return <f64>(now > lazyPeakBytes ? now : lazyPeakBytes);
 }

@@ -55,7 +55,7 @@ export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
 const CHUNK_SHIFT: i32 = 16;
 const CHUNK_RECORDS: u32 = 1 << CHUNK_SHIFT;
 const MAX_CHUNKS: i32 = 4096;
-const INITIAL_SLOTS: u32 = 1 << 12;
+const INITIAL_SLOTS: u32 = 1 << 16;
 const MAX_LOAD_N: u32 = 5;
 const MAX_LOAD_D: u32 = 8;
 /**
