@@ -66,14 +66,28 @@ const SCORE_OFFSET: i32 = 256;
 const MAX_PATH: i32 = 8192;
 
 /**
- * Input block written by the glue before `solve` (INPUT_BYTES bytes):
- *   0 columns, 1 free cells, 2 build rule, 3 empty-column rule, 4 sequence rule, 5 wrap (0/1)
- *   8..11 foundations (relative counts, suits C D H S)
- *  16..23 free cells (card bytes, 0 = empty)
- *  32..41 column lengths
- *  64 + c * 64 + i: card i (deepest first) of column c
+ * Input block written by the glue before `solve` (INPUT_BYTES bytes), one
+ * byte per field, at these offsets (exported, so the glue reads them from
+ * the module instead of repeating them):
+ *   IN_COLUMNS 0, IN_CELLS 1, IN_BUILD 2 (BUILD_*), IN_EMPTY 3 (EMPTY_*),
+ *   IN_SEQUENCE 4 (SEQ_*), IN_WRAP 5 (0/1)
+ *   IN_FOUNDATIONS 8..11: foundations (relative counts, suits C D H S)
+ *   IN_FREE_CELLS 16..23: free cells (card bytes, 0 = empty)
+ *   IN_LENGTHS 32..41: column lengths
+ *   IN_CARDS + c * IN_COLUMN_STRIDE + i: card i (deepest first) of column c
  */
-export const INPUT_BYTES: i32 = 1024;
+export const IN_COLUMNS: i32 = 0;
+export const IN_CELLS: i32 = 1;
+export const IN_BUILD: i32 = 2;
+export const IN_EMPTY: i32 = 3;
+export const IN_SEQUENCE: i32 = 4;
+export const IN_WRAP: i32 = 5;
+export const IN_FOUNDATIONS: i32 = 8;
+export const IN_FREE_CELLS: i32 = 16;
+export const IN_LENGTHS: i32 = 32;
+export const IN_CARDS: i32 = 64;
+export const IN_COLUMN_STRIDE: i32 = 64;
+export const INPUT_BYTES: i32 = IN_CARDS + MAX_COLUMNS * IN_COLUMN_STRIDE;
 export const INPUT: usize = memory.data(INPUT_BYTES);
 
 const START: usize = memory.data(POSITION_BYTES);
@@ -773,16 +787,20 @@ export function lastStopReason(): i32 {
  * here (`unreachable`, reported as engine_trap) instead of being searched.
  */
 function readInput(): void {
-  if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) unreachable();
-  for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) unreachable();
-  setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
+  const columns = <i32>load<u8>(INPUT + IN_COLUMNS);
+  if (columns > MAX_COLUMNS || <i32>load<u8>(INPUT + IN_CELLS) > MAX_CELLS) unreachable();
+  for (let c = 0; c < columns; c++) if (<i32>load<u8>(INPUT + IN_LENGTHS + c) > min(52, IN_COLUMN_STRIDE)) unreachable();
+  setRules(
+    columns, load<u8>(INPUT + IN_CELLS), load<u8>(INPUT + IN_BUILD), load<u8>(INPUT + IN_EMPTY),
+    load<u8>(INPUT + IN_SEQUENCE), load<u8>(INPUT + IN_WRAP) != 0,
+  );
   memory.fill(START, 0, POSITION_BYTES);
-  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));
-  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + 16 + i) : 0);
+  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + IN_FOUNDATIONS + s));
+  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + IN_FREE_CELLS + i) : 0);
   for (let c = 0; c < MAX_COLUMNS; c++) {
-    const n = c < numColumns ? <i32>load<u8>(INPUT + 32 + c) : 0;
+    const n = c < numColumns ? <i32>load<u8>(INPUT + IN_LENGTHS + c) : 0;
     setColumnLength(START, c, n);
-    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + 64 + c * 64 + i));
+    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + IN_CARDS + c * IN_COLUMN_STRIDE + i));
   }
 }
 

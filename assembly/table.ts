@@ -143,14 +143,15 @@ function growSlots(): i32 {
   return FAIL_NONE;
 }
 
+/** True when the last `findOrInsert` stored a new record (false: the key was there already). */
+export let lastInsertWasNew: bool = false;
+
 /**
  * Finds the record whose key equals the KEY_BYTES at `key`; when there is
  * none, stores a new record (parent, move, next = 0) and returns its index
  * with `lastInsertWasNew` set. Returns 0 when the state budget or memory ran
  * out, or the host asked to stop while the slots grew (`insertFailure` tells which).
  */
-export let lastInsertWasNew: bool = false;
-
 export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
   let h = hash & slotMask;
   while (true) {
@@ -207,6 +208,9 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   return index;
 }
 
+/** High 32 bits of the fingerprint computed by the last `computeFingerprint`. */
+export let fingerprintHigh: u32 = 0;
+
 /**
  * Fingerprint of the stored set: the sum, modulo 2^64, of the FNV-1a 64-bit
  * hash of every stored key (KEY_BYTES bytes each). The sum does not depend on
@@ -214,8 +218,6 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
  * recompute it (docs/proofs.md). Returns the low 32 bits; `fingerprintHigh`
  * holds the high 32 bits afterwards.
  */
-export let fingerprintHigh: u32 = 0;
-
 export function computeFingerprint(): u32 {
   let sum: u64 = 0;
   for (let i: u32 = 1; i <= recordCount; i++) {

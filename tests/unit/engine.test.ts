@@ -263,3 +263,20 @@ describe('auto-move safety under rule overrides', () => {
     expect(solveChecked(deal).verdict).toBe('solved');
   });
 });
+
+describe('the engine interface is read from the module', () => {
+  it('refuses a module that lacks an export the glue needs, at instantiation', async () => {
+    // the smallest valid Wasm module: no exports at all
+    const empty = await WebAssembly.compile(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
+    expect(() => Engine.instantiate(empty)).toThrow(/does not export the function inputAddress/);
+  });
+
+  it('the built module exports its interface constants and passes the glue'''s check (present, distinct codes)', async () => {
+    const module = await WebAssembly.compile(readFileSync(new URL('../build/engine.wasm', import.meta.url)));
+    const exports = WebAssembly.Module.exports(module).map((e) => e.name);
+    for (const name of ['BUILD_SUIT_UP_OR_DOWN', 'EMPTY_KINGS', 'SEQ_CELLS_PLUS_ONE', 'REASON_MAX_STATES', 'INPUT_BYTES', 'IN_CARDS', 'OUT_AUTO']) {
+      expect(exports).toContain(name);
+    }
+    expect(() => Engine.instantiate(module)).not.toThrow();
+  });
+});
