@@ -6,9 +6,9 @@
  *   npx tsx bench/quick.ts freecell 1 2000 [maxStates] [timeoutMs]
  *   ENGINE_WASM=/tmp/base.wasm npx tsx bench/quick.ts freecell 1 2000   # another build
  */
-import { Engine, compileEngine } from '../client-sdk/engine.js';
+import { Engine, compileEngine } from '../client-sdk/core/engine.js';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_LIMITS_CONFIG, resolveDeal } from '../client-sdk/request.js';
+import { DEFAULT_LIMITS_CONFIG, resolveDeal } from '../client-sdk/api/request.js';
 
 const [game = 'freecell', fromArg = '1', toArg = '1000', maxArg, timeoutArg] = process.argv.slice(2);
 const from = Number(fromArg);
