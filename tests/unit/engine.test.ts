@@ -271,8 +271,8 @@ describe('the engine interface is read from the module', () => {
     expect(() => Engine.instantiate(empty)).toThrow(/does not export the function inputAddress/);
   });
 
-  it('the built module exports its interface constants and passes the glue'''s check (present, distinct codes)', async () => {
-    const module = await WebAssembly.compile(readFileSync(new URL('../build/engine.wasm', import.meta.url)));
+  it('the built module exports its interface constants and passes the check of the glue (present, distinct codes)', async () => {
+    const module = await WebAssembly.compile(readFileSync(new URL('../../build/engine.wasm', import.meta.url)));
     const exports = WebAssembly.Module.exports(module).map((e) => e.name);
     for (const name of ['BUILD_SUIT_UP_OR_DOWN', 'EMPTY_KINGS', 'SEQ_CELLS_PLUS_ONE', 'REASON_MAX_STATES', 'INPUT_BYTES', 'IN_CARDS', 'OUT_AUTO']) {
       expect(exports).toContain(name);
