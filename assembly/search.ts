@@ -114,8 +114,8 @@ export let statesExpanded: u32 = 0;
 
 /** Scans of the lazy phase (a pending move has a bucket link per scan, pending.ts). */
 const LAZY_SCANS: i32 = 4;
-/** Scans of the eager phase (a record has two bucket links, table.ts). */
-const EAGER_SCANS: i32 = 2;
+/** Scans of the eager phase (a record has four bucket links, table.ts). */
+const EAGER_SCANS: i32 = 4;
 const SCANS: i32 = LAZY_SCANS;
 /** Scans of the current phase. */
 let activeScans: i32 = EAGER_SCANS;
@@ -937,7 +937,83 @@ function lazySearch(): void {
     parentDepth = moveDepth(word);
     repeatCard = repeatCardOf(word);
     if (!expand(index)) return;
+    if (recordCount >= lazyQuota) {
+      lazyQuotaReached = true;
+      return;
+    }
   }
+}
+
+/**
+ * Positions the lazy phase may store before the search goes on eagerly
+ * (`handOver`). The lazy phase is the cheaper one while the scores lead
+ * quickly to a win; on a long or complete search every pending move costs
+ * more than an eager child (it is measured and queued, then taken, played
+ * again and looked up, duplicates included), so the rest of a search that
+ * has outgrown the quota is eager.
+ */
+const LAZY_QUOTA: u32 = 20000;
+let lazyQuota: u32 = LAZY_QUOTA;
+let lazyQuotaReached: bool = false;
+
+/** Tuning hook (bench only): positions the lazy phase may store before the hand-over. */
+export function setLazyQuota(quota: u32): void {
+  lazyQuota = quota;
+}
+
+/**
+ * Hands the lazy phase's search over to the eager phase without losing its
+ * work: every stored position has been expanded (its record is marked DONE),
+ * so only the pending moves no scan has taken are left. Each is played on its
+ * parent and looked up now; a new result is stored, measured and queued in
+ * the eager open lists, as an eager expansion would have done. The stored
+ * set then is what an eager search has stored after expanding the same
+ * positions, so the eager phase goes on from here and stays complete.
+ * Returns false when the search must stop (won, or a budget ran out).
+ */
+function handOver(): bool {
+  const entries = entryCount;
+  lazyPhase = false;
+  activeScans = EAGER_SCANS;
+  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
+  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  let held: u32 = 0;
+  for (let item: u32 = 1; item <= entries; item++) {
+    if (item % (POLL_INTERVAL * 16) == 0) {
+      const reason = pollStop();
+      if (reason != 0) {
+        stopReason = reason;
+        return false;
+      }
+    }
+    const ent = entryAt(item);
+    const word = entryMove(ent);
+    if (word & DONE) continue;
+    const parent = entryParent(ent);
+    if (parent != held) {
+      decodeKey(recordKey(recordAt(parent)), PARENT);
+      held = parent;
+    }
+    saveHeader(PARENT);
+    if (!applyMove(PARENT, word)) unreachable();
+    applyAutoMoves(PARENT, false);
+    encodeKey(PARENT, KEY);
+    const index = findOrInsert(KEY, hashKey(KEY), parent, word);
+    if (index == 0) {
+      insertFailed();
+      return false;
+    }
+    if (lastInsertWasNew) {
+      if (isWon(PARENT)) {
+        goalIndex = index;
+        return false;
+      }
+      measure(PARENT);
+      pushOpen(index, moveDepth(word));
+    }
+    restoreHeader(PARENT);
+  }
+  return true;
 }
 
 /**
@@ -966,9 +1042,11 @@ function eagerSearch(): void {
  * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
  * A solved verdict leaves the solution in the output buffer (output.ts).
  *
- * Runs the lazy phase first; when its pending moves outgrow the memory it
- * starts over with the eager phase, which needs less memory for the same
- * set (each position once, no pending moves). Both phases are complete, and
+ * Runs the lazy phase first, up to LAZY_QUOTA stored positions; then hands
+ * its search over to the eager phase (`handOver`). When the lazy phase's
+ * pending moves outgrow the memory it starts over with the eager phase,
+ * which needs less memory for the same set (each position once, no pending
+ * moves). Both phases are complete, and
  * so either one's empty open list proves the deal unsolvable, with the
  * stored set (the whole reachable set) as its certificate.
  */
@@ -984,7 +1062,11 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
 
   lazyPhase = true;
   activeScans = LAZY_SCANS;
+  lazyQuotaReached = false;
   if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
+  if (lazyQuotaReached && goalIndex == 0 && stopReason == REASON_NONE && !lazyOutOfMemory) {
+    if (handOver()) eagerSearch();
+  }
   lazyPeakBytes = arenaBytesUsed();
   if (lazyOutOfMemory && goalIndex == 0 && stopReason == REASON_NONE) {
     lazyPhase = false;

@@ -18,8 +18,8 @@
  *
  *   0  REC_PARENT  parent record index (0 for the start position)
  *   4  REC_MOVE    move word from the parent (move.ts: packed move, depth, flags)
- *   8  REC_NEXT    next item in the same bucket of open list 0 (search.ts), then of list 1 at 12
- *  16  REC_KEY     canonical key, KEY_BYTES bytes
+ *   8  REC_NEXT    next item in the same bucket of open list 0 (search.ts), then of lists 1, 2, 3 at 12, 16, 20
+ *  24  REC_KEY     canonical key, KEY_BYTES bytes
  *
  * Use the accessors below rather than raw offsets.
  */
@@ -30,7 +30,7 @@ import { KEY_BYTES, keysEqual, hashKey } from './position';
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
 export const REC_NEXT: usize = 8;
-export const REC_KEY: usize = 16;
+export const REC_KEY: usize = 24;
 export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
 
 /** Parent record index of the record at `rec`. */
@@ -189,6 +189,7 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
   store<u64>(rec + REC_NEXT, 0);
+  store<u64>(rec + REC_NEXT + 8, 0);
   memory.copy(recordKey(rec), key, KEY_BYTES);
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;

@@ -23,6 +23,8 @@ for (let n = from; n <= to; n++) deals.push(resolveDeal({ game, deal: n } as Par
 const engine = process.env.ENGINE_WASM
   ? Engine.instantiate(await compileEngine(pathToFileURL(process.env.ENGINE_WASM)))
   : await Engine.create();
+// LAZY_QUOTA=n sets the engine's lazy-phase quota (a tuning hook of assembly/search.ts)
+if (process.env.LAZY_QUOTA) (engine as unknown as { exports: { setLazyQuota(n: number): void } }).exports.setLazyQuota(Number(process.env.LAZY_QUOTA));
 engine.solve(deals[0], limits);
 const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number; ms: number }[] = [];
 const cpu0 = process.cpuUsage();
