@@ -13,7 +13,7 @@
  *   4  ENT_MOVE    move word (move.ts), with the depth and auto flag of the result
  *   8  ENT_NEXT    next item in the same bucket of open list 0, then of lists 1, 2, 3 at 12, 16, 20
  */
-import { allocate } from './arena';
+import { allocate, release } from './arena';
 
 export const ENT_PARENT: usize = 0;
 export const ENT_MOVE: usize = 4;
@@ -70,4 +70,16 @@ export function newEntry(parent: u32, word: u32): u32 {
   store<u64>(ent + ENT_NEXT, 0);
   store<u64>(ent + ENT_NEXT + 8, 0);
   return index;
+}
+
+/**
+ * Hands every chunk of entries back to the arena (`release`), for record
+ * chunks to reuse once the pending moves are no longer needed (after the
+ * lazy phase has handed its search over); the entries are forgotten.
+ */
+export function releaseEntries(): void {
+  if (entryCount == 0) return;
+  const chunks = (entryCount >> ENTRY_SHIFT) + 1;
+  for (let i: u32 = 0; i < chunks; i++) release(<usize>load<u32>(ENTRY_CHUNKS + (<usize>i << 2)), <u64>ENTRY_CHUNK * ENTRY_BYTES);
+  entryCount = 0;
 }

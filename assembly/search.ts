@@ -35,7 +35,7 @@ import {
   resetTable, findOrInsert, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
   insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
 } from './table';
-import { resetEntries, newEntry, entryAt, entryParent, entryMove, entryCount } from './pending';
+import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryCount } from './pending';
 import {
   MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, MOVE_BITS, AUTO_FOLLOWED, DONE, DEPTH_MAX,
   packMove, moveCard, moveKind, moveOnto, moveCount, moveDepth, withDepth,
@@ -973,6 +973,7 @@ export function setLazyQuota(quota: u32): void {
  */
 function handOver(): bool {
   const entries = entryCount;
+  queuedTotal = entries;
   lazyPhase = false;
   activeScans = EAGER_SCANS;
   memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
@@ -1013,6 +1014,7 @@ function handOver(): bool {
     }
     restoreHeader(PARENT);
   }
+  releaseEntries();
   return true;
 }
 
@@ -1063,7 +1065,9 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyPhase = true;
   activeScans = LAZY_SCANS;
   lazyQuotaReached = false;
+  queuedTotal = 0;
   if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
+  if (!lazyQuotaReached) queuedTotal = entryCount;
   if (lazyQuotaReached && goalIndex == 0 && stopReason == REASON_NONE && !lazyOutOfMemory) {
     if (handOver()) eagerSearch();
   }
@@ -1097,8 +1101,11 @@ export function openItemsTaken(): u32 {
 
 /** Pending moves queued by the last solve's lazy phase. */
 export function pendingMovesQueued(): u32 {
-  return entryCount;
+  return queuedTotal;
 }
+
+/** Pending moves the lazy phase queued (kept when the hand-over releases them). */
+let queuedTotal: u32 = 0;
 
 /** Positions stored in the state table by the last solve. */
 export function statesStored(): u32 {

@@ -52,9 +52,14 @@ export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
 @inline export function recordKey(rec: usize): usize {
   return rec + REC_KEY;
 }
-const CHUNK_SHIFT: i32 = 16;
+/**
+ * Records per chunk: 2^14 (1.1 MiB with 72-byte records), small enough that
+ * a chunk fits in the regions the arena gets back (old hash slots, the lazy
+ * phase's pending moves), so those bytes hold records under a memory cap.
+ */
+const CHUNK_SHIFT: i32 = 14;
 const CHUNK_RECORDS: u32 = 1 << CHUNK_SHIFT;
-const MAX_CHUNKS: i32 = 4096;
+const MAX_CHUNKS: i32 = 16384;
 const INITIAL_SLOTS: u32 = 1 << 16;
 const MAX_LOAD_N: u32 = 5;
 const MAX_LOAD_D: u32 = 8;
