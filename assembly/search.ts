@@ -119,6 +119,13 @@ const EAGER_SCANS: i32 = 4;
 const SCANS: i32 = LAZY_SCANS;
 /** Scans of the current phase. */
 let activeScans: i32 = EAGER_SCANS;
+/**
+ * Scans of this solve: all four under alternate-colour building (scans 2 and
+ * 3 cut the FreeCell tail, docs/engine.md); the first two elsewhere, where
+ * the extra scans were not tuned and only added scoring work (Baker's Game,
+ * Seahaven Towers).
+ */
+let ruleScans: i32 = SCANS;
 /** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
 let scanStep: u32 = 1;
 /** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
@@ -952,12 +959,13 @@ function lazySearch(): void {
  * again and looked up, duplicates included), so the rest of a search that
  * has outgrown the quota is eager.
  */
-const LAZY_QUOTA: u32 = 20000;
+const LAZY_QUOTA: u32 = 2000;
 /**
  * The quota under alternate-colour building (the FreeCell family), where
  * nearly every deal is solvable and the lazy phase is the cheaper one deeper
  * into a hard deal too (MS 6361: 85,517 positions lazily, 154,555 expanded
- * and 413,714 stored with the hand-over at 20,000).
+ * and 413,714 stored with the hand-over at 20,000). Elsewhere (suit and any-suit
+ * building, many unsolvable deals) 2,000 (docs/engine.md has the numbers).
  */
 const LAZY_QUOTA_ALTERNATE: u32 = 100000;
 let lazyQuota: u32 = LAZY_QUOTA;
@@ -984,7 +992,7 @@ function handOver(): bool {
   const entries = entryCount;
   queuedTotal = entries;
   lazyPhase = false;
-  activeScans = EAGER_SCANS;
+  activeScans = ruleScans;
   memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
   for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
   let held: u32 = 0;
@@ -1072,7 +1080,8 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyPeakBytes = 0;
 
   lazyPhase = true;
-  activeScans = LAZY_SCANS;
+  ruleScans = buildRule == BUILD_ALTERNATE_COLOR || weightsOverridden ? SCANS : 2;
+  activeScans = ruleScans;
   lazyQuotaReached = false;
   if (!lazyQuotaOverridden) lazyQuota = buildRule == BUILD_ALTERNATE_COLOR ? LAZY_QUOTA_ALTERNATE : LAZY_QUOTA;
   queuedTotal = 0;
@@ -1084,7 +1093,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyPeakBytes = arenaBytesUsed();
   if (lazyOutOfMemory && goalIndex == 0 && stopReason == REASON_NONE) {
     lazyPhase = false;
-    activeScans = EAGER_SCANS;
+    activeScans = ruleScans;
     if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
   }
   lazyPhase = false;
