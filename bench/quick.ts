@@ -8,7 +8,8 @@
  */
 import { Engine, compileEngine } from '../client-sdk/core/engine.js';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_LIMITS_CONFIG, resolveDeal } from '../client-sdk/api/request.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 
 const [game = 'freecell', fromArg = '1', toArg = '1000', maxArg, timeoutArg] = process.argv.slice(2);
 const from = Number(fromArg);
