@@ -10,9 +10,11 @@ import type { Card } from './cards.js';
 /**
  * The rule vocabularies, each written out once. The types, the wire schemas
  * (client-sdk/api/schemas.ts), the request check, the checker and the engine
- * codes are all derived from these tuples. The order is part of the engine
- * interface: a word's index is its numeric code in the engine's input block
- * (`BUILD_*`, `EMPTY_*`, `SEQ_*` in assembly/rules.ts), see {@link vocabularyCodes}.
+ * codes are all derived from these tuples. The engine's numeric code of a
+ * word is the module's export of that name (`BUILD_SUIT_UP_OR_DOWN`,
+ * `EMPTY_KINGS`, `SEQ_CELLS_PLUS_ONE` in assembly/rules.ts), read by the glue
+ * when the module is instantiated (client-sdk/core/engine.ts), so the order
+ * of a tuple is free.
  */
 
 /**
@@ -53,17 +55,6 @@ export type SequenceMoveRule = (typeof SEQUENCE_MOVE_RULES)[number];
 export const NUMBERINGS = ['ms', 'pysolfc'] as const;
 /** One of {@link NUMBERINGS}. */
 export type Numbering = (typeof NUMBERINGS)[number];
-
-/**
- * The engine's numeric code of each word of a vocabulary: its index in the
- * tuple, e.g. `vocabularyCodes(BUILD_RULES).rank === 2`.
- *
- * @param words a vocabulary tuple such as {@link BUILD_RULES}
- * @returns an object mapping every word to its 0-based index
- */
-export function vocabularyCodes<const W extends readonly string[]>(words: W): Readonly<Record<W[number], number>> {
-  return Object.fromEntries(words.map((word, index) => [word, index])) as Record<W[number], number>;
-}
 
 /** Every rule parameter of a game. */
 export interface Rules {
