@@ -13,6 +13,7 @@ import type { Move } from './moves.js';
 import { SolverError } from './errors.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from './solve-types.js';
 import { checkSolution } from './verify.js';
+import { shortenSolution, type ShortenOptions, type ShortenReport } from './shorten.js';
 
 const BUILD_CODES: Record<Rules['build'], number> = { alternate_color: 0, suit: 1, rank: 2, suit_up_or_down: 3 };
 const EMPTY_CODES: Record<Rules['emptyColumn'], number> = { any: 0, kings: 1, none: 2 };
@@ -45,6 +46,13 @@ interface EngineExports {
   exportKeys(first: number): number;
   fingerprintLowBits(): number;
   fingerprintHighBits(): number;
+  // shortening (assembly/beam.ts)
+  shortenBegin(width: number, memoryLimitBytes: number): number;
+  shortenBeam(width: number, prefix: number): number;
+  shortenWrite(): number;
+  shortenPathMoves(): number;
+  shortenStopped(): number;
+  shortenMemoryBytes(): number;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -176,6 +184,37 @@ export class Engine {
       throw new SolverError('solution_check_failed', `the solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
     }
     return { verdict: 'solved', moves, stats };
+  }
+
+  /**
+   * Solves a deal and, when it is solved, spends `options.budgetMs` more
+   * making the solution shorter (client-sdk/core/shorten.ts): the answer of
+   * `solve` with the shortest checked solution found and `optimize` saying
+   * how long the first one was. Unsolvable and unknown answers are returned
+   * as `solve` gives them (no shortening, `optimize` absent). The state table
+   * of the search is dropped by the shortening, so call `fingerprint` and
+   * `storedKeys` only after `solve`.
+   * @throws as `solve`.
+   */
+  solveShort(deal: Deal, limits: SolveLimits, options: ShortenOptions, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): SolveOutcome & { optimize?: ShortenReport } {
+    const outcome = this.solve(deal, limits, stop, memoryLimitBytes);
+    if (outcome.verdict !== 'solved') return outcome;
+    const e = this.exports;
+    const base = deal.rules.foundationBase;
+    this.stopFlag = stop;
+    this.deadline = performance.now() + options.budgetMs;
+    try {
+      const { moves, report } = shortenSolution(deal.rules, deal.layout, outcome.moves, {
+        begin: (width) => e.shortenBegin(width, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES)),
+        beam: (width, prefix) => e.shortenBeam(width, prefix),
+        pathMoves: () => e.shortenPathMoves(),
+        stopped: () => e.shortenStopped() !== 0,
+        read: () => (e.shortenWrite() !== 0 ? this.readSolution(base) : null),
+      }, options);
+      return { ...outcome, moves, optimize: report, stats: { ...outcome.stats, memoryBytes: Math.max(outcome.stats.memoryBytes, e.shortenMemoryBytes()) } };
+    } finally {
+      this.stopFlag = undefined;
+    }
   }
 
   /**
