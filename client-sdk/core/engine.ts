@@ -13,7 +13,7 @@ import type { Move } from './moves.js';
 import { SolverError } from './errors.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from './solve-types.js';
 import { checkSolution } from './verify.js';
-import { shortenSolution, type ShortenOptions, type ShortenReport } from './shorten.js';
+import { shortenSolution, type ShortenOptions } from './shorten.js';
 
 const BUILD_CODES: Record<Rules['build'], number> = { alternate_color: 0, suit: 1, rank: 2, suit_up_or_down: 3 };
 const EMPTY_CODES: Record<Rules['emptyColumn'], number> = { any: 0, kings: 1, none: 2 };
@@ -196,8 +196,16 @@ export class Engine {
    * `storedKeys` only after `solve`.
    * @throws as `solve`.
    */
-  solveShort(deal: Deal, limits: SolveLimits, options: ShortenOptions, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): SolveOutcome & { optimize?: ShortenReport } {
-    const outcome = this.solve(deal, limits, stop, memoryLimitBytes);
+  solveShort(deal: Deal, limits: SolveLimits, options: ShortenOptions, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): SolveOutcome {
+    return this.shorten(deal, this.solve(deal, limits, stop, memoryLimitBytes), options, stop, memoryLimitBytes);
+  }
+
+  /**
+   * Shortens the solution of `outcome`, which must be what the last `solve`
+   * of this engine returned for `deal` (the engine starts from the solution
+   * still in its buffer); other verdicts come back unchanged. See `solveShort`.
+   */
+  shorten(deal: Deal, outcome: SolveOutcome, options: ShortenOptions, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): SolveOutcome {
     if (outcome.verdict !== 'solved') return outcome;
     const e = this.exports;
     const base = deal.rules.foundationBase;

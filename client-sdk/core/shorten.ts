@@ -45,6 +45,8 @@ export interface ShortenReport {
   elapsedMs: number;
   /** Widest beam that ran to its end (0 when none did). */
   beamWidth: number;
+  /** The budget it was given, milliseconds. */
+  budgetMs: number;
 }
 
 /** The engine's beam, as the Engine class exposes it to this file (assembly/beam.ts documents each). */
@@ -60,6 +62,13 @@ export interface BeamEngine {
   /** Writes the best path into the solution buffer and returns it as moves; null on an internal inconsistency. */
   read(): Move[] | null;
 }
+
+/**
+ * The shortening budget players get by default, ms: single solves from the
+ * page (web/), the CLI (server/cli/solve.ts) and the SDK's `hint()`.
+ * Batches keep the first solution.
+ */
+export const PLAYER_OPTIMIZE_MS = 150;
 
 /** Default widest beam. */
 export const DEFAULT_MAX_BEAM_WIDTH = 16384;
@@ -190,6 +199,7 @@ export function shortenSolution(
       budgetExhausted: engine.stopped(),
       elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
       beamWidth,
+      budgetMs: options.budgetMs,
     },
   };
 }
