@@ -82,6 +82,8 @@ const WORK: usize = memory.data(POSITION_BYTES);
 const SCRATCH: usize = memory.data(POSITION_BYTES);
 const KEY: usize = memory.data(KEY_BYTES);
 const CHILD_MOVES: usize = memory.data(MAX_CHILDREN * 4);
+/** Per child move: where it goes in the listed position (see `where`). */
+const CHILD_WHERE: usize = memory.data(MAX_CHILDREN * 4);
 const BEST: usize = memory.data(MAX_PATH * 4);
 const CANDIDATE: usize = memory.data(MAX_PATH * 4);
 const FINISH: usize = memory.data(64 * 4);
@@ -199,12 +201,53 @@ function playPacked(p: usize, move: u32, emit: bool): bool {
   return true;
 }
 
-/** Stores packed move `move` as child move `k`; returns k + 1 (MAX_CHILDREN bounds k: 8 cells x 11 + 10 x 10 runs x ... never reached). */
+/** Stores packed move `move` (with its source and target `at`) as child move `k`; returns k + 1 (moves past MAX_CHILDREN are dropped). */
 // @ts-ignore: decorator
-@inline function putMove(k: i32, move: u32): i32 {
+@inline function putMove(k: i32, move: u32, at: u32): i32 {
   if (k >= MAX_CHILDREN) return k;
   store<u32>(CHILD_MOVES + (<usize>k << 2), move);
+  store<u32>(CHILD_WHERE + (<usize>k << 2), at);
   return k + 1;
+}
+
+/** Source and target of a listed move in its position: kinds as output.ts, indices 0..15. */
+// @ts-ignore: decorator
+@inline function where(srcKind: i32, srcIndex: i32, dstKind: i32, dstIndex: i32): u32 {
+  return <u32>srcKind | (<u32>srcIndex << 4) | (<u32>dstKind << 8) | (<u32>dstIndex << 12);
+}
+
+/**
+ * Plays child move `m` of the last listMoves on `p` (that position): the
+ * source and target are known, so nothing is searched for (playPacked finds
+ * them by card identity instead, for replays).
+ */
+function playListed(p: usize, m: i32): void {
+  const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
+  const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
+  const card = <i32>(move & 63);
+  const count = <i32>((move >> 14) & 63);
+  const srcKind = <i32>(at & 15);
+  const srcIndex = <i32>((at >> 4) & 15);
+  const dstKind = <i32>((at >> 8) & 15);
+  const dstIndex = <i32>((at >> 12) & 15);
+  let liftedFrom: usize = 0;
+  if (srcKind == SOURCE_CELL) {
+    setCellCard(p, srcIndex, 0);
+  } else {
+    const n = columnLength(p, srcIndex) - count;
+    setColumnLength(p, srcIndex, n);
+    liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + n;
+  }
+  if (dstKind == TARGET_FOUNDATION) {
+    setFoundation(p, suitOf(card), rankOf(card));
+  } else if (dstKind == TARGET_CELL) {
+    setCellCard(p, dstIndex, card);
+  } else {
+    const m2 = columnLength(p, dstIndex);
+    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m2, card);
+    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m2, liftedFrom, count);
+    setColumnLength(p, dstIndex, m2 + count);
+  }
 }
 
 /** Cards at the top of column `col` that form one movable sequence. */
@@ -234,13 +277,13 @@ function listMoves(p: usize, repeat: i32): i32 {
   }
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
-    if (card != 0 && card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1));
+    if (card != 0 && card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_CELL, i, TARGET_FOUNDATION, 0));
   }
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     if (n == 0) continue;
     const card = cardAt(p, c, n - 1);
-    if (card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1));
+    if (card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_COLUMN, c, TARGET_FOUNDATION, 0));
   }
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
@@ -249,9 +292,9 @@ function listMoves(p: usize, repeat: i32): i32 {
       const m = columnLength(p, to);
       if (m > 0) {
         const top = cardAt(p, to, m - 1);
-        if (buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1));
+        if (buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, to));
       } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
-        k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1));
+        k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, to));
       }
     }
   }
@@ -270,7 +313,7 @@ function listMoves(p: usize, repeat: i32): i32 {
         for (let j = 1; j <= most; j++) {
           const card = cardAt(p, from, n - j);
           if (card == repeat || !buildsOn(card, top)) continue;
-          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j));
+          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
         }
       } else if (to == firstEmptyColumn && run < n) {
         // a column that is one sorted run is not moved into an empty column
@@ -278,18 +321,20 @@ function listMoves(p: usize, repeat: i32): i32 {
         for (let j = 1; j <= most; j++) {
           const card = cardAt(p, from, n - j);
           if (card == repeat || !emptyColumnAccepts(card)) continue;
-          k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, j));
+          k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
         }
       }
     }
   }
   if (freeCells > 0) {
+    let cell = 0;
+    while (cellCard(p, cell) != 0) cell++;
     for (let from = 0; from < numColumns; from++) {
       const n = columnLength(p, from);
       if (n == 0) continue;
       const card = cardAt(p, from, n - 1);
       if (card == repeat) continue;
-      k = putMove(k, packMove(card, MOVE_TO_CELL, 0, 1));
+      k = putMove(k, packMove(card, MOVE_TO_CELL, 0, 1), where(SOURCE_COLUMN, from, TARGET_CELL, cell));
     }
   }
   return k;
@@ -298,36 +343,76 @@ function listMoves(p: usize, repeat: i32): i32 {
 // ---------------------------------------------------------------------------
 // Cost, goal, finish
 
-/** Cost of a position (lower is better), clamped to a bin. */
-function cost(p: usize): i32 {
+// Per column of the position being expanded: the length of its sorted run
+// from the bottom (each card builds on the one below), and of its run of
+// strictly falling ranks from the bottom. A child changes only the move's
+// target column by adding cards; every other column only loses top cards
+// (the move's source, auto-moves), and a column that loses cards keeps
+// min(run, new length) of its run. So a child's cost and goal test take
+// one pass over the target column instead of all cards.
+const SORTED_RUN: usize = memory.data(MAX_COLUMNS);
+const FALLING_RUN: usize = memory.data(MAX_COLUMNS);
+const PARENT_LENGTHS: usize = memory.data(MAX_COLUMNS);
+
+/** Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about to be expanded. */
+function measureRuns(p: usize): void {
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    store<u8>(PARENT_LENGTHS + c, n);
+    let ok = n == 0 ? 0 : 1;
+    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    store<u8>(SORTED_RUN + c, ok);
+    let fall = n == 0 ? 0 : 1;
+    while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+    store<u8>(FALLING_RUN + c, fall);
+  }
+}
+
+/** Set by childCost: every column of the child falls strictly in rank (the goal: see the file comment). */
+let childSorted: bool = false;
+
+/**
+ * Cost of the child of the measured position reached by a move that put
+ * cards on column `target` (-1: no column gained cards), the same value as
+ * the file comment's cost; sets childSorted.
+ */
+function childCost(p: usize, target: i32): i32 {
   let home = 0;
   for (let s = 0; s < 4; s++) home += foundation(p, s);
   let unsorted = 0;
+  let sorted = true;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
-    if (n == 0) continue;
-    let ok = 1;
-    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    let ok = <i32>load<u8>(SORTED_RUN + c);
+    let fall = <i32>load<u8>(FALLING_RUN + c);
+    if (c == target) {
+      const before = <i32>load<u8>(PARENT_LENGTHS + c);
+      if (ok >= before) while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      if (ok == 0 && n > 0) {
+        ok = 1;
+        while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      }
+      if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+      if (fall == 0 && n > 0) {
+        fall = 1;
+        while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+      }
+    }
+    if (ok > n) ok = n;
+    if (fall > n) fall = n;
     unsorted += n - ok;
+    if (fall < n) sorted = false;
   }
+  childSorted = sorted;
   const cells = numCells - emptyCellCount(p);
   const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells;
   return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
 
-/** True when every column of `p` falls strictly in rank from its deepest card up. */
-function isSortedEverywhere(p: usize): bool {
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    for (let i = 1; i < n; i++) if (rankOf(cardAt(p, c, i)) >= rankOf(cardAt(p, c, i - 1))) return false;
-  }
-  return true;
-}
-
 let finishMoves: i32 = 0;
 
 /**
- * Plays `p` (sorted everywhere, see isSortedEverywhere) out: auto-moves, then
+ * Plays `p` (every column falling strictly in rank, the goal) out: auto-moves, then
  * the lowest card that fits its foundation, until won; the moves that were
  * not auto-moves go to FINISH (finishMoves of them). Returns how many of them
  * count (a foundation move that is a safe auto-move in its position is never
@@ -605,13 +690,16 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       decodeKey(curKeys + <usize>i * KEY_BYTES, WORK);
       const repeat = <i32>load<u8>(curRepeat + i);
       const k = listMoves(WORK, repeat);
+      measureRuns(WORK);
       memory.copy(HEADER_SAVE, WORK, OFF_CARDS);
       for (let m = 0; m < k; m++) {
         const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
-        playPacked(WORK, move, false);
+        playListed(WORK, m);
         const autoMoved = applyAutoMoves(WORK, false);
         const depth = d + 1;
-        if (isSortedEverywhere(WORK)) {
+        const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
+        const c = childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1);
+        if (childSorted) {
           copyPosition(SCRATCH, WORK);
           const rest = finish(SCRATCH);
           if (rest >= 0 && depth + rest < bound) {
@@ -624,7 +712,6 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
             }
           }
         } else if (depth + 1 < bound) {
-          const c = cost(WORK);
           // a full level takes only children cheaper than its dearest
           if (nextCount < <u32>width || c < worst) {
             encodeKey(WORK, KEY);

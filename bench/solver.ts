@@ -27,7 +27,13 @@
  * Node with `--expose-gc` so that the bench collects between runs; without it
  * (e.g. `tsx bench/solver.ts`) it still runs, with that leftover in the numbers.
  * CPU: the process's user + system CPU time during the run, as "cores busy"
- * (CPU seconds per wall second), to see how much of the machine a run used.
+ * (CPU seconds per wall second), to see how much of the machine a run used,
+ * and as CPU ms per deal (the number to compare on a shared machine).
+ *
+ * `--optimize-ms N` asks every solve for the short option (`optimize:
+ * "length"`, docs/short-solutions.md) with N ms to shorten: the lengths
+ * without auto-moves (mean, median, max) are then those of the shortened
+ * solutions, printed beside the first solutions' mean.
  */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -42,6 +48,7 @@ import type { Deal, Numbering } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/core/solve-types.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
+import { countedMoves, type ShortenOptions } from '../client-sdk/core/shorten.js';
 
 // ---------------------------------------------------------------- options
 
@@ -56,6 +63,7 @@ interface BenchOptions {
   skipSingle?: boolean;
   skipPool?: boolean;
   json?: string;
+  optimizeMs?: number;
 }
 
 function parseOptions(): BenchOptions {
@@ -72,6 +80,7 @@ function parseOptions(): BenchOptions {
     .option('--skip-single', 'skip the single-engine run')
     .option('--skip-pool', 'skip the pool run')
     .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
+    .option('--optimize-ms <n>', 'shorten every solution for this many ms (optimize: "length"); default: the first solution', positiveInt)
     .showHelpAfterError();
   program.parse();
   const opts = program.opts<BenchOptions>();
@@ -178,6 +187,8 @@ interface DealRow {
   reason?: UnknownReason | string;
   moves: number;
   movesNoAuto: number;
+  /** Counted moves of the first solution (the shortening's starting point); = movesNoAuto without --optimize-ms. */
+  firstNoAuto: number;
   ms: number;
   statesStored: number;
   memoryBytes: number;
@@ -200,6 +211,10 @@ interface RunSummary {
   maxMoves: number;
   maxMovesDeal: number | null;
   meanMovesNoAuto: number;
+  medianMovesNoAuto: number;
+  maxMovesNoAuto: number;
+  meanFirstNoAuto: number;
+  cpuMsPerDeal: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -225,7 +240,8 @@ function rowFromOutcome(deal: number, outcome: SolveOutcome, ms: number): DealRo
     verdict: outcome.verdict,
     ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
     moves: outcome.moves.length,
-    movesNoAuto: outcome.moves.reduce((n, m) => n + (m.auto ? 0 : 1), 0),
+    movesNoAuto: countedMoves(outcome.moves),
+    firstNoAuto: outcome.optimize?.firstLength ?? countedMoves(outcome.moves),
     ms,
     statesStored: outcome.stats.statesStored,
     memoryBytes: outcome.stats.memoryBytes,
@@ -236,7 +252,7 @@ function rowFromError(deal: number, err: unknown, ms: number): DealRow {
   const code = err instanceof SolverError ? err.code : 'exception';
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`\ndeal ${deal}: ${code}: ${message}\n`);
-  return { deal, verdict: 'error', reason: code, moves: 0, movesNoAuto: 0, ms, statesStored: 0, memoryBytes: 0 };
+  return { deal, verdict: 'error', reason: code, moves: 0, movesNoAuto: 0, firstNoAuto: 0, ms, statesStored: 0, memoryBytes: 0 };
 }
 
 /** Nearest-rank percentile of an ascending array. */
@@ -290,6 +306,10 @@ function summarise(set: string, run: RunKind, threads: number, m: RunMeasure): R
     maxMoves: longest?.moves ?? 0,
     maxMovesDeal: longest?.deal ?? null,
     meanMovesNoAuto: mean(solved.map((r) => r.movesNoAuto)),
+    medianMovesNoAuto: percentile(solved.map((r) => r.movesNoAuto).sort((a, b) => a - b), 50),
+    maxMovesNoAuto: solved.reduce((m, r) => Math.max(m, r.movesNoAuto), 0),
+    meanFirstNoAuto: mean(solved.map((r) => r.firstNoAuto)),
+    cpuMsPerDeal: rows.length === 0 ? 0 : (m.cpuSeconds * 1000) / rows.length,
     p50Ms: percentile(times, 50),
     p99Ms: percentile(times, 99),
     maxMs: times.at(-1) ?? 0,
@@ -330,6 +350,9 @@ function printRun(s: RunSummary): void {
     `  solved ${s.solved}, unsolvable ${s.unsolvable}, unknown ${s.unknown}${unknownText}${errorText}`,
     `  solution length: mean ${s.meanMoves.toFixed(1)} moves (${s.meanMovesNoAuto.toFixed(1)} without auto-moves), max ${s.maxMoves}` +
       (s.maxMovesDeal !== null ? ` (deal ${s.maxMovesDeal})` : ''),
+    `  length without auto-moves: mean ${s.meanMovesNoAuto.toFixed(2)}, median ${s.medianMovesNoAuto}, max ${s.maxMovesNoAuto}` +
+      (s.meanFirstNoAuto !== s.meanMovesNoAuto ? ` (first solutions: mean ${s.meanFirstNoAuto.toFixed(2)})` : '') +
+      ` · CPU ${fmtMs(s.cpuMsPerDeal)} ms per deal`,
     `  ms per deal${s.run === 'pool' ? ' (engine stats.elapsedMs)' : ' (around engine.solve)'}: p50 ${fmtMs(s.p50Ms)}, p99 ${fmtMs(s.p99Ms)}, max ${fmtMs(s.maxMs)}` +
       (s.maxMsDeal !== null ? ` (deal ${s.maxMsDeal})` : ''),
     `  states stored per deal: mean ${fmtInt(s.meanStatesStored)}, max ${fmtInt(s.maxStatesStored)}`,
@@ -364,6 +387,10 @@ function printTable(summaries: RunSummary[]): void {
       ...(anyErrors ? { errors: s.errors } : {}),
       'moves avg': Number(s.meanMoves.toFixed(1)),
       'moves max': s.maxMoves,
+      'w/o auto avg': Number(s.meanMovesNoAuto.toFixed(2)),
+      'w/o auto p50': s.medianMovesNoAuto,
+      'w/o auto max': s.maxMovesNoAuto,
+      'CPU ms/deal': Number(fmtMs(s.cpuMsPerDeal)),
       'p50 ms': Number(fmtMs(s.p50Ms)),
       'p99 ms': Number(fmtMs(s.p99Ms)),
       'max ms': Number(fmtMs(s.maxMs)),
@@ -407,9 +434,10 @@ function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-async function runSingle(set: PreparedSet, limits: SolveLimits, sampler: RssSampler): Promise<RunMeasure> {
+async function runSingle(set: PreparedSet, limits: SolveLimits, sampler: RssSampler, optimize?: ShortenOptions): Promise<RunMeasure> {
   const engine = await Engine.create();
-  engine.solve(set.deals[0], limits); // warm-up (first-call costs, memory growth), not timed
+  const solveOne = (deal: Deal) => (optimize === undefined ? engine.solve(deal, limits) : engine.solveShort(deal, limits, optimize));
+  solveOne(set.deals[0]); // warm-up (first-call costs, memory growth), not timed
   const rows: DealRow[] = [];
   const bar = progressBar(`${set.game} single`, set.deals.length);
   const startRss = sampler.reset();
@@ -419,7 +447,7 @@ async function runSingle(set: PreparedSet, limits: SolveLimits, sampler: RssSamp
   for (let i = 0; i < set.deals.length; i++) {
     const t0 = performance.now();
     try {
-      const outcome = engine.solve(set.deals[i], limits);
+      const outcome = solveOne(set.deals[i]);
       rows.push(rowFromOutcome(set.numbers[i], outcome, performance.now() - t0));
     } catch (err) {
       rows.push(rowFromError(set.numbers[i], err, performance.now() - t0));
@@ -446,6 +474,7 @@ async function runPool(
   threads: number,
   module: WebAssembly.Module,
   sampler: RssSampler,
+  optimize?: ShortenOptions,
 ): Promise<RunMeasure> {
   const pool = createPool({ module, threads });
   try {
@@ -464,7 +493,7 @@ async function runPool(
         const i = next++;
         const t0 = performance.now();
         try {
-          const outcome = await pool.solve(set.deals[i], limits);
+          const outcome = await pool.solve(set.deals[i], limits, undefined, optimize ? { optimize } : undefined);
           rows[i] = rowFromOutcome(set.numbers[i], outcome, outcome.stats.elapsedMs);
         } catch (err) {
           rows[i] = rowFromError(set.numbers[i], err, performance.now() - t0);
@@ -489,13 +518,15 @@ async function runPool(
 async function main(): Promise<void> {
   const opts = parseOptions();
   const limits: SolveLimits = { maxStates: opts.maxStates, timeoutMs: opts.timeoutMs };
+  const optimize: ShortenOptions | undefined = opts.optimizeMs === undefined ? undefined : { budgetMs: opts.optimizeMs };
   const sets = dealSets(opts);
   const benchStarted = performance.now();
   const module = await loadEngineModule();
   const sampler = new RssSampler(100);
 
   console.log(
-    `solver bench · node ${process.version} · load average ${loadavg()[0].toFixed(1)}${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (no --expose-gc: earlier runs\' memory may stay in the RSS)'} · ${availableParallelism()} CPUs · limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal · pool threads ${opts.threads} (${2 * opts.threads} solves in flight)`,
+    `solver bench · node ${process.version} · load average ${loadavg()[0].toFixed(1)}${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (no --expose-gc: earlier runs\' memory may stay in the RSS)'} · ${availableParallelism()} CPUs · limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal · pool threads ${opts.threads} (${2 * opts.threads} solves in flight)` +
+      (optimize ? ` · short solutions: optimize "length", ${optimize.budgetMs} ms per deal` : ''),
   );
 
   const summaries: RunSummary[] = [];
@@ -506,7 +537,7 @@ async function main(): Promise<void> {
     console.log(`\n${set.label}: ${prepared.deals.length} deals generated in ${((performance.now() - genStarted) / 1000).toFixed(1)} s (not timed)`);
     if (!opts.skipSingle) {
       collectGarbage();
-      const m = await runSingle(prepared, limits, sampler);
+      const m = await runSingle(prepared, limits, sampler, optimize);
       const s = summarise(set.label, 'single', 1, m);
       summaries.push(s);
       perDeal[`${set.label} · single`] = m.rows;
@@ -514,7 +545,7 @@ async function main(): Promise<void> {
     }
     if (!opts.skipPool) {
       collectGarbage();
-      const m = await runPool(prepared, limits, opts.threads, module, sampler);
+      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize);
       const s = summarise(set.label, 'pool', opts.threads, m);
       summaries.push(s);
       perDeal[`${set.label} · pool`] = m.rows;
@@ -536,11 +567,11 @@ async function main(): Promise<void> {
       threads: opts.threads,
       totalSeconds: totalSecs,
       summaries,
-      // Per deal: [deal, verdict, reason, moves, movesNoAuto, ms, statesStored, memoryBytes]
+      // Per deal: [deal, verdict, reason, moves, movesNoAuto, ms, statesStored, memoryBytes, firstNoAuto]
       deals: Object.fromEntries(
         Object.entries(perDeal).map(([k, rows]) => [
           k,
-          rows.map((r) => [r.deal, r.verdict, r.reason ?? null, r.moves, r.movesNoAuto, Math.round(r.ms * 1000) / 1000, r.statesStored, r.memoryBytes]),
+          rows.map((r) => [r.deal, r.verdict, r.reason ?? null, r.moves, r.movesNoAuto, Math.round(r.ms * 1000) / 1000, r.statesStored, r.memoryBytes, r.firstNoAuto]),
         ]),
       ),
     };

@@ -53,6 +53,7 @@ interface EngineExports {
   shortenPathMoves(): number;
   shortenStopped(): number;
   shortenMemoryBytes(): number;
+  setBeamWeights(notHome: number, unsorted: number, cells: number): void;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -216,6 +217,7 @@ export class Engine {
         begin: (width) => e.shortenBegin(width, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES)),
         beam: (width, prefix) => e.shortenBeam(width, prefix),
         pathMoves: () => e.shortenPathMoves(),
+        weights: (notHome, unsorted, cells) => e.setBeamWeights(notHome, unsorted, cells),
         stopped: () => e.shortenStopped() !== 0,
         read: () => (e.shortenWrite() !== 0 ? this.readSolution(base) : null),
       }, options);

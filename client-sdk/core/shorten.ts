@@ -57,6 +57,8 @@ export interface BeamEngine {
   beam(width: number, prefix: number): number;
   /** Counted moves in the best path. */
   pathMoves(): number;
+  /** Sets the cost weights of the next beams (cards not home, unsorted cards, occupied cells). */
+  weights(notHome: number, unsorted: number, cells: number): void;
   /** True once the deadline or a cancel stopped the session. */
   stopped(): boolean;
   /** Writes the best path into the solution buffer and returns it as moves; null on an internal inconsistency. */
@@ -72,10 +74,20 @@ export const PLAYER_OPTIMIZE_MS = 150;
 
 /** Default widest beam. */
 export const DEFAULT_MAX_BEAM_WIDTH = 16384;
-/** First beam width of a session; each later beam doubles it. */
-const FIRST_WIDTH = 64;
+/** Width of the first beam of a session, which also times the engine. */
+const FIRST_WIDTH = 128;
 /** Counted moves between two prefixes whose suffixes are searched again. */
-const PREFIX_STEP = 8;
+const PREFIX_STEP = 16;
+/**
+ * Cost weights of the beams (cards not home, cards above the bottom sorted
+ * run, occupied free cells), taken in turn: two beams with different costs
+ * of one width found shorter solutions than one beam twice as wide (MS 1..50:
+ * two of 512 mean 36.8, one of 1024 37.1; docs/short-solutions.md).
+ */
+const WEIGHTS: readonly (readonly [number, number, number])[] = [
+  [1, 2, 3],
+  [1, 1, 4],
+];
 
 /** Counted moves of a solution: every move not flagged as a safe auto-move (a sequence move counts one). */
 export function countedMoves(moves: readonly Move[]): number {
@@ -85,22 +97,53 @@ export function countedMoves(moves: readonly Move[]): number {
 }
 
 /**
- * Runs the beam schedule until the engine reports the deadline: widths
- * FIRST_WIDTH, 2·FIRST_WIDTH, … up to `maxWidth`; after each full beam from
- * the start, the suffixes after every PREFIX_STEP counted moves of the best
- * path, with the same width. Returns the widest width whose rounds all ran.
+ * Runs the beams until the engine reports the deadline (`engine.stopped()`)
+ * or the widest beam is done:
+ * 1. one beam of FIRST_WIDTH from the start, timed;
+ * 2. the widest power-of-two width w ≤ maxWidth whose beams, estimated from
+ *    that time (a beam's cost grows with its width), fit two into the time
+ *    left: a beam of w with each cost of WEIGHTS;
+ * 3. with time left, the suffixes after every PREFIX_STEP counted moves of
+ *    the best path, costs in turn; then the same with twice the width.
+ * Each beam is bounded by the best length so far, so a later one can only
+ * make the solution shorter. Returns the widest width whose beam ran to its end.
+ * @param deadline `performance.now()` value at which the budget ends.
  */
-export function runBeams(engine: BeamEngine, maxWidth: number): number {
+export function runBeams(engine: BeamEngine, maxWidth: number, deadline: number): number {
   let done = 0;
-  for (let width = Math.min(FIRST_WIDTH, maxWidth); width <= maxWidth; width *= 2) {
-    engine.beam(width, 0);
-    for (let prefix = PREFIX_STEP; prefix < engine.pathMoves() && !engine.stopped(); prefix += PREFIX_STEP) {
-      engine.beam(width, prefix);
+  const first = Math.min(FIRST_WIDTH, maxWidth);
+  const t0 = performance.now();
+  engine.weights(...WEIGHTS[0]);
+  engine.beam(first, 0);
+  if (engine.stopped()) return done;
+  done = first;
+  const perWidth = Math.max(performance.now() - t0, 0.01) / first;
+  let width = first;
+  while (width * 2 <= maxWidth && perWidth * width * 2 * WEIGHTS.length <= deadline - performance.now()) width *= 2;
+  let turn = 0;
+  if (width > first) {
+    for (const w of WEIGHTS) {
+      engine.weights(...w);
+      engine.beam(width, 0);
+      if (engine.stopped()) return done;
     }
-    if (engine.stopped()) break;
     done = width;
   }
-  return done;
+  for (;;) {
+    for (let prefix = PREFIX_STEP; prefix < engine.pathMoves(); prefix += PREFIX_STEP) {
+      engine.weights(...WEIGHTS[turn++ % WEIGHTS.length]);
+      engine.beam(width, prefix);
+      if (engine.stopped()) return done;
+    }
+    if (width * 2 > maxWidth) return done;
+    width *= 2;
+    for (const w of WEIGHTS) {
+      engine.weights(...w);
+      engine.beam(width, 0);
+      if (engine.stopped()) return done;
+    }
+    done = width;
+  }
 }
 
 /** Where a move leaves its card(s) and where it takes them from, as comparable strings. */
@@ -185,7 +228,7 @@ export function shortenSolution(
   let beamWidth = 0;
   const maxWidth = options.maxWidth ?? DEFAULT_MAX_BEAM_WIDTH;
   if (engine.begin(maxWidth) >= 0) {
-    beamWidth = runBeams(engine, maxWidth);
+    beamWidth = runBeams(engine, maxWidth, started + options.budgetMs);
     const found = engine.read();
     if (found !== null && countedMoves(found) < firstLength && checkSolution(rules, start, found).ok) best = found;
   }
