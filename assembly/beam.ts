@@ -118,6 +118,7 @@ export let beamExpanded: u32 = 0;
 let wNotHome: i32 = 1;
 let wUnsorted: i32 = 1;
 let wCells: i32 = 1;
+let wEmpty: i32 = 0;
 
 // ---------------------------------------------------------------------------
 // Moves on positions
@@ -381,8 +382,10 @@ function childCost(p: usize, target: i32): i32 {
   for (let s = 0; s < 4; s++) home += foundation(p, s);
   let unsorted = 0;
   let sorted = true;
+  let empty = 0;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
+    if (n == 0) empty++;
     let ok = <i32>load<u8>(SORTED_RUN + c);
     let fall = <i32>load<u8>(FALLING_RUN + c);
     if (c == target) {
@@ -405,7 +408,7 @@ function childCost(p: usize, target: i32): i32 {
   }
   childSorted = sorted;
   const cells = numCells - emptyCellCount(p);
-  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells;
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + 64;
   return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
 
@@ -570,10 +573,11 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
 }
 
 /** Sets the cost weights of the beam (tuning hook; defaults 1, 1, 1). */
-export function setBeamWeights(notHome: i32, unsorted: i32, cells: i32): void {
+export function setBeamWeights(notHome: i32, unsorted: i32, cells: i32, empty: i32): void {
   wNotHome = notHome;
   wUnsorted = unsorted;
   wCells = cells;
+  wEmpty = empty;
 }
 
 /** Length of the best path in counted moves (after shortenBegin). */

@@ -53,7 +53,7 @@ interface EngineExports {
   shortenPathMoves(): number;
   shortenStopped(): number;
   shortenMemoryBytes(): number;
-  setBeamWeights(notHome: number, unsorted: number, cells: number): void;
+  setBeamWeights(notHome: number, unsorted: number, cells: number, emptyColumns: number): void;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -103,6 +103,13 @@ export function loadEngineModule(): Promise<WebAssembly.Module> {
   return compiled;
 }
 
+/** CPU time (user + system) of this process so far, ms; the wall clock where there is no `process` (browsers). */
+function processCpuMs(): number {
+  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return performance.now();
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 /** Relative rank used inside the engine: the foundation base becomes 1 (assembly/rules.ts). */
 function toEngineCard(card: Card, base: number): number {
   return makeCard(((rankOf(card) - base + 13) % 13) + 1, suitOf(card));
@@ -120,6 +127,8 @@ export class Engine {
   private readonly exports: EngineExports;
   private stopFlag: Int32Array | undefined;
   private deadline = 0;
+  /** The clock `deadline` is read on: wall clock, or (a shortening with `cpuClock`) this process's CPU time. */
+  private clock: () => number = () => performance.now();
 
   private constructor(module: WebAssembly.Module) {
     const instance = new WebAssembly.Instance(module, {
@@ -145,7 +154,7 @@ export class Engine {
 
   private pollStop(): number {
     if (this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0) return REASON_CANCELLED;
-    if (performance.now() > this.deadline) return REASON_TIMEOUT;
+    if (this.clock() > this.deadline) return REASON_TIMEOUT;
     return 0;
   }
 
@@ -211,19 +220,23 @@ export class Engine {
     const e = this.exports;
     const base = deal.rules.foundationBase;
     this.stopFlag = stop;
-    this.deadline = performance.now() + options.budgetMs;
+    this.clock = options.cpuClock ? processCpuMs : () => performance.now();
+    this.deadline = this.clock() + options.budgetMs;
     try {
       const { moves, report } = shortenSolution(deal.rules, deal.layout, outcome.moves, {
         begin: (width) => e.shortenBegin(width, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES)),
         beam: (width, prefix) => e.shortenBeam(width, prefix),
         pathMoves: () => e.shortenPathMoves(),
-        weights: (notHome, unsorted, cells) => e.setBeamWeights(notHome, unsorted, cells),
+        weights: (notHome, unsorted, cells, empty) => e.setBeamWeights(notHome, unsorted, cells, empty),
         stopped: () => e.shortenStopped() !== 0,
         read: () => (e.shortenWrite() !== 0 ? this.readSolution(base) : null),
+        now: this.clock,
+        deadline: this.deadline,
       }, options);
       return { ...outcome, moves, optimize: report, stats: { ...outcome.stats, memoryBytes: Math.max(outcome.stats.memoryBytes, e.shortenMemoryBytes()) } };
     } finally {
       this.stopFlag = undefined;
+      this.clock = () => performance.now();
     }
   }
 

@@ -31,6 +31,12 @@ export interface ShortenOptions {
   budgetMs: number;
   /** Widest beam, positions per level (power of two, 1..65,536; default 16,384). */
   maxWidth?: number;
+  /**
+   * Count the budget in CPU time of this process instead of wall-clock time
+   * (benchmarks on a shared machine; meaningful only when one thread
+   * solves). Not offered by the API.
+   */
+  cpuClock?: boolean;
 }
 
 /** What the shortening did (the `optimize` part of an answer). */
@@ -58,11 +64,15 @@ export interface BeamEngine {
   /** Counted moves in the best path. */
   pathMoves(): number;
   /** Sets the cost weights of the next beams (cards not home, unsorted cards, occupied cells). */
-  weights(notHome: number, unsorted: number, cells: number): void;
+  weights(notHome: number, unsorted: number, cells: number, emptyColumns: number): void;
   /** True once the deadline or a cancel stopped the session. */
   stopped(): boolean;
   /** Writes the best path into the solution buffer and returns it as moves; null on an internal inconsistency. */
   read(): Move[] | null;
+  /** The clock the budget runs on, ms. */
+  now(): number;
+  /** The value of `now()` at which the budget ends. */
+  deadline: number;
 }
 
 /**
@@ -75,18 +85,19 @@ export const PLAYER_OPTIMIZE_MS = 150;
 /** Default widest beam. */
 export const DEFAULT_MAX_BEAM_WIDTH = 16384;
 /** Width of the first beam of a session, which also times the engine. */
-const FIRST_WIDTH = 128;
+const FIRST_WIDTH = 64;
 /** Counted moves between two prefixes whose suffixes are searched again. */
 const PREFIX_STEP = 16;
 /**
  * Cost weights of the beams (cards not home, cards above the bottom sorted
- * run, occupied free cells), taken in turn: two beams with different costs
- * of one width found shorter solutions than one beam twice as wide (MS 1..50:
- * two of 512 mean 36.8, one of 1024 37.1; docs/short-solutions.md).
+ * run, occupied free cells, empty columns as a bonus; assembly/beam.ts),
+ * the first for the main beam, the others in turn afterwards: two beams with
+ * different costs of one width found shorter solutions than one beam twice
+ * as wide (docs/short-solutions.md).
  */
-const WEIGHTS: readonly (readonly [number, number, number])[] = [
-  [1, 2, 3],
-  [1, 1, 4],
+const WEIGHTS: readonly (readonly [number, number, number, number])[] = [
+  [2, 4, 6, 2],
+  [1, 1, 4, 0],
 ];
 
 /** Counted moves of a solution: every move not flagged as a safe auto-move (a sequence move counts one). */
@@ -99,37 +110,40 @@ export function countedMoves(moves: readonly Move[]): number {
 /**
  * Runs the beams until the engine reports the deadline (`engine.stopped()`)
  * or the widest beam is done:
- * 1. one beam of FIRST_WIDTH from the start, timed;
- * 2. the widest power-of-two width w ≤ maxWidth whose beams, estimated from
- *    that time (a beam's cost grows with its width), fit two into the time
- *    left: a beam of w with each cost of WEIGHTS;
- * 3. with time left, the suffixes after every PREFIX_STEP counted moves of
- *    the best path, costs in turn; then the same with twice the width.
+ * 1. one beam of FIRST_WIDTH from the start, timed on the budget's clock;
+ * 2. one beam of the widest power-of-two width w ≤ maxWidth that this time
+ *    (a beam's cost grows with its width) says fits into the time left;
+ * 3. with time left: a beam of w for each other cost of WEIGHTS, then the
+ *    suffixes after every PREFIX_STEP counted moves of the best path, costs
+ *    in turn; then all of it again with twice the width.
  * Each beam is bounded by the best length so far, so a later one can only
  * make the solution shorter. Returns the widest width whose beam ran to its end.
- * @param deadline `performance.now()` value at which the budget ends.
  */
-export function runBeams(engine: BeamEngine, maxWidth: number, deadline: number): number {
+export function runBeams(engine: BeamEngine, maxWidth: number): number {
+  const left = () => engine.deadline - engine.now();
   let done = 0;
   const first = Math.min(FIRST_WIDTH, maxWidth);
-  const t0 = performance.now();
+  const t0 = engine.now();
   engine.weights(...WEIGHTS[0]);
   engine.beam(first, 0);
   if (engine.stopped()) return done;
   done = first;
-  const perWidth = Math.max(performance.now() - t0, 0.01) / first;
+  const perWidth = Math.max(engine.now() - t0, 0.01) / first;
   let width = first;
-  while (width * 2 <= maxWidth && perWidth * width * 2 * WEIGHTS.length <= deadline - performance.now()) width *= 2;
-  let turn = 0;
+  while (width * 2 <= maxWidth && perWidth * width * 2 <= left()) width *= 2;
   if (width > first) {
-    for (const w of WEIGHTS) {
+    engine.beam(width, 0);
+    if (engine.stopped()) return done;
+    done = width;
+  }
+  let turn = 1;
+  for (;;) {
+    for (const w of WEIGHTS.slice(1)) {
+      if (perWidth * width > left() * 1.5) break;
       engine.weights(...w);
       engine.beam(width, 0);
       if (engine.stopped()) return done;
     }
-    done = width;
-  }
-  for (;;) {
     for (let prefix = PREFIX_STEP; prefix < engine.pathMoves(); prefix += PREFIX_STEP) {
       engine.weights(...WEIGHTS[turn++ % WEIGHTS.length]);
       engine.beam(width, prefix);
@@ -137,11 +151,9 @@ export function runBeams(engine: BeamEngine, maxWidth: number, deadline: number)
     }
     if (width * 2 > maxWidth) return done;
     width *= 2;
-    for (const w of WEIGHTS) {
-      engine.weights(...w);
-      engine.beam(width, 0);
-      if (engine.stopped()) return done;
-    }
+    engine.weights(...WEIGHTS[0]);
+    engine.beam(width, 0);
+    if (engine.stopped()) return done;
     done = width;
   }
 }
@@ -228,7 +240,7 @@ export function shortenSolution(
   let beamWidth = 0;
   const maxWidth = options.maxWidth ?? DEFAULT_MAX_BEAM_WIDTH;
   if (engine.begin(maxWidth) >= 0) {
-    beamWidth = runBeams(engine, maxWidth, started + options.budgetMs);
+    beamWidth = runBeams(engine, maxWidth);
     const found = engine.read();
     if (found !== null && countedMoves(found) < firstLength && checkSolution(rules, start, found).ok) best = found;
   }
