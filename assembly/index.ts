@@ -1,6 +1,6 @@
 /**
  * The engine's exports. Only numbers and addresses cross the boundary
- * (design.md): the glue writes the rules and the start position into the
+ * (docs/architecture.md): the glue writes the rules and the start position into the
  * input block, calls `solve`, and reads the solution from the output buffer.
  */
 export { solve, setHeuristicWeights, lastStopReason, statesStored, memoryBytesUsed, INPUT_BYTES } from './search';

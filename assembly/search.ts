@@ -87,7 +87,7 @@ export let statesExpanded: u32 = 0;
 // Heuristic
 
 // Two open lists ("scans", after fc-solve's soft threads sharing one state
-// collection; search-notes.md §1) order the same stored positions by two
+// collection; docs/search.md §1) order the same stored positions by two
 // different scores and take turns. A single greedy score has a heavy tail
 // (a deal it misjudges can take millions of positions while another score
 // solves it in thousands); two scores cut that tail at twice the cost of the
@@ -154,7 +154,7 @@ function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColu
  * Sets the default weights for the current build rule (unless a tuning run
  * overrode them). Tuned with the bench on MS FreeCell 1..5000, PySolFC
  * Seahaven Towers and Baker's Game 1..500, Beleaguered Castle and Streets
- * and Alleys 1..100 (README "Search").
+ * and Alleys 1..100 (docs/search.md §7).
  */
 function chooseWeights(): void {
   if (weightsOverridden) return;
@@ -195,7 +195,7 @@ let featureNextDepth: i32 = 0;
 /**
  * Measures a position for the scores: cards not home, cards buried under
  * out-of-order cards (two ways), occupied cells, empty columns, and how deep
- * the next foundation cards lie (features from search-notes.md §1 and §6).
+ * the next foundation cards lie (features from docs/search.md §1 and §6).
  */
 function measure(p: usize): void {
   let home = 0;

@@ -10,7 +10,7 @@
  * slots fill up to TIGHT_LOAD_N / TIGHT_LOAD_D before the search stops for
  * memory). A probe compares the hash in the slot first, so
  * a miss costs no visit to the record, and then the full key, so two
- * positions are never merged on a hash alone (design.md: "unsolvable" must
+ * positions are never merged on a hash alone (docs/architecture.md: "unsolvable" must
  * not rest on a hash).
  *
  * Records live in chunks of CHUNK_RECORDS, so the record store grows

@@ -8,16 +8,16 @@
  * match the constants there.
  */
 import { cardToString, rankOf, suitOf, makeCard, type Card } from './cards.js';
-import type { Deal, Rules } from './rules.js';
-import type { Move } from './moves.js';
+import { BUILD_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES, vocabularyCodes, type Deal, type Rules } from './rules.js';
+import { MOVE_SOURCES as SOURCES, MOVE_TARGETS as TARGETS, type Move } from './moves.js';
 import { SolverError } from './errors.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from './solve-types.js';
 import { checkSolution } from './verify.js';
 import { shortenSolution, type ShortenOptions } from './shorten.js';
 
-const BUILD_CODES: Record<Rules['build'], number> = { alternate_color: 0, suit: 1, rank: 2, suit_up_or_down: 3 };
-const EMPTY_CODES: Record<Rules['emptyColumn'], number> = { any: 0, kings: 1, none: 2 };
-const SEQUENCE_CODES: Record<Rules['sequenceMove'], number> = { none: 0, supermove: 1, cells_plus_one: 2, unlimited: 3 };
+const BUILD_CODES = vocabularyCodes(BUILD_RULES);
+const EMPTY_CODES = vocabularyCodes(EMPTY_COLUMN_RULES);
+const SEQUENCE_CODES = vocabularyCodes(SEQUENCE_MOVE_RULES);
 const VERDICT_SOLVED = 0;
 const VERDICT_UNSOLVABLE = 1;
 const VERDICT_UNKNOWN = 2;
@@ -25,8 +25,6 @@ const REASONS: Record<number, UnknownReason> = { 1: 'max_states', 2: 'timeout', 
 const REASON_TIMEOUT = 2;
 const REASON_CANCELLED = 4;
 const OUTPUT_MOVE_BYTES = 8;
-const SOURCES = ['column', 'cell'] as const;
-const TARGETS = ['column', 'cell', 'foundation'] as const;
 
 /** Largest Wasm memory Node 20 allows (65,536 pages less one, as the engine keeps its arena below 0xffff0000). */
 export const MAX_ENGINE_MEMORY_BYTES = 0xffff0000;
@@ -140,6 +138,15 @@ export class Engine {
       },
     });
     this.exports = instance.exports as unknown as EngineExports;
+  }
+
+  /**
+   * Bytes of the instance's linear memory as it is now (its high-water mark:
+   * a Wasm memory grows and never shrinks). The pool recycles a worker whose
+   * engine grew past `RECYCLE_MEMORY_MB` (server/pool.ts).
+   */
+  memorySize(): number {
+    return this.exports.memory.buffer.byteLength;
   }
 
   /** Instantiates a compiled engine module (see `loadEngineModule`). */

@@ -225,7 +225,8 @@ describe('canonical positions', () => {
 
 describe('per-game default budgets', () => {
   it('gives the Castle games their larger defaults, the others the service defaults, requests and caps first', async () => {
-    const { resolveLimits, DEFAULT_LIMITS_CONFIG } = await import('../../client-sdk/api/request.js');
+    const { resolveLimits } = await import('../../client-sdk/api/request.js');
+    const { DEFAULT_LIMITS_CONFIG } = await import('../../server/limits.js');
     expect(resolveLimits(undefined, DEFAULT_LIMITS_CONFIG, 'streets_and_alleys')).toEqual({ maxStates: 30_000_000, timeoutMs: 60_000 });
     expect(resolveLimits(undefined, DEFAULT_LIMITS_CONFIG, 'freecell')).toEqual({ maxStates: 5_000_000, timeoutMs: 30_000 });
     expect(resolveLimits({ maxStates: 1000 }, DEFAULT_LIMITS_CONFIG, 'citadel')).toEqual({ maxStates: 1000, timeoutMs: 60_000 });
