@@ -82,3 +82,8 @@ export function fingerprintLowBits(): u32 {
 export function fingerprintHighBits(): u32 {
   return fingerprintHigh;
 }
+
+export {
+  shortenBegin, shortenBeam, shortenWrite, shortenBestLength, shortenPathMoves, shortenStopped, setBeamWeights,
+  outputCountedMoves, shortenMemoryBytes, beamExpanded,
+} from './beam';

@@ -16,6 +16,7 @@ import { SolverError } from '../client-sdk/core/errors.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal, Numbering } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/core/solve-types.js';
+import { countedMoves, type ShortenOptions } from '../client-sdk/core/shorten.js';
 
 // ---------------------------------------------------------------- deal sets
 
@@ -65,6 +66,8 @@ export interface DealRow {
   reason?: UnknownReason | string;
   moves: number;
   movesNoAuto: number;
+  /** Moves without auto-moves of the first solution (the shortening's start, `optimize.firstLength`); = movesNoAuto when not shortened. */
+  firstNoAuto: number;
   ms: number;
   statesStored: number;
   memoryBytes: number;
@@ -78,7 +81,8 @@ export function rowFromOutcome(deal: number, outcome: SolveOutcome, ms: number):
     verdict: outcome.verdict,
     ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
     moves: outcome.moves.length,
-    movesNoAuto: outcome.moves.reduce((n, m) => n + (m.auto ? 0 : 1), 0),
+    movesNoAuto: countedMoves(outcome.moves),
+    firstNoAuto: outcome.optimize?.firstLength ?? countedMoves(outcome.moves),
     ms,
     statesStored: outcome.stats.statesStored,
     memoryBytes: outcome.stats.memoryBytes,
@@ -90,7 +94,7 @@ export function rowFromError(deal: number, err: unknown, ms: number): DealRow {
   const code = err instanceof SolverError ? err.code : 'exception';
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`\ndeal ${deal}: ${code}: ${message}\n`);
-  return { deal, verdict: 'error', reason: code, moves: 0, movesNoAuto: 0, ms, statesStored: 0, memoryBytes: 0 };
+  return { deal, verdict: 'error', reason: code, moves: 0, movesNoAuto: 0, firstNoAuto: 0, ms, statesStored: 0, memoryBytes: 0 };
 }
 
 // ---------------------------------------------------------------- statistics
@@ -164,6 +168,8 @@ export interface SingleRunOptions {
   onOutcome?: (index: number, outcome: SolveOutcome) => void;
   /** Progress bar label (default: `<game> single`). */
   label?: string;
+  /** Shorten every solution (`optimize: "length"`, client-sdk/core/shorten.ts) with these options. */
+  optimize?: ShortenOptions;
 }
 
 /**
@@ -176,7 +182,9 @@ export interface SingleRunOptions {
 export async function runSingle(set: PreparedSet, limits: SolveLimits, options: SingleRunOptions = {}): Promise<RunMeasure> {
   const { sampler, onOutcome } = options;
   const engine = await Engine.create();
-  engine.solve(set.deals[0], limits); // warm-up (first-call costs, memory growth), not timed
+  const optimize = options.optimize;
+  const solveOne = (deal: Deal) => (optimize === undefined ? engine.solve(deal, limits) : engine.solveShort(deal, limits, optimize));
+  solveOne(set.deals[0]); // warm-up (first-call costs, memory growth), not timed
   const rows: DealRow[] = [];
   const bar = progressBar(options.label ?? `${set.game} single`, set.deals.length);
   const startRss = sampler?.reset() ?? 0;
@@ -188,7 +196,7 @@ export async function runSingle(set: PreparedSet, limits: SolveLimits, options: 
     const c0 = process.cpuUsage();
     let row: DealRow;
     try {
-      const outcome = engine.solve(set.deals[i], limits);
+      const outcome = solveOne(set.deals[i]);
       row = rowFromOutcome(set.numbers[i], outcome, performance.now() - t0);
       onOutcome?.(i, outcome);
     } catch (err) {

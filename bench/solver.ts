@@ -27,7 +27,15 @@
  * Node with `--expose-gc` so that the bench collects between runs; without it
  * (e.g. `tsx bench/solver.ts`) it still runs, with that leftover in the numbers.
  * CPU: the process's user + system CPU time during the run, as "cores busy"
- * (CPU seconds per wall second), to see how much of the machine a run used.
+ * (CPU seconds per wall second), to see how much of the machine a run used,
+ * and as CPU ms per deal (the number to compare on a shared machine).
+ *
+ * `--optimize-ms N` asks every solve for the short option (`optimize:
+ * "length"`, docs/short-solutions.md) with N ms to shorten: the lengths
+ * without auto-moves (mean, median, max) are then those of the shortened
+ * solutions, printed beside the first solutions' mean. `--optimize-cpu`
+ * counts that budget in CPU time of the process (single run; on a shared
+ * machine a wall-clock budget gives a deal less work when others run).
  */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -41,6 +49,7 @@ import type { SolveLimits } from '../client-sdk/core/solve-types.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
+import type { ShortenOptions } from '../client-sdk/core/shorten.js';
 import {
   collectGarbage,
   mean,
@@ -70,6 +79,8 @@ interface BenchOptions {
   skipSingle?: boolean;
   skipPool?: boolean;
   json?: string;
+  optimizeMs?: number;
+  optimizeCpu?: boolean;
 }
 
 function parseOptions(): BenchOptions {
@@ -86,6 +97,8 @@ function parseOptions(): BenchOptions {
     .option('--skip-single', 'skip the single-engine run')
     .option('--skip-pool', 'skip the pool run')
     .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
+    .option('--optimize-ms <n>', 'shorten every solution for this many ms (optimize: "length"); default: the first solution', positiveInt)
+    .option('--optimize-cpu', 'count --optimize-ms in CPU time of this process, not wall time (single run only: a shared machine then gives each deal the same work)')
     .showHelpAfterError();
   program.parse();
   const opts = program.opts<BenchOptions>();
@@ -178,6 +191,10 @@ interface RunSummary {
   maxMoves: number;
   maxMovesDeal: number | null;
   meanMovesNoAuto: number;
+  medianMovesNoAuto: number;
+  maxMovesNoAuto: number;
+  meanFirstNoAuto: number;
+  cpuMsPerDeal: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -228,6 +245,10 @@ function summarise(set: string, run: RunKind, threads: number, m: RunMeasure): R
     maxMoves: longest?.moves ?? 0,
     maxMovesDeal: longest?.deal ?? null,
     meanMovesNoAuto: mean(solved.map((r) => r.movesNoAuto)),
+    medianMovesNoAuto: percentile(solved.map((r) => r.movesNoAuto).sort((a, b) => a - b), 50),
+    maxMovesNoAuto: solved.reduce((m, r) => Math.max(m, r.movesNoAuto), 0),
+    meanFirstNoAuto: mean(solved.map((r) => r.firstNoAuto)),
+    cpuMsPerDeal: rows.length === 0 ? 0 : (m.cpuSeconds * 1000) / rows.length,
     p50Ms: percentile(times, 50),
     p99Ms: percentile(times, 99),
     maxMs: times.at(-1) ?? 0,
@@ -268,6 +289,9 @@ function printRun(s: RunSummary): void {
     `  solved ${s.solved}, unsolvable ${s.unsolvable}, unknown ${s.unknown}${unknownText}${errorText}`,
     `  solution length: mean ${s.meanMoves.toFixed(1)} moves (${s.meanMovesNoAuto.toFixed(1)} without auto-moves), max ${s.maxMoves}` +
       (s.maxMovesDeal !== null ? ` (deal ${s.maxMovesDeal})` : ''),
+    `  length without auto-moves: mean ${s.meanMovesNoAuto.toFixed(2)}, median ${s.medianMovesNoAuto}, max ${s.maxMovesNoAuto}` +
+      (s.meanFirstNoAuto !== s.meanMovesNoAuto ? ` (first solutions: mean ${s.meanFirstNoAuto.toFixed(2)})` : '') +
+      ` · CPU ${fmtMs(s.cpuMsPerDeal)} ms per deal`,
     `  ms per deal${s.run === 'pool' ? ' (engine stats.elapsedMs)' : ' (around engine.solve)'}: p50 ${fmtMs(s.p50Ms)}, p99 ${fmtMs(s.p99Ms)}, max ${fmtMs(s.maxMs)}` +
       (s.maxMsDeal !== null ? ` (deal ${s.maxMsDeal})` : ''),
     `  states stored per deal: mean ${fmtInt(s.meanStatesStored)}, max ${fmtInt(s.maxStatesStored)}`,
@@ -302,6 +326,10 @@ function printTable(summaries: RunSummary[]): void {
       ...(anyErrors ? { errors: s.errors } : {}),
       'moves avg': Number(s.meanMoves.toFixed(1)),
       'moves max': s.maxMoves,
+      'w/o auto avg': Number(s.meanMovesNoAuto.toFixed(2)),
+      'w/o auto p50': s.medianMovesNoAuto,
+      'w/o auto max': s.maxMovesNoAuto,
+      'CPU ms/deal': Number(fmtMs(s.cpuMsPerDeal)),
       'p50 ms': Number(fmtMs(s.p50Ms)),
       'p99 ms': Number(fmtMs(s.p99Ms)),
       'max ms': Number(fmtMs(s.maxMs)),
@@ -321,6 +349,7 @@ async function runPool(
   threads: number,
   module: WebAssembly.Module,
   sampler: RssSampler,
+  optimize?: ShortenOptions,
 ): Promise<RunMeasure> {
   const pool = createPool({ module, threads });
   try {
@@ -339,7 +368,7 @@ async function runPool(
         const i = next++;
         const t0 = performance.now();
         try {
-          const outcome = await pool.solve(set.deals[i], limits);
+          const outcome = await pool.solve(set.deals[i], limits, undefined, optimize ? { optimize } : undefined);
           rows[i] = rowFromOutcome(set.numbers[i], outcome, outcome.stats.elapsedMs);
         } catch (err) {
           rows[i] = rowFromError(set.numbers[i], err, performance.now() - t0);
@@ -364,13 +393,16 @@ async function runPool(
 async function main(): Promise<void> {
   const opts = parseOptions();
   const limits: SolveLimits = { maxStates: opts.maxStates, timeoutMs: opts.timeoutMs };
+  const optimize: ShortenOptions | undefined =
+    opts.optimizeMs === undefined ? undefined : { budgetMs: opts.optimizeMs, ...(opts.optimizeCpu ? { cpuClock: true } : {}) };
   const sets = dealSets(opts);
   const benchStarted = performance.now();
   const module = await loadEngineModule();
   const sampler = new RssSampler(100);
 
   console.log(
-    `solver bench · node ${process.version} · load average ${loadavg()[0].toFixed(1)}${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (no --expose-gc: earlier runs\' memory may stay in the RSS)'} · ${availableParallelism()} CPUs · limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal · pool threads ${opts.threads} (${2 * opts.threads} solves in flight)`,
+    `solver bench · node ${process.version} · load average ${loadavg()[0].toFixed(1)}${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (no --expose-gc: earlier runs\' memory may stay in the RSS)'} · ${availableParallelism()} CPUs · limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal · pool threads ${opts.threads} (${2 * opts.threads} solves in flight)` +
+      (optimize ? ` · short solutions: optimize "length", ${optimize.budgetMs} ms per deal` : ''),
   );
 
   const summaries: RunSummary[] = [];
@@ -381,7 +413,7 @@ async function main(): Promise<void> {
     console.log(`\n${set.label}: ${prepared.deals.length} deals generated in ${((performance.now() - genStarted) / 1000).toFixed(1)} s (not timed)`);
     if (!opts.skipSingle) {
       collectGarbage();
-      const m = await runSingle(prepared, limits, { sampler });
+      const m = await runSingle(prepared, limits, { sampler, optimize });
       const s = summarise(set.label, 'single', 1, m);
       summaries.push(s);
       perDeal[`${set.label} · single`] = m.rows;
@@ -389,7 +421,7 @@ async function main(): Promise<void> {
     }
     if (!opts.skipPool) {
       collectGarbage();
-      const m = await runPool(prepared, limits, opts.threads, module, sampler);
+      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize);
       const s = summarise(set.label, 'pool', opts.threads, m);
       summaries.push(s);
       perDeal[`${set.label} · pool`] = m.rows;
@@ -411,11 +443,11 @@ async function main(): Promise<void> {
       threads: opts.threads,
       totalSeconds: totalSecs,
       summaries,
-      // Per deal: [deal, verdict, reason, moves, movesNoAuto, ms, statesStored, memoryBytes]
+      // Per deal: [deal, verdict, reason, moves, movesNoAuto, ms, statesStored, memoryBytes, firstNoAuto]
       deals: Object.fromEntries(
         Object.entries(perDeal).map(([k, rows]) => [
           k,
-          rows.map((r) => [r.deal, r.verdict, r.reason ?? null, r.moves, r.movesNoAuto, Math.round(r.ms * 1000) / 1000, r.statesStored, r.memoryBytes]),
+          rows.map((r) => [r.deal, r.verdict, r.reason ?? null, r.moves, r.movesNoAuto, Math.round(r.ms * 1000) / 1000, r.statesStored, r.memoryBytes, r.firstNoAuto]),
         ]),
       ),
     };

@@ -31,7 +31,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { ERROR_STATUS, SolverError } from '../client-sdk/core/errors.js';
-import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits } from '../client-sdk/api/request.js';
+import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits, resolveOptimize } from '../client-sdk/api/request.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/core/proof/writer.js';
 import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/core/proof/format.js';
 import { PRESETS } from '../client-sdk/core/rules.js';
@@ -338,7 +338,11 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     const req = c.req.valid('json');
     const deal = resolveDeal(req);
     const limits = resolveLimits(req.limits, config.limits, req.game);
-    const options = req.proof === true ? { proof: proofRequestFor(req, config.proofs, 'inline') } : undefined;
+    const optimize = resolveOptimize(req);
+    const options = {
+      ...(req.proof === true ? { proof: proofRequestFor(req, config.proofs, 'inline') } : {}),
+      ...(optimize !== undefined ? { optimize } : {}),
+    };
     const outcome = await deps.solve(deal, limits, c.req.raw.signal, options);
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
   });

@@ -42,6 +42,7 @@ import type { ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { SolverError } from '../client-sdk/core/errors.js';
 import type { ProofRequest } from '../client-sdk/core/proof/format.js';
+import type { ShortenOptions } from '../client-sdk/core/shorten.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import {
@@ -135,6 +136,8 @@ export type SolveFn = (deal: Deal, limits: SolveLimits, signal?: AbortSignal, op
 export interface SolveOptions {
   /** Build the certificate of an `unsolvable` verdict (client-sdk/core/proof/writer.ts); the summary comes always. */
   proof?: ProofRequest;
+  /** Shorten a found solution within this budget (client-sdk/core/shorten.ts); the deadline backstop allows for it. */
+  optimize?: ShortenOptions;
 }
 
 /**
@@ -316,17 +319,19 @@ export class SolverPool {
     // Deadline backstop: the engine keeps its own deadline; this only catches
     // an engine that does not. Time waiting in the queue does not count.
     let deadlineTimer: NodeJS.Timeout | undefined;
+    const allowedMs = limits.timeoutMs + (options?.optimize?.budgetMs ?? 0);
     const checkDeadline = () => {
       const started = startedAt[0];
-      const due = started === 0 ? Date.now() + limits.timeoutMs : started + limits.timeoutMs + this.#stopGraceMs;
+      const due = started === 0 ? Date.now() + allowedMs : started + allowedMs + this.#stopGraceMs;
       const wait = due - Date.now();
       if (started !== 0 && wait <= 0) requestStop('deadline');
       else deadlineTimer = setTimeout(checkDeadline, Math.max(wait, 10));
     };
-    deadlineTimer = setTimeout(checkDeadline, limits.timeoutMs + this.#stopGraceMs);
+    deadlineTimer = setTimeout(checkDeadline, allowedMs + this.#stopGraceMs);
 
     const task: SolveTask = { deal, limits, stop };
     if (options?.proof) task.proof = options.proof;
+    if (options?.optimize) task.optimize = options.optimize;
     if (this.#memoryLimitBytes !== undefined) task.memoryLimitBytes = this.#memoryLimitBytes;
     if (this.#recycleMemoryBytes !== undefined) task.recycleMemoryBytes = this.#recycleMemoryBytes;
     const queuedMs = () => (startedAt[0] === 0 ? 0 : Math.max(0, startedAt[0] - submitted));

@@ -10,6 +10,7 @@ import { SolverError, type ErrorCode, type ErrorLocation } from '../client-sdk/c
 import type { ProofRequest } from '../client-sdk/core/proof/format.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
+import type { ShortenOptions } from '../client-sdk/core/shorten.js';
 
 /** Index of the stop flag in `SolveTask.stop`. Nonzero = stop now (reason `cancelled`). */
 export const STOP_INDEX = 0;
@@ -56,6 +57,8 @@ export interface SolveTask {
   memoryLimitBytes?: number;
   /** Build the certificate of an `unsolvable` verdict within these caps (client-sdk/core/proof/writer.ts). */
   proof?: ProofRequest;
+  /** Shorten a found solution within this budget (client-sdk/core/shorten.ts). */
+  optimize?: ShortenOptions;
   /**
    * Engine memory past which the worker asks to be retired once this task
    * ends (bytes; the pool's `recycleMemoryBytes`). Absent: never.

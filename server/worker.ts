@@ -52,6 +52,10 @@ export default function solveTask(task: SolveTask): SolveTaskResult {
     used = getEngine();
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
     const outcome = solveWithProof(used, task.deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
+    // A solved verdict may be shortened (the engine's buffer still holds its solution).
+    if (task.optimize !== undefined && outcome.verdict === 'solved') {
+      return { ok: true, outcome: used.shorten(task.deal, outcome, task.optimize, task.stop, task.memoryLimitBytes) };
+    }
     return { ok: true, outcome };
   } catch (err) {
     // A trap or an abort may leave the instance's memory inconsistent: start afresh next time.

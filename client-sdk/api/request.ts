@@ -31,6 +31,7 @@ import {
 import { proofToWire } from '../core/proof/format.js';
 import type { GamesResponse, LimitsRequest, RulesOverride, SolveRequest, SolveResponse } from './schemas.js';
 import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
+import type { ShortenOptions } from '../core/shorten.js';
 
 /**
  * Defaults and caps of the solve budgets, as a front end applies them: the
@@ -220,6 +221,31 @@ export function resolveLimits(
   return { maxStates, timeoutMs };
 }
 
+/** `limits.optimizeMs` when a request asks for `optimize: "length"` without one, ms. */
+export const DEFAULT_OPTIMIZE_MS = 1000;
+/** Largest `limits.optimizeMs`, ms. */
+export const OPTIMIZE_MS_CAP = 10_000;
+export { PLAYER_OPTIMIZE_MS } from '../core/shorten.js';
+
+/**
+ * The shortening a request asks for: `undefined` for `optimize` absent or
+ * `"none"`, else the budget `limits.optimizeMs` (default DEFAULT_OPTIMIZE_MS).
+ * @throws SolverError `bad_limits` when `limits.optimizeMs` is not an integer
+ *   from 1 to OPTIMIZE_MS_CAP, or is given without `optimize: "length"`.
+ */
+export function resolveOptimize(req: Pick<SolveRequest, 'optimize' | 'limits'>): ShortenOptions | undefined {
+  const ms = req.limits?.optimizeMs;
+  if (req.optimize !== 'length') {
+    if (ms !== undefined) throw new SolverError('bad_limits', 'limits.optimizeMs applies only with optimize: "length"', { path: 'limits.optimizeMs' });
+    return undefined;
+  }
+  const budgetMs = ms ?? DEFAULT_OPTIMIZE_MS;
+  if (!Number.isInteger(budgetMs) || budgetMs < 1 || budgetMs > OPTIMIZE_MS_CAP) {
+    throw new SolverError('bad_limits', `limits.optimizeMs must be an integer from 1 to ${OPTIMIZE_MS_CAP}`, { path: 'limits.optimizeMs' });
+  }
+  return { budgetMs };
+}
+
 /**
  * The wire answer of one solve: verdict, the start position as fc-solve text,
  * the moves in JSON, standard notation and fc-solve lines, and the counters
@@ -239,6 +265,7 @@ export function buildSolveResponse(game: string, deal: Deal, limits: SolveLimits
     notation: toStandardNotation(outcome.moves, deal.rules),
     fcsMoves: toFcsMoves(outcome.moves),
     stats: { ...outcome.stats, moveCount: outcome.moves.length, limits },
+    ...(outcome.optimize !== undefined ? { optimize: outcome.optimize } : {}),
     ...(outcome.proof !== undefined ? { proof: proofToWire(outcome.proof) } : {}),
   };
 }

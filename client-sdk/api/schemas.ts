@@ -124,6 +124,12 @@ export const LimitsRequestSchema = z
       minimum: 1,
       description: 'Deadline of the search in milliseconds: an integer from 1 to the server cap (defaults: 30,000, cap 120,000).',
     }),
+    optimizeMs: z.number().optional().openapi({
+      type: 'integer',
+      minimum: 1,
+      description:
+        'With `optimize: "length"`: milliseconds spent shortening the solution after it was found, an integer from 1 to 10,000 (default 1,000). Comes on top of `timeoutMs`.',
+    }),
   })
   .openapi('LimitsRequest');
 
@@ -144,6 +150,11 @@ export const SolveRequestSchema = z
     layout: LayoutJsonSchema.meta({ id: 'Layout' }).optional(),
     rules: RulesOverrideSchema.optional(),
     limits: LimitsRequestSchema.optional(),
+    optimize: z.enum(['none', 'length']).optional().openapi({
+      description:
+        '`length`: after a solution is found, spend `limits.optimizeMs` making it shorter (beam search and a checked peephole pass, docs/short-solutions.md); ' +
+        'the answer\'s `optimize` says how long the first solution was. The verdict never changes. Default `none`: the first solution, fastest.',
+    }),
     proof: z.boolean().optional().openapi({
       description:
         'With `true`, an `unsolvable` answer carries its certificate inline (`proof.certificate`, base64 gzip) when it is within the size cap the answer states; ' +
@@ -204,6 +215,18 @@ export const SolveStatsSchema = z
   })
   .openapi('SolveStats');
 
+/** What the shortening did (client-sdk/core/shorten.ts `ShortenReport`). */
+export const OptimizeInfoSchema = z
+  .object({
+    firstLength: z.number().int().openapi({ description: 'Moves of the first solution found, not counting safe auto-moves (a sequence move counts one).' }),
+    length: z.number().int().openapi({ description: 'Moves of the returned solution, counted the same way (never more than `firstLength`).' }),
+    budgetExhausted: z.boolean().openapi({ description: 'True when `limits.optimizeMs` ran out before the last beam finished.' }),
+    elapsedMs: z.number().openapi({ description: 'Wall-clock milliseconds spent shortening.' }),
+    beamWidth: z.number().int().openapi({ description: 'Widest beam that ran to its end (0 when none did).' }),
+    budgetMs: z.number().int().openapi({ description: 'The shortening budget used, milliseconds.' }),
+  })
+  .openapi('OptimizeInfo');
+
 /** One reduction of the search (client-sdk/core/proof/format.ts `reductionsFor`). */
 export const ReductionSchema = z
   .object({
@@ -257,6 +280,7 @@ export const SolveResponseSchema = z
     notation: z.array(z.string()).openapi({ description: 'The solution in standard notation (`3a`, `a4`, `3h`, `38`), one entry per move.' }),
     fcsMoves: z.array(z.string()).openapi({ description: "The solution as fc-solve's text lines (`Move a card from stack 3 to freecell 0`)." }),
     stats: SolveStatsSchema,
+    optimize: OptimizeInfoSchema.optional().openapi({ description: 'Only with `optimize: "length"` and a `solved` verdict.' }),
     proof: ProofSchema.optional().openapi({ description: 'Only with `unsolvable`: positions examined, reductions, fingerprint, and the certificate when asked for.' }),
   })
   .openapi('SolveResponse');

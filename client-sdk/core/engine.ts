@@ -16,6 +16,7 @@ import { MOVE_SOURCES, MOVE_TARGETS, type Move } from './moves.js';
 import { SolverError } from './errors.js';
 import { UNKNOWN_REASONS, type SolveLimits, type SolveOutcome, type UnknownReason } from './solve-types.js';
 import { checkSolution } from './verify.js';
+import { shortenSolution, type ShortenOptions } from './shorten.js';
 
 /*
  * The words come from the vocabularies (BUILD_RULES, ..., UNKNOWN_REASONS,
@@ -133,6 +134,14 @@ interface EngineExports {
   exportKeys(first: number): number;
   fingerprintLowBits(): number;
   fingerprintHighBits(): number;
+  // shortening (assembly/beam.ts)
+  shortenBegin(width: number, memoryLimitBytes: number): number;
+  shortenBeam(width: number, prefix: number): number;
+  shortenWrite(): number;
+  shortenPathMoves(): number;
+  shortenStopped(): number;
+  shortenMemoryBytes(): number;
+  setBeamWeights(notHome: number, unsorted: number, cells: number, emptyColumns: number): void;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -182,6 +191,13 @@ export function loadEngineModule(): Promise<WebAssembly.Module> {
   return compiled;
 }
 
+/** CPU time (user + system) of this process so far, ms; the wall clock where there is no `process` (browsers). */
+function processCpuMs(): number {
+  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return performance.now();
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 /** Relative rank used inside the engine: the foundation base becomes 1 (assembly/rules.ts). */
 function toEngineCard(card: Card, base: number): number {
   return makeCard(((rankOf(card) - base + 13) % 13) + 1, suitOf(card));
@@ -200,6 +216,8 @@ export class Engine {
   private readonly abi: EngineInterface;
   private stopFlag: Int32Array | undefined;
   private deadline = 0;
+  /** The clock `deadline` is read on: wall clock, or (a shortening with `cpuClock`) this process's CPU time. */
+  private clock: () => number = () => performance.now();
 
   private constructor(module: WebAssembly.Module) {
     const instance = new WebAssembly.Instance(module, {
@@ -238,7 +256,7 @@ export class Engine {
 
   private pollStop(): number {
     if (this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0) return this.abi.reasonCode.cancelled;
-    if (performance.now() > this.deadline) return this.abi.reasonCode.timeout;
+    if (this.clock() > this.deadline) return this.abi.reasonCode.timeout;
     return 0;
   }
 
@@ -279,6 +297,50 @@ export class Engine {
       throw new SolverError('solution_check_failed', `the solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
     }
     return { verdict: 'solved', moves, stats };
+  }
+
+  /**
+   * Solves a deal and, when it is solved, spends `options.budgetMs` more
+   * making the solution shorter (client-sdk/core/shorten.ts): the answer of
+   * `solve` with the shortest checked solution found and `optimize` saying
+   * how long the first one was. Unsolvable and unknown answers are returned
+   * as `solve` gives them (no shortening, `optimize` absent). The state table
+   * of the search is dropped by the shortening, so call `fingerprint` and
+   * `storedKeys` only after `solve`.
+   * @throws as `solve`.
+   */
+  solveShort(deal: Deal, limits: SolveLimits, options: ShortenOptions, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): SolveOutcome {
+    return this.shorten(deal, this.solve(deal, limits, stop, memoryLimitBytes), options, stop, memoryLimitBytes);
+  }
+
+  /**
+   * Shortens the solution of `outcome`, which must be what the last `solve`
+   * of this engine returned for `deal` (the engine starts from the solution
+   * still in its buffer); other verdicts come back unchanged. See `solveShort`.
+   */
+  shorten(deal: Deal, outcome: SolveOutcome, options: ShortenOptions, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): SolveOutcome {
+    if (outcome.verdict !== 'solved') return outcome;
+    const e = this.exports;
+    const base = deal.rules.foundationBase;
+    this.stopFlag = stop;
+    this.clock = options.cpuClock ? processCpuMs : () => performance.now();
+    this.deadline = this.clock() + options.budgetMs;
+    try {
+      const { moves, report } = shortenSolution(deal.rules, deal.layout, outcome.moves, {
+        begin: (width) => e.shortenBegin(width, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES)),
+        beam: (width, prefix) => e.shortenBeam(width, prefix),
+        pathMoves: () => e.shortenPathMoves(),
+        weights: (notHome, unsorted, cells, empty) => e.setBeamWeights(notHome, unsorted, cells, empty),
+        stopped: () => e.shortenStopped() !== 0,
+        read: () => (e.shortenWrite() !== 0 ? this.readSolution(base) : null),
+        now: this.clock,
+        deadline: this.deadline,
+      }, options);
+      return { ...outcome, moves, optimize: report, stats: { ...outcome.stats, memoryBytes: Math.max(outcome.stats.memoryBytes, e.shortenMemoryBytes()) } };
+    } finally {
+      this.stopFlag = undefined;
+      this.clock = () => performance.now();
+    }
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import type { Move } from './moves.js';
 import type { ProofOutcome } from './proof/format.js';
+import type { ShortenReport } from './shorten.js';
 
 /**
  * The three honest answers: `solved` (a solution the independent checker
@@ -56,4 +57,6 @@ export interface SolveOutcome {
    * fingerprint, and the certificate when one was asked for.
    */
   proof?: ProofOutcome;
+  /** Set when the solve was asked to shorten its solution and it was solved (client-sdk/core/shorten.ts). */
+  optimize?: ShortenReport;
 }

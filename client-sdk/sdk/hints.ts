@@ -13,6 +13,7 @@ import type { Move } from '../core/moves.js';
 import type { SolveResponse } from '../api/schemas.js';
 import type { UnknownReason, Verdict } from '../core/solve-types.js';
 import type { SolveRequestInput } from './client.js';
+import { PLAYER_OPTIMIZE_MS } from '../core/shorten.js';
 
 /** Anything with the service's `solve`. */
 export interface Solver {
@@ -31,14 +32,21 @@ export interface Hint {
   notation: string | null;
   /** `move` as fc-solve's line. */
   fcs: string | null;
-  /** Moves left in the solution found, this one included (a solution, not necessarily the shortest). */
+  /**
+   * Moves left in the solution found, this one included (a solution, not
+   * necessarily the shortest; shortened for PLAYER_OPTIMIZE_MS unless the
+   * request says `optimize: "none"`).
+   */
   movesLeft: number;
   /** The whole answer of the solve. */
   solution: SolveResponse;
 }
 
 /**
- * The next move of a solution from the given position.
+ * The next move of a solution from the given position. Unless the request
+ * sets `optimize`, the solution is shortened for a player's budget
+ * (`optimize: "length"`, `limits.optimizeMs` PLAYER_OPTIMIZE_MS = 150 ms
+ * unless given): a hint should lead the way a player would go, not wander.
  * @param solver the remote client or the local solver.
  * @param position a solve request: `game` and the position as `board`,
  *   `layout` or `deal`, optionally `rules` and `limits` (a short
@@ -46,7 +54,11 @@ export interface Hint {
  * @throws SolverError for a position that is not valid (codes as `POST /v1/solve`).
  */
 export async function hint(solver: Solver, position: SolveRequestInput): Promise<Hint> {
-  const solution = await solver.solve(position);
+  const request: SolveRequestInput =
+    position.optimize === undefined
+      ? { ...position, optimize: 'length', limits: { ...position.limits, optimizeMs: position.limits?.optimizeMs ?? PLAYER_OPTIMIZE_MS } }
+      : position;
+  const solution = await solver.solve(request);
   const solved = solution.verdict === 'solved' && solution.moves.length > 0;
   return {
     verdict: solution.verdict,

@@ -18,7 +18,7 @@ import { compileEngine, Engine, loadEngineModule, type EngineSource } from '../c
 import { hint as hintWith, type Hint } from './hints.js';
 import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gzipWithStreams, proofRequestFor, type ProofCaps } from '../core/proof/certificate.js';
 import { withProofSummary, type CertificateResult } from '../core/proof/format.js';
-import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits, type BudgetPolicy } from '../api/request.js';
+import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits, resolveOptimize, type BudgetPolicy } from '../api/request.js';
 import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from '../api/schemas.js';
 import type { SolveRequestInput } from './client.js';
 
@@ -81,7 +81,9 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
       const req = parsed.data;
       const deal = resolveDeal(req);
       const limits = resolveLimits(req.limits, budgets, req.game);
-      const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, limits));
+      const optimize = resolveOptimize(req);
+      const found = withProofSummary(engine, deal.rules, engine.solve(deal, limits));
+      const outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize);
       if (outcome.proof === undefined || !req.proof) return buildSolveResponse(req.game, deal, limits, outcome);
       // the certificate inline, as the service gives it (gzip through Compression Streams, so browsers too)
       const proofRequest = proofRequestFor(req, proofCaps, 'inline');

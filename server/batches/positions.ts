@@ -26,6 +26,10 @@ import type { BatchPositions, BatchSpec } from './model.js';
 export function planBatch(req: BatchRequest, limitsConfig: LimitsConfig, maxDeals: number): { spec: BatchSpec; total: number } {
   const preset = requirePreset(req.game);
   const limits = resolveLimits(req.limits, limitsConfig, req.game);
+  // batches keep the fast default: the first solution of each deal
+  if ((req.limits as { optimizeMs?: unknown } | undefined)?.optimizeMs !== undefined) {
+    throw new SolverError('bad_limits', 'limits.optimizeMs applies to POST /v1/solve only; batches return the first solution of each deal', { path: 'limits.optimizeMs' });
+  }
   let positions: BatchPositions;
   let numbering: BatchSpec['numbering'] = null;
   let total: number;

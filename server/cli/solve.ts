@@ -17,7 +17,9 @@ import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import { Engine, loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { buildSolveResponse, defaultNumbering, resolveDeal, resolveLimits } from '../../client-sdk/api/request.js';
+import {
+  buildSolveResponse, defaultNumbering, OPTIMIZE_MS_CAP, PLAYER_OPTIMIZE_MS, resolveDeal, resolveLimits, resolveOptimize,
+} from '../../client-sdk/api/request.js';
 import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
@@ -34,6 +36,8 @@ interface CliOptions {
   timeoutMs?: string;
   json?: boolean;
   proof?: string;
+  optimizeMs?: string;
+  fast?: boolean;
 }
 
 /** A deal number as the API takes it: a number when exact, else the digit string. */
@@ -80,6 +84,13 @@ function formatReport(res: SolveResponse, title: string): string {
     `states expanded ${s.statesExpanded}, stored ${s.statesStored}; ${s.elapsedMs} ms; memory ${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB` +
       ` (limits: ${s.limits.maxStates} states, ${s.limits.timeoutMs} ms)`,
   );
+  if (res.optimize) {
+    const o = res.optimize;
+    lines.push(
+      `shortened: ${o.length} moves without safe auto-moves (first solution ${o.firstLength}) in ${o.elapsedMs} ms` +
+        `${o.budgetExhausted ? ` (the ${o.budgetMs} ms budget ran out)` : ''}`,
+    );
+  }
   if (res.proof) {
     lines.push(`proof: ${res.proof.positions} positions, fingerprint ${res.proof.fingerprint}; reductions:`);
     for (const r of res.proof.reductions) lines.push(`  ${r.name}${r.rule ? ` (${r.rule})` : ''}: ${r.meaning}`);
@@ -128,22 +139,28 @@ async function run(opts: CliOptions): Promise<void> {
     numbering: opts.numbering,
     board: opts.board === undefined ? undefined : readInput(opts.board, 'board'),
     layout: opts.layout === undefined ? undefined : readLayout(opts.layout),
-    limits:
-      opts.maxStates === undefined && opts.timeoutMs === undefined
-        ? undefined
-        : { maxStates: numberValue(opts.maxStates), timeoutMs: numberValue(opts.timeoutMs) },
+    limits: {
+      maxStates: numberValue(opts.maxStates),
+      timeoutMs: numberValue(opts.timeoutMs),
+      // a player's default: short solutions within a small budget (--fast: the first solution)
+      optimizeMs: opts.fast ? undefined : opts.optimizeMs === undefined ? PLAYER_OPTIMIZE_MS : numberValue(opts.optimizeMs),
+    },
+    optimize: opts.fast ? undefined : ('length' as const),
   };
+  if (opts.fast && opts.optimizeMs !== undefined) throw new SolverError('invalid_request', '--optimize-ms and --fast exclude each other', { path: '--optimize-ms' });
   const parsed = SolveRequestSchema.safeParse(request);
   if (!parsed.success) throw validationError(parsed.error);
   const req = parsed.data;
   const deal = resolveDeal(req);
   const limits = resolveLimits(req.limits, DEFAULT_LIMITS_CONFIG, req.game);
+  const optimize = resolveOptimize(req);
 
   if (opts.proof !== undefined) checkProofPath(opts.proof);
   const engine = Engine.instantiate(await loadEngineModule());
   // The certificate (--proof FILE) is written to the file, not inlined in the answer.
   const proof = opts.proof === undefined ? undefined : proofRequestFor(req, { ...DEFAULT_PROOF_CAPS, maxPositions: DEFAULT_LIMITS_CONFIG.maxStatesCap }, 'download');
-  const outcome = solveWithProof(engine, deal, limits, { proof });
+  const found = solveWithProof(engine, deal, limits, { proof });
+  const outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize);
   const certificate = outcome.proof?.certificate;
   if (outcome.proof !== undefined) outcome.proof = { ...outcome.proof, certificate: undefined };
   if (opts.proof !== undefined) {
@@ -177,6 +194,8 @@ const program = new Command()
   .option('--layout <file>', "start position as the API's JSON layout ('-' = standard input)", userPath)
   .option('--max-states <n>', `state budget (default ${DEFAULT_LIMITS_CONFIG.defaultMaxStates}, at most ${DEFAULT_LIMITS_CONFIG.maxStatesCap})`)
   .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, at most ${DEFAULT_LIMITS_CONFIG.timeoutMsCap})`)
+  .option('--optimize-ms <n>', `time to spend shortening the solution, ms (default ${PLAYER_OPTIMIZE_MS}, at most ${OPTIMIZE_MS_CAP})`)
+  .option('--fast', 'the first solution found, not shortened (as batches get it)')
   .option('--json', "print the API's JSON response")
   .option('--proof <file>', 'when the verdict is unsolvable, write its certificate (docs/proofs.md) to this file', userPath)
   .action(async (opts: CliOptions) => {

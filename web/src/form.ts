@@ -8,6 +8,7 @@ import { SolverError } from '../../client-sdk/core/errors.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import type { Deal, Numbering } from '../../client-sdk/core/rules.js';
 import type { SolveRequest } from './api.js';
+import { PLAYER_OPTIMIZE_MS } from '../../client-sdk/core/shorten.js';
 
 /** The form's state; numbers stay text until a request is built. */
 export interface Form {
@@ -45,7 +46,11 @@ function limitValue(text: string): number | undefined {
   return t === '' ? undefined : Number(t);
 }
 
-/** The solve request of a form. Bad numbers are left for the server to reject, with its message. */
+/**
+ * The solve request of a form. Bad numbers are left for the server to reject,
+ * with its message. A player gets short solutions: `optimize: "length"` with
+ * PLAYER_OPTIMIZE_MS (150 ms) to shorten (docs/short-solutions.md).
+ */
 export function toRequest(form: Form): SolveRequest {
   const req: SolveRequest = { game: form.game };
   if (form.source === 'deal') {
@@ -57,7 +62,8 @@ export function toRequest(form: Form): SolveRequest {
   }
   const maxStates = limitValue(form.maxStates);
   const timeoutMs = limitValue(form.timeoutMs);
-  if (maxStates !== undefined || timeoutMs !== undefined) req.limits = { maxStates, timeoutMs };
+  req.limits = { maxStates, timeoutMs, optimizeMs: PLAYER_OPTIMIZE_MS };
+  req.optimize = 'length';
   return req;
 }
 

@@ -141,6 +141,11 @@ export function Verdict({ response, onRetry }: Props) {
           </span>
         )}
       </div>
+      {verdict === 'solved' && response.optimize && response.optimize.length < response.optimize.firstLength && (
+        <p class="small" data-testid="shortened">
+          Shortened from {response.optimize.firstLength} to {response.optimize.length} moves (not counting safe auto-moves) in {ms(response.optimize.elapsedMs)}.
+        </p>
+      )}
       {verdict === 'solved' && <p class="small">Every move was replayed by the service's independent checker, and again by this page.</p>}
       {verdict === 'unsolvable' && (
         <div class="proof" data-testid="proof">

@@ -1,0 +1,797 @@
+/**
+ * Shortening a found solution: beam search one level per move, bounded by the
+ * best length so far, and re-search of the best solution's suffixes.
+ *
+ * The method follows the ideas of macroxue/freecell as summarised in
+ * shared/docs/search-notes.md §2 (written from that summary, no code taken):
+ *
+ * - One beam level per move that counts (a move that is not a safe auto-move;
+ *   position.ts `isSafeAutoMove` decides, the engine's own rule). Each level
+ *   keeps the `width` children of lowest cost in integer cost bins; when the
+ *   level is full, a cheaper child evicts one of the dearest.
+ * - Cost, no g term: cards not home + cards above the sorted run at the
+ *   bottom of their column + occupied free cells (weights settable, below).
+ * - Bound: a child at depth d that is not finished needs at least one more
+ *   move, so it is dropped when d + 1 >= best (best = the shortest length
+ *   known, in counted moves).
+ * - Goal: every column strictly decreasing in rank from bottom to top. Then
+ *   the lowest card in play of any suit is exposed (everything below it in its
+ *   column is higher), so playing the lowest playable card home, one at a time,
+ *   always finishes; those moves are counted unless they are safe auto-moves.
+ * - Prefix re-search: the beam is run again from the position after the
+ *   first k counted moves of the best solution, bounded by best - k; a
+ *   shorter suffix replaces the old one.
+ * - Pruning: the card moved last (a single card, no auto-move after it) is not
+ *   moved again at once (a move of it could have been made from the position
+ *   before: the "triangle" of two moves one move replaces); only the first
+ *   empty column and free cell are targets; a column that is one sorted run is
+ *   not moved into an empty column.
+ * - Duplicates: a 64-bit hash of the canonical key, per level (the level being
+ *   built and the one being expanded). A hash collision can only drop a child,
+ *   never make a solution wrong: every solution is replayed here move by move
+ *   and again by the independent checker in the glue.
+ *
+ * Nothing here decides a verdict: the beam only runs after the main search
+ * (search.ts) solved the deal, and the glue keeps the first solution unless
+ * this one is shorter and passes the checker.
+ *
+ * Memory: the session takes the arena (arena.ts) from the start, so the state
+ * table of the last `solve` is gone afterwards (its keys and fingerprint are
+ * only read after an unsolvable verdict, when no shortening runs).
+ *
+ * Paths are lists of packed moves (the format of search.ts: bits 0-5 the
+ * moved card, 6-7 the target kind, 8-13 the card the run is put on, 14-19 the
+ * number of cards), which name cards, not column numbers, so a path found on
+ * canonical positions replays on the real start position.
+ */
+import {
+  numColumns, numCells, rankOf, suitOf, buildsOn, emptyColumnAccepts, sequenceCapacity, setRules,
+} from './rules';
+import {
+  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
+  columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation,
+  copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, applyAutoMoves, encodeKey, decodeKey,
+} from './position';
+import { resetArena, allocate, arenaBytesUsed } from './arena';
+import {
+  OUTPUT, OUTPUT_MOVE_BYTES, outputCount, outputOverflow, resetOutput, writeMove,
+  SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
+} from './output';
+import { INPUT } from './search';
+import { pollStop } from './host';
+
+const MOVE_TO_FOUNDATION: u32 = 0;
+const MOVE_TO_CELL: u32 = 1;
+const MOVE_TO_EMPTY_COLUMN: u32 = 2;
+const MOVE_TO_CARD: u32 = 3;
+
+/** Deepest beam (moves); deeper levels are not searched. */
+const MAX_LEVELS: i32 = 512;
+/** Longest path kept (counted moves plus finishing moves). */
+const MAX_PATH: i32 = 1024;
+/** Cost bins of a level. */
+const NUM_BINS: i32 = 2048;
+/** Children one position can have (upper bound, generous). */
+const MAX_CHILDREN: i32 = 512;
+/** Positions expanded between two polls of the host's stop flag and clock. */
+const POLL_INTERVAL: u32 = 256;
+const NONE: u32 = 0xffffffff;
+
+const START: usize = memory.data(POSITION_BYTES);
+const WORK: usize = memory.data(POSITION_BYTES);
+const SCRATCH: usize = memory.data(POSITION_BYTES);
+const KEY: usize = memory.data(KEY_BYTES);
+const CHILD_MOVES: usize = memory.data(MAX_CHILDREN * 4);
+/** Per child move: where it goes in the listed position (see `where`). */
+const CHILD_WHERE: usize = memory.data(MAX_CHILDREN * 4);
+const BEST: usize = memory.data(MAX_PATH * 4);
+const CANDIDATE: usize = memory.data(MAX_PATH * 4);
+const FINISH: usize = memory.data(64 * 4);
+const LEVEL_PARENTS: usize = memory.data(MAX_LEVELS * 4);
+const LEVEL_MOVES: usize = memory.data(MAX_LEVELS * 4);
+const BIN_HEAD: usize = memory.data(NUM_BINS * 4);
+const HEADER_SAVE: usize = memory.data(OFF_CARDS);
+
+let maxWidth: i32 = 0;
+let levelsAllocated: i32 = 0;
+let curKeys: usize = 0;
+let nextKeys: usize = 0;
+let curRepeat: usize = 0;
+let nextRepeat: usize = 0;
+let nextCost: usize = 0;
+let nextLink: usize = 0;
+let seenCur: usize = 0;
+let seenNext: usize = 0;
+let seenMask: u32 = 0;
+/** Slots allocated for each duplicate set (a beam uses seenMask + 1 of them, sized to its width). */
+let seenSlots: u32 = 0;
+let seenCurCount: u32 = 0;
+let seenNextCount: u32 = 0;
+
+let bestLength: i32 = 0;
+/** Packed moves of the best path (counted moves and finishing moves; auto-moves are implied). */
+let bestMoves: i32 = 0;
+let stopped: bool = false;
+let ready: bool = false;
+export let beamExpanded: u32 = 0;
+
+let wNotHome: i32 = 1;
+let wUnsorted: i32 = 1;
+let wCells: i32 = 1;
+let wEmpty: i32 = 0;
+
+// ---------------------------------------------------------------------------
+// Moves on positions
+
+// @ts-ignore: decorator
+@inline function packMove(card: i32, kind: u32, onto: i32, count: i32): u32 {
+  return <u32>card | (kind << 6) | (<u32>onto << 8) | (<u32>count << 14);
+}
+
+/**
+ * Plays packed move `move` on position `p` (any column order), finding the
+ * card and the target by identity; with `emit` it is written to the solution
+ * buffer with the real column and cell numbers of `p`. Returns false when
+ * the move does not fit `p` (the card is not where it could move from, or
+ * the target is missing).
+ */
+function playPacked(p: usize, move: u32, emit: bool): bool {
+  const card = <i32>(move & 63);
+  const kind = (move >> 6) & 3;
+  const onto = <i32>((move >> 8) & 63);
+  const count = <i32>((move >> 14) & 63);
+  let srcKind = -1;
+  let srcIndex = -1;
+  for (let i = 0; i < numCells; i++) {
+    if (cellCard(p, i) == card) {
+      srcKind = SOURCE_CELL;
+      srcIndex = i;
+    }
+  }
+  if (srcKind < 0) {
+    for (let c = 0; c < numColumns; c++) {
+      const n = columnLength(p, c);
+      if (n >= count && count > 0 && cardAt(p, c, n - count) == card) {
+        srcKind = SOURCE_COLUMN;
+        srcIndex = c;
+      }
+    }
+  }
+  if (srcKind < 0 || (srcKind == SOURCE_CELL && count != 1)) return false;
+  let dstKind = 0;
+  let dstIndex = -1;
+  if (kind == MOVE_TO_FOUNDATION) {
+    if (count != 1 || !fitsFoundation(p, card)) return false;
+    dstKind = TARGET_FOUNDATION;
+    dstIndex = suitOf(card);
+  } else if (kind == MOVE_TO_CELL) {
+    if (count != 1) return false;
+    dstKind = TARGET_CELL;
+    for (let i = 0; i < numCells; i++) {
+      if (cellCard(p, i) == 0) {
+        dstIndex = i;
+        break;
+      }
+    }
+  } else {
+    dstKind = TARGET_COLUMN;
+    for (let c = 0; c < numColumns && dstIndex < 0; c++) {
+      if (c == srcIndex && srcKind == SOURCE_COLUMN) continue;
+      const n = columnLength(p, c);
+      if (kind == MOVE_TO_EMPTY_COLUMN ? n == 0 : n > 0 && cardAt(p, c, n - 1) == onto) dstIndex = c;
+    }
+  }
+  if (dstIndex < 0) return false;
+  if (srcKind == SOURCE_CELL) {
+    setCellCard(p, srcIndex, 0);
+  } else {
+    setColumnLength(p, srcIndex, columnLength(p, srcIndex) - count);
+  }
+  const liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + columnLength(p, srcIndex);
+  if (dstKind == TARGET_FOUNDATION) {
+    setFoundation(p, suitOf(card), rankOf(card));
+  } else if (dstKind == TARGET_CELL) {
+    setCellCard(p, dstIndex, card);
+  } else {
+    const m = columnLength(p, dstIndex);
+    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
+    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
+    setColumnLength(p, dstIndex, m + count);
+  }
+  if (emit) writeMove(srcKind, srcIndex, dstKind, dstIndex, count, card, false);
+  return true;
+}
+
+/** Stores packed move `move` (with its source and target `at`) as child move `k`; returns k + 1 (moves past MAX_CHILDREN are dropped). */
+// @ts-ignore: decorator
+@inline function putMove(k: i32, move: u32, at: u32): i32 {
+  if (k >= MAX_CHILDREN) return k;
+  store<u32>(CHILD_MOVES + (<usize>k << 2), move);
+  store<u32>(CHILD_WHERE + (<usize>k << 2), at);
+  return k + 1;
+}
+
+/** Source and target of a listed move in its position: kinds as output.ts, indices 0..15. */
+// @ts-ignore: decorator
+@inline function where(srcKind: i32, srcIndex: i32, dstKind: i32, dstIndex: i32): u32 {
+  return <u32>srcKind | (<u32>srcIndex << 4) | (<u32>dstKind << 8) | (<u32>dstIndex << 12);
+}
+
+/**
+ * Plays child move `m` of the last listMoves on `p` (that position): the
+ * source and target are known, so nothing is searched for (playPacked finds
+ * them by card identity instead, for replays).
+ */
+function playListed(p: usize, m: i32): void {
+  const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
+  const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
+  const card = <i32>(move & 63);
+  const count = <i32>((move >> 14) & 63);
+  const srcKind = <i32>(at & 15);
+  const srcIndex = <i32>((at >> 4) & 15);
+  const dstKind = <i32>((at >> 8) & 15);
+  const dstIndex = <i32>((at >> 12) & 15);
+  let liftedFrom: usize = 0;
+  if (srcKind == SOURCE_CELL) {
+    setCellCard(p, srcIndex, 0);
+  } else {
+    const n = columnLength(p, srcIndex) - count;
+    setColumnLength(p, srcIndex, n);
+    liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + n;
+  }
+  if (dstKind == TARGET_FOUNDATION) {
+    setFoundation(p, suitOf(card), rankOf(card));
+  } else if (dstKind == TARGET_CELL) {
+    setCellCard(p, dstIndex, card);
+  } else {
+    const m2 = columnLength(p, dstIndex);
+    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m2, card);
+    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m2, liftedFrom, count);
+    setColumnLength(p, dstIndex, m2 + count);
+  }
+}
+
+/** Cards at the top of column `col` that form one movable sequence. */
+function topRun(p: usize, col: i32): i32 {
+  const n = columnLength(p, col);
+  if (n == 0) return 0;
+  let run = 1;
+  while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  return run;
+}
+
+/**
+ * Lists the moves of `p` as packed moves in CHILD_MOVES, in the order
+ * foundation moves (cells, then columns), cell to column, column to column,
+ * column to cell. `repeat` is a card not to move (0: none). Returns how many.
+ */
+function listMoves(p: usize, repeat: i32): i32 {
+  let k = 0;
+  const freeCells = emptyCellCount(p);
+  const emptyColumns = emptyColumnCount(p);
+  let firstEmptyColumn = -1;
+  for (let c = 0; c < numColumns; c++) {
+    if (columnLength(p, c) == 0) {
+      firstEmptyColumn = c;
+      break;
+    }
+  }
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0 && card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_CELL, i, TARGET_FOUNDATION, 0));
+  }
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) continue;
+    const card = cardAt(p, c, n - 1);
+    if (card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_COLUMN, c, TARGET_FOUNDATION, 0));
+  }
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card == 0 || card == repeat) continue;
+    for (let to = 0; to < numColumns; to++) {
+      const m = columnLength(p, to);
+      if (m > 0) {
+        const top = cardAt(p, to, m - 1);
+        if (buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, to));
+      } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
+        k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, to));
+      }
+    }
+  }
+  const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
+  const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
+  for (let from = 0; from < numColumns; from++) {
+    const n = columnLength(p, from);
+    if (n == 0) continue;
+    const run = topRun(p, from);
+    for (let to = 0; to < numColumns; to++) {
+      if (to == from) continue;
+      const m = columnLength(p, to);
+      if (m > 0) {
+        const top = cardAt(p, to, m - 1);
+        const most = run < capacityOnCard ? run : capacityOnCard;
+        for (let j = 1; j <= most; j++) {
+          const card = cardAt(p, from, n - j);
+          if (card == repeat || !buildsOn(card, top)) continue;
+          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
+        }
+      } else if (to == firstEmptyColumn && run < n) {
+        // a column that is one sorted run is not moved into an empty column
+        const most = run < capacityToEmpty ? run : capacityToEmpty;
+        for (let j = 1; j <= most; j++) {
+          const card = cardAt(p, from, n - j);
+          if (card == repeat || !emptyColumnAccepts(card)) continue;
+          k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
+        }
+      }
+    }
+  }
+  if (freeCells > 0) {
+    let cell = 0;
+    while (cellCard(p, cell) != 0) cell++;
+    for (let from = 0; from < numColumns; from++) {
+      const n = columnLength(p, from);
+      if (n == 0) continue;
+      const card = cardAt(p, from, n - 1);
+      if (card == repeat) continue;
+      k = putMove(k, packMove(card, MOVE_TO_CELL, 0, 1), where(SOURCE_COLUMN, from, TARGET_CELL, cell));
+    }
+  }
+  return k;
+}
+
+// ---------------------------------------------------------------------------
+// Cost, goal, finish
+
+// Per column of the position being expanded: the length of its sorted run
+// from the bottom (each card builds on the one below), and of its run of
+// strictly falling ranks from the bottom. A child changes only the move's
+// target column by adding cards; every other column only loses top cards
+// (the move's source, auto-moves), and a column that loses cards keeps
+// min(run, new length) of its run. So a child's cost and goal test take
+// one pass over the target column instead of all cards.
+const SORTED_RUN: usize = memory.data(MAX_COLUMNS);
+const FALLING_RUN: usize = memory.data(MAX_COLUMNS);
+const PARENT_LENGTHS: usize = memory.data(MAX_COLUMNS);
+
+/** Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about to be expanded. */
+function measureRuns(p: usize): void {
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    store<u8>(PARENT_LENGTHS + c, n);
+    let ok = n == 0 ? 0 : 1;
+    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    store<u8>(SORTED_RUN + c, ok);
+    let fall = n == 0 ? 0 : 1;
+    while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+    store<u8>(FALLING_RUN + c, fall);
+  }
+}
+
+/** Set by childCost: every column of the child falls strictly in rank (the goal: see the file comment). */
+let childSorted: bool = false;
+
+/**
+ * Cost of the child of the measured position reached by a move that put
+ * cards on column `target` (-1: no column gained cards), the same value as
+ * the file comment's cost; sets childSorted.
+ */
+function childCost(p: usize, target: i32): i32 {
+  let home = 0;
+  for (let s = 0; s < 4; s++) home += foundation(p, s);
+  let unsorted = 0;
+  let sorted = true;
+  let empty = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) empty++;
+    let ok = <i32>load<u8>(SORTED_RUN + c);
+    let fall = <i32>load<u8>(FALLING_RUN + c);
+    if (c == target) {
+      const before = <i32>load<u8>(PARENT_LENGTHS + c);
+      if (ok >= before) while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      if (ok == 0 && n > 0) {
+        ok = 1;
+        while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      }
+      if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+      if (fall == 0 && n > 0) {
+        fall = 1;
+        while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+      }
+    }
+    if (ok > n) ok = n;
+    if (fall > n) fall = n;
+    unsorted += n - ok;
+    if (fall < n) sorted = false;
+  }
+  childSorted = sorted;
+  const cells = numCells - emptyCellCount(p);
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + 64;
+  return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
+}
+
+let finishMoves: i32 = 0;
+
+/**
+ * Plays `p` (every column falling strictly in rank, the goal) out: auto-moves, then
+ * the lowest card that fits its foundation, until won; the moves that were
+ * not auto-moves go to FINISH (finishMoves of them). Returns how many of them
+ * count (a foundation move that is a safe auto-move in its position is never
+ * listed: applyAutoMoves takes it), or -1 when no card fits (cannot happen
+ * for a sorted position; guards the argument).
+ */
+function finish(p: usize): i32 {
+  finishMoves = 0;
+  while (true) {
+    applyAutoMoves(p, false);
+    if (isWon(p)) return finishMoves;
+    let bestCard = 0;
+    for (let i = 0; i < numCells; i++) {
+      const card = cellCard(p, i);
+      if (card != 0 && fitsFoundation(p, card) && (bestCard == 0 || rankOf(card) < rankOf(bestCard))) bestCard = card;
+    }
+    for (let c = 0; c < numColumns; c++) {
+      const n = columnLength(p, c);
+      if (n == 0) continue;
+      const card = cardAt(p, c, n - 1);
+      if (fitsFoundation(p, card) && (bestCard == 0 || rankOf(card) < rankOf(bestCard))) bestCard = card;
+    }
+    if (bestCard == 0 || finishMoves >= 64) return -1;
+    const move = packMove(bestCard, MOVE_TO_FOUNDATION, 0, 1);
+    if (!playPacked(p, move, false)) return -1;
+    store<u32>(FINISH + (<usize>finishMoves << 2), move);
+    finishMoves++;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Duplicate sets (64-bit hashes of canonical keys; 0 marks an empty slot)
+
+function hashKey64(key: usize): u64 {
+  let h: u64 = 0x9e3779b97f4a7c15;
+  for (let w = 0; w < 6; w++) {
+    let k = load<u64>(key + (<usize>w << 3));
+    k *= 0xbf58476d1ce4e5b9;
+    k ^= k >> 31;
+    h = (h ^ k) * 0x94d049bb133111eb;
+    h = rotl<u64>(h, 29);
+  }
+  h ^= h >> 32;
+  return h == 0 ? 1 : h;
+}
+
+function seenContains(table: usize, h: u64): bool {
+  let i = <u32>h & seenMask;
+  while (true) {
+    const v = load<u64>(table + (<usize>i << 3));
+    if (v == 0) return false;
+    if (v == h) return true;
+    i = (i + 1) & seenMask;
+  }
+}
+
+/** Adds `h` to the set being built (unless it is too full: then duplicates just pass). */
+function seenAdd(h: u64): void {
+  if (seenNextCount * 4 > seenMask * 3) return;
+  let i = <u32>h & seenMask;
+  while (true) {
+    const v = load<u64>(seenNext + (<usize>i << 3));
+    if (v == h) return;
+    if (v == 0) break;
+    i = (i + 1) & seenMask;
+  }
+  store<u64>(seenNext + (<usize>i << 3), h);
+  seenNextCount++;
+}
+
+// ---------------------------------------------------------------------------
+// Session
+
+/** Reads the input block (search.ts documents it) into START; false when it does not fit the engine's layout. */
+function readStart(): bool {
+  if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) return false;
+  for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) return false;
+  setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
+  memory.fill(START, 0, POSITION_BYTES);
+  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));
+  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + 16 + i) : 0);
+  for (let c = 0; c < MAX_COLUMNS; c++) {
+    const n = c < numColumns ? <i32>load<u8>(INPUT + 32 + c) : 0;
+    setColumnLength(START, c, n);
+    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + 64 + c * 64 + i));
+  }
+  return true;
+}
+
+/**
+ * Starts a shortening session for the deal in the input block, whose solution
+ * the last `solve` left in the solution buffer: takes that solution as the
+ * best path. `width` is the widest beam the session will run (1..65536);
+ * `memoryLimitBytes` caps the arena (taken from the start: the state table
+ * of the last solve is dropped). Returns the solution's length in counted
+ * moves (moves that are not safe auto-moves; a sequence move is one), or -1
+ * when the memory is short or the buffer does not replay to a win.
+ */
+export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
+  ready = false;
+  stopped = false;
+  beamExpanded = 0;
+  if (width < 1 || width > 65536 || !readStart()) return -1;
+  resetArena(<u64>memoryLimitBytes);
+  maxWidth = width;
+  levelsAllocated = 0;
+  const w = <u64>width;
+  curKeys = allocate(w * KEY_BYTES);
+  nextKeys = allocate(w * KEY_BYTES);
+  curRepeat = allocate(w);
+  nextRepeat = allocate(w);
+  nextCost = allocate(w * 2);
+  nextLink = allocate(w * 4);
+  let slots: u32 = 1 << 12;
+  while (<u64>slots < w * 32 && slots < (1 << 22)) slots <<= 1;
+  seenSlots = slots;
+  seenMask = slots - 1;
+  seenCur = allocate(<u64>slots * 8);
+  seenNext = allocate(<u64>slots * 8);
+  if (curKeys == 0 || nextKeys == 0 || curRepeat == 0 || nextRepeat == 0 || nextCost == 0 || nextLink == 0 || seenCur == 0 || seenNext == 0) return -1;
+
+  // The first solution as packed moves: replay the buffer on the real start.
+  copyPosition(WORK, START);
+  applyAutoMoves(WORK, false);
+  bestMoves = 0;
+  bestLength = 0;
+  const count = outputCount;
+  for (let i = 0; i < count; i++) {
+    const o = OUTPUT + <usize>i * OUTPUT_MOVE_BYTES;
+    if (load<u8>(o, 6) == 1) continue; // auto-moves follow from the moves
+    const srcKind = <i32>load<u8>(o);
+    const dstKind = <i32>load<u8>(o, 2);
+    const dstIndex = <i32>load<u8>(o, 3);
+    const n = <i32>load<u8>(o, 4);
+    const card = <i32>load<u8>(o, 5);
+    let move: u32 = 0;
+    if (dstKind == TARGET_FOUNDATION) move = packMove(card, MOVE_TO_FOUNDATION, 0, 1);
+    else if (dstKind == TARGET_CELL) move = packMove(card, MOVE_TO_CELL, 0, 1);
+    else {
+      if (dstIndex >= numColumns) return -1;
+      const m = columnLength(WORK, dstIndex);
+      move = m == 0 ? packMove(card, MOVE_TO_EMPTY_COLUMN, 0, n) : packMove(card, MOVE_TO_CARD, cardAt(WORK, dstIndex, m - 1), n);
+    }
+    if (srcKind != SOURCE_CELL && srcKind != SOURCE_COLUMN) return -1;
+    if (bestMoves >= MAX_PATH || !playPacked(WORK, move, false)) return -1;
+    store<u32>(BEST + (<usize>bestMoves << 2), move);
+    bestMoves++;
+    // a foundation move the engine did not flag is still a move, unless it was safe (then it never counted)
+    bestLength++;
+    applyAutoMoves(WORK, false);
+  }
+  if (!isWon(WORK)) return -1;
+  ready = true;
+  return bestLength;
+}
+
+/** Sets the cost weights of the beam (tuning hook; defaults 1, 1, 1). */
+export function setBeamWeights(notHome: i32, unsorted: i32, cells: i32, empty: i32): void {
+  wNotHome = notHome;
+  wUnsorted = unsorted;
+  wCells = cells;
+  wEmpty = empty;
+}
+
+/** Length of the best path in counted moves (after shortenBegin). */
+export function shortenBestLength(): i32 {
+  return bestLength;
+}
+
+/** Counted moves in the best path (the prefix lengths `shortenBeam` accepts run 0..this-1). */
+export function shortenPathMoves(): i32 {
+  return bestMoves;
+}
+
+/** True once the host asked to stop (deadline or cancel) during this session. */
+export function shortenStopped(): bool {
+  return stopped;
+}
+
+/** Address of the parent array of level `d` (allocated on first use); 0 when out of memory. */
+function levelParents(d: i32): usize {
+  while (levelsAllocated <= d) {
+    const parents = allocate(<u64>maxWidth * 4);
+    const moves = allocate(<u64>maxWidth * 4);
+    if (parents == 0 || moves == 0) return 0;
+    store<u32>(LEVEL_PARENTS + (<usize>levelsAllocated << 2), <u32>parents);
+    store<u32>(LEVEL_MOVES + (<usize>levelsAllocated << 2), <u32>moves);
+    levelsAllocated++;
+  }
+  return <usize>load<u32>(LEVEL_PARENTS + (<usize>d << 2));
+}
+
+// @ts-ignore: decorator
+@inline function levelMoves(d: i32): usize {
+  return <usize>load<u32>(LEVEL_MOVES + (<usize>d << 2));
+}
+
+/**
+ * Writes into CANDIDATE the path to a goal: the moves to node `node` of
+ * level `d`, then `last`, then the finishing moves in FINISH. Returns its
+ * number of packed moves.
+ */
+function buildPath(d: i32, node: u32, last: u32): i32 {
+  const total = d + 1 + finishMoves;
+  if (total > MAX_PATH) return -1;
+  let j = node;
+  for (let lev = d; lev >= 1; lev--) {
+    store<u32>(CANDIDATE + (<usize>(lev - 1) << 2), load<u32>(levelMoves(lev) + (<usize>j << 2)));
+    j = load<u32>(levelParents(lev) + (<usize>j << 2));
+  }
+  store<u32>(CANDIDATE + (<usize>d << 2), last);
+  for (let i = 0; i < finishMoves; i++) store<u32>(CANDIDATE + (<usize>(d + 1 + i) << 2), load<u32>(FINISH + (<usize>i << 2)));
+  return total;
+}
+
+/**
+ * Runs one beam of `width` (at most the session's width) from the position
+ * after the first `prefix` counted moves of the best path, bounded by the
+ * best length; a shorter suffix replaces the best path's. Returns the best
+ * length afterwards (counted moves), or -1 before shortenBegin or on a bad
+ * argument. Stops early when the host asks (shortenStopped).
+ */
+export function shortenBeam(width: i32, prefix: i32): i32 {
+  if (!ready || width < 1 || width > maxWidth || prefix < 0 || prefix >= bestMoves) return -1;
+  if (stopped) return bestLength;
+  // The start of this beam, and the counted moves spent to reach it.
+  copyPosition(WORK, START);
+  applyAutoMoves(WORK, false);
+  let spent = 0;
+  for (let i = 0; i < prefix; i++) {
+    const move = load<u32>(BEST + (<usize>i << 2));
+    if (!playPacked(WORK, move, false)) return -1;
+    spent++;
+    applyAutoMoves(WORK, false);
+  }
+  let bound = bestLength - spent; // a suffix must be shorter than this
+  if (bound <= 1) return bestLength;
+  let found = false;
+  let foundMoves = 0;
+
+  let slots: u32 = 1 << 10;
+  while (slots < <u32>width * 32 && slots < seenSlots) slots <<= 1;
+  seenMask = slots - 1;
+
+  // level 0: the one start node
+  if (levelParents(0) == 0) return bestLength;
+  encodeKey(WORK, curKeys);
+  store<u8>(curRepeat, 0);
+  let curCount: u32 = 1;
+  memory.fill(seenCur, 0, (<usize>seenMask + 1) << 3);
+  seenCurCount = 0;
+  memory.fill(seenNext, 0, (<usize>seenMask + 1) << 3);
+  seenNextCount = 0;
+  seenAdd(hashKey64(curKeys));
+
+  for (let d = 0; d + 1 < bound && d + 1 < MAX_LEVELS; d++) {
+    // the set of level d becomes the current one, level d+1 starts empty
+    const t = seenCur;
+    seenCur = seenNext;
+    seenNext = t;
+    seenCurCount = seenNextCount;
+    memory.fill(seenNext, 0, (<usize>seenMask + 1) << 3);
+    seenNextCount = 0;
+    const parents = levelParents(d + 1);
+    if (parents == 0) break;
+    const moves = levelMoves(d + 1);
+    for (let b = 0; b < NUM_BINS; b++) store<u32>(BIN_HEAD + (<usize>b << 2), NONE);
+    let nextCount: u32 = 0;
+    let worst: i32 = -1;
+    for (let i: u32 = 0; i < curCount; i++) {
+      beamExpanded++;
+      if (beamExpanded % POLL_INTERVAL == 0 && pollStop() != 0) {
+        stopped = true;
+        break;
+      }
+      decodeKey(curKeys + <usize>i * KEY_BYTES, WORK);
+      const repeat = <i32>load<u8>(curRepeat + i);
+      const k = listMoves(WORK, repeat);
+      measureRuns(WORK);
+      memory.copy(HEADER_SAVE, WORK, OFF_CARDS);
+      for (let m = 0; m < k; m++) {
+        const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
+        playListed(WORK, m);
+        const autoMoved = applyAutoMoves(WORK, false);
+        const depth = d + 1;
+        const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
+        const c = childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1);
+        if (childSorted) {
+          copyPosition(SCRATCH, WORK);
+          const rest = finish(SCRATCH);
+          if (rest >= 0 && depth + rest < bound) {
+            const n = buildPath(d, i, move);
+            if (n > 0) {
+              bound = depth + rest;
+              found = true;
+              foundMoves = n;
+              memory.copy(BEST + (<usize>prefix << 2), CANDIDATE, <usize>n << 2);
+            }
+          }
+        } else if (depth + 1 < bound) {
+          // a full level takes only children cheaper than its dearest
+          if (nextCount < <u32>width || c < worst) {
+            encodeKey(WORK, KEY);
+            const h = hashKey64(KEY);
+            if (!seenContains(seenCur, h) && !seenContains(seenNext, h)) {
+              let slot: u32 = 0;
+              if (nextCount < <u32>width) {
+                slot = nextCount++;
+              } else {
+                slot = load<u32>(BIN_HEAD + (<usize>worst << 2));
+                store<u32>(BIN_HEAD + (<usize>worst << 2), load<u32>(nextLink + (<usize>slot << 2)));
+              }
+              seenAdd(h);
+              memory.copy(nextKeys + <usize>slot * KEY_BYTES, KEY, KEY_BYTES);
+              const single = ((move >> 14) & 63) == 1 && ((move >> 6) & 3) != MOVE_TO_FOUNDATION && !autoMoved;
+              store<u8>(nextRepeat + slot, single ? <i32>(move & 63) : 0);
+              store<u16>(nextCost + (<usize>slot << 1), c);
+              store<u32>(nextLink + (<usize>slot << 2), load<u32>(BIN_HEAD + (<usize>c << 2)));
+              store<u32>(BIN_HEAD + (<usize>c << 2), slot);
+              store<u32>(parents + (<usize>slot << 2), i);
+              store<u32>(moves + (<usize>slot << 2), move);
+              if (c > worst) worst = c;
+              while (worst >= 0 && load<u32>(BIN_HEAD + (<usize>worst << 2)) == NONE) worst--;
+            }
+          }
+        }
+        memory.copy(WORK, HEADER_SAVE, OFF_CARDS);
+      }
+    }
+    if (stopped || nextCount == 0) break;
+    const tk = curKeys;
+    curKeys = nextKeys;
+    nextKeys = tk;
+    const tr = curRepeat;
+    curRepeat = nextRepeat;
+    nextRepeat = tr;
+    curCount = nextCount;
+  }
+  if (found) {
+    bestMoves = prefix + foundMoves;
+    bestLength = spent + bound;
+  }
+  return bestLength;
+}
+
+/**
+ * Writes the best path to the solution buffer, each move followed by the
+ * auto-moves it triggers (flagged as such), from the real start position.
+ * Returns false when it does not replay to a win (an internal inconsistency).
+ */
+export function shortenWrite(): bool {
+  if (!ready) return false;
+  resetOutput();
+  copyPosition(WORK, START);
+  applyAutoMoves(WORK, true);
+  for (let i = 0; i < bestMoves; i++) {
+    const move = load<u32>(BEST + (<usize>i << 2));
+    // a finishing move may have become a safe auto-move of the one before it
+    if (((move >> 6) & 3) == MOVE_TO_FOUNDATION) {
+      const card = <i32>(move & 63);
+      if (foundation(WORK, suitOf(card)) >= rankOf(card)) continue;
+    }
+    if (!playPacked(WORK, move, true)) return false;
+    applyAutoMoves(WORK, true);
+  }
+  return isWon(WORK) && !outputOverflow;
+}
+
+/** Counted moves (not flagged auto) in the solution buffer. */
+export function outputCountedMoves(): i32 {
+  let n = 0;
+  for (let i = 0; i < outputCount; i++) if (load<u8>(OUTPUT + <usize>i * OUTPUT_MOVE_BYTES, 6) == 0) n++;
+  return n;
+}
+
+/** Bytes of linear memory the session holds (the arena's top), as f64. */
+export function shortenMemoryBytes(): f64 {
+  return <f64>arenaBytesUsed();
+}

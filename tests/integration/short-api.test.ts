@@ -1,0 +1,106 @@
+/**
+ * `optimize: "length"` through the HTTP API and the real worker pool
+ * (docs/short-solutions.md): the answer reports the first and the returned
+ * length, every solution replays under the independent checker, bad options
+ * are 400s with a machine-readable code, and the OpenAPI document has them.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBoard } from '../../client-sdk/core/board.js';
+import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { ErrorResponseSchema, SolveResponseSchema, type SolveResponse } from '../../client-sdk/api/schemas.js';
+import { countedMoves } from '../../client-sdk/core/shorten.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
+import { createApp } from '../../server/app.js';
+import { createPool, type SolverPool } from '../../server/pool.js';
+import { ROOT } from '../helpers/paths.js';
+
+const ENGINE_BUILT = existsSync(join(ROOT, 'build/engine.wasm'));
+
+function post(app: ReturnType<typeof createApp>, body: unknown) {
+  return app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+/** Replays an answer from its own board text with the independent checker. */
+function expectChecked(body: SolveResponse): void {
+  const start = parseBoard(body.board, body.rules);
+  const check = checkSolution(body.rules, start, body.moves);
+  expect(check.ok, JSON.stringify(check)).toBe(true);
+  expect(body.stats.moveCount).toBe(body.moves.length);
+}
+
+describe.skipIf(!ENGINE_BUILT)('optimize: "length" through the worker pool', () => {
+  let pool: SolverPool;
+  let app: ReturnType<typeof createApp>;
+
+  beforeAll(async () => {
+    pool = createPool({ module: await loadEngineModule(), threads: 2 });
+    app = createApp({ solve: pool.solve });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('MS FreeCell #617: shorter, checked, and the report matches both solutions', async () => {
+    const fast = SolveResponseSchema.parse(await (await post(app, { game: 'freecell', deal: 617 })).json());
+    expect(fast.verdict).toBe('solved');
+    expect(fast.optimize).toBeUndefined();
+    const res = await post(app, { game: 'freecell', deal: 617, optimize: 'length', limits: { optimizeMs: 200 } });
+    expect(res.status).toBe(200);
+    const body = SolveResponseSchema.parse(await res.json());
+    expect(body.verdict).toBe('solved');
+    expectChecked(body);
+    const o = body.optimize!;
+    expect(o.firstLength).toBe(countedMoves(fast.moves));
+    expect(o.length).toBe(countedMoves(body.moves));
+    expect(o.length).toBeLessThan(o.firstLength);
+    expect(o.budgetMs).toBe(200);
+    expect(typeof o.budgetExhausted).toBe('boolean');
+  });
+
+  it('Seahaven Towers #1 with the default budget', async () => {
+    const body = SolveResponseSchema.parse(await (await post(app, { game: 'seahaven_towers', deal: 1, optimize: 'length' })).json());
+    expect(body.verdict).toBe('solved');
+    expectChecked(body);
+    expect(body.optimize!.budgetMs).toBe(1000);
+    expect(body.optimize!.length).toBeLessThanOrEqual(body.optimize!.firstLength);
+  });
+
+  it('an unsolvable deal stays unsolvable, with no optimize report', async () => {
+    const body = SolveResponseSchema.parse(await (await post(app, { game: 'freecell', deal: 11982, optimize: 'length', limits: { optimizeMs: 50 } })).json());
+    expect(body.verdict).toBe('unsolvable');
+    expect(body.optimize).toBeUndefined();
+  });
+});
+
+describe('optimize: bad requests', () => {
+  const app = createApp({
+    solve: async () => {
+      throw new Error('a bad request must not reach the solver');
+    },
+    logError: () => {},
+  });
+
+  it.each([
+    [{ game: 'freecell', deal: 1, limits: { optimizeMs: 100 } }, 'bad_limits', 'limits.optimizeMs'],
+    [{ game: 'freecell', deal: 1, optimize: 'length', limits: { optimizeMs: 0 } }, 'bad_limits', 'limits.optimizeMs'],
+    [{ game: 'freecell', deal: 1, optimize: 'length', limits: { optimizeMs: 20_000 } }, 'bad_limits', 'limits.optimizeMs'],
+    [{ game: 'freecell', deal: 1, optimize: 'length', limits: { optimizeMs: 'soon' } }, 'bad_limits', 'limits.optimizeMs'],
+    [{ game: 'freecell', deal: 1, optimize: 'shortest' }, 'invalid_request', 'optimize'],
+  ])('%j → 400 %s', async (body, code, path) => {
+    const res = await post(app, body);
+    expect(res.status).toBe(400);
+    const error = ErrorResponseSchema.parse(await res.json()).error;
+    expect(error.code).toBe(code);
+    expect(error.path).toBe(path);
+  });
+
+  it('the OpenAPI document describes optimize and limits.optimizeMs', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    expect(doc.components.schemas.SolveRequest.properties).toHaveProperty('optimize');
+    expect(doc.components.schemas.LimitsRequest.properties).toHaveProperty('optimizeMs');
+    expect(doc.components.schemas.SolveResponse.properties).toHaveProperty('optimize');
+    expect(doc.components.schemas).toHaveProperty('OptimizeInfo');
+  });
+});
