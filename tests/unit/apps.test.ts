@@ -211,6 +211,24 @@ describe('review of a played game (local solver)', () => {
     await expect(solver.review({ game: 'freecell', deal: 1, moves: '1a 2b 1h' })).rejects.toMatchObject({ code: 'illegal_move', status: 400, location: { path: 'moves.2' } });
   });
 
+  it('fuzz: any move text is a review or a 4xx with the move at fault, never another error', async () => {
+    const symbol = fc.constantFrom(...'1234567890abcdefghiz'.split(''));
+    const token = fc.oneof(fc.tuple(symbol, symbol).map(([a, b]) => a + b), fc.string({ maxLength: 4 }));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('freecell', 'seahaven_towers', 'beleaguered_castle', 'penguin'), fc.array(token, { maxLength: 12 }), async (game, tokens) => {
+        try {
+          const r = await solver.review({ game, deal: 5, moves: tokens.join(' '), limits: { maxStates: 2000 } });
+          expect(r.positions.length).toBeGreaterThanOrEqual(1);
+        } catch (err) {
+          expect(err).toBeInstanceOf(SolverError);
+          expect((err as SolverError).status).toBe(400);
+          expect((err as SolverError).location?.path).toMatch(/^moves\.\d+$/);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('a budget too small leaves the verdicts unknown, saying which budget', async () => {
     const r = await solver.review({ game: 'freecell', deal: 11982, moves: '1a', limits: { maxStates: 100 } });
     expect(r.result).toBe('unknown');
