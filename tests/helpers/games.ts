@@ -42,7 +42,9 @@ export interface LosingGame {
 /**
  * Builds a losing game from `start`: for m = `from`, `from + step`, …, plays
  * the first m moves of `solution` and tries the legal moves there (each
- * decided by `decide`) until one leads to a position proven `unsolvable`;
+ * decided by `decide`) until one leads to a position proven `unsolvable`
+ * whose search stored at least `minPositions` (default 20) and that still
+ * has legal moves;
  * then plays up to `after` further legal moves (the first legal one each
  * time). Null when no blunder was found.
  */
@@ -51,7 +53,7 @@ export async function buildLosingGame(
   start: Layout,
   solution: Move[],
   decide: (layout: Layout, limits: SolveLimits) => Promise<SolveOutcome>,
-  options: { from: number; step: number; after: number; limits: SolveLimits },
+  options: { from: number; step: number; after: number; limits: SolveLimits; minPositions?: number },
 ): Promise<LosingGame | null> {
   for (let m = options.from; m < solution.length - 2; m += options.step) {
     let layout = start;
@@ -59,7 +61,8 @@ export async function buildLosingGame(
     for (const token of legalTokens(rules, layout)) {
       const next = applyMove(rules, layout, moveFromNotation(token, rules, layout, m));
       const outcome = await decide(next, options.limits);
-      if (outcome.verdict !== 'unsolvable') continue;
+      // a lost position with moves left and a search of some size, so that the game can go on after the blunder
+      if (outcome.verdict !== 'unsolvable' || outcome.stats.statesStored < (options.minPositions ?? 20) || legalTokens(rules, next).length === 0) continue;
       const tokens: (string | Move)[] = [...solution.slice(0, m), token];
       let after = next;
       for (let k = 0; k < options.after; k++) {

@@ -62,8 +62,8 @@ describe('POST /v1/review', () => {
     const solution = await pool.solve(d, LIMITS);
     expect(solution.verdict).toBe('solved');
     const built = await buildLosingGame(d.rules, d.layout, solution.moves, (layout, limits) => pool.solve({ rules: d.rules, layout }, limits), {
-      from: 12,
-      step: 4,
+      from: 2,
+      step: 1,
       after: 5,
       limits: LIMITS,
     });
@@ -79,6 +79,8 @@ describe('POST /v1/review', () => {
     expect(review.positions).toHaveLength(built!.entries.length + 1);
     expect(review.positions.filter((p) => p.verdict === 'solved')).toHaveLength(built!.blunder + 1);
     expect(review.stats.searches).toBeLessThan(review.positions.length);
+    expect(built!.entries.length).toBe(built!.blunder + 1 + 5);
+    expect(review.positions.at(-1)).toMatchObject({ verdict: 'unsolvable' });
   });
 
   it('an illegal move is a 400 illegal_move naming its index and why', async () => {
@@ -155,8 +157,8 @@ describe('POST /v1/difficulty', () => {
     }
   }, 300_000);
 
-  it('Beleaguered Castle #2 on the Castle ladder; a measure the game does not fit is a 400 at measure', async () => {
-    const r = await ok(await post('/v1/difficulty', { game: 'beleaguered_castle', deal: 2 }), DifficultyResponseSchema);
+  it('Beleaguered Castle #15 on the Castle ladder; a measure the game does not fit is a 400 at measure', async () => {
+    const r = await ok(await post('/v1/difficulty', { game: 'beleaguered_castle', deal: 15 }), DifficultyResponseSchema);
     expect(r).toMatchObject({ measure: 'castle_ladder', verdict: 'decided', value: 1, label: 'kings_to_empty' });
     expect(await error(await post('/v1/difficulty', { game: 'beleaguered_castle', deal: 2, measure: 'min_cells' }), 400)).toMatchObject({
       code: 'invalid_request',
