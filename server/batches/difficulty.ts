@@ -22,6 +22,8 @@ export interface DifficultyRow {
   label: string | null;
   low: number | null;
   high: number | null;
+  /** With `unknown`: the budgets that ran out (`max_states`, `timeout`, ...). */
+  reasons?: string[];
   /** Solution length at `value` (or `high`). */
   moveCount: number | null;
   /** The solution at `value` in standard notation (with `moves`). */
@@ -90,6 +92,7 @@ export async function runDifficultyBatch(
           label: r.label,
           low: r.low,
           high: r.high,
+          ...(r.verdict === 'unknown' ? { reasons: [...new Set(r.rungs.flatMap((x) => (x.reason ? [x.reason] : [])))] } : {}),
           moveCount: r.solution?.moveCount ?? null,
           ...(options.moves && r.solution ? { notation: r.solution.notation } : {}),
           proof: r.proof ? { label: r.proof.label, positions: r.proof.proof.positions, fingerprint: r.proof.proof.fingerprint } : null,
