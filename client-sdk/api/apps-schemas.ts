@@ -124,7 +124,9 @@ export const ReviewResponseSchema = z
       .object({
         from: z.number().int().openapi({ description: 'First position whose verdict is unknown.' }),
         to: z.number().int().openapi({ description: 'Last position whose verdict is unknown.' }),
-        reasons: z.array(z.enum(['max_states', 'timeout', 'memory', 'cancelled'])),
+        reasons: z.array(z.enum(['max_states', 'timeout', 'memory', 'cancelled', 'max_searches'])).openapi({
+          description: 'The budgets that ran out; `max_searches`: the review ran its most searches (2·log2(positions) + 8) with positions still open.',
+        }),
       })
       .optional(),
     stats: z

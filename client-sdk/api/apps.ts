@@ -81,6 +81,8 @@ export interface BoundaryOptions {
   extend?: (index: number, outcome: SolveOutcome) => number;
   /** Stops the search (the running decisions come back `unknown`/`cancelled`). */
   signal?: AbortSignal;
+  /** Most indices decided in all (default: no cap); beyond it the open ones stay open. */
+  maxSearches?: number;
 }
 
 /** What {@link findBoundary} found. */
@@ -91,6 +93,8 @@ export interface Boundary {
   hi: number;
   /** The outcome of every index that was searched. */
   outcomes: Map<number, SolveOutcome>;
+  /** True when `maxSearches` stopped the search with indices still open. */
+  capped: boolean;
 }
 
 /**
@@ -99,7 +103,8 @@ export interface Boundary {
  * to `parallelism` open indices at once (those in `first`, then evenly
  * spaced ones), until every index between the last known winnable and the
  * first known lost has been searched; an `unknown` index stays open as a
- * gap. About log_{p+1}(size) rounds when nothing is unknown.
+ * gap. About log_{p+1}(size) rounds when nothing is unknown; at most
+ * `maxSearches` decisions in all.
  * @throws SolverError `engine_error` when a solved index lies after an
  *   unsolvable one (a checked solution against a complete search: never
  *   expected), and whatever `probe` throws.
@@ -114,15 +119,22 @@ export async function findBoundary(
   let lo = -1;
   let hi = size;
   const slots = Math.max(1, Math.floor(parallelism));
+  let capped = false;
   for (;;) {
     if (options.signal?.aborted) break;
     const open: number[] = [];
     for (let i = lo + 1; i < hi; i++) if (!outcomes.has(i)) open.push(i);
     if (open.length === 0) break;
+    const left = (options.maxSearches ?? Infinity) - outcomes.size;
+    if (left <= 0) {
+      capped = true;
+      break;
+    }
     const picks: number[] = [];
     for (const f of options.first ?? []) if (picks.length < slots && open.includes(f) && !picks.includes(f)) picks.push(f);
     const rest = open.filter((i) => !picks.includes(i));
-    const room = Math.min(slots - picks.length, rest.length);
+    picks.splice(Math.min(slots, left));
+    const room = Math.max(0, Math.min(slots - picks.length, rest.length, left - picks.length));
     for (let j = 0; j < room; j++) {
       const i = rest[Math.floor(((j + 1) * rest.length) / (room + 1))];
       if (!picks.includes(i)) picks.push(i);
@@ -152,7 +164,7 @@ export async function findBoundary(
       throw new SolverError('engine_error', `position ${lo} was found winnable after position ${hi} was proven lost; the verdicts contradict each other`);
     }
   }
-  return { lo, hi, outcomes };
+  return { lo, hi, outcomes, capped };
 }
 
 // ---------------------------------------------------------------------------
@@ -257,14 +269,14 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
       return outcome;
     },
     decider.parallelism,
-    { first: [n, 0], extend, signal },
+    { first: [n, 0], extend, signal, maxSearches: reviewSearchCap(n + 1) },
   );
-  const { lo, hi, outcomes } = boundary;
+  const { lo, hi, outcomes, capped } = boundary;
 
   const positionList = positions.map((_, i) => {
     const probed = outcomes.get(i);
     if (i <= lo) return { index: i, verdict: 'solved' as const, basis: probed?.verdict === 'solved' ? ('search' as const) : onSolution.has(i) ? ('on_solution' as const) : ('before_winnable' as const) };
-    if (i >= hi) return { index: i, verdict: 'unsolvable' as const, basis: probed !== undefined ? ('search' as const) : ('after_lost' as const) };
+    if (i >= hi) return { index: i, verdict: 'unsolvable' as const, basis: probed?.verdict === 'unsolvable' ? ('search' as const) : ('after_lost' as const) };
     return { index: i, verdict: 'unknown' as const, basis: 'budget' as const, ...(probed?.reason !== undefined ? { reason: probed.reason } : {}) };
   });
 
@@ -307,8 +319,21 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
       stats: stats(),
     };
   }
-  const reasons = [...new Set([...outcomes.entries()].filter(([i, o]) => i > lo && i < hi && o.reason !== undefined).map(([, o]) => o.reason as UnknownReason))];
+  const reasons: (UnknownReason | 'max_searches')[] = [
+    ...new Set([...outcomes.entries()].filter(([i, o]) => i > lo && i < hi && o.reason !== undefined).map(([, o]) => o.reason as UnknownReason)),
+  ];
+  if (capped) reasons.push('max_searches');
   return { ...base, result: 'unknown', unknown: { from: lo + 1, to: hi - 1, reasons }, stats: stats() };
+}
+
+/**
+ * Most searches one review may run: twice a bisection of its positions plus
+ * 8, so that a game whose searches keep running out of budget ends (its
+ * open positions `unknown`, reason `max_searches`) instead of searching
+ * every position.
+ */
+export function reviewSearchCap(positions: number): number {
+  return 2 * Math.ceil(Math.log2(positions + 1)) + 8;
 }
 
 /** A signal that fires when either fires. */
@@ -395,13 +420,13 @@ export async function rateDifficulty(req: DifficultyRequest, decider: Decider, c
     const i = size - 1 - r;
     const o = outcomes.get(i);
     const verdict = i <= lo ? ('solved' as const) : i >= hi ? ('unsolvable' as const) : ('unknown' as const);
-    const basis = o === undefined ? ('implied' as const) : o.verdict === 'unknown' ? ('budget' as const) : ('search' as const);
+    const basis = o?.verdict === verdict ? (verdict === 'unknown' ? ('budget' as const) : ('search' as const)) : ('implied' as const);
     return {
       label: rung.label,
       rules: rung.deal.rules,
       verdict,
       basis,
-      ...(o?.reason !== undefined ? { reason: o.reason } : {}),
+      ...(basis === 'budget' && o?.reason !== undefined ? { reason: o.reason } : {}),
       ...(o !== undefined ? { stats: wireStats(o) } : {}),
     };
   });

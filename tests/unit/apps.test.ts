@@ -70,6 +70,15 @@ describe('findBoundary', () => {
     expect(searches).toBeLessThanOrEqual(2 + 11);
   });
 
+  it('stops at maxSearches with the rest open (a review whose searches keep running out of budget ends)', async () => {
+    let searches = 0;
+    const b = await findBoundary(500, async () => (searches++, outcome('unknown')), 2, { first: [499, 0], maxSearches: 7 });
+    expect(searches).toBe(7);
+    expect(b).toMatchObject({ lo: -1, hi: 500, capped: true });
+    const done = await findBoundary(10, async (i) => outcome(i < 4 ? 'solved' : 'unsolvable'), 2, { maxSearches: 100 });
+    expect(done.capped).toBe(false);
+  });
+
   it('refuses contradicting verdicts (a solved index after an unsolvable one)', async () => {
     await expect(findBoundary(3, async (i) => outcome(i === 2 ? 'solved' : 'unsolvable'), 3)).rejects.toMatchObject({ code: 'engine_error' });
   });
