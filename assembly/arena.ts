@@ -2,7 +2,7 @@
  * Raw linear-memory allocation for one solve: a bump allocator above the
  * static data, reset (not freed) at the start of every solve, growing the
  * Wasm memory on demand up to a byte limit. The memory a worker has grown
- * stays with it and is reused by its next solve (design.md, principle 5).
+ * stays with it and is reused by its next solve (docs/architecture.md, principle 5).
  * A block that is no longer needed (the state table's old hash slots after
  * it grows) can be released; later blocks that fit are carved from released
  * regions before the bump pointer moves, so those bytes hold records instead

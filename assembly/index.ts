@@ -1,9 +1,29 @@
 /**
  * The engine's exports. Only numbers and addresses cross the boundary
- * (design.md): the glue writes the rules and the start position into the
+ * (docs/architecture.md): the glue writes the rules and the start position into the
  * input block, calls `solve`, and reads the solution from the output buffer.
  */
-export { solve, setHeuristicWeights, lastStopReason, statesStored, memoryBytesUsed, INPUT_BYTES } from './search';
+export { solve, setHeuristicWeights, setScanStep, setLazyQuota, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken, pendingMovesQueued } from './search';
+
+// The interface constants, as immutable exported globals: the glue
+// (client-sdk/engine.ts) reads every code and offset from here when it
+// instantiates the module and refuses a module that lacks one, so the two
+// sides cannot drift apart silently.
+export {
+  INPUT_BYTES, IN_COLUMNS, IN_CELLS, IN_BUILD, IN_EMPTY, IN_SEQUENCE, IN_WRAP,
+  IN_FOUNDATIONS, IN_FREE_CELLS, IN_LENGTHS, IN_CARDS, IN_COLUMN_STRIDE,
+  VERDICT_SOLVED, VERDICT_UNSOLVABLE, VERDICT_UNKNOWN, VERDICT_ERROR,
+  REASON_NONE, REASON_MAX_STATES, REASON_TIMEOUT, REASON_MEMORY, REASON_CANCELLED,
+} from './search';
+export {
+  BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN,
+  EMPTY_ANY, EMPTY_KINGS, EMPTY_NONE,
+  SEQ_NONE, SEQ_SUPERMOVE, SEQ_CELLS_PLUS_ONE, SEQ_UNLIMITED,
+} from './rules';
+export {
+  OUTPUT_MOVE_BYTES, OUTPUT_MAX_MOVES, SOURCE_COLUMN, SOURCE_CELL, TARGET_COLUMN, TARGET_CELL, TARGET_FOUNDATION,
+  OUT_SOURCE_KIND, OUT_SOURCE_INDEX, OUT_TARGET_KIND, OUT_TARGET_INDEX, OUT_COUNT, OUT_CARD, OUT_AUTO,
+} from './output';
 import { INPUT, statesExpanded, statesStored as statesStoredCount } from './search';
 import { OUTPUT, outputCount } from './output';
 

@@ -1,7 +1,7 @@
 /**
  * The solution buffer the glue reads after a solved search.
  *
- * One move = OUTPUT_MOVE_BYTES bytes:
+ * One move = OUTPUT_MOVE_BYTES bytes (offsets exported as OUT_*):
  *   0 source kind (0 column, 1 free cell)
  *   1 source index (0-based)
  *   2 target kind (0 column, 1 free cell, 2 foundation)
@@ -16,6 +16,13 @@ export const SOURCE_CELL: i32 = 1;
 export const TARGET_COLUMN: i32 = 0;
 export const TARGET_CELL: i32 = 1;
 export const TARGET_FOUNDATION: i32 = 2;
+export const OUT_SOURCE_KIND: i32 = 0;
+export const OUT_SOURCE_INDEX: i32 = 1;
+export const OUT_TARGET_KIND: i32 = 2;
+export const OUT_TARGET_INDEX: i32 = 3;
+export const OUT_COUNT: i32 = 4;
+export const OUT_CARD: i32 = 5;
+export const OUT_AUTO: i32 = 6;
 export const OUTPUT_MOVE_BYTES: i32 = 8;
 export const OUTPUT_MAX_MOVES: i32 = 8192;
 
@@ -37,13 +44,13 @@ export function writeMove(srcKind: i32, srcIndex: i32, dstKind: i32, dstIndex: i
     return;
   }
   const p = OUTPUT + <usize>outputCount * OUTPUT_MOVE_BYTES;
-  store<u8>(p, srcKind);
-  store<u8>(p, srcIndex, 1);
-  store<u8>(p, dstKind, 2);
-  store<u8>(p, dstIndex, 3);
-  store<u8>(p, count, 4);
-  store<u8>(p, card, 5);
-  store<u8>(p, auto ? 1 : 0, 6);
-  store<u8>(p, 0, 7);
+  store<u8>(p + OUT_SOURCE_KIND, srcKind);
+  store<u8>(p + OUT_SOURCE_INDEX, srcIndex);
+  store<u8>(p + OUT_TARGET_KIND, dstKind);
+  store<u8>(p + OUT_TARGET_INDEX, dstIndex);
+  store<u8>(p + OUT_COUNT, count);
+  store<u8>(p + OUT_CARD, card);
+  store<u8>(p + OUT_AUTO, auto ? 1 : 0);
+  store<u8>(p + 7, 0);
   outputCount++;
 }

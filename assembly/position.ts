@@ -10,7 +10,7 @@
  *
  * The canonical key is what makes two positions "the same" for the state
  * table: the order of the columns and of the free cells does not matter
- * (fc-solve and patsolve sort the same way; search-notes.md §3). Columns are
+ * (fc-solve and patsolve sort the same way; docs/search.md §3). Columns are
  * sorted by their deepest card (unique per non-empty column, so the order is
  * total), empty columns last; free cells are sorted by card. Foundations are
  * not stored: every card not in the tableau or a cell is on its foundation,
@@ -111,7 +111,7 @@ export function emptyColumnCount(p: usize): i32 {
 
 /**
  * True when moving `card` (which fits its foundation) there can never lose a
- * solution. The argument, per build rule (search-notes.md §3 collects the
+ * solution. The argument, per build rule (docs/search.md §3 collects the
  * sources; the proofs below are ours):
  *
  * A card c of relative rank r can only matter in the tableau as a base for

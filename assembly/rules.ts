@@ -5,7 +5,7 @@
  * maps rank r to ((r - foundationBase + 13) % 13) + 1, so every foundation
  * starts at relative rank 1 and ends at 13, and "the top rank" an empty
  * column may take under `kings` is always relative 13 (the King, or with a
- * wrapping deck the rank below the foundation base; rules.md).
+ * wrapping deck the rank below the foundation base; docs/rules.md).
  * With `wrap`, tableau building is cyclic: relative 13 builds on 1.
  *
  * Card byte = rank * 4 + suit (suit 0..3 = C, D, H, S); 0 = no card.
@@ -65,7 +65,7 @@ export function setRules(columns: i32, cells: i32, build: i32, empty: i32, seq: 
 }
 
 /**
- * True when `card` may be placed on `below` in the tableau (rules.md, "tableau build").
+ * True when `card` may be placed on `below` in the tableau (docs/rules.md, "tableau build").
  */
 // @ts-ignore: decorator
 @inline export function buildsOn(card: i32, below: i32): bool {
@@ -92,7 +92,7 @@ export function setRules(columns: i32, cells: i32, build: i32, empty: i32, seq: 
 }
 
 /**
- * Most cards one column-to-column move may carry (rules.md, "Sequence-move capacity").
+ * Most cards one column-to-column move may carry (docs/rules.md, "Sequence-move capacity").
  * `freeCells`: empty free cells; `emptyColumns`: empty columns not counting the destination.
  * Under `supermove`, empty columns count only when they take any card: with
  * kings-only or no refills they cannot hold the intermediate cards.

@@ -26,12 +26,20 @@ import {
   numColumns, numCells, buildRule, BUILD_ALTERNATE_COLOR, BUILD_RANK, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
 } from './rules';
 import {
-  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
+  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, applyAutoMoves, encodeKey, decodeKey, hashKey,
+  copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
-import { resetTable, findOrInsert, recordAt, recordCount, insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED } from './table';
+import {
+  resetTable, findOrInsert, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
+  insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
+} from './table';
+import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryCount } from './pending';
+import {
+  MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, MOVE_BITS, AUTO_FOLLOWED, DONE, DEPTH_MAX,
+  packMove, moveCard, moveKind, moveOnto, moveCount, moveDepth, withDepth,
+} from './move';
 import {
   resetOutput, writeMove, outputOverflow, SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
 } from './output';
@@ -49,10 +57,6 @@ export const REASON_TIMEOUT: i32 = 2;
 export const REASON_MEMORY: i32 = 3;
 export const REASON_CANCELLED: i32 = 4;
 
-const MOVE_TO_FOUNDATION: u32 = 0;
-const MOVE_TO_CELL: u32 = 1;
-const MOVE_TO_EMPTY_COLUMN: u32 = 2;
-const MOVE_TO_CARD: u32 = 3;
 
 /** Expansions between two polls of the stop flag and the clock. */
 const POLL_INTERVAL: u32 = 512;
@@ -62,14 +66,28 @@ const SCORE_OFFSET: i32 = 256;
 const MAX_PATH: i32 = 8192;
 
 /**
- * Input block written by the glue before `solve` (INPUT_BYTES bytes):
- *   0 columns, 1 free cells, 2 build rule, 3 empty-column rule, 4 sequence rule, 5 wrap (0/1)
- *   8..11 foundations (relative counts, suits C D H S)
- *  16..23 free cells (card bytes, 0 = empty)
- *  32..41 column lengths
- *  64 + c * 64 + i: card i (deepest first) of column c
+ * Input block written by the glue before `solve` (INPUT_BYTES bytes), one
+ * byte per field, at these offsets (exported, so the glue reads them from
+ * the module instead of repeating them):
+ *   IN_COLUMNS 0, IN_CELLS 1, IN_BUILD 2 (BUILD_*), IN_EMPTY 3 (EMPTY_*),
+ *   IN_SEQUENCE 4 (SEQ_*), IN_WRAP 5 (0/1)
+ *   IN_FOUNDATIONS 8..11: foundations (relative counts, suits C D H S)
+ *   IN_FREE_CELLS 16..23: free cells (card bytes, 0 = empty)
+ *   IN_LENGTHS 32..41: column lengths
+ *   IN_CARDS + c * IN_COLUMN_STRIDE + i: card i (deepest first) of column c
  */
-export const INPUT_BYTES: i32 = 1024;
+export const IN_COLUMNS: i32 = 0;
+export const IN_CELLS: i32 = 1;
+export const IN_BUILD: i32 = 2;
+export const IN_EMPTY: i32 = 3;
+export const IN_SEQUENCE: i32 = 4;
+export const IN_WRAP: i32 = 5;
+export const IN_FOUNDATIONS: i32 = 8;
+export const IN_FREE_CELLS: i32 = 16;
+export const IN_LENGTHS: i32 = 32;
+export const IN_CARDS: i32 = 64;
+export const IN_COLUMN_STRIDE: i32 = 64;
+export const INPUT_BYTES: i32 = IN_CARDS + MAX_COLUMNS * IN_COLUMN_STRIDE;
 export const INPUT: usize = memory.data(INPUT_BYTES);
 
 const START: usize = memory.data(POSITION_BYTES);
@@ -87,14 +105,29 @@ export let statesExpanded: u32 = 0;
 // Heuristic
 
 // Two open lists ("scans", after fc-solve's soft threads sharing one state
-// collection; search-notes.md §1) order the same stored positions by two
+// collection; docs/search.md §1) order the same stored positions by two
 // different scores and take turns. A single greedy score has a heavy tail
 // (a deal it misjudges can take millions of positions while another score
 // solves it in thousands); two scores cut that tail at twice the cost of the
 // better one at worst. Every new position is queued in both lists and
 // expanded once, by whichever list reaches it first (the expanded flag).
 
-const SCANS: i32 = 2;
+/** Scans of the lazy phase (a pending move has a bucket link per scan, pending.ts). */
+const LAZY_SCANS: i32 = 4;
+/** Scans of the eager phase (a record has four bucket links, table.ts). */
+const EAGER_SCANS: i32 = 4;
+const SCANS: i32 = LAZY_SCANS;
+/** Scans of the current phase. */
+let activeScans: i32 = EAGER_SCANS;
+/**
+ * Scans of this solve: all four for every build rule. Scans 2 and 3 cut the
+ * FreeCell tail; elsewhere they expand fewer positions too (Eight Off
+ * 1..1000: 317 a deal against 528 with two; Seahaven Towers 1..300: 5,117
+ * against 6,177; Baker's Game even), docs/engine.md.
+ */
+let ruleScans: i32 = SCANS;
+/** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
+let scanStep: u32 = 1;
 /** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
 const W_NOT_HOME: i32 = 0;
 const W_UNSORTED: i32 = 1;
@@ -111,12 +144,6 @@ const MIN_BUCKET: usize = memory.data(SCANS * 4);
 let weightsOverridden: bool = false;
 let parentDepth: i32 = 0;
 
-/** Flag in a record's move word: the position has been expanded. */
-const EXPANDED: u32 = 0x80000000;
-/** Flag in a record's move word: auto-moves followed the move into this position. */
-const AUTO_FOLLOWED: u32 = 0x40000000;
-const DEPTH_SHIFT: u32 = 20;
-const DEPTH_MAX: i32 = 1023;
 
 /**
  * The card the move into PARENT moved, when its moves in PARENT can only
@@ -154,20 +181,31 @@ function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColu
  * Sets the default weights for the current build rule (unless a tuning run
  * overrode them). Tuned with the bench on MS FreeCell 1..5000, PySolFC
  * Seahaven Towers and Baker's Game 1..500, Beleaguered Castle and Streets
- * and Alleys 1..100 (README "Search").
+ * and Alleys 1..100 (docs/search.md §7).
  */
 function chooseWeights(): void {
   if (weightsOverridden) return;
   if (buildRule == BUILD_ALTERNATE_COLOR) {
     setWeights(0, 6, 3, 4, 6, 2, 0, 32);
-    setWeights(1, 6, 3, 2, 6, 2, 0, 32);
+    setWeights(1, 6, 3, 2, 6, 2, 0, 64);
+    setWeights(2, 6, 2, 6, 8, 1, 0, 32);
+    setWeights(3, 6, 3, 2, 6, 2, 0, 32);
   } else if (buildRule == BUILD_RANK) {
     setWeights(0, 6, 3, 4, 6, 2, 1, 48);
     setWeights(1, 6, 3, 4, 6, 2, 0, 24);
+    setWeights(2, 6, 3, 4, 6, 2, 1, 96);
+    setWeights(3, 6, 2, 6, 8, 1, 0, 32);
   } else {
     setWeights(0, 6, 3, 4, 6, 2, 1, 24);
     setWeights(1, 6, 3, 2, 6, 2, 0, 32);
+    setWeights(2, 6, 3, 2, 6, 2, 0, 64);
+    setWeights(3, 6, 2, 6, 8, 1, 1, 32);
   }
+}
+
+/** Tuning hook (bench only): items a scan takes in a row (1 = strict turns). */
+export function setScanStep(step: u32): void {
+  scanStep = step < 1 ? 1 : step;
 }
 
 /** Tuning hook (bench/tune only): fixes the weights of one scan for every later solve. */
@@ -193,9 +231,52 @@ let featureEmptyColumns: i32 = 0;
 let featureNextDepth: i32 = 0;
 
 /**
+ * Per-column terms of the features of the position being expanded (the
+ * parent), one i32 per column: cards below the top movable run, cards above
+ * the natural sequence on the column's bottom, the depth of the next
+ * foundation cards in it, and the top run's length. A child differs from its
+ * parent only in the columns whose length changed (a move takes cards off
+ * the top of one column and puts them on another; auto-moves only take cards
+ * off), so `measureChild` recomputes just those.
+ */
+const COL_TOP: usize = memory.data(MAX_COLUMNS * 4);
+const COL_BOTTOM: usize = memory.data(MAX_COLUMNS * 4);
+const COL_NEXT: usize = memory.data(MAX_COLUMNS * 4);
+const COL_RUN: usize = memory.data(MAX_COLUMNS * 4);
+let parentUnsortedTop: i32 = 0;
+let parentUnsortedBottom: i32 = 0;
+let parentNextDepth: i32 = 0;
+let parentFoundations: u32 = 0;
+
+/** Length of the natural sequence on the bottom of column `col` (cards from the deepest that build on each other). */
+// @ts-ignore: decorator
+@inline function bottomRunLength(p: usize, col: i32, n: i32): i32 {
+  let ok = 1;
+  while (ok < n && buildsOn(cardAt(p, col, ok), cardAt(p, col, ok - 1))) ok++;
+  return ok;
+}
+
+/** Depth below the top of the next foundation cards in column `col` of `p` (summed). */
+// @ts-ignore: decorator
+@inline function nextDepthOf(p: usize, col: i32, n: i32): i32 {
+  let d = 0;
+  for (let i = 0; i < n; i++) {
+    const card = cardAt(p, col, i);
+    if (foundation(p, suitOf(card)) + 1 == rankOf(card)) d += n - 1 - i;
+  }
+  return d;
+}
+
+// @ts-ignore: decorator
+@inline function colTerm(table: usize, col: i32): i32 {
+  return load<i32>(table + (<usize>col << 2));
+}
+
+/**
  * Measures a position for the scores: cards not home, cards buried under
  * out-of-order cards (two ways), occupied cells, empty columns, and how deep
- * the next foundation cards lie (features from search-notes.md §1 and §6).
+ * the next foundation cards lie (features from docs/search.md §1 and §6).
+ * Also keeps the per-column terms (COL_*) for `measureChild`.
  */
 function measure(p: usize): void {
   let home = 0;
@@ -207,19 +288,70 @@ function measure(p: usize): void {
   featureNextDepth = 0;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
+    const at = <usize>c << 2;
     if (n == 0) {
       featureEmptyColumns++;
+      store<i32>(COL_TOP + at, 0);
+      store<i32>(COL_BOTTOM + at, 0);
+      store<i32>(COL_NEXT + at, 0);
+      store<i32>(COL_RUN + at, 0);
       continue;
     }
-    featureUnsortedTop += n - topRunLength(p, c);
-    let ok = 1;
-    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-    featureUnsortedBottom += n - ok;
-    for (let i = 0; i < n; i++) {
-      const card = cardAt(p, c, i);
-      if (foundation(p, suitOf(card)) + 1 == rankOf(card)) featureNextDepth += n - 1 - i;
-    }
+    const run = topRunLength(p, c);
+    const top = n - run;
+    const bottom = n - bottomRunLength(p, c, n);
+    const next = nextDepthOf(p, c, n);
+    store<i32>(COL_TOP + at, top);
+    store<i32>(COL_BOTTOM + at, bottom);
+    store<i32>(COL_NEXT + at, next);
+    store<i32>(COL_RUN + at, run);
+    featureUnsortedTop += top;
+    featureUnsortedBottom += bottom;
+    featureNextDepth += next;
   }
+  featureCellsUsed = numCells - emptyCellCount(p);
+  parentUnsortedTop = featureUnsortedTop;
+  parentUnsortedBottom = featureUnsortedBottom;
+  parentNextDepth = featureNextDepth;
+  parentFoundations = load<u32>(p + OFF_FOUNDATIONS);
+}
+
+/**
+ * Measures the child in PARENT after `measure` of its parent, whose header is
+ * in SAVED_HEADER: the same features as `measure` would give, from the
+ * parent's per-column terms and the columns that changed. When a card went
+ * home, the next foundation cards changed, so the next-card depth is summed
+ * over every column again.
+ */
+function measureChild(p: usize): void {
+  const foundations = load<u32>(p + OFF_FOUNDATIONS);
+  let home = 0;
+  for (let s = 0; s < 4; s++) home += foundation(p, s);
+  featureNotHome = 52 - home;
+  let top = parentUnsortedTop;
+  let bottom = parentUnsortedBottom;
+  const sameFoundations = foundations == parentFoundations;
+  let next = sameFoundations ? parentNextDepth : 0;
+  let empty = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) empty++;
+    if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
+      if (!sameFoundations) next += nextDepthOf(p, c, n);
+      continue;
+    }
+    top -= colTerm(COL_TOP, c);
+    bottom -= colTerm(COL_BOTTOM, c);
+    if (sameFoundations) next -= colTerm(COL_NEXT, c);
+    if (n == 0) continue;
+    top += n - topRunLength(p, c);
+    bottom += n - bottomRunLength(p, c, n);
+    next += nextDepthOf(p, c, n);
+  }
+  featureUnsortedTop = top;
+  featureUnsortedBottom = bottom;
+  featureNextDepth = next;
+  featureEmptyColumns = empty;
   featureCellsUsed = numCells - emptyCellCount(p);
 }
 
@@ -236,12 +368,25 @@ function score(scan: i32, depth: i32): i32 {
 }
 
 // ---------------------------------------------------------------------------
-// Open lists (bucket queues threaded through the records' `next` fields)
+// Open lists (bucket queues threaded through the items' `next` fields)
 
-/** Queues a measured position in every scan's open list. */
+/**
+ * True in the lazy phase: the open lists hold pending moves (pending.ts),
+ * else stored records (table.ts). Both keep the move word at offset 4 and the
+ * two bucket links at 8 and 12.
+ */
+let lazyPhase: bool = false;
+
+/** Address of open-list item `index`: a pending move in the lazy phase, else a record. */
+// @ts-ignore: decorator
+@inline function itemAt(index: u32): usize {
+  return lazyPhase ? entryAt(index) : recordAt(index);
+}
+
+/** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
-  const rec = recordAt(index);
-  for (let scan = 0; scan < SCANS; scan++) {
+  const rec = itemAt(index);
+  for (let scan = 0; scan < activeScans; scan++) {
     const bucket = score(scan, depth);
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
     store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
@@ -251,7 +396,7 @@ function pushOpen(index: u32, depth: i32): void {
   }
 }
 
-/** Takes the best position of one scan's list that no scan has expanded yet; 0 when the list is empty. */
+/** Takes the best item of one scan's list that no scan has taken yet (and marks it DONE); 0 when the list is empty. */
 function popOpen(scan: i32): u32 {
   const minAt = MIN_BUCKET + (<usize>scan << 2);
   let bucket = load<i32>(minAt);
@@ -262,11 +407,11 @@ function popOpen(scan: i32): u32 {
       bucket++;
       continue;
     }
-    const rec = recordAt(index);
+    const rec = itemAt(index);
     store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
     const move = load<u32>(rec, 4);
-    if (move & EXPANDED) continue;
-    store<u32>(rec, move | EXPANDED, 4);
+    if (move & DONE) continue;
+    store<u32>(rec, move | DONE, 4);
     store<i32>(minAt, bucket);
     return index;
   }
@@ -276,11 +421,6 @@ function popOpen(scan: i32): u32 {
 
 // ---------------------------------------------------------------------------
 // Children
-
-// @ts-ignore: decorator
-@inline function packMove(card: i32, kind: u32, onto: i32, count: i32): u32 {
-  return <u32>card | (kind << 6) | (<u32>onto << 8) | (<u32>count << 14);
-}
 
 // Children are made in place: expand() plays a move on PARENT itself, and
 // addChild() puts PARENT back by restoring its header (column lengths, free
@@ -302,27 +442,79 @@ const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
 }
 
 /**
+ * What the move into the child in PARENT may have made ready for an
+ * auto-move, set by expand() before each addChild(): -1 when a card went
+ * home (foundations changed: any card may now be safe), else the card the
+ * move uncovered at the top of its source column (0: none, the move came
+ * from a free cell or emptied the column). The parent is closed under safe
+ * auto-moves (every stored position is taken after them), and with the
+ * foundations unchanged a card's safety is unchanged, so that uncovered card
+ * is the only one that can start a new auto-move; when it cannot, the
+ * closure is skipped. Saves the scan of every cell and column per child.
+ */
+let exposedCard: i32 = -1;
+
+/** The lazy phase could not get memory for a pending move: fall back to the eager search. */
+let lazyOutOfMemory: bool = false;
+
+/**
+ * Stops for a failed insert: sets `stopReason` from `insertFailure`, or in
+ * the lazy phase marks a memory failure for the fallback to the eager search.
+ */
+function insertFailed(): void {
+  if (lazyPhase && insertFailure == FAIL_MEMORY) lazyOutOfMemory = true;
+  else stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
+}
+
+/**
  * PARENT holds the child (the move just played on it): applies auto-moves,
- * looks the child up, queues it when new, and puts PARENT back. Returns
- * false when the search must stop (won, or a budget ran out).
+ * and puts PARENT back after handling the child. Eager phase: looks the child
+ * up and queues it when new. Lazy phase: measures it and queues a pending
+ * move (parent, move); only a won child is stored at once. Returns false when
+ * the search must stop (won, a budget ran out, or the lazy phase ran out of
+ * memory).
  */
 function addChild(parent: u32, move: u32): bool {
   const child = PARENT;
-  const autoMoved = applyAutoMoves(child, false);
+  const exposed = exposedCard;
+  const autoMoved = exposed < 0 || (exposed > 0 && fitsFoundation(child, exposed) && isSafeAutoMove(child, exposed))
+    ? applyAutoMoves(child, false)
+    : false;
+  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
+  if (lazyPhase) {
+    let goOn = true;
+    if (isWon(child)) {
+      encodeKey(child, KEY);
+      const index = findOrInsert(KEY, hashKey(KEY), parent, withDepth(move, depth, autoMoved));
+      if (index == 0) insertFailed();
+      else goalIndex = index;
+      goOn = false;
+    } else {
+      const entry = newEntry(parent, withDepth(move, depth, autoMoved));
+      if (entry == 0) {
+        lazyOutOfMemory = true;
+        goOn = false;
+      } else {
+        measureChild(child);
+        pushOpen(entry, depth);
+      }
+    }
+    restoreHeader(child);
+    return goOn;
+  }
   encodeKey(child, KEY);
   const index = findOrInsert(KEY, hashKey(KEY), parent, move);
   let goOn = true;
   if (index == 0) {
-    stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
+    insertFailed();
     goOn = false;
   } else if (lastInsertWasNew) {
     if (isWon(child)) {
       goalIndex = index;
       goOn = false;
     } else {
-      const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
-      store<u32>(recordAt(index), move | (<u32>depth << DEPTH_SHIFT) | (autoMoved ? AUTO_FOLLOWED : 0), 4);
-      measure(child);
+      setRecordMove(recordAt(index), withDepth(move, depth, autoMoved));
+      measureChild(child);
       pushOpen(index, depth);
     }
   }
@@ -361,6 +553,7 @@ function firstEmptyCell(p: usize): i32 {
 function expand(parent: u32): bool {
   const p = PARENT;
   saveHeader(p);
+  measure(p);
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   let firstEmptyColumn = -1;
@@ -377,6 +570,7 @@ function expand(parent: u32): bool {
     if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
       setCellCard(p, i, 0);
       setFoundation(p, suitOf(card), rankOf(card));
+      exposedCard = -1;
       if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
     }
   }
@@ -385,6 +579,7 @@ function expand(parent: u32): bool {
     if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
       setColumnLength(p, c, columnLength(p, c) - 1);
       setFoundation(p, suitOf(card), rankOf(card));
+      exposedCard = -1;
       if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
     }
   }
@@ -396,7 +591,7 @@ function expand(parent: u32): bool {
     const n = columnLength(p, from);
     if (n == 0) continue;
     // the top run only matters when more than one card may move at once
-    const run = capacityOnCard > 1 || capacityToEmpty > 1 ? topRunLength(p, from) : 1;
+    const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
     for (let to = 0; to < numColumns; to++) {
       if (to == from) continue;
       const m = columnLength(p, to);
@@ -407,6 +602,7 @@ function expand(parent: u32): bool {
           const card = cardAt(p, from, n - k);
           if (card == repeatCard || !buildsOn(card, top)) continue;
           moveRun(p, from, to, k);
+          exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
           if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
         }
       } else if (to == firstEmptyColumn) {
@@ -416,6 +612,7 @@ function expand(parent: u32): bool {
           const card = cardAt(p, from, n - k);
           if (card == repeatCard || !emptyColumnAccepts(card)) continue;
           moveRun(p, from, to, k);
+          exposedCard = cardAt(p, from, n - k - 1);
           if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
         }
       }
@@ -434,11 +631,13 @@ function expand(parent: u32): bool {
         setCellCard(p, i, 0);
         setCardAt(p, to, m, card);
         setColumnLength(p, to, m + 1);
+        exposedCard = 0;
         if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
       } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
         setCellCard(p, i, 0);
         setCardAt(p, to, 0, card);
         setColumnLength(p, to, 1);
+        exposedCard = 0;
         if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1))) return false;
       }
     }
@@ -454,6 +653,7 @@ function expand(parent: u32): bool {
       if (card == repeatCard) continue;
       setColumnLength(p, from, n - 1);
       setCellCard(p, cell, card);
+      exposedCard = n > 1 ? cardAt(p, from, n - 2) : 0;
       if (!addChild(parent, packMove(card, MOVE_TO_CELL, 0, 1))) return false;
     }
   }
@@ -463,12 +663,31 @@ function expand(parent: u32): bool {
 // ---------------------------------------------------------------------------
 // Solution
 
+let playedSrcKind: i32 = 0;
+let playedSrcIndex: i32 = 0;
+let playedDstKind: i32 = 0;
+let playedDstIndex: i32 = 0;
+
 /** Plays one packed move on the real position `p` (real column and cell numbers) and writes it out. */
 function playMove(p: usize, move: u32): bool {
-  const card = <i32>(move & 63);
-  const kind = (move >> 6) & 3;
-  const onto = <i32>((move >> 8) & 63);
-  const count = <i32>((move >> 14) & 63);
+  if (!applyMove(p, move)) return false;
+  writeMove(playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, moveCount(move), moveCard(move), false);
+  return true;
+}
+
+/**
+ * Plays the packed move `move` on position `p` in whatever column order `p`
+ * has: the source is found by the moved card, the target by the card under
+ * it (or the first empty column or cell). Leaves the column and cell numbers
+ * it used in played*. Returns false when the move does not fit `p` (an
+ * internal inconsistency). Changes only the header and card bytes past a
+ * column's end, so a saved header undoes it (see saveHeader).
+ */
+function applyMove(p: usize, move: u32): bool {
+  const card = moveCard(move);
+  const kind = moveKind(move);
+  const onto = moveOnto(move);
+  const count = moveCount(move);
 
   // Where is the card?
   let srcKind = -1;
@@ -526,7 +745,10 @@ function playMove(p: usize, move: u32): bool {
     else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
     setColumnLength(p, dstIndex, m + count);
   }
-  writeMove(srcKind, srcIndex, dstKind, dstIndex, count, card, false);
+  playedSrcKind = srcKind;
+  playedSrcIndex = srcIndex;
+  playedDstKind = dstKind;
+  playedDstIndex = dstIndex;
   return true;
 }
 
@@ -541,9 +763,9 @@ function reconstructSolution(goal: u32): bool {
   while (index != 1) {
     if (length >= MAX_PATH) return false;
     const rec = recordAt(index);
-    store<u32>(PATH + (<usize>length << 2), load<u32>(rec, 4) & 0xfffff);
+    store<u32>(PATH + (<usize>length << 2), recordMove(rec) & MOVE_BITS);
     length++;
-    index = load<u32>(rec);
+    index = recordParent(rec);
   }
   resetOutput();
   copyPosition(PARENT, START);
@@ -572,16 +794,264 @@ export function lastStopReason(): i32 {
  * here (`unreachable`, reported as engine_trap) instead of being searched.
  */
 function readInput(): void {
-  if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) unreachable();
-  for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) unreachable();
-  setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
+  const columns = <i32>load<u8>(INPUT + IN_COLUMNS);
+  if (columns > MAX_COLUMNS || <i32>load<u8>(INPUT + IN_CELLS) > MAX_CELLS) unreachable();
+  for (let c = 0; c < columns; c++) if (<i32>load<u8>(INPUT + IN_LENGTHS + c) > min(52, IN_COLUMN_STRIDE)) unreachable();
+  setRules(
+    columns, load<u8>(INPUT + IN_CELLS), load<u8>(INPUT + IN_BUILD), load<u8>(INPUT + IN_EMPTY),
+    load<u8>(INPUT + IN_SEQUENCE), load<u8>(INPUT + IN_WRAP) != 0,
+  );
   memory.fill(START, 0, POSITION_BYTES);
-  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));
-  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + 16 + i) : 0);
+  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + IN_FOUNDATIONS + s));
+  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + IN_FREE_CELLS + i) : 0);
   for (let c = 0; c < MAX_COLUMNS; c++) {
-    const n = c < numColumns ? <i32>load<u8>(INPUT + 32 + c) : 0;
+    const n = c < numColumns ? <i32>load<u8>(INPUT + IN_LENGTHS + c) : 0;
     setColumnLength(START, c, n);
-    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + 64 + c * 64 + i));
+    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + IN_CARDS + c * IN_COLUMN_STRIDE + i));
+  }
+}
+
+/**
+ * Resets the arena, the state table, the open lists and the pending moves
+ * for one phase, and stores and queues the start position (in the eager
+ * phase as a record; in the lazy phase it is expanded at once, its moves
+ * becoming pending moves). Returns false when out of memory, or when the
+ * start is already won (goalIndex set).
+ */
+function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
+  resetArena(<u64>memoryLimitBytes);
+  resetEntries();
+  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
+  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  goalIndex = 0;
+  lazyOutOfMemory = false;
+  if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
+    stopReason = REASON_MEMORY;
+    return false;
+  }
+  copyPosition(PARENT, START);
+  applyAutoMoves(PARENT, false);
+  encodeKey(PARENT, KEY);
+  const root = findOrInsert(KEY, hashKey(KEY), 0, 0);
+  if (root == 0) {
+    stopReason = REASON_MEMORY;
+    return false;
+  }
+  if (isWon(PARENT)) {
+    goalIndex = root;
+    return false;
+  }
+  if (lazyPhase) {
+    setRecordMove(recordAt(root), DONE);
+    parentDepth = 0;
+    repeatCard = 0;
+    statesExpanded++;
+    if (!expand(root)) return false;
+  } else {
+    measure(PARENT);
+    pushOpen(root, 0);
+  }
+  return true;
+}
+
+/**
+ * The card a stored position's moves may skip (see `repeatCard`), from the
+ * move word of its record.
+ */
+// @ts-ignore: decorator
+@inline function repeatCardOf(word: u32): i32 {
+  return (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
+}
+
+/** Takes the next item of the scan whose turn it is (the other when that list is dry); 0 when both are empty. */
+// @ts-ignore: decorator
+@inline function popNext(): u32 {
+  const turn = <i32>((polls / scanStep) % <u32>activeScans);
+  for (let k = 0; k < activeScans; k++) {
+    let scan = turn + k;
+    if (scan >= activeScans) scan -= activeScans;
+    const index = popOpen(scan);
+    if (index != 0) return index;
+  }
+  return 0;
+}
+
+/** Items taken from the open lists this solve (both phases); paces the polls and the scans' turns. */
+let polls: u32 = 0;
+
+/** Polls the host every POLL_INTERVAL items; true when the search must stop (stopReason set). */
+// @ts-ignore: decorator
+@inline function mustStop(): bool {
+  polls++;
+  if (polls % POLL_INTERVAL == 0) {
+    const reason = pollStop();
+    if (reason != 0) {
+      stopReason = reason;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Header of the position PARENT held before a pending move was played on it. */
+const POP_HEADER: usize = memory.data(HEADER_BYTES);
+
+/**
+ * The lazy phase: best-first over pending moves. Expanding a position
+ * measures and scores each child but stores none; a scan takes the best
+ * pending move, plays it on its parent, and only then encodes the result and
+ * looks it up. A new position is stored and expanded at once; a position
+ * met before is dropped. So the table holds only expanded positions (and the
+ * won one), and a dive that follows the scores stores one position per step
+ * instead of every child of every step.
+ *
+ * Complete when the open lists run dry: every stored position was expanded
+ * when it was stored, every move of it (but the `repeatCard` moves, whose
+ * results are results of pending moves of its parent) was queued, and every
+ * queued move was looked up, so the table is closed under moves: it is the
+ * whole reachable set, the same set the eager phase would store.
+ * Ends with goalIndex, stopReason, or lazyOutOfMemory set, or none (complete).
+ */
+function lazySearch(): void {
+  // PARENT holds the position of record `held` (in some column order)
+  let held: u32 = 1;
+  while (goalIndex == 0) {
+    const item = popNext();
+    if (item == 0) return;
+    if (mustStop()) return;
+    const ent = entryAt(item);
+    const parent = entryParent(ent);
+    const word = entryMove(ent) & ~DONE;
+    if (parent != held) {
+      decodeKey(recordKey(recordAt(parent)), PARENT);
+      held = parent;
+    }
+    memory.copy(POP_HEADER, PARENT, HEADER_BYTES);
+    if (!applyMove(PARENT, word)) unreachable();
+    applyAutoMoves(PARENT, false);
+    encodeKey(PARENT, KEY);
+    const index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
+    if (index == 0) {
+      insertFailed();
+      return;
+    }
+    if (!lastInsertWasNew) {
+      memory.copy(PARENT, POP_HEADER, HEADER_BYTES);
+      continue;
+    }
+    held = index;
+    statesExpanded++;
+    parentDepth = moveDepth(word);
+    repeatCard = repeatCardOf(word);
+    if (!expand(index)) return;
+    if (recordCount >= lazyQuota) {
+      lazyQuotaReached = true;
+      return;
+    }
+  }
+}
+
+/**
+ * Positions the lazy phase may store before the search goes on eagerly
+ * (`handOver`). The lazy phase is the cheaper one while the scores lead
+ * quickly to a win; on a long or complete search every pending move costs
+ * more than an eager child (it is measured and queued, then taken, played
+ * again and looked up, duplicates included), so the rest of a search that
+ * has outgrown the quota is eager.
+ */
+const LAZY_QUOTA: u32 = 2000;
+/**
+ * The quota under alternate-colour building (the FreeCell family), where
+ * nearly every deal is solvable and the lazy phase is the cheaper one deeper
+ * into a hard deal too (MS 6361: 85,517 positions lazily, 154,555 expanded
+ * and 413,714 stored with the hand-over at 20,000). Elsewhere (suit and any-suit
+ * building, many unsolvable deals) 2,000 (docs/engine.md has the numbers).
+ */
+const LAZY_QUOTA_ALTERNATE: u32 = 100000;
+let lazyQuota: u32 = LAZY_QUOTA;
+let lazyQuotaOverridden: bool = false;
+let lazyQuotaReached: bool = false;
+
+/** Tuning hook (bench only): positions the lazy phase may store before the hand-over, for every later solve. */
+export function setLazyQuota(quota: u32): void {
+  lazyQuota = quota;
+  lazyQuotaOverridden = true;
+}
+
+/**
+ * Hands the lazy phase's search over to the eager phase without losing its
+ * work: every stored position has been expanded (its record is marked DONE),
+ * so only the pending moves no scan has taken are left. Each is played on its
+ * parent and looked up now; a new result is stored, measured and queued in
+ * the eager open lists, as an eager expansion would have done. The stored
+ * set then is what an eager search has stored after expanding the same
+ * positions, so the eager phase goes on from here and stays complete.
+ * Returns false when the search must stop (won, or a budget ran out).
+ */
+function handOver(): bool {
+  const entries = entryCount;
+  queuedTotal = entries;
+  lazyPhase = false;
+  activeScans = ruleScans;
+  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
+  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  let held: u32 = 0;
+  for (let item: u32 = 1; item <= entries; item++) {
+    if (item % (POLL_INTERVAL * 16) == 0) {
+      const reason = pollStop();
+      if (reason != 0) {
+        stopReason = reason;
+        return false;
+      }
+    }
+    const ent = entryAt(item);
+    const word = entryMove(ent);
+    if (word & DONE) continue;
+    const parent = entryParent(ent);
+    if (parent != held) {
+      decodeKey(recordKey(recordAt(parent)), PARENT);
+      held = parent;
+    }
+    saveHeader(PARENT);
+    if (!applyMove(PARENT, word)) unreachable();
+    applyAutoMoves(PARENT, false);
+    encodeKey(PARENT, KEY);
+    const index = findOrInsert(KEY, hashKey(KEY), parent, word);
+    if (index == 0) {
+      insertFailed();
+      return false;
+    }
+    if (lastInsertWasNew) {
+      if (isWon(PARENT)) {
+        goalIndex = index;
+        return false;
+      }
+      measure(PARENT);
+      pushOpen(index, moveDepth(word));
+    }
+    restoreHeader(PARENT);
+  }
+  releaseEntries();
+  return true;
+}
+
+/**
+ * The eager phase: best-first over stored positions. Expanding a position
+ * stores every new child and queues it; the open lists hold records.
+ * Complete when the open lists run dry (see the file comment).
+ * Ends with goalIndex or stopReason set, or neither (complete).
+ */
+function eagerSearch(): void {
+  while (goalIndex == 0) {
+    const index = popNext();
+    if (index == 0) return;
+    statesExpanded++;
+    if (mustStop()) return;
+    decodeKey(recordKey(recordAt(index)), PARENT);
+    const word = recordMove(recordAt(index));
+    parentDepth = moveDepth(word);
+    repeatCard = repeatCardOf(word);
+    if (!expand(index)) return;
   }
 }
 
@@ -590,63 +1060,44 @@ function readInput(): void {
  * stored; `memoryLimitBytes` caps the linear memory (as f64, up to 4 GiB).
  * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
  * A solved verdict leaves the solution in the output buffer (output.ts).
+ *
+ * Runs the lazy phase first, up to LAZY_QUOTA stored positions; then hands
+ * its search over to the eager phase (`handOver`). When the lazy phase's
+ * pending moves outgrow the memory it starts over with the eager phase,
+ * which needs less memory for the same set (each position once, no pending
+ * moves). Both phases are complete, and
+ * so either one's empty open list proves the deal unsolvable, with the
+ * stored set (the whole reachable set) as its certificate.
  */
 export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   readInput();
   chooseWeights();
-  resetArena(<u64>memoryLimitBytes);
   resetOutput();
-  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
-  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
   stopReason = REASON_NONE;
   lastReason = REASON_NONE;
-  goalIndex = 0;
   statesExpanded = 0;
+  polls = 0;
+  lazyPeakBytes = 0;
 
-  if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
-    lastReason = REASON_MEMORY;
-    return VERDICT_UNKNOWN;
+  lazyPhase = true;
+  ruleScans = SCANS;
+  activeScans = ruleScans;
+  lazyQuotaReached = false;
+  if (!lazyQuotaOverridden) lazyQuota = buildRule == BUILD_ALTERNATE_COLOR ? LAZY_QUOTA_ALTERNATE : LAZY_QUOTA;
+  queuedTotal = 0;
+  if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
+  if (!lazyQuotaReached) queuedTotal = entryCount;
+  if (lazyQuotaReached && goalIndex == 0 && stopReason == REASON_NONE && !lazyOutOfMemory) {
+    if (handOver()) eagerSearch();
   }
-  copyPosition(PARENT, START);
-  applyAutoMoves(PARENT, false);
-  encodeKey(PARENT, KEY);
-  const root = findOrInsert(KEY, hashKey(KEY), 0, 0);
-  if (root == 0) {
-    lastReason = REASON_MEMORY;
-    return VERDICT_UNKNOWN;
+  lazyPeakBytes = arenaBytesUsed();
+  if (lazyOutOfMemory && goalIndex == 0 && stopReason == REASON_NONE) {
+    lazyPhase = false;
+    activeScans = ruleScans;
+    if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
   }
-  if (isWon(PARENT)) {
-    goalIndex = root;
-  } else {
-    measure(PARENT);
-    pushOpen(root, 0);
-  }
-
-  while (goalIndex == 0) {
-    // the scans take turns; when one list runs dry the other goes on alone
-    const turn = <i32>(statesExpanded & 1);
-    let index = popOpen(turn);
-    if (index == 0) index = popOpen(1 - turn);
-    if (index == 0) break;
-    statesExpanded++;
-    if (statesExpanded % POLL_INTERVAL == 0) {
-      const reason = pollStop();
-      if (reason != 0) {
-        stopReason = reason;
-        break;
-      }
-    }
-    decodeKey(recordAt(index) + 16, PARENT);
-    const word = load<u32>(recordAt(index), 4);
-    parentDepth = <i32>((word >> DEPTH_SHIFT) & <u32>DEPTH_MAX);
-    repeatCard = (word & AUTO_FOLLOWED) == 0 && ((word >> 6) & 3) != MOVE_TO_FOUNDATION && ((word >> 14) & 63) == 1
-      ? <i32>(word & 63)
-      : 0;
-    if (!expand(index)) {
-      if (goalIndex != 0) break;
-      if (stopReason != REASON_NONE) break;
-    }
-  }
+  lazyPhase = false;
+  activeScans = EAGER_SCANS;
 
   if (goalIndex != 0) {
     return reconstructSolution(goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
@@ -655,15 +1106,36 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
     lastReason = stopReason;
     return VERDICT_UNKNOWN;
   }
+  if (lazyOutOfMemory) {
+    lastReason = REASON_MEMORY;
+    return VERDICT_UNKNOWN;
+  }
   return VERDICT_UNSOLVABLE;
 }
+
+/** Items the last solve took from its open lists (records and pending moves, both phases). */
+export function openItemsTaken(): u32 {
+  return polls;
+}
+
+/** Pending moves queued by the last solve's lazy phase. */
+export function pendingMovesQueued(): u32 {
+  return queuedTotal;
+}
+
+/** Pending moves the lazy phase queued (kept when the hand-over releases them). */
+let queuedTotal: u32 = 0;
 
 /** Positions stored in the state table by the last solve. */
 export function statesStored(): u32 {
   return recordCount;
 }
 
-/** Bytes of linear memory the last solve used. */
+/** Arena bytes the lazy phase of the last solve reached. */
+let lazyPeakBytes: u64 = 0;
+
+/** Bytes of linear memory the last solve used (the larger of its two phases). */
 export function memoryBytesUsed(): f64 {
-  return <f64>arenaBytesUsed();
+  const now = arenaBytesUsed();
+  return <f64>(now > lazyPeakBytes ? now : lazyPeakBytes);
 }

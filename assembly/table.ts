@@ -10,26 +10,56 @@
  * slots fill up to TIGHT_LOAD_N / TIGHT_LOAD_D before the search stops for
  * memory). A probe compares the hash in the slot first, so
  * a miss costs no visit to the record, and then the full key, so two
- * positions are never merged on a hash alone (design.md: "unsolvable" must
+ * positions are never merged on a hash alone (docs/architecture.md: "unsolvable" must
  * not rest on a hash).
  *
  * Records live in chunks of CHUNK_RECORDS, so the record store grows
  * without moving (record indices stay valid). Record layout (RECORD_BYTES):
  *
- *   0  parent record index (0 for the start position)
- *   4  move from the parent (search.ts: packed move, depth, expanded flag)
- *   8  next record in the same bucket of open list 0 (search.ts)
- *  12  next record in the same bucket of open list 1
- *  16  canonical key, KEY_BYTES bytes
+ *   0  REC_PARENT  parent record index (0 for the start position)
+ *   4  REC_MOVE    move word from the parent (move.ts: packed move, depth, flags)
+ *   8  REC_NEXT    next item in the same bucket of open list 0 (search.ts), then of lists 1, 2, 3 at 12, 16, 20
+ *  24  REC_KEY     canonical key, KEY_BYTES bytes
+ *
+ * Use the accessors below rather than raw offsets.
  */
 import { allocate, release } from './arena';
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey } from './position';
 
-export const RECORD_BYTES: i32 = 16 + KEY_BYTES;
-const CHUNK_SHIFT: i32 = 16;
+export const REC_PARENT: usize = 0;
+export const REC_MOVE: usize = 4;
+export const REC_NEXT: usize = 8;
+export const REC_KEY: usize = 24;
+export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
+
+/** Parent record index of the record at `rec`. */
+// @ts-ignore: decorator
+@inline export function recordParent(rec: usize): u32 {
+  return load<u32>(rec + REC_PARENT);
+}
+/** Move word (move.ts) of the record at `rec`. */
+// @ts-ignore: decorator
+@inline export function recordMove(rec: usize): u32 {
+  return load<u32>(rec + REC_MOVE);
+}
+// @ts-ignore: decorator
+@inline export function setRecordMove(rec: usize, word: u32): void {
+  store<u32>(rec + REC_MOVE, word);
+}
+/** Address of the canonical key of the record at `rec`. */
+// @ts-ignore: decorator
+@inline export function recordKey(rec: usize): usize {
+  return rec + REC_KEY;
+}
+/**
+ * Records per chunk: 2^14 (1.1 MiB with 72-byte records), small enough that
+ * a chunk fits in the regions the arena gets back (old hash slots, the lazy
+ * phase's pending moves), so those bytes hold records under a memory cap.
+ */
+const CHUNK_SHIFT: i32 = 14;
 const CHUNK_RECORDS: u32 = 1 << CHUNK_SHIFT;
-const MAX_CHUNKS: i32 = 4096;
+const MAX_CHUNKS: i32 = 16384;
 const INITIAL_SLOTS: u32 = 1 << 16;
 const MAX_LOAD_N: u32 = 5;
 const MAX_LOAD_D: u32 = 8;
@@ -107,7 +137,7 @@ function growSlots(): i32 {
         return FAIL_STOPPED;
       }
     }
-    const hash = hashKey(recordAt(i) + 16);
+    const hash = hashKey(recordKey(recordAt(i)));
     let h = hash & mask;
     while (load<u64>(fresh + (<usize>h << 3)) != 0) h = (h + 1) & mask;
     store<u64>(fresh + (<usize>h << 3), (<u64>hash << 32) | <u64>i);
@@ -118,14 +148,15 @@ function growSlots(): i32 {
   return FAIL_NONE;
 }
 
+/** True when the last `findOrInsert` stored a new record (false: the key was there already). */
+export let lastInsertWasNew: bool = false;
+
 /**
  * Finds the record whose key equals the KEY_BYTES at `key`; when there is
  * none, stores a new record (parent, move, next = 0) and returns its index
  * with `lastInsertWasNew` set. Returns 0 when the state budget or memory ran
  * out, or the host asked to stop while the slots grew (`insertFailure` tells which).
  */
-export let lastInsertWasNew: bool = false;
-
 export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
   let h = hash & slotMask;
   while (true) {
@@ -133,7 +164,7 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
     if (slot == 0) break;
     if (<u32>(slot >> 32) == hash) {
       const idx = <u32>slot;
-      if (keysEqual(recordAt(idx) + 16, key)) {
+      if (keysEqual(recordKey(recordAt(idx)), key)) {
         lastInsertWasNew = false;
         return idx;
       }
@@ -160,11 +191,11 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   }
   recordCount = index;
   const rec = recordAt(index);
-  store<u32>(rec, parent);
-  store<u32>(rec, move, 4);
-  store<u32>(rec, 0, 8);
-  store<u32>(rec, 0, 12);
-  memory.copy(rec + 16, key, KEY_BYTES);
+  store<u32>(rec + REC_PARENT, parent);
+  setRecordMove(rec, move);
+  store<u64>(rec + REC_NEXT, 0);
+  store<u64>(rec + REC_NEXT + 8, 0);
+  memory.copy(recordKey(rec), key, KEY_BYTES);
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
   if (!slotsAtMemoryLimit && <u64>recordCount * MAX_LOAD_D > (<u64>slotMask + 1) * MAX_LOAD_N) {
@@ -183,6 +214,9 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   return index;
 }
 
+/** High 32 bits of the fingerprint computed by the last `computeFingerprint`. */
+export let fingerprintHigh: u32 = 0;
+
 /**
  * Fingerprint of the stored set: the sum, modulo 2^64, of the FNV-1a 64-bit
  * hash of every stored key (KEY_BYTES bytes each). The sum does not depend on
@@ -190,12 +224,10 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
  * recompute it (docs/proofs.md). Returns the low 32 bits; `fingerprintHigh`
  * holds the high 32 bits afterwards.
  */
-export let fingerprintHigh: u32 = 0;
-
 export function computeFingerprint(): u32 {
   let sum: u64 = 0;
   for (let i: u32 = 1; i <= recordCount; i++) {
-    const key = recordAt(i) + 16;
+    const key = recordKey(recordAt(i));
     let h: u64 = 0xcbf29ce484222325;
     for (let b = 0; b < KEY_BYTES; b++) {
       h ^= <u64>load<u8>(key + b);
@@ -209,5 +241,5 @@ export function computeFingerprint(): u32 {
 
 /** Copies the keys of records first..first+count-1 (1-based) to `dst`, KEY_BYTES each. */
 export function copyKeys(first: u32, count: u32, dst: usize): void {
-  for (let i: u32 = 0; i < count; i++) memory.copy(dst + <usize>i * KEY_BYTES, recordAt(first + i) + 16, KEY_BYTES);
+  for (let i: u32 = 0; i < count; i++) memory.copy(dst + <usize>i * KEY_BYTES, recordKey(recordAt(first + i)), KEY_BYTES);
 }

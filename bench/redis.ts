@@ -42,7 +42,7 @@ import { RedisKeys } from '../server/batches/redis/keys.js';
 import { RECORD } from '../server/batches/redis/scripts.js';
 import { BatchWorker } from '../server/batches/redis/worker.js';
 import { planBatch } from '../server/batches/positions.js';
-import { DEFAULT_LIMITS_CONFIG } from '../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { deletePrefix, startWorker, type WorkerProcess } from '../tests/helpers/redis.js';
 import { startServer, type ServerProcess } from '../tests/helpers/server-process.js';
 import { positiveInt } from '../server/cli/usage.js';

@@ -31,17 +31,31 @@
  */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { Command, Option } from 'commander';
-import cliProgress from 'cli-progress';
-import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
+import { loadEngineModule } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
-import { DEFAULT_LIMITS_CONFIG, defaultNumbering, requirePreset, resolveDeal } from '../client-sdk/api/request.js';
-import type { Deal, Numbering } from '../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/core/solve-types.js';
+import { defaultNumbering, requirePreset } from '../client-sdk/api/request.js';
+import { NUMBERINGS, type Numbering } from '../client-sdk/core/rules.js';
+import type { SolveLimits } from '../client-sdk/core/solve-types.js';
+import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
+import {
+  collectGarbage,
+  mean,
+  percentile,
+  prepare,
+  progressBar,
+  rowFromError,
+  rowFromOutcome,
+  runSingle,
+  tick,
+  type DealRow,
+  type DealSet,
+  type PreparedSet,
+  type RunMeasure,
+} from './single-engine.js';
 
 // ---------------------------------------------------------------- options
 
@@ -63,7 +77,7 @@ function parseOptions(): BenchOptions {
     .name('bench')
     .description('Solver throughput on fixed deal sets: one engine on the main thread, then the worker pool.')
     .option('--game <id>', 'run one custom set of this game instead of the two default sets')
-    .addOption(new Option('--numbering <n>', 'deal numbering of the custom set (default: the game\'s default)').choices(['ms', 'pysolfc']))
+    .addOption(new Option('--numbering <n>', 'deal numbering of the custom set (default: the game\'s default)').choices(NUMBERINGS))
     .option('--from <n>', 'first deal of the custom set (default 1)', positiveInt)
     .option('--to <n>', 'last deal of the custom set (default 1000)', positiveInt)
     .option('--max-states <n>', 'state budget per deal', positiveInt, DEFAULT_LIMITS_CONFIG.defaultMaxStates)
@@ -84,19 +98,6 @@ function parseOptions(): BenchOptions {
 
 // ---------------------------------------------------------------- deal sets
 
-interface DealSet {
-  label: string;
-  game: string;
-  numbering: Numbering;
-  from: number;
-  to: number;
-}
-
-interface PreparedSet extends DealSet {
-  numbers: number[];
-  deals: Deal[];
-}
-
 function dealSets(opts: BenchOptions): DealSet[] {
   if (opts.game === undefined) {
     return [
@@ -111,17 +112,6 @@ function dealSets(opts: BenchOptions): DealSet[] {
   const to = opts.to ?? Math.max(from, 1000);
   if (to < from) throw new RangeError(`--to (${to}) is below --from (${from})`);
   return [{ label: `${preset.id} ${numbering} ${from}..${to}`, game: preset.id, numbering, from, to }];
-}
-
-function prepare(set: DealSet): PreparedSet {
-  const numbers: number[] = [];
-  const deals: Deal[] = [];
-  for (let n = set.from; n <= set.to; n++) {
-    numbers.push(n);
-    // The same path as POST /v1/solve: preset rules, generated deal, validated layout.
-    deals.push(resolveDeal({ game: set.game, numbering: set.numbering, deal: n } as Parameters<typeof resolveDeal>[0]));
-  }
-  return { ...set, numbers, deals };
 }
 
 // ---------------------------------------------------------------- memory sampling
@@ -171,18 +161,6 @@ class RssSampler {
 
 type RunKind = 'single' | 'pool';
 
-/** One deal's result: deal number, verdict (or error code), moves, moves without auto-moves, ms, states stored, engine bytes. */
-interface DealRow {
-  deal: number;
-  verdict: SolveOutcome['verdict'] | 'error';
-  reason?: UnknownReason | string;
-  moves: number;
-  movesNoAuto: number;
-  ms: number;
-  statesStored: number;
-  memoryBytes: number;
-}
-
 interface RunSummary {
   set: string;
   run: RunKind;
@@ -219,50 +197,10 @@ interface RunSummary {
   slowestDeals: { deal: number; verdict: string; ms: number; statesStored: number }[];
 }
 
-function rowFromOutcome(deal: number, outcome: SolveOutcome, ms: number): DealRow {
-  return {
-    deal,
-    verdict: outcome.verdict,
-    ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
-    moves: outcome.moves.length,
-    movesNoAuto: outcome.moves.reduce((n, m) => n + (m.auto ? 0 : 1), 0),
-    ms,
-    statesStored: outcome.stats.statesStored,
-    memoryBytes: outcome.stats.memoryBytes,
-  };
-}
-
-function rowFromError(deal: number, err: unknown, ms: number): DealRow {
-  const code = err instanceof SolverError ? err.code : 'exception';
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`\ndeal ${deal}: ${code}: ${message}\n`);
-  return { deal, verdict: 'error', reason: code, moves: 0, movesNoAuto: 0, ms, statesStored: 0, memoryBytes: 0 };
-}
-
-/** Nearest-rank percentile of an ascending array. */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
-}
-
-function mean(values: number[]): number {
-  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
-}
-
 function count(values: (string | undefined)[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const v of values) out[v ?? '?'] = (out[v ?? '?'] ?? 0) + 1;
   return out;
-}
-
-/** What a run measures besides its rows. */
-interface RunMeasure {
-  rows: DealRow[];
-  wallMs: number;
-  cpuSeconds: number;
-  startRss: number;
-  peakRss: number;
 }
 
 function summarise(set: string, run: RunKind, threads: number, m: RunMeasure): RunSummary {
@@ -375,70 +313,7 @@ function printTable(summaries: RunSummary[]): void {
   );
 }
 
-// ---------------------------------------------------------------- progress
-
-function progressBar(label: string, total: number): cliProgress.SingleBar {
-  const bar = new cliProgress.SingleBar(
-    {
-      format: `${label} [{bar}] {value}/{total} {percentage}% | {rate} deals/s | ETA {eta_formatted}`,
-      barsize: 24,
-      fps: 1, // a TTY redraws at most about once a second
-      noTTYOutput: true, // a log gets one line every 15 s
-      notTTYSchedule: 15_000,
-      hideCursor: true,
-      etaBuffer: 200,
-      stream: process.stderr,
-    },
-    cliProgress.Presets.legacy,
-  );
-  bar.start(total, 0, { rate: '-' });
-  return bar;
-}
-
-function tick(bar: cliProgress.SingleBar, done: number, started: number): void {
-  const secs = (performance.now() - started) / 1000;
-  bar.update(done, { rate: secs > 0 ? (done / secs).toFixed(0) : '-' });
-}
-
 // ---------------------------------------------------------------- runs
-
-/** Asks for a full garbage collection when Node runs with `--expose-gc` (frees engines of earlier runs). */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
-async function runSingle(set: PreparedSet, limits: SolveLimits, sampler: RssSampler): Promise<RunMeasure> {
-  const engine = await Engine.create();
-  engine.solve(set.deals[0], limits); // warm-up (first-call costs, memory growth), not timed
-  const rows: DealRow[] = [];
-  const bar = progressBar(`${set.game} single`, set.deals.length);
-  const startRss = sampler.reset();
-  const cpu0 = process.cpuUsage();
-  const started = performance.now();
-  let lastYield = started;
-  for (let i = 0; i < set.deals.length; i++) {
-    const t0 = performance.now();
-    try {
-      const outcome = engine.solve(set.deals[i], limits);
-      rows.push(rowFromOutcome(set.numbers[i], outcome, performance.now() - t0));
-    } catch (err) {
-      rows.push(rowFromError(set.numbers[i], err, performance.now() - t0));
-    }
-    const now = performance.now();
-    // Let the progress bar's timer run now and then.
-    if (now - lastYield > 250) {
-      tick(bar, i + 1, started);
-      await yieldToLoop();
-      lastYield = performance.now();
-    }
-  }
-  const wallMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpu0);
-  const peakRss = sampler.peak();
-  tick(bar, set.deals.length, started);
-  bar.stop();
-  return { rows, wallMs, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRss, peakRss };
-}
 
 async function runPool(
   set: PreparedSet,
@@ -506,7 +381,7 @@ async function main(): Promise<void> {
     console.log(`\n${set.label}: ${prepared.deals.length} deals generated in ${((performance.now() - genStarted) / 1000).toFixed(1)} s (not timed)`);
     if (!opts.skipSingle) {
       collectGarbage();
-      const m = await runSingle(prepared, limits, sampler);
+      const m = await runSingle(prepared, limits, { sampler });
       const s = summarise(set.label, 'single', 1, m);
       summaries.push(s);
       perDeal[`${set.label} · single`] = m.rows;

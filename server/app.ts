@@ -33,9 +33,10 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { ERROR_STATUS, SolverError } from '../client-sdk/core/errors.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../client-sdk/api/request.js';
+import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits } from '../client-sdk/api/request.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/core/proof/writer.js';
 import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/core/proof/format.js';
+import { PRESETS } from '../client-sdk/core/rules.js';
 import {
   GamesResponseSchema,
   HealthResponseSchema,
@@ -44,6 +45,7 @@ import {
   validationError,
   type ErrorResponse,
 } from '../client-sdk/api/schemas.js';
+import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
 import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent } from './openapi.js';
 import type { SolveFn } from './pool.js';
 import { registerBatchRoutes } from './batches/routes.js';
@@ -395,7 +397,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       title: 'Solitaire solver',
       version: '0.1.0',
       description:
-        'Solves FreeCell-family and Beleaguered-Castle-family solitaire positions with a WebAssembly engine. ' +
+        `Solves open-information solitaire positions with a WebAssembly engine: the FreeCell family and the Beleaguered Castle family, ${PRESETS.length} games (${PRESETS.map((p) => p.name).join(', ')}). ` +
         `Every error answers {error: {code, message, ...}}; codes and statuses: ${Object.entries(ERROR_STATUS)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}.`,

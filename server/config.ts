@@ -1,7 +1,7 @@
 /**
  * The service's configuration, read from environment variables and validated
  * with zod, so that a typo fails at start with a clear message instead of at
- * the first request. The README's configuration table documents every
+ * the first request. docs/configuration.md documents every
  * variable; keep the two in step.
  *
  * | variable | default | meaning |
@@ -16,6 +16,7 @@
  * | `DEFAULT_TIMEOUT_MS` | 30000 | deadline when a request gives none |
  * | `TIMEOUT_MS_CAP` | 120000 | largest deadline a request may ask for |
  * | `MAX_MEMORY_MB` | 3072 | engine memory cap per solve (16..4095); beyond it `unknown`/`memory` |
+ * | `RECYCLE_MEMORY_MB` | 512 | a solver worker whose engine memory grew past this (a Wasm memory never shrinks) is replaced once its solve ends, giving the memory back; 0 = never |
  * | `STOP_GRACE_MS` | 2000 | a solve deaf to its stop flag this long after a cancel or its deadline has its worker terminated |
  * | `SHUTDOWN_DRAIN_MS` | 5000, at most half of SHUTDOWN_TIMEOUT_MS | on SIGTERM/SIGINT, running solves may finish this long before they are cancelled |
  * | `SHUTDOWN_TIMEOUT_MS` | 10000 | on SIGTERM/SIGINT, exit forcibly after this long |
@@ -42,10 +43,12 @@
  * | `WORKER_NAME` | hostname:pid | the worker's name in metrics and logs |
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from './app.js';
+import { DEFAULT_LIMITS_CONFIG } from './limits.js';
 
 /** One API key: the bearer token and the name logs and metrics show for it (never the token). */
 export interface ApiKey {
@@ -65,6 +68,8 @@ export interface ServiceConfig extends AppConfig {
   maxQueue: number;
   /** Engine memory cap per solve, bytes. */
   memoryLimitBytes: number;
+  /** A worker whose engine grew past this is replaced after its solve, bytes; 0 = never. */
+  recycleMemoryBytes: number;
   stopGraceMs: number;
   shutdownDrainMs: number;
   shutdownTimeoutMs: number;
@@ -150,11 +155,12 @@ function envSchema() {
         .pipe(z.number().int().max(MAX_QUEUE_CAP))
         .optional(),
       BODY_LIMIT_BYTES: intVar(1024 * 1024, 1),
-      DEFAULT_MAX_STATES: intVar(5_000_000, 1),
-      MAX_STATES_CAP: intVar(50_000_000, 1),
-      DEFAULT_TIMEOUT_MS: intVar(30_000, 1, MAX_TIMER_MS),
-      TIMEOUT_MS_CAP: intVar(120_000, 1, MAX_TIMER_MS),
+      DEFAULT_MAX_STATES: intVar(DEFAULT_LIMITS_CONFIG.defaultMaxStates, 1),
+      MAX_STATES_CAP: intVar(DEFAULT_LIMITS_CONFIG.maxStatesCap, 1),
+      DEFAULT_TIMEOUT_MS: intVar(DEFAULT_LIMITS_CONFIG.defaultTimeoutMs, 1, MAX_TIMER_MS),
+      TIMEOUT_MS_CAP: intVar(DEFAULT_LIMITS_CONFIG.timeoutMsCap, 1, MAX_TIMER_MS),
       MAX_MEMORY_MB: intVar(3072, 16, 4095),
+      RECYCLE_MEMORY_MB: intVar(512, 0, 4095),
       STOP_GRACE_MS: intVar(2000, 10, 600_000),
       SHUTDOWN_DRAIN_MS: z
         .string()
@@ -247,6 +253,8 @@ function parseOrigins(text: string | undefined): '*' | string[] | null {
   if (text === undefined || text === '') return null;
   if (text === '*') return '*';
   const origins = text.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  if (origins.includes('*')) throw new Error('CORS_ORIGINS: * (any origin) stands alone: give either * or a list of origins, not both');
+  if (origins.length === 0) throw new Error(`CORS_ORIGINS: no origin in "${text}": give origins such as https://example.com, comma-separated, or leave it unset`);
   for (const origin of origins) {
     let url: URL;
     try {
@@ -257,6 +265,20 @@ function parseOrigins(text: string | undefined): '*' | string[] | null {
     if (url.origin !== origin) throw new Error(`CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path or slash)`);
   }
   return origins;
+}
+
+/**
+ * An explicit `BATCH_DB_PATH` must be in a directory that exists: the store
+ * creates only the default's `data/` (a fresh checkout has none), so that a
+ * typo in a path is an error at start, not a new directory tree made with
+ * the service's rights. Only the embedded backend opens the file.
+ * @throws Error naming the variable and the missing directory.
+ */
+function checkBatchDbPath(given: string | undefined, path: string, backend: BatchBackendKind): void {
+  if (given === undefined || backend !== 'embedded' || path === ':memory:') return;
+  const dir = dirname(resolve(path));
+  if (!existsSync(dir)) throw new Error(`BATCH_DB_PATH: the directory ${dir} does not exist; create it first (only the default data/ is created)`);
+  if (!statSync(dir).isDirectory()) throw new Error(`BATCH_DB_PATH: ${dir} is not a directory`);
 }
 
 /**
@@ -289,6 +311,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   let corsOrigins: ServiceConfig['corsOrigins'];
   try {
     apiKeys = parseApiKeys(e.API_KEYS ?? '', 'API_KEYS');
+    // Set but naming no key (",,,"): a typo, not "no authentication" (that is API_KEYS unset).
+    if (e.API_KEYS !== undefined && apiKeys.length === 0) {
+      throw new Error('API_KEYS: set but names no key: give tokens (or name:token) separated by commas, or leave it unset for no authentication');
+    }
     if (e.API_KEYS_FILE !== undefined) {
       let text: string;
       try {
@@ -304,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tokens.add(key.token);
     }
     corsOrigins = parseOrigins(e.CORS_ORIGINS);
+    checkBatchDbPath(env.BATCH_DB_PATH?.trim() || undefined, e.BATCH_DB_PATH, e.BATCH_BACKEND);
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`);
   }
@@ -320,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMsCap: e.TIMEOUT_MS_CAP,
     },
     memoryLimitBytes: e.MAX_MEMORY_MB * 1024 * 1024,
+    recycleMemoryBytes: e.RECYCLE_MEMORY_MB * 1024 * 1024,
     stopGraceMs: e.STOP_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? defaultDrainMs(e.SHUTDOWN_TIMEOUT_MS),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -9,7 +9,7 @@
  *     the 503 and takes the instance out), then the listening socket closes
  *     and idle connections with it;
  *  2. the shutdown hooks run (e.g. the batch runner stops taking new work
- *     and saves what it has: issue 5 registers its hook in main.ts), each
+ *     and saves what it has: the batch backend registers its hook in main.ts), each
  *     with the time left;
  *  3. running solves may finish for `drainMs`; what still runs then is
  *     cancelled (`pool.close()`: those requests answer `unknown`/`cancelled`,

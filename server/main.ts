@@ -22,7 +22,7 @@ import { createMetrics } from './metrics.js';
 import type { BatchBackend } from './batches/backend.js';
 import { redactUrl, RedisBatchBackend } from './batches/redis/backend.js';
 import { registerQueueMetrics } from './batches/redis/metrics.js';
-import { createBatchService } from './batches/service.js';
+import { createBatchService } from './batches/embedded/service.js';
 import { createPool, type SolverPool } from './pool.js';
 import { createServiceApp } from './service.js';
 
@@ -32,7 +32,7 @@ import { createServiceApp } from './service.js';
  * Register with `onShutdown.push(async ({ deadline, logger }) => { ... })`
  * where the component is wired below.
  *
- * For batch work (issue 5): the hook should stop submitting new solves to
+ * For batch work (the batch backends): the hook should stop submitting new solves to
  * the pool, wait for or record the ones in flight, and persist what is not
  * done, so that no accepted batch work is lost. Solves still running when
  * `SHUTDOWN_DRAIN_MS` is over are cancelled: they resolve `unknown` with
@@ -55,6 +55,11 @@ pool = createPool({
   threads: config.threads,
   maxQueue: config.maxQueue,
   memoryLimitBytes: config.memoryLimitBytes,
+  recycleMemoryBytes: config.recycleMemoryBytes,
+  onRecycle: ({ threadId }) => {
+    metrics.observeRecycle();
+    logger.info({ threadId, recycleMemoryMb: config.recycleMemoryBytes / 2 ** 20 }, 'solver worker replaced: its engine memory grew past RECYCLE_MEMORY_MB');
+  },
   stopGraceMs: config.stopGraceMs,
   onSettled: metrics.observeSolve,
   log: poolLog(logger),

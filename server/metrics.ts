@@ -3,7 +3,7 @@
  *
  * | metric | type | labels | meaning |
  * |---|---|---|---|
- * | `http_requests_total` | counter | method, route, status | requests answered |
+ * | `http_requests_total` | counter | method, route, status | requests answered; status 499 = the client closed the connection before the answer (request-log.ts) |
  * | `http_request_duration_seconds` | histogram | method, route, status | time to answer |
  * | `solver_queue_depth` | gauge | | solves waiting for a worker |
  * | `solver_running` | gauge | | solves on a worker |
@@ -14,6 +14,7 @@
  * | `solver_states_expanded_total` | counter | | positions expanded by all solves |
  * | `solver_solve_duration_seconds` | histogram | verdict | engine time per solve |
  * | `solver_queue_wait_seconds` | histogram | | time from submission to a worker |
+ * | `solver_worker_recycles_total` | counter | | workers replaced after a solve because their engine memory grew past `RECYCLE_MEMORY_MB` |
  *
  * plus prom-client's default process metrics (`process_resident_memory_bytes`,
  * event loop lag, GC, ...). `route` is the route pattern (`/v1/solve`), or
@@ -33,6 +34,8 @@ export interface Metrics {
   observeSolve(event: SolveEvent): void;
   /** Records a solve refused before it reached the pool (load shedding): `solver_failures_total{code}`. */
   observeRefusal(code: string): void;
+  /** Records a worker replaced for its engine memory (the pool's `onRecycle`). */
+  observeRecycle(): void;
   /** The text exposition of every metric. */
   render(): Promise<string>;
   /** Its content type. */
@@ -105,6 +108,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const recycles = new Counter({
+    name: 'solver_worker_recycles_total',
+    help: 'Solver workers replaced after a solve because their engine memory grew past RECYCLE_MEMORY_MB.',
+    registers: [registry],
+  });
   const queueWait = new Histogram({
     name: 'solver_queue_wait_seconds',
     help: 'Time from submission until a worker started the solve.',
@@ -133,6 +141,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     observeRefusal(code) {
       failures.inc({ code });
+    },
+    observeRecycle() {
+      recycles.inc();
     },
     render: () => registry.metrics(),
   };

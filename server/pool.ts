@@ -21,6 +21,13 @@
  *   worker is terminated), `worker_crashed` (the thread died), `out_of_memory`
  *   (the thread's JS heap ran out). Piscina replaces a lost worker; the other
  *   solves and the next ones run on.
+ * - Memory given back: a Wasm memory grows and never shrinks, so a worker
+ *   whose engine grew past `recycleMemoryBytes` in a solve asks (in the
+ *   task's shared flags, before it answers) to be retired; the pool's load
+ *   balancer gives it no further task, and once its answer is in the pool
+ *   terminates that thread. Piscina starts a replacement (with a fresh,
+ *   small engine) as it does for any lost worker, and the memory goes back
+ *   to the operating system with the thread.
  * - The worker runs from source under tsx in development and tests, and from
  *   `dist/` as plain JavaScript in production (`workerFile`).
  *
@@ -40,12 +47,16 @@ import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.j
 import {
   cancelledOutcome,
   FLAGS_BYTES,
+  RETIRE_INDEX,
   STARTED_AT_BYTE,
   STOP_INDEX,
   type SolveTask,
   type SolveTaskResult,
   type SolverWorkerData,
 } from './worker-protocol.js';
+
+/** Piscina's load-balancer function (its type is not exported by name). */
+type PiscinaLoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
 
 /** Where the pool reports what an operator should know. Default: `console`. */
 export interface PoolLog {
@@ -79,6 +90,14 @@ export interface PoolOptions {
   stopGraceMs?: number;
   /** Cap on each solve's engine memory, bytes; default: the engine's maximum (~4 GiB). */
   memoryLimitBytes?: number;
+  /**
+   * A worker whose engine memory grew past this many bytes is replaced once
+   * its solve ends, so the memory goes back to the system (see the module
+   * comment). Absent or 0: never (a worker keeps its high-water mark).
+   */
+  recycleMemoryBytes?: number;
+  /** Called when a worker is retired for its memory (metrics, logs). Must not throw. */
+  onRecycle?: (event: { threadId: number }) => void;
   /** V8 heap limits of each worker thread (not the Wasm memory: see `memoryLimitBytes`). */
   resourceLimits?: ResourceLimits;
   /** Called once for every solve, answered or failed (metrics). Must not throw. */
@@ -101,6 +120,8 @@ export interface PoolStats {
   maxQueue: number;
   /** Tasks completed by Piscina since start. */
   completed: number;
+  /** Workers retired since start because their engine memory grew past `recycleMemoryBytes`. */
+  recycled: number;
   /** Solves accepted and not yet answered (running + queued). */
   inFlight: number;
   /** True once `close()` was called. */
@@ -165,6 +186,11 @@ export class SolverPool {
   readonly #threads: number;
   readonly #maxQueue: number;
   readonly #memoryLimitBytes: number | undefined;
+  readonly #recycleMemoryBytes: number | undefined;
+  readonly #onRecycle: ((event: { threadId: number }) => void) | undefined;
+  /** Thread ids of workers being retired: the load balancer passes them over. */
+  readonly #retiring = new Set<number>();
+  #recycled = 0;
   readonly #onSettled: ((event: SolveEvent) => void) | undefined;
   readonly #log: PoolLog;
   readonly #inFlight = new Set<Int32Array>();
@@ -180,9 +206,15 @@ export class SolverPool {
     if (memory !== undefined && !(Number.isInteger(memory) && memory > 0)) {
       throw new RangeError(`memoryLimitBytes must be a positive integer, got ${memory}`);
     }
+    const recycle = options.recycleMemoryBytes;
+    if (recycle !== undefined && !(Number.isInteger(recycle) && recycle >= 0)) {
+      throw new RangeError(`recycleMemoryBytes must be a non-negative integer, got ${recycle}`);
+    }
     this.#threads = threads;
     this.#maxQueue = maxQueue;
     this.#memoryLimitBytes = memory;
+    this.#recycleMemoryBytes = recycle || undefined;
+    this.#onRecycle = options.onRecycle;
     this.#onSettled = options.onSettled;
     this.#log = options.log ?? console;
     const filename = options.filename ?? defaultWorkerFile();
@@ -194,11 +226,50 @@ export class SolverPool {
       minThreads: threads,
       maxThreads: threads,
       workerData,
+      loadBalancer: this.#balancer,
       ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
     });
     const onError = options.onError ?? ((err: unknown) => this.#log.error('solver pool error', err));
     // Unhandled, a pool error event would end the process.
     this.#piscina.on('error', onError);
+    this.#piscina.on('workerDestroy', (worker: { id: number }) => this.#retiring.delete(worker.id));
+  }
+
+  /**
+   * Piscina's least-busy choice (one task per worker), passing over workers
+   * being retired: those in `#retiring`, and those that asked in the flags of
+   * a task still in flight (the ask is read here before the pool has seen the
+   * answer, as Piscina hands the next queued task out as soon as a worker
+   * answers).
+   */
+  readonly #balancer: PiscinaLoadBalancer = (_task, workers) => {
+    for (const worker of workers) {
+      if (worker.currentUsage !== 0 || worker.terminating || worker.destroyed) continue;
+      if (this.#retiring.has(worker.id) || this.#askedToRetire(worker.id)) continue;
+      return worker;
+    }
+    return null;
+  };
+
+  #askedToRetire(threadId: number): boolean {
+    if (this.#recycleMemoryBytes === undefined) return false;
+    for (const stop of this.#inFlight) if (Atomics.load(stop, RETIRE_INDEX) === threadId) return true;
+    return false;
+  }
+
+  /** Terminates the worker `threadId` (idle: its solve has answered); Piscina replaces it. */
+  #retire(threadId: number): void {
+    if (this.#retiring.has(threadId)) return;
+    const worker = this.#piscina.threads.find((w) => w.threadId === threadId);
+    if (!worker) return;
+    this.#retiring.add(threadId);
+    this.#recycled++;
+    try {
+      this.#onRecycle?.({ threadId });
+    } catch (err) {
+      this.#log.error('solver pool: onRecycle failed', err);
+    }
+    void worker.terminate();
   }
 
   /**
@@ -257,6 +328,7 @@ export class SolverPool {
     const task: SolveTask = { deal, limits, stop };
     if (options?.proof) task.proof = options.proof;
     if (this.#memoryLimitBytes !== undefined) task.memoryLimitBytes = this.#memoryLimitBytes;
+    if (this.#recycleMemoryBytes !== undefined) task.recycleMemoryBytes = this.#recycleMemoryBytes;
     const queuedMs = () => (startedAt[0] === 0 ? 0 : Math.max(0, startedAt[0] - submitted));
 
     this.#inFlight.add(stop);
@@ -286,6 +358,8 @@ export class SolverPool {
       this.#settled({ error, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
       throw error;
     } finally {
+      const retire = Atomics.load(stop, RETIRE_INDEX);
+      if (retire !== 0 && !this.#closing) this.#retire(retire);
       this.#inFlight.delete(stop);
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
@@ -316,6 +390,7 @@ export class SolverPool {
       queued: p.queueSize,
       maxQueue: this.#maxQueue,
       completed: p.completed,
+      recycled: this.#recycled,
       inFlight: this.#inFlight.size,
       closing: this.#closing,
     };

@@ -43,6 +43,11 @@ pool = createPool({
   threads: config.threads,
   maxQueue: Math.max(4 * config.threads, config.worker.concurrency),
   memoryLimitBytes: config.memoryLimitBytes,
+  recycleMemoryBytes: config.recycleMemoryBytes,
+  onRecycle: ({ threadId }) => {
+    metrics.observeRecycle();
+    logger.info({ threadId, recycleMemoryMb: config.recycleMemoryBytes / 2 ** 20 }, 'solver worker replaced: its engine memory grew past RECYCLE_MEMORY_MB');
+  },
   stopGraceMs: config.stopGraceMs,
   onSettled: metrics.observeSolve,
   log: poolLog(logger),

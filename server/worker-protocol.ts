@@ -15,8 +15,17 @@ import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.j
 export const STOP_INDEX = 0;
 
 /**
+ * Index of the retire request in `SolveTask.stop`: 0, or the `threadId` of a
+ * worker whose engine memory grew past `SolveTask.recycleMemoryBytes` during
+ * this task (written by the worker before it answers; the pool then gives
+ * that worker no further task and replaces it).
+ */
+export const RETIRE_INDEX = 1;
+
+/**
  * Byte layout of a task's SharedArrayBuffer: the Int32 stop flag at index
- * `STOP_INDEX` (written by the pool, polled by the engine), and at byte
+ * `STOP_INDEX` (written by the pool, polled by the engine), the Int32 retire
+ * request at index `RETIRE_INDEX` (bytes 4-7, written by the worker), and at byte
  * `STARTED_AT_BYTE` a Float64 with the `Date.now()` at which the worker began
  * the search (0 while the task waits in the queue), read by the pool's
  * deadline backstop.
@@ -47,6 +56,11 @@ export interface SolveTask {
   memoryLimitBytes?: number;
   /** Build the certificate of an `unsolvable` verdict within these caps (client-sdk/core/proof/writer.ts). */
   proof?: ProofRequest;
+  /**
+   * Engine memory past which the worker asks to be retired once this task
+   * ends (bytes; the pool's `recycleMemoryBytes`). Absent: never.
+   */
+  recycleMemoryBytes?: number;
 }
 
 /** What a worker gives back for one task. */

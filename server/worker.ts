@@ -5,7 +5,7 @@
  *
  * No top-level await here: Piscina loads the worker with `require()` first,
  * and under tsx (`--import tsx`) the `import()` fallback would miss tsx's
- * hooks (shared/docs/stack-notes.md). Initialisation is therefore lazy and
+ * hooks (docs/stack-notes.md). Initialisation is therefore lazy and
  * synchronous (`Engine.instantiate` on an already compiled module).
  *
  * Failures come back as data with a code that says what happened
@@ -14,7 +14,7 @@
  * pool to log, never into a response. A worker thread that dies outright is
  * the pool's to report (`worker_crashed`, `out_of_memory`).
  */
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { Engine } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import { solveWithProof } from '../client-sdk/core/proof/writer.js';
@@ -22,6 +22,7 @@ import {
   cancelledOutcome,
   describeFailure,
   markStarted,
+  RETIRE_INDEX,
   STOP_INDEX,
   type SolveTask,
   type SolveTaskResult,
@@ -46,13 +47,30 @@ export default function solveTask(task: SolveTask): SolveTaskResult {
   // Cancelled while it waited in the queue: do not start the search.
   if (Atomics.load(task.stop, STOP_INDEX) !== 0) return { ok: true, outcome: cancelledOutcome() };
   markStarted(task.stop);
+  let used: Engine | undefined;
   try {
+    used = getEngine();
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
-    const outcome = solveWithProof(getEngine(), task.deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
+    const outcome = solveWithProof(used, task.deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
     return { ok: true, outcome };
   } catch (err) {
     // A trap or an abort may leave the instance's memory inconsistent: start afresh next time.
     engine = undefined;
     return { ok: false, error: describeFailure(err) };
+  } finally {
+    askToRetireIfGrown(task, used);
   }
+}
+
+/**
+ * A Wasm memory never shrinks: an engine that grew past the task's
+ * `recycleMemoryBytes` would hold that memory for the life of the thread.
+ * Such a worker asks the pool (in the task's shared flags, before its answer
+ * is posted) to be replaced, and drops its engine meanwhile.
+ */
+function askToRetireIfGrown(task: SolveTask, used: Engine | undefined): void {
+  const limit = task.recycleMemoryBytes;
+  if (limit === undefined || used === undefined || used.memorySize() <= limit) return;
+  if (task.stop.length > RETIRE_INDEX) Atomics.store(task.stop, RETIRE_INDEX, threadId);
+  engine = undefined;
 }

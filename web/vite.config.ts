@@ -1,5 +1,5 @@
 /**
- * Vite build of the web page (issue 7): `web/` → `dist/web/`, served by the
+ * Vite build of the web page: `web/` → `dist/web/`, served by the
  * Hono app at `/` (server/app.ts). Everything is bundled (Preact, the SDK
  * modules the page uses, the styles): the page needs no CDN and works offline.
  *

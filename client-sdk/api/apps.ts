@@ -46,7 +46,7 @@ import type { Deal, Layout, Rules } from '../core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../core/solve-types.js';
 import { applyMove, checkSolution, isWon } from '../core/verify.js';
 import { MAX_REVIEW_MOVES, MAX_WINNABLE_COUNT, type DealsQuery, type DealsResponse, type DifficultyRequest, type DifficultyResponse, type Measure, type ReviewRequest, type ReviewResponse } from './apps-schemas.js';
-import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type LimitsConfig } from './request.js';
+import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type BudgetPolicy } from './request.js';
 import type { SolveRequest } from './schemas.js';
 
 /**
@@ -65,7 +65,7 @@ export interface Decider {
 
 /** Budgets and certificate caps of the app endpoints (the service's configuration). */
 export interface AppsConfig {
-  limits: LimitsConfig;
+  limits: BudgetPolicy;
   proofCaps: ProofCaps;
 }
 

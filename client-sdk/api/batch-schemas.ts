@@ -9,6 +9,7 @@
  * its place in the batch); results are keyed by it.
  */
 import { z } from '@hono/zod-openapi';
+import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
 import { DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
 
 /** `"1..100000"`, `"1-100000"`: a range of deal numbers, both ends included. */
@@ -62,7 +63,7 @@ export const BatchRequestSchema = z
   });
 
 /** Verdict of one deal of a batch: the three verdicts of a solve, or `error` when the solve itself failed. */
-export const BatchVerdictSchema = z.enum(['solved', 'unsolvable', 'unknown', 'error']);
+export const BatchVerdictSchema = z.enum([...VERDICTS, 'error']);
 
 /** Counts of finished deals by verdict. */
 export const BatchCountsSchema = z
@@ -138,7 +139,7 @@ export const BatchResultSchema = z
     index: z.number().int().min(0).openapi({ description: 'Place of the deal in the batch, 0-based.' }),
     deal: DealNumberSchema.nullable().openapi({ description: 'The deal number; null for a board.' }),
     verdict: BatchVerdictSchema,
-    reason: z.enum(['max_states', 'timeout', 'memory', 'cancelled']).optional().openapi({ description: 'Which budget ran out; only with `unknown`.' }),
+    reason: z.enum(UNKNOWN_REASONS).optional().openapi({ description: 'Which budget ran out; only with `unknown`.' }),
     moveCount: z.number().int().openapi({ description: 'Moves of the solution (0 unless solved).' }),
     notation: z.array(z.string()).openapi({ description: 'The solution in standard notation.' }),
     moves: z.array(MoveSchema).optional().openapi({ description: 'The solution as JSON moves; only with `?moves=true`.' }),
@@ -151,7 +152,7 @@ export const BatchResultSchema = z
 export const BatchResultsQuerySchema = z.object({
   after: z
     .string()
-    .regex(/^\d{1,15}$/)
+    .regex(/^\d{1,15}$/, { error: 'must be a whole number: the seq of the last result received (0 = from the start)' })
     .optional()
     .openapi({ description: 'Resume after this `seq` (the last one received); default 0 = from the start. SSE clients may send `Last-Event-ID` instead.' }),
   moves: z.enum(['true', 'false']).optional().openapi({ description: 'Include each solution as JSON `moves` (default false: `notation` only).' }),

@@ -5,7 +5,8 @@
  *
  * - `resolveDeal`: game preset + rule overrides + position (deal number, board
  *   text or JSON layout) → `Deal`.
- * - `resolveLimits`: requested budgets → budgets within the server's caps.
+ * - `resolveLimits`: requested budgets → budgets within a policy's caps (the
+ *   service's, server/limits.ts, or the local solver's).
  * - `buildSolveResponse`: engine outcome → the `SolveResponse` wire shape.
  */
 import { formatBoard, parseBoard } from '../core/board.js';
@@ -14,8 +15,11 @@ import { SolverError } from '../core/errors.js';
 import { layoutFromJson, validateLayout } from '../core/layout.js';
 import { toFcsMoves, toStandardNotation } from '../core/notation.js';
 import {
+  BUILD_RULES,
+  EMPTY_COLUMN_RULES,
   findPreset,
   PRESETS,
+  SEQUENCE_MOVE_RULES,
   MAX_COLUMNS,
   MAX_FREE_CELLS,
   type Deal,
@@ -28,8 +32,12 @@ import { proofToWire } from '../core/proof/format.js';
 import type { GamesResponse, LimitsRequest, RulesOverride, SolveRequest, SolveResponse } from './schemas.js';
 import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
 
-/** Defaults and caps of the solve budgets (server configuration). */
-export interface LimitsConfig {
+/**
+ * Defaults and caps of the solve budgets, as a front end applies them: the
+ * service's (server/limits.ts, from its configuration) or the SDK's local
+ * solver's (client-sdk/sdk/local.ts). States are a count, times milliseconds.
+ */
+export interface BudgetPolicy {
   /** `maxStates` when the request gives none. */
   defaultMaxStates: number;
   /** Largest `maxStates` a request may ask for. */
@@ -39,18 +47,6 @@ export interface LimitsConfig {
   /** Largest `timeoutMs` a request may ask for. */
   timeoutMsCap: number;
 }
-
-/** The service's default budgets: 5,000,000 states / 30 s, capped at 50,000,000 states / 120 s. */
-export const DEFAULT_LIMITS_CONFIG: Readonly<LimitsConfig> = Object.freeze({
-  defaultMaxStates: 5_000_000,
-  maxStatesCap: 50_000_000,
-  defaultTimeoutMs: 30_000,
-  timeoutMsCap: 120_000,
-});
-
-const BUILD_RULES = ['alternate_color', 'suit', 'rank', 'suit_up_or_down'] as const;
-const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
-const SEQUENCE_MOVE_RULES = ['none', 'supermove', 'cells_plus_one', 'unlimited'] as const;
 
 /**
  * The numbering a deal number is read in when the request names none: `ms`
@@ -93,7 +89,7 @@ export function applyRules(base: Rules, override: RulesOverride | undefined): Ru
 
 /**
  * A foundation base other than the Ace only exists with wrapping ranks
- * (rules.md: "foundation base: Ace, or a rank chosen by the deal (Penguin),
+ * (docs/rules.md: "foundation base: Ace, or a rank chosen by the deal (Penguin),
  * wrapping K→A"); the engine counts ranks from the base, so it would solve
  * such a deal as wrapping while the checker, told `wrap: false`, refuses the
  * solution. Found by tests/integration/fuzz-api.test.ts (`{"game": "penguin", "deal": 1,
@@ -198,24 +194,28 @@ function fitLayout(layout: Layout, rules: Rules): Layout {
 
 /**
  * Applies the defaults (the game's own, when its preset has `defaultLimits`,
- * else the server's) and the caps to the budgets a request asks for.
+ * else the policy's) and the policy's caps to the budgets a request asks for.
+ * @param limits the request's `limits`, if any
+ * @param policy defaults and caps (the service's or the local solver's)
+ * @param game the preset id, for its own defaults
+ * @returns the budgets to solve with: states (count) and deadline (ms)
  * @throws SolverError `bad_limits`, naming the allowed range, when a value is
  *   not an integer from 1 to its cap.
  */
 export function resolveLimits(
   limits: LimitsRequest | undefined,
-  config: LimitsConfig = DEFAULT_LIMITS_CONFIG,
+  policy: BudgetPolicy,
   game?: string,
 ): SolveLimits {
   // a game's own defaults (rules.ts `defaultLimits`) replace the service's, within the caps
   const gameDefaults = game === undefined ? undefined : findPreset(game)?.defaultLimits;
-  const maxStates = limits?.maxStates ?? Math.min(gameDefaults?.maxStates ?? config.defaultMaxStates, config.maxStatesCap);
-  const timeoutMs = limits?.timeoutMs ?? Math.min(gameDefaults?.timeoutMs ?? config.defaultTimeoutMs, config.timeoutMsCap);
-  if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > config.maxStatesCap) {
-    throw new SolverError('bad_limits', `limits.maxStates must be an integer from 1 to ${config.maxStatesCap}`, { path: 'limits.maxStates' });
+  const maxStates = limits?.maxStates ?? Math.min(gameDefaults?.maxStates ?? policy.defaultMaxStates, policy.maxStatesCap);
+  const timeoutMs = limits?.timeoutMs ?? Math.min(gameDefaults?.timeoutMs ?? policy.defaultTimeoutMs, policy.timeoutMsCap);
+  if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > policy.maxStatesCap) {
+    throw new SolverError('bad_limits', `limits.maxStates must be an integer from 1 to ${policy.maxStatesCap}`, { path: 'limits.maxStates' });
   }
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > config.timeoutMsCap) {
-    throw new SolverError('bad_limits', `limits.timeoutMs must be an integer from 1 to ${config.timeoutMsCap}`, { path: 'limits.timeoutMs' });
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > policy.timeoutMsCap) {
+    throw new SolverError('bad_limits', `limits.timeoutMs must be an integer from 1 to ${policy.timeoutMsCap}`, { path: 'limits.timeoutMs' });
   }
   return { maxStates, timeoutMs };
 }

@@ -13,25 +13,38 @@
 import { z } from '@hono/zod-openapi';
 import { ERROR_STATUS, SolverError, type ErrorCode } from '../core/errors.js';
 import { LayoutJsonSchema } from '../core/layout.js';
+import { MOVE_SOURCES, MOVE_TARGETS } from '../core/moves.js';
 import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from '../core/proof/format.js';
-import { MAX_COLUMNS, MAX_FREE_CELLS } from '../core/rules.js';
+import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
+import { BUILD_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, PRESETS, SEQUENCE_MOVE_RULES } from '../core/rules.js';
 
 /** Game identifier, one of `GET /v1/games`. */
 export const GameIdSchema = z
-  .string()
+  .string({
+    error: (issue) =>
+      issue.input === undefined ? 'required: a game id from GET /v1/games, e.g. "freecell"' : 'must be a game id (a string) from GET /v1/games, e.g. "freecell"',
+  })
   .min(1)
   .max(64)
-  .openapi({ description: 'Game preset id, as listed by `GET /v1/games`.', example: 'seahaven_towers' });
+  .openapi({
+    // Every preset named, from the presets themselves (so the document cannot leave one out).
+    description: `Game preset id, as listed by \`GET /v1/games\`: ${PRESETS.map((p) => `\`${p.id}\``).join(', ')}.`,
+    example: 'seahaven_towers',
+  });
 
 /** A deal numbering scheme. */
-export const NumberingSchema = z.enum(['ms', 'pysolfc']).openapi({
+export const NumberingSchema = z.enum(NUMBERINGS).openapi({
   description:
     '`ms`: Microsoft FreeCell / FreeCell Pro numbers (1..2^33-1). `pysolfc`: PySolFC game numbers (every game).',
 });
 
+/** Most digits a deal number string may have (every numbering's last deal is far shorter). */
+const MAX_DEAL_DIGITS = 40;
+
 /**
  * A deal number: a JSON integer, or a string of decimal digits for numbers
- * beyond 2^53 (which a JSON number cannot carry exactly).
+ * beyond 2^53 (which a JSON number cannot carry exactly). A digit string
+ * longer than `MAX_DEAL_DIGITS` fails with code `deal_out_of_range`.
  */
 export const DealNumberSchema = z
   .union(
@@ -42,7 +55,14 @@ export const DealNumberSchema = z
             ? 'deal numbers beyond 2^53 must be sent as a string of digits'
             : 'deal must be an integer or a string of decimal digits',
       }),
-      z.string().regex(/^\d{1,40}$/, { error: 'deal must be a string of decimal digits' }),
+      z
+        .string()
+        .regex(/^\d+$/, { error: 'deal must be a string of decimal digits' })
+        // Digits, but more than any numbering has: out of range (the code says so), not malformed.
+        .refine((s) => s.length <= MAX_DEAL_DIGITS, {
+          error: (issue) => `deal number of ${(issue.input as string).length} digits is out of range: no numbering has deals beyond ${MAX_DEAL_DIGITS} digits`,
+          params: { code: 'deal_out_of_range' },
+        }),
     ],
     { error: 'deal must be an integer or a string of decimal digits' },
   )
@@ -51,13 +71,13 @@ export const DealNumberSchema = z
     example: 1,
   });
 
-export const BuildRuleSchema = z.enum(['alternate_color', 'suit', 'rank', 'suit_up_or_down']).openapi({
+export const BuildRuleSchema = z.enum(BUILD_RULES).openapi({
   description: 'How tableau cards build down: alternate colours, in suit, any suit (rank only), or in suit up or down.',
 });
-export const EmptyColumnRuleSchema = z.enum(['any', 'kings', 'none']).openapi({
+export const EmptyColumnRuleSchema = z.enum(EMPTY_COLUMN_RULES).openapi({
   description: 'Which cards an empty column takes: any card, kings only (with wrapping ranks: the rank below the foundation base), or none.',
 });
-export const SequenceMoveRuleSchema = z.enum(['none', 'supermove', 'cells_plus_one', 'unlimited']).openapi({
+export const SequenceMoveRuleSchema = z.enum(SEQUENCE_MOVE_RULES).openapi({
   description:
     'How many cards move at once between columns: `none` single cards; `supermove` (f+1)·2^e; `cells_plus_one` f+1; `unlimited` any valid sequence (f = empty free cells, e = empty columns other than the destination).',
 });
@@ -154,9 +174,9 @@ export const SolveRequestSchema = z
 /** One move of a solution (`Move` of `moves.ts`), indices 0-based. */
 export const MoveSchema = z
   .object({
-    from: z.enum(['column', 'cell']),
+    from: z.enum(MOVE_SOURCES),
     fromIndex: z.number().int().min(0).openapi({ description: 'Source column or free cell, 0-based.' }),
-    to: z.enum(['column', 'cell', 'foundation']),
+    to: z.enum(MOVE_TARGETS),
     toIndex: z.number().int().min(0).openapi({ description: 'Target column or free cell, 0-based; for a foundation the suit (0 C, 1 D, 2 H, 3 S).' }),
     count: z.number().int().min(1).openapi({ description: 'Cards moved (more than 1 only for a sequence move).' }),
     card: z.string().openapi({ description: 'The moved card; for a sequence move the deepest card of the run.', example: '9H' }),
@@ -226,10 +246,10 @@ export const ProofSchema = z
 /** Answer of `POST /v1/solve`. */
 export const SolveResponseSchema = z
   .object({
-    verdict: z.enum(['solved', 'unsolvable', 'unknown']).openapi({
+    verdict: z.enum(VERDICTS).openapi({
       description: '`solved`: a solution checked by an independent replay. `unsolvable`: the complete search found none. `unknown`: a budget ran out (see `reason`).',
     }),
-    reason: z.enum(['max_states', 'timeout', 'memory', 'cancelled']).optional().openapi({ description: 'Which budget ended the search; only with `unknown`.' }),
+    reason: z.enum(UNKNOWN_REASONS).optional().openapi({ description: 'Which budget ended the search; only with `unknown`.' }),
     game: GameIdSchema,
     rules: RulesSchema,
     board: z.string().openapi({ description: 'The start position in fc-solve board text.' }),
@@ -280,22 +300,64 @@ export const HealthResponseSchema = z
   .catchall(z.unknown())
   .openapi('HealthResponse');
 
+/** Most problems one validation message lists; the rest are counted. */
+const MAX_LISTED_PROBLEMS = 10;
+
+/** A zod issue flattened: its full path and message, and an error code a refinement asked for. */
+interface FlatIssue {
+  path: PropertyKey[];
+  message: string;
+  code?: ErrorCode;
+}
+
+/**
+ * The issues of a failure, with every union resolved to the branch the input
+ * was meant for: the one branch whose type the input has (e.g. the list in
+ * `deals: [1, "2", 3.5]`), whose own issues then name the entry at fault
+ * (`deals.2`). A union with no such single branch stays one issue with its
+ * own message.
+ */
+function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): FlatIssue[] {
+  const out: FlatIssue[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union') {
+      const typed = issue.errors.filter((branch) => !(branch.length === 1 && branch[0].code === 'invalid_type' && branch[0].path.length === 0));
+      if (typed.length === 1) {
+        out.push(...flatten(typed[0], path));
+        continue;
+      }
+    }
+    if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) path.push(issue.keys[0]);
+    const asked = issue.code === 'custom' ? (issue.params as { code?: ErrorCode } | undefined)?.code : undefined;
+    out.push({ path, message: issue.message, ...(asked ? { code: asked } : {}) });
+  }
+  return out;
+}
+
 /**
  * Turns a zod failure into a `SolverError` whose `path` names the field at
- * fault (e.g. `layout.columns.3`). The code follows the part of the request:
- * `limits.*` → `bad_limits`, `rules.*` → `bad_rules`, `layout.*` →
- * `invalid_layout`, anything else → `invalid_request`.
+ * fault (e.g. `layout.columns.3`; the first one when there are several). The
+ * message lists every problem (`path: message`, `; `-separated, at most 10,
+ * then how many more). The code is the one a refinement asked for (e.g.
+ * `deal_out_of_range`), else follows the part of the request: `limits.*` →
+ * `bad_limits`, `rules.*` → `bad_rules`, `layout.*` → `invalid_layout`,
+ * anything else → `invalid_request`.
  */
 export function validationError(error: z.ZodError): SolverError {
-  const issue = error.issues[0];
-  const path: PropertyKey[] = [...(issue?.path ?? [])];
-  if (issue?.code === 'unrecognized_keys' && issue.keys.length > 0) path.push(issue.keys[0]);
-  const dotted = path.map(String).join('.');
-  const root = path.length > 0 ? String(path[0]) : '';
+  const issues = flatten(error.issues);
+  const first = issues[0] ?? { path: [], message: 'invalid request' };
+  const dotted = first.path.map(String).join('.');
+  const root = first.path.length > 0 ? String(first.path[0]) : '';
   const code: ErrorCode =
-    root === 'limits' ? 'bad_limits' : root === 'rules' ? 'bad_rules' : root === 'layout' ? 'invalid_layout' : 'invalid_request';
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''})` : '';
-  const message = `${dotted ? `${dotted}: ` : ''}${issue?.message ?? 'invalid request'}${more}`;
+    first.code ??
+    (root === 'limits' ? 'bad_limits' : root === 'rules' ? 'bad_rules' : root === 'layout' ? 'invalid_layout' : 'invalid_request');
+  const listed = issues.slice(0, MAX_LISTED_PROBLEMS).map((i) => {
+    const at = i.path.map(String).join('.');
+    return `${at ? `${at}: ` : ''}${i.message}`;
+  });
+  const rest = issues.length - listed.length;
+  const message = `${listed.join('; ') || 'invalid request'}${rest > 0 ? ` (and ${rest} more problem${rest > 1 ? 's' : ''})` : ''}`;
   return new SolverError(code, message, dotted ? { path: dotted } : undefined);
 }
 

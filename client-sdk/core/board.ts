@@ -1,6 +1,6 @@
 /**
- * The fc-solve board text format, in and out (`shared/docs/rules.md`, section
- * "Board text format"; the test vectors in `shared/data/deals/*.jsonl` use it).
+ * The fc-solve board text format, in and out (`docs/rules.md`, section
+ * "Board text format"; the test vectors in `tests/fixtures/data/deals/*.jsonl` use it).
  *
  * ```
  * Foundations: H-5 C-A D-0 S-K      optional, any order of suits, missing suits empty
@@ -10,7 +10,7 @@
  *                                   an empty line (or ":") is an empty column
  * ```
  *
- * Decisions beyond rules.md:
+ * Decisions beyond docs/rules.md:
  * - `FC:` and `Founds:` are aliases; header keywords are case-insensitive; the
  *   two header lines may come in either order, each at most once, and only
  *   before the first column line (a leading blank line is already an empty
@@ -43,7 +43,7 @@ export interface FormatBoardOptions {
   /**
    * How many tokens the `Freecells:` line lists:
    * - `'all'`: one per cell of the game (`rules.freeCells`, or the layout's cell count without rules);
-   * - `'trim'`: up to the last filled cell (trailing empty cells left out, as rules.md allows).
+   * - `'trim'`: up to the last filled cell (trailing empty cells left out, as docs/rules.md allows).
    *
    * Default: for a layout returned by {@link parseBoard}, as many tokens as its
    * `Freecells:` line had (so formatting reproduces the input), otherwise `'all'`.
@@ -85,7 +85,7 @@ function foundationTokenRank(text: string): number {
 }
 
 /**
- * Parses a board in the fc-solve text format (rules.md, "Board text format";
+ * Parses a board in the fc-solve text format (docs/rules.md, "Board text format";
  * see this module's header for the decisions it documents) and checks it with
  * {@link validateLayout}.
  *
@@ -109,14 +109,14 @@ function foundationTokenRank(text: string): number {
  *     the first token too many.
  */
 export function parseBoard(text: string, rules: Rules): Layout {
-  if (typeof text !== 'string') throw new SolverError('malformed_board', 'The board must be a text.');
+  if (typeof text !== 'string') throw new SolverError('malformed_board', 'the board must be a text');
   if (text.length > MAX_BOARD_TEXT_LENGTH) {
-    throw new SolverError('malformed_board', `The board text is ${text.length} characters long; at most ${MAX_BOARD_TEXT_LENGTH} are accepted.`);
+    throw new SolverError('malformed_board', `the board text is ${text.length} characters long; at most ${MAX_BOARD_TEXT_LENGTH} are accepted`);
   }
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop(); // the final newline ends the last line
-  if (lines.every((l) => l.trim() === '')) throw new SolverError('malformed_board', 'The board text is empty.');
+  if (lines.every((l) => l.trim() === '')) throw new SolverError('malformed_board', 'the board text is empty');
 
   const base = rules.foundationBase ?? 1;
   let cellTokens: Token[] | null = null;
@@ -138,24 +138,24 @@ export function parseBoard(text: string, rules: Rules): Layout {
       if (columnLines.length > 0) {
         throw new SolverError(
           'malformed_board',
-          `Line ${lineNo}: the "${headerToken.text}" line must come before the column lines (line ${columnLines[0].line} is already a column).`,
+          `line ${lineNo}: the "${headerToken.text}" line must come before the column lines (line ${columnLines[0].line} is already a column)`,
           at(headerToken),
         );
       }
       if (keyword === 'freecells' || keyword === 'fc') {
         if (cellTokens !== null) {
-          throw new SolverError('malformed_board', `Line ${lineNo}: a second free-cell line (the first is line ${cellHeaderLine}).`, at(headerToken));
+          throw new SolverError('malformed_board', `line ${lineNo}: a second free-cell line (the first is line ${cellHeaderLine})`, at(headerToken));
         }
         cellTokens = tokens;
         cellHeaderLine = lineNo;
         for (const t of tokens) {
           if (t.text !== '-' && parseCard(t.text) === null) {
-            throw new SolverError('malformed_board', `Line ${lineNo}, column ${t.column}: "${t.text}" is neither a card nor "-" (empty cell).`, at(t));
+            throw new SolverError('malformed_board', `line ${lineNo}, column ${t.column}: "${t.text}" is neither a card nor "-" (empty cell)`, at(t));
           }
         }
       } else {
         if (foundationHeaderLine !== 0) {
-          throw new SolverError('malformed_board', `Line ${lineNo}: a second foundations line (the first is line ${foundationHeaderLine}).`, at(headerToken));
+          throw new SolverError('malformed_board', `line ${lineNo}: a second foundations line (the first is line ${foundationHeaderLine})`, at(headerToken));
         }
         foundationHeaderLine = lineNo;
         foundationTokens = [null, null, null, null];
@@ -164,13 +164,13 @@ export function parseBoard(text: string, rules: Rules): Layout {
           if (!m) {
             throw new SolverError(
               'malformed_board',
-              `Line ${lineNo}, column ${t.column}: "${t.text}" is not a foundation such as H-5, C-A, D-0 or S-K.`,
+              `line ${lineNo}, column ${t.column}: "${t.text}" is not a foundation such as H-5, C-A, D-0 or S-K`,
               at(t),
             );
           }
           const suit = SUIT_LETTERS.indexOf(m[1].toUpperCase() as (typeof SUIT_LETTERS)[number]) as Suit;
           if (foundationTokens[suit] !== null) {
-            throw new SolverError('malformed_board', `Line ${lineNo}, column ${t.column}: the ${SUIT_LETTERS[suit]} foundation is given twice.`, at(t));
+            throw new SolverError('malformed_board', `line ${lineNo}, column ${t.column}: the ${SUIT_LETTERS[suit]} foundation is given twice`, at(t));
           }
           foundationTokens[suit] = t;
           const top = foundationTokenRank(m[2]);
@@ -192,7 +192,7 @@ export function parseBoard(text: string, rules: Rules): Layout {
       const where: ErrorLocation = extra.tokens.length > 0 ? at(extra.tokens[0]) : { line: extra.line, column: extra.raw.indexOf(':') + 1, token: ':' };
       throw new SolverError(
         'wrong_column_count',
-        `Line ${extra.line}: the game has ${rules.columns} columns, this would be column ${c + 1}.`,
+        `line ${extra.line}: the game has ${rules.columns} columns, this would be column ${c + 1}`,
         where,
       );
     }
@@ -204,7 +204,7 @@ export function parseBoard(text: string, rules: Rules): Layout {
     tokens.map((t) => {
       const card = parseCard(t.text);
       if (card === null) {
-        throw new SolverError('malformed_board', `Line ${t.line}, column ${t.column}: "${t.text}" is not a card (rank A 2-9 T J Q K, suit C D H S).`, at(t));
+        throw new SolverError('malformed_board', `line ${t.line}, column ${t.column}: "${t.text}" is not a card (rank A 2-9 T J Q K, suit C D H S)`, at(t));
       }
       return card;
     }),
@@ -245,8 +245,8 @@ export function parseBoard(text: string, rules: Rules): Layout {
       const lastLine = used.length > 0 ? used[used.length - 1].line : Math.max(cellHeaderLine, foundationHeaderLine);
       throw new SolverError(
         'wrong_column_count',
-        `The game has ${rules.columns} columns, the board gives ${givenColumns} column line${givenColumns === 1 ? '' : 's'} and cards are missing (${err.message}) ` +
-          'Missing trailing columns are taken as empty only when every card is accounted for.',
+        `the game has ${rules.columns} columns, the board gives ${givenColumns} column line${givenColumns === 1 ? '' : 's'} and cards are missing (${err.message}); ` +
+          'missing trailing columns are taken as empty only when every card is accounted for',
         { line: lastLine + 1 },
       );
     }
@@ -263,8 +263,8 @@ function foundationTopText(count: number, base: number): string {
 }
 
 /**
- * Writes a layout in the fc-solve board text format (rules.md, "Board text
- * format"), reproducing the strings of `shared/data/deals/*.jsonl` exactly.
+ * Writes a layout in the fc-solve board text format (docs/rules.md, "Board text
+ * format"), reproducing the strings of `tests/fixtures/data/deals/*.jsonl` exactly.
  *
  * Output, each line ending with `\n`:
  * 1. `Foundations: H-x C-x D-x S-x` (order H C D S as fc-solve; x = top card's
@@ -283,7 +283,7 @@ function foundationTopText(count: number, base: number): string {
 export function formatBoard(layout: Layout, rules?: Rules, options: FormatBoardOptions = {}): string {
   const base = rules?.foundationBase ?? 1;
   const text = (card: Card | null, where: string): string => {
-    if (card === null || !isCard(card)) throw new SolverError('invalid_layout', `${where}: ${String(card)} is not a card.`);
+    if (card === null || !isCard(card)) throw new SolverError('invalid_layout', `${where}: ${String(card)} is not a card`);
     return cardToString(card);
   };
   const out: string[] = [];
@@ -305,13 +305,13 @@ export function formatBoard(layout: Layout, rules?: Rules, options: FormatBoardO
     const tokens: string[] = [];
     for (let i = 0; i < count; i++) {
       const card = layout.freeCells[i] ?? null;
-      tokens.push(card === null ? '-' : text(card, `Free cell ${i + 1}`));
+      tokens.push(card === null ? '-' : text(card, `free cell ${i + 1}`));
     }
     out.push(`Freecells: ${tokens.join(' ')}`);
   }
 
   layout.columns.forEach((column, c) => {
-    out.push(column.length === 0 ? ':' : column.map((card, i) => text(card, `Column ${c + 1}, position ${i + 1}`)).join(' '));
+    out.push(column.length === 0 ? ':' : column.map((card, i) => text(card, `column ${c + 1}, position ${i + 1}`)).join(' '));
   });
   return out.map((l) => `${l}\n`).join('');
 }

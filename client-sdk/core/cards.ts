@@ -5,7 +5,7 @@
  * A card is a small integer `code = rank * 4 + suit`:
  * - rank 1..13 (Ace = 1, King = 13),
  * - suit 0..3 in Microsoft FreeCell's deck order: Clubs, Diamonds, Hearts, Spades
- *   (rules.md, "Microsoft FreeCell numbers").
+ *   (docs/rules.md, "Microsoft FreeCell numbers").
  * Codes therefore run from 4 (AC) to 55 (KS); 0 is never a card and means
  * "no card" wherever a byte slot may be empty.
  */

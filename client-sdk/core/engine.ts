@@ -3,33 +3,121 @@
  * it per thread, writes a deal into its input block, runs the search, and
  * turns the solution buffer into checked `Move`s.
  *
- * The layouts of the input block and the output buffer are documented in
- * assembly/search.ts and assembly/output.ts; the numeric codes below must
- * match the constants there.
+ * The engine is the one definition of its interface: the rule, verdict and
+ * reason codes and the offsets of the input block and the output buffer are
+ * exported globals of the module (assembly/index.ts; layouts documented in
+ * assembly/search.ts and assembly/output.ts). `readInterface` reads them when
+ * a module is instantiated and throws when one is missing, so a glue and a
+ * module out of step fail at start instead of searching the wrong position.
  */
 import { cardToString, rankOf, suitOf, makeCard, type Card } from './cards.js';
-import type { Deal, Rules } from './rules.js';
-import type { Move } from './moves.js';
+import { BUILD_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES, type Deal } from './rules.js';
+import { MOVE_SOURCES, MOVE_TARGETS, type Move } from './moves.js';
 import { SolverError } from './errors.js';
-import type { SolveLimits, SolveOutcome, UnknownReason } from './solve-types.js';
+import { UNKNOWN_REASONS, type SolveLimits, type SolveOutcome, type UnknownReason } from './solve-types.js';
 import { checkSolution } from './verify.js';
 
-const BUILD_CODES: Record<Rules['build'], number> = { alternate_color: 0, suit: 1, rank: 2, suit_up_or_down: 3 };
-const EMPTY_CODES: Record<Rules['emptyColumn'], number> = { any: 0, kings: 1, none: 2 };
-const SEQUENCE_CODES: Record<Rules['sequenceMove'], number> = { none: 0, supermove: 1, cells_plus_one: 2, unlimited: 3 };
-const VERDICT_SOLVED = 0;
-const VERDICT_UNSOLVABLE = 1;
-const VERDICT_UNKNOWN = 2;
-const REASONS: Record<number, UnknownReason> = { 1: 'max_states', 2: 'timeout', 3: 'memory', 4: 'cancelled' };
-const REASON_TIMEOUT = 2;
-const REASON_CANCELLED = 4;
-const OUTPUT_MOVE_BYTES = 8;
-const SOURCES = ['column', 'cell'] as const;
-const TARGETS = ['column', 'cell', 'foundation'] as const;
+/*
+ * The words come from the vocabularies (BUILD_RULES, ..., UNKNOWN_REASONS,
+ * MOVE_SOURCES, MOVE_TARGETS); the module exports the code of word `w` as
+ * `PREFIX_W` in upper case: `BUILD_SUIT_UP_OR_DOWN`, `EMPTY_KINGS`,
+ * `SEQ_CELLS_PLUS_ONE`, `REASON_MAX_STATES`, `TARGET_FOUNDATION`.
+ */
+
+/** The engine's interface constants, as read from one instantiated module (see `readInterface`). */
+interface EngineInterface {
+  build: Record<string, number>;
+  empty: Record<string, number>;
+  sequence: Record<string, number>;
+  /** Engine reason code → the API's unknown reason. */
+  reasons: Map<number, UnknownReason>;
+  reasonCode: Record<UnknownReason, number>;
+  verdictSolved: number;
+  verdictUnsolvable: number;
+  verdictUnknown: number;
+  /** Input block: its size and the byte offset of each field (assembly/search.ts). */
+  input: {
+    bytes: number; columns: number; cells: number; build: number; empty: number; sequence: number; wrap: number;
+    foundations: number; freeCells: number; lengths: number; cards: number; columnStride: number;
+  };
+  /** Output buffer: bytes per move and the offset of each field (assembly/output.ts). */
+  output: {
+    moveBytes: number; sourceKind: number; sourceIndex: number; targetKind: number; targetIndex: number;
+    count: number; card: number; auto: number;
+  };
+  /** Engine source / target kind code → the move's `from` / `to`. */
+  sources: Map<number, Move['from']>;
+  targets: Map<number, Move['to']>;
+}
+
+/** Engine functions the glue calls; checked to exist at instantiation. */
+const FUNCTIONS = [
+  'inputAddress', 'outputAddress', 'outputMoveCount', 'expandedCount', 'solve', 'lastStopReason', 'statesStored',
+  'memoryBytesUsed', 'keyBytes', 'exportBufferAddress', 'exportKeys', 'fingerprintLowBits', 'fingerprintHighBits',
+] as const;
+
+/**
+ * Reads the interface constants of an instantiated engine module.
+ * @throws Error naming the first missing export (a module built from another
+ *   version of assembly/: run `npm run asbuild`), or codes of one rule that
+ *   are not distinct.
+ */
+function readInterface(exports: WebAssembly.Exports): EngineInterface {
+  const constant = (name: string): number => {
+    const g = exports[name];
+    if (!(g instanceof WebAssembly.Global)) {
+      throw new Error(`the engine module does not export ${name}: build/engine.wasm and client-sdk/engine.ts are out of step (run npm run asbuild)`);
+    }
+    return g.value as number;
+  };
+  for (const name of FUNCTIONS) {
+    if (typeof exports[name] !== 'function') {
+      throw new Error(`the engine module does not export the function ${name}: build/engine.wasm and client-sdk/engine.ts are out of step (run npm run asbuild)`);
+    }
+  }
+  const codes = (prefix: string, words: readonly string[]): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const word of words) out[word] = constant(`${prefix}_${word.toUpperCase()}`);
+    if (new Set(Object.values(out)).size !== Object.keys(out).length) throw new Error(`the engine module's ${prefix}_* codes are not distinct`);
+    return out;
+  };
+  const reasonCode = codes('REASON', UNKNOWN_REASONS) as Record<UnknownReason, number>;
+  const sourceCode = codes('SOURCE', MOVE_SOURCES);
+  const targetCode = codes('TARGET', MOVE_TARGETS);
+  return {
+    build: codes('BUILD', BUILD_RULES),
+    empty: codes('EMPTY', EMPTY_COLUMN_RULES),
+    sequence: codes('SEQ', SEQUENCE_MOVE_RULES),
+    reasons: new Map(Object.entries(reasonCode).map(([word, code]) => [code, word as UnknownReason])),
+    reasonCode,
+    verdictSolved: constant('VERDICT_SOLVED'),
+    verdictUnsolvable: constant('VERDICT_UNSOLVABLE'),
+    verdictUnknown: constant('VERDICT_UNKNOWN'),
+    input: {
+      bytes: constant('INPUT_BYTES'), columns: constant('IN_COLUMNS'), cells: constant('IN_CELLS'), build: constant('IN_BUILD'),
+      empty: constant('IN_EMPTY'), sequence: constant('IN_SEQUENCE'), wrap: constant('IN_WRAP'),
+      foundations: constant('IN_FOUNDATIONS'), freeCells: constant('IN_FREE_CELLS'), lengths: constant('IN_LENGTHS'),
+      cards: constant('IN_CARDS'), columnStride: constant('IN_COLUMN_STRIDE'),
+    },
+    output: {
+      moveBytes: constant('OUTPUT_MOVE_BYTES'), sourceKind: constant('OUT_SOURCE_KIND'), sourceIndex: constant('OUT_SOURCE_INDEX'),
+      targetKind: constant('OUT_TARGET_KIND'), targetIndex: constant('OUT_TARGET_INDEX'), count: constant('OUT_COUNT'),
+      card: constant('OUT_CARD'), auto: constant('OUT_AUTO'),
+    },
+    sources: new Map(MOVE_SOURCES.map((word) => [sourceCode[word], word])),
+    targets: new Map(MOVE_TARGETS.map((word) => [targetCode[word], word])),
+  };
+}
 
 /** Largest Wasm memory Node 20 allows (65,536 pages less one, as the engine keeps its arena below 0xffff0000). */
 export const MAX_ENGINE_MEMORY_BYTES = 0xffff0000;
 
+/**
+ * The engine functions the glue calls. Written here rather than imported from
+ * the compiler's build/engine.d.ts because build/ is generated (and ignored
+ * by git), and type checking must not need a Wasm build first; their
+ * presence is checked at instantiation (FUNCTIONS).
+ */
 interface EngineExports {
   memory: WebAssembly.Memory;
   inputAddress(): number;
@@ -109,6 +197,7 @@ function fromEngineCard(code: number, base: number): Card {
  */
 export class Engine {
   private readonly exports: EngineExports;
+  private readonly abi: EngineInterface;
   private stopFlag: Int32Array | undefined;
   private deadline = 0;
 
@@ -121,10 +210,23 @@ export class Engine {
         pollStop: () => this.pollStop(),
       },
     });
+    this.abi = readInterface(instance.exports);
     this.exports = instance.exports as unknown as EngineExports;
   }
 
-  /** Instantiates a compiled engine module (see `loadEngineModule`). */
+  /**
+   * Bytes of the instance's linear memory as it is now (its high-water mark:
+   * a Wasm memory grows and never shrinks). The pool recycles a worker whose
+   * engine grew past `RECYCLE_MEMORY_MB` (server/pool.ts).
+   */
+  memorySize(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+
+  /**
+   * Instantiates a compiled engine module (see `loadEngineModule`).
+   * @throws Error when the module lacks an export the glue needs (see `readInterface`).
+   */
   static instantiate(module: WebAssembly.Module): Engine {
     return new Engine(module);
   }
@@ -135,8 +237,8 @@ export class Engine {
   }
 
   private pollStop(): number {
-    if (this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0) return REASON_CANCELLED;
-    if (performance.now() > this.deadline) return REASON_TIMEOUT;
+    if (this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0) return this.abi.reasonCode.cancelled;
+    if (performance.now() > this.deadline) return this.abi.reasonCode.timeout;
     return 0;
   }
 
@@ -165,11 +267,12 @@ export class Engine {
       elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
       memoryBytes: e.memoryBytesUsed(),
     };
-    if (verdictCode === VERDICT_UNSOLVABLE) return { verdict: 'unsolvable', moves: [], stats };
-    if (verdictCode === VERDICT_UNKNOWN) {
-      return { verdict: 'unknown', reason: REASONS[e.lastStopReason()] ?? 'memory', moves: [], stats };
+    const abi = this.abi;
+    if (verdictCode === abi.verdictUnsolvable) return { verdict: 'unsolvable', moves: [], stats };
+    if (verdictCode === abi.verdictUnknown) {
+      return { verdict: 'unknown', reason: abi.reasons.get(e.lastStopReason()) ?? 'memory', moves: [], stats };
     }
-    if (verdictCode !== VERDICT_SOLVED) throw new SolverError('engine_error', 'the engine could not rebuild its solution');
+    if (verdictCode !== abi.verdictSolved) throw new SolverError('engine_error', 'the engine could not rebuild its solution');
     const moves = this.readSolution(deal.rules.foundationBase);
     const check = checkSolution(deal.rules, deal.layout, moves);
     if (!check.ok) {
@@ -219,22 +322,23 @@ export class Engine {
   private writeInput(deal: Deal): void {
     const { rules, layout } = deal;
     const base = rules.foundationBase;
-    const input = new Uint8Array(this.exports.memory.buffer, this.exports.inputAddress(), 1024);
+    const at = this.abi.input;
+    const input = new Uint8Array(this.exports.memory.buffer, this.exports.inputAddress(), at.bytes);
     input.fill(0);
-    input[0] = rules.columns;
-    input[1] = rules.freeCells;
-    input[2] = BUILD_CODES[rules.build];
-    input[3] = EMPTY_CODES[rules.emptyColumn];
-    input[4] = SEQUENCE_CODES[rules.sequenceMove];
-    input[5] = rules.wrap ? 1 : 0;
-    for (let s = 0; s < 4; s++) input[8 + s] = layout.foundations[s];
+    input[at.columns] = rules.columns;
+    input[at.cells] = rules.freeCells;
+    input[at.build] = this.abi.build[rules.build];
+    input[at.empty] = this.abi.empty[rules.emptyColumn];
+    input[at.sequence] = this.abi.sequence[rules.sequenceMove];
+    input[at.wrap] = rules.wrap ? 1 : 0;
+    for (let s = 0; s < 4; s++) input[at.foundations + s] = layout.foundations[s];
     layout.freeCells.forEach((card, i) => {
-      input[16 + i] = card === null ? 0 : toEngineCard(card, base);
+      input[at.freeCells + i] = card === null ? 0 : toEngineCard(card, base);
     });
     layout.columns.forEach((column, c) => {
-      input[32 + c] = column.length;
+      input[at.lengths + c] = column.length;
       column.forEach((card, i) => {
-        input[64 + c * 64 + i] = toEngineCard(card, base);
+        input[at.cards + c * at.columnStride + i] = toEngineCard(card, base);
       });
     });
   }
@@ -242,18 +346,22 @@ export class Engine {
   private readSolution(base: number): Move[] {
     const e = this.exports;
     const count = e.outputMoveCount();
-    const bytes = new Uint8Array(e.memory.buffer, e.outputAddress(), count * OUTPUT_MOVE_BYTES);
+    const out = this.abi.output;
+    const bytes = new Uint8Array(e.memory.buffer, e.outputAddress(), count * out.moveBytes);
     const moves: Move[] = [];
     for (let i = 0; i < count; i++) {
-      const o = i * OUTPUT_MOVE_BYTES;
+      const o = i * out.moveBytes;
+      const from = this.abi.sources.get(bytes[o + out.sourceKind]);
+      const to = this.abi.targets.get(bytes[o + out.targetKind]);
+      if (from === undefined || to === undefined) throw new SolverError('engine_error', `the engine wrote an unknown move kind at move ${i + 1}`);
       moves.push({
-        from: SOURCES[bytes[o]],
-        fromIndex: bytes[o + 1],
-        to: TARGETS[bytes[o + 2]],
-        toIndex: bytes[o + 3],
-        count: bytes[o + 4],
-        card: cardToString(fromEngineCard(bytes[o + 5], base)),
-        auto: bytes[o + 6] === 1,
+        from,
+        fromIndex: bytes[o + out.sourceIndex],
+        to,
+        toIndex: bytes[o + out.targetIndex],
+        count: bytes[o + out.count],
+        card: cardToString(fromEngineCard(bytes[o + out.card], base)),
+        auto: bytes[o + out.auto] === 1,
       });
     }
     return moves;

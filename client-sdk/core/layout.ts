@@ -4,13 +4,13 @@
  *
  * JSON shape (see {@link LayoutJsonSchema}):
  * `{ columns: string[][], freeCells?: (string|null)[], foundations?: {C?,D?,H?,S?} }`,
- * cards written as in the fc-solve board text format (`shared/docs/rules.md`,
+ * cards written as in the fc-solve board text format (`docs/rules.md`,
  * section "Board text format"): rank `A 2-9 T J Q K` (also `10`, lower case)
  * followed by the suit `C D H S`.
  *
  * Foundation counts: a foundation of count n holds the n ranks
  * `base, base+1, ..., base+n-1` of its suit, wrapping K→A, where `base` is
- * `rules.foundationBase` (1 = Ace; rules.md, "Penguin's beak").
+ * `rules.foundationBase` (1 = Ace; docs/rules.md, "Penguin's beak").
  */
 import { z } from 'zod';
 import { type Card, type Suit, SUIT_LETTERS, cardToString, fullDeck, isCard, makeCard, parseCard } from './cards.js';
@@ -159,37 +159,37 @@ export function validateLayout(layout: Layout, rules: Rules, locate: LayoutLocat
 
   // 1. Shape.
   if (layout === null || typeof layout !== 'object') {
-    throw new SolverError('invalid_layout', 'The layout must be an object with columns, freeCells and foundations.', locate({ kind: 'layout' }));
+    throw new SolverError('invalid_layout', 'the layout must be an object with columns, freeCells and foundations', locate({ kind: 'layout' }));
   }
   if (!Array.isArray(layout.columns)) {
-    throw new SolverError('invalid_layout', 'The layout columns must be an array of columns.', locate({ kind: 'columns' }));
+    throw new SolverError('invalid_layout', 'the layout columns must be an array of columns', locate({ kind: 'columns' }));
   }
   if (layout.freeCells === undefined) layout.freeCells = [];
   if (!Array.isArray(layout.freeCells)) {
-    throw new SolverError('invalid_layout', 'The free cells must be an array.', locate({ kind: 'cells' }));
+    throw new SolverError('invalid_layout', 'the free cells must be an array', locate({ kind: 'cells' }));
   }
   if (!Array.isArray(layout.foundations) || layout.foundations.length !== 4) {
-    throw new SolverError('invalid_layout', 'The foundations must be four counts (clubs, diamonds, hearts, spades).', locate({ kind: 'foundations' }));
+    throw new SolverError('invalid_layout', 'the foundations must be four counts (clubs, diamonds, hearts, spades)', locate({ kind: 'foundations' }));
   }
   for (let s = 0; s < 4; s++) {
     const n = layout.foundations[s];
     if (!Number.isInteger(n) || n < 0 || n > 13) {
-      throw new SolverError('invalid_layout', `The ${SUIT_LETTERS[s]} foundation count must be an integer 0..13, got ${String(n)}.`, locate({ kind: 'foundation', suit: s as Suit }));
+      throw new SolverError('invalid_layout', `the ${SUIT_LETTERS[s]} foundation count must be an integer 0..13, got ${String(n)}`, locate({ kind: 'foundation', suit: s as Suit }));
     }
   }
   layout.columns.forEach((column, c) => {
     if (!Array.isArray(column)) {
-      throw new SolverError('invalid_layout', `Column ${c + 1} must be an array of cards.`, locate({ kind: 'column', column: c, index: 0 }));
+      throw new SolverError('invalid_layout', `column ${c + 1} must be an array of cards`, locate({ kind: 'column', column: c, index: 0 }));
     }
     column.forEach((card, i) => {
       if (!isCard(card)) {
-        throw new SolverError('invalid_layout', `Column ${c + 1}, position ${i + 1}: ${String(card)} is not a card.`, locate({ kind: 'column', column: c, index: i }));
+        throw new SolverError('invalid_layout', `column ${c + 1}, position ${i + 1}: ${String(card)} is not a card`, locate({ kind: 'column', column: c, index: i }));
       }
     });
   });
   layout.freeCells.forEach((card, i) => {
     if (card !== null && !isCard(card)) {
-      throw new SolverError('invalid_layout', `Free cell ${i + 1}: ${String(card)} is not a card.`, locate({ kind: 'cell', cell: i }));
+      throw new SolverError('invalid_layout', `free cell ${i + 1}: ${String(card)} is not a card`, locate({ kind: 'cell', cell: i }));
     }
   });
 
@@ -197,7 +197,7 @@ export function validateLayout(layout: Layout, rules: Rules, locate: LayoutLocat
   if (layout.columns.length !== rules.columns) {
     throw new SolverError(
       'wrong_column_count',
-      `The game has ${rules.columns} columns, the position has ${layout.columns.length}.`,
+      `the game has ${rules.columns} columns, the position has ${layout.columns.length}`,
       locate({ kind: 'columns' }),
     );
   }
@@ -206,7 +206,7 @@ export function validateLayout(layout: Layout, rules: Rules, locate: LayoutLocat
   if (layout.freeCells.length > rules.freeCells) {
     throw new SolverError(
       'wrong_cell_count',
-      `The game has ${rules.freeCells} free cell${rules.freeCells === 1 ? '' : 's'}, the position lists ${layout.freeCells.length}.`,
+      `the game has ${rules.freeCells} free cell${rules.freeCells === 1 ? '' : 's'}, the position lists ${layout.freeCells.length}`,
       locate({ kind: 'cell', cell: rules.freeCells }),
     );
   }
@@ -220,7 +220,7 @@ export function validateLayout(layout: Layout, rules: Rules, locate: LayoutLocat
       const where = locate(place);
       throw new SolverError(
         'duplicate_card',
-        `Card ${cardToString(card)} appears twice: at ${describeLocation(locate(first))} and at ${describeLocation(where)}.`,
+        `card ${cardToString(card)} appears twice: at ${describeLocation(locate(first))} and at ${describeLocation(where)}`,
         where,
       );
     }
@@ -238,7 +238,7 @@ export function validateLayout(layout: Layout, rules: Rules, locate: LayoutLocat
     const missing = fullDeck().filter((card) => !seen.has(card));
     throw new SolverError(
       'missing_card',
-      `${missing.length} card${missing.length === 1 ? ' is' : 's are'} missing: ${missing.map(cardToString).join(' ')}.`,
+      `${missing.length} card${missing.length === 1 ? ' is' : 's are'} missing: ${missing.map(cardToString).join(' ')}`,
       locate({ kind: 'layout' }),
     );
   }
@@ -253,7 +253,7 @@ const FOUNDATION_KEYS = ['C', 'D', 'H', 'S'] as const;
 /**
  * Builds and checks a {@link Layout} from the API's JSON layout.
  *
- * - card texts as in rules.md "Board text format" (`"TH"`, `"10h"`, `"as"`);
+ * - card texts as in docs/rules.md "Board text format" (`"TH"`, `"10h"`, `"as"`);
  * - `freeCells` entries `null` (or `"-"`) are empty; a shorter array is padded
  *   with empty cells up to `rules.freeCells`;
  * - `foundations` counts per suit (missing suits 0), relative to `rules.foundationBase`.
@@ -270,15 +270,15 @@ const FOUNDATION_KEYS = ['C', 'D', 'H', 'S'] as const;
 export function layoutFromJson(json: LayoutJson, rules: Rules, pathPrefix = 'layout'): Layout {
   const locate = jsonLocator(pathPrefix);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    throw new SolverError('invalid_layout', 'The layout must be an object with a "columns" array.', locate({ kind: 'layout' }));
+    throw new SolverError('invalid_layout', 'the layout must be an object with a "columns" array', locate({ kind: 'layout' }));
   }
   if (!Array.isArray(json.columns)) {
-    throw new SolverError('invalid_layout', 'The layout needs a "columns" array of arrays of cards.', locate({ kind: 'columns' }));
+    throw new SolverError('invalid_layout', 'the layout needs a "columns" array of arrays of cards', locate({ kind: 'columns' }));
   }
   const cardAt = (text: unknown, where: ErrorLocation, what: string): Card => {
     const card = typeof text === 'string' ? parseCard(text) : null;
     if (card === null) {
-      throw new SolverError('invalid_layout', `${what}: ${JSON.stringify(text)} is not a card (rank A 2-9 T J Q K, suit C D H S).`, {
+      throw new SolverError('invalid_layout', `${what}: ${JSON.stringify(text)} is not a card (rank A 2-9 T J Q K, suit C D H S)`, {
         ...where,
         ...(typeof text === 'string' ? { token: text } : {}),
       });
@@ -288,28 +288,28 @@ export function layoutFromJson(json: LayoutJson, rules: Rules, pathPrefix = 'lay
 
   const columns: Card[][] = json.columns.map((column, c) => {
     if (!Array.isArray(column)) {
-      throw new SolverError('invalid_layout', `Column ${c + 1} must be an array of cards.`, { path: `${pathPrefix}.columns.${c}` });
+      throw new SolverError('invalid_layout', `column ${c + 1} must be an array of cards`, { path: `${pathPrefix}.columns.${c}` });
     }
-    return column.map((text, i) => cardAt(text, locate({ kind: 'column', column: c, index: i }), `Column ${c + 1}, position ${i + 1}`));
+    return column.map((text, i) => cardAt(text, locate({ kind: 'column', column: c, index: i }), `column ${c + 1}, position ${i + 1}`));
   });
 
   const cellsJson = json.freeCells ?? [];
   if (!Array.isArray(cellsJson)) {
-    throw new SolverError('invalid_layout', 'freeCells must be an array of cards or nulls.', locate({ kind: 'cells' }));
+    throw new SolverError('invalid_layout', 'freeCells must be an array of cards or nulls', locate({ kind: 'cells' }));
   }
   const freeCells: (Card | null)[] = cellsJson.map((text, i) =>
-    text === null || text === '-' ? null : cardAt(text, locate({ kind: 'cell', cell: i }), `Free cell ${i + 1}`),
+    text === null || text === '-' ? null : cardAt(text, locate({ kind: 'cell', cell: i }), `free cell ${i + 1}`),
   );
 
   const foundations: [number, number, number, number] = [0, 0, 0, 0];
   const f = json.foundations;
   if (f !== undefined) {
     if (f === null || typeof f !== 'object' || Array.isArray(f)) {
-      throw new SolverError('invalid_layout', 'foundations must be an object of counts keyed by suit letter C, D, H, S.', locate({ kind: 'foundations' }));
+      throw new SolverError('invalid_layout', 'foundations must be an object of counts keyed by suit letter C, D, H, S', locate({ kind: 'foundations' }));
     }
     for (const key of Object.keys(f)) {
       if (!(FOUNDATION_KEYS as readonly string[]).includes(key)) {
-        throw new SolverError('invalid_layout', `Unknown foundation "${key}": the keys are C, D, H, S.`, { path: `${pathPrefix}.foundations.${key}`, token: key });
+        throw new SolverError('invalid_layout', `unknown foundation "${key}": the keys are C, D, H, S`, { path: `${pathPrefix}.foundations.${key}`, token: key });
       }
     }
     FOUNDATION_KEYS.forEach((key, s) => {

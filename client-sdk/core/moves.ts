@@ -1,15 +1,23 @@
 /**
  * The move type that every solution is made of, as it travels in JSON.
  *
- * Counting (documented in the README): every entry of a solution is one move,
+ * Counting (documented in docs/api.md, "Solutions"): every entry of a solution is one move,
  * foundation moves included and auto-moves included; a sequence move
  * (supermove) of n cards is one move with `count = n`.
  */
 
-/** Where a move starts. */
-export type MoveSource = 'column' | 'cell';
-/** Where a move ends. */
-export type MoveTarget = 'column' | 'cell' | 'foundation';
+/**
+ * Where a move starts. The order is part of the engine's output format (a
+ * word's index is its code in a solution record, assembly/output.ts) and of
+ * the batch store's move encoding.
+ */
+export const MOVE_SOURCES = ['column', 'cell'] as const;
+/** One of {@link MOVE_SOURCES}. */
+export type MoveSource = (typeof MOVE_SOURCES)[number];
+/** Where a move ends; ordered as {@link MOVE_SOURCES}, `foundation` last. */
+export const MOVE_TARGETS = ['column', 'cell', 'foundation'] as const;
+/** One of {@link MOVE_TARGETS}. */
+export type MoveTarget = (typeof MOVE_TARGETS)[number];
 
 /**
  * One move, indices 0-based.

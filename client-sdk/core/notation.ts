@@ -1,5 +1,5 @@
 /**
- * Move notation (rules.md, "Move notation") and the expansion of sequence
+ * Move notation (docs/rules.md, "Move notation") and the expansion of sequence
  * moves into single-card moves.
  *
  * Counting: a solution is a list of {@link Move}s; each entry is one move,
@@ -32,7 +32,7 @@ function cellSymbol(index: number, rules: Rules, where: string): string {
 }
 
 /**
- * Standard notation (Solitaire Laboratory, fc-solve `-sn`; rules.md "Move
+ * Standard notation (Solitaire Laboratory, fc-solve `-sn`; docs/rules.md "Move
  * notation"): one string per move, source symbol then destination symbol.
  * - Columns: `1`..`9` for columns 0..8, and `0` for the tenth column (index 9),
  *   so every symbol is one character and 10-column games (Seahaven Towers,
@@ -65,7 +65,7 @@ export function toStandardNotation(moves: Move[], rules: Rules): string[] {
 }
 
 /**
- * fc-solve's verbose move lines (rules.md "Move notation"), 0-based indices,
+ * fc-solve's verbose move lines (docs/rules.md "Move notation"), 0-based indices,
  * which PySolFC and other tools read:
  * - `Move a card from stack 3 to freecell 0`
  * - `Move a card from freecell 1 to stack 4`
@@ -96,7 +96,7 @@ export function toFcsMoves(moves: Move[]): string[] {
 
 /**
  * Replaces every sequence move (column to column, count n > 1) by single-card
- * moves through free cells and empty columns, each legal on its own (rules.md
+ * moves through free cells and empty columns, each legal on its own (docs/rules.md
  * "Sequence-move capacity": a sequence move is a shortcut for such moves).
  *
  * Method, with f empty free cells and e usable empty columns (columns other than

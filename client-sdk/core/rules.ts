@@ -2,23 +2,59 @@
  * Rules as data: the parameters that one engine needs to play every game, the
  * game presets, and the position ("layout") type.
  *
- * Source of every rule: `shared/docs/rules.md` ("Rule parameters" and "Presets"),
+ * Source of every rule: `docs/rules.md` ("Rule parameters" and "Presets"),
  * which cites the seed rule pages, PySolFC and fc-solve.
  */
 import type { Card } from './cards.js';
 
-/** How tableau cards build on each other (rules.md, "tableau build"). */
-export type BuildRule = 'alternate_color' | 'suit' | 'rank' | 'suit_up_or_down';
-/** Which cards an empty column accepts. `kings`: the top rank (King, or with a wrapping deck the rank below the foundation base). */
-export type EmptyColumnRule = 'any' | 'kings' | 'none';
 /**
- * How many cards move at once from column to column.
+ * The rule vocabularies, each written out once. The types, the wire schemas
+ * (client-sdk/api/schemas.ts), the request check, the checker and the engine
+ * codes are all derived from these tuples. The engine's numeric code of a
+ * word is the module's export of that name (`BUILD_SUIT_UP_OR_DOWN`,
+ * `EMPTY_KINGS`, `SEQ_CELLS_PLUS_ONE` in assembly/rules.ts), read by the glue
+ * when the module is instantiated (client-sdk/core/engine.ts), so the order
+ * of a tuple is free.
+ */
+
+/**
+ * How tableau cards build on each other (docs/rules.md, "tableau build"):
+ * - `alternate_color`: down in alternate colours (FreeCell);
+ * - `suit`: down in suit (Baker's Game, Seahaven Towers, Penguin);
+ * - `rank`: down regardless of suit (Beleaguered Castle);
+ * - `suit_up_or_down`: up or down in suit (Fortress).
+ */
+export const BUILD_RULES = ['alternate_color', 'suit', 'rank', 'suit_up_or_down'] as const;
+/** One of {@link BUILD_RULES}. */
+export type BuildRule = (typeof BUILD_RULES)[number];
+
+/**
+ * Which cards an empty column accepts (docs/rules.md, "Rule parameters"): `any`
+ * card; `kings`: the top rank (King, or with a wrapping deck the rank below
+ * the foundation base); `none`.
+ */
+export const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
+/** One of {@link EMPTY_COLUMN_RULES}. */
+export type EmptyColumnRule = (typeof EMPTY_COLUMN_RULES)[number];
+
+/**
+ * How many cards move at once from column to column (docs/rules.md, "Rule parameters"):
  * - `none`: single cards only;
  * - `supermove`: at most (f + 1) * 2^e, f = empty free cells, e = empty columns not counting the destination;
  * - `cells_plus_one`: at most f + 1;
  * - `unlimited`: any valid sequence (a real rule change, e.g. Relaxed FreeCell).
  */
-export type SequenceMoveRule = 'none' | 'supermove' | 'cells_plus_one' | 'unlimited';
+export const SEQUENCE_MOVE_RULES = ['none', 'supermove', 'cells_plus_one', 'unlimited'] as const;
+/** One of {@link SEQUENCE_MOVE_RULES}. */
+export type SequenceMoveRule = (typeof SEQUENCE_MOVE_RULES)[number];
+
+/**
+ * How a preset's deals may be numbered (docs/rules.md, "Deals"): `ms`,
+ * Microsoft FreeCell / FreeCell Pro numbers; `pysolfc`, PySolFC game numbers.
+ */
+export const NUMBERINGS = ['ms', 'pysolfc'] as const;
+/** One of {@link NUMBERINGS}. */
+export type Numbering = (typeof NUMBERINGS)[number];
 
 /** Every rule parameter of a game. */
 export interface Rules {
@@ -55,9 +91,6 @@ export interface Deal {
   rules: Rules;
   layout: Layout;
 }
-
-/** How a preset's deals may be numbered. */
-export type Numbering = 'ms' | 'pysolfc';
 
 /** A named game: its rules and how its deals are made. */
 export interface GamePreset {
@@ -202,7 +235,7 @@ export const PRESETS: readonly GamePreset[] = [
   {
     id: 'sham_battle',
     name: 'Sham Battle',
-    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see README).',
+    description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see docs/rules.md).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
     defaultLimits: CASTLE_LIMITS,

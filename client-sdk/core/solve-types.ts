@@ -5,11 +5,22 @@
 import type { Move } from './moves.js';
 import type { ProofOutcome } from './proof/format.js';
 
-/** The three honest answers. */
-export type Verdict = 'solved' | 'unsolvable' | 'unknown';
+/**
+ * The three honest answers: `solved` (a solution the independent checker
+ * replayed), `unsolvable` (a complete search found none), `unknown` (a
+ * budget ran out first).
+ */
+export const VERDICTS = ['solved', 'unsolvable', 'unknown'] as const;
+/** One of {@link VERDICTS}. */
+export type Verdict = (typeof VERDICTS)[number];
 
-/** Which budget ended a search whose verdict is `unknown`. */
-export type UnknownReason = 'max_states' | 'timeout' | 'memory' | 'cancelled';
+/**
+ * Which budget ended a search whose verdict is `unknown`: the state budget,
+ * the deadline, the engine's memory, or a cancellation.
+ */
+export const UNKNOWN_REASONS = ['max_states', 'timeout', 'memory', 'cancelled'] as const;
+/** One of {@link UNKNOWN_REASONS}. */
+export type UnknownReason = (typeof UNKNOWN_REASONS)[number];
 
 /** Budgets of one solve. */
 export interface SolveLimits {

@@ -3,7 +3,7 @@
  *
  * Every solution the search engine returns is replayed here, move by move,
  * before the service may answer "solved". This file is written from the rules
- * text only (`shared/docs/rules.md` and the seed rule pages) and shares no
+ * text only (`docs/rules.md` and the seed rule pages) and shares no
  * code with the engine in `assembly/`. It aims to be obviously correct, not
  * fast: every rule is one small, separately readable check.
  *
@@ -13,9 +13,9 @@
  *   also by suit letter (`foundation H`);
  * - cards are written in the fc-solve form (`TH`, `AS`).
  *
- * Rule interpretations (all from rules.md, "Rule parameters"):
+ * Rule interpretations (all from docs/rules.md, "Rule parameters"):
  * - `supermove` capacity (f + 1) · 2^e counts empty columns (e) only when
- *   empty columns take any card (`emptyColumn: 'any'`); rules.md defines the
+ *   empty columns take any card (`emptyColumn: 'any'`); docs/rules.md defines the
  *   formula for that case ("`supermove` (empty columns take any card)"), and
  *   with `kings`/`none` an empty column cannot park an arbitrary part of a
  *   run, so counting it would change which deals are solvable. With
@@ -29,7 +29,7 @@
  *   on an Ace (down) and an Ace on a King (up); the foundations continue
  *   K → A ("Penguin's beak").
  * - Foundation-to-tableau moves do not exist in {@link Move}, so they are never
- *   legal here (rules.md: a house rule, only as an explicit option).
+ *   legal here (docs/rules.md: a house rule, only as an explicit option).
  */
 import {
   DECK_SIZE,
@@ -46,7 +46,15 @@ import {
 } from './cards.js';
 import { SolverError } from './errors.js';
 import type { Move } from './moves.js';
-import { MAX_COLUMNS, MAX_FREE_CELLS, type Layout, type Rules } from './rules.js';
+import {
+  BUILD_RULES,
+  EMPTY_COLUMN_RULES,
+  MAX_COLUMNS,
+  MAX_FREE_CELLS,
+  SEQUENCE_MOVE_RULES,
+  type Layout,
+  type Rules,
+} from './rules.js';
 
 /**
  * The checker's verdict on a solution.
@@ -58,12 +66,8 @@ import { MAX_COLUMNS, MAX_FREE_CELLS, type Layout, type Rules } from './rules.js
  */
 export type CheckResult = { ok: true; final: Layout } | { ok: false; moveIndex: number; reason: string };
 
-const BUILDS = ['alternate_color', 'suit', 'rank', 'suit_up_or_down'] as const;
-const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
-const SEQUENCE_MOVE_RULES = ['none', 'supermove', 'cells_plus_one', 'unlimited'] as const;
-
 // ---------------------------------------------------------------------------
-// Ranks (rules.md, "Rule parameters": foundation base, wrapping K→A)
+// Ranks (docs/rules.md, "Rule parameters": foundation base, wrapping K→A)
 // ---------------------------------------------------------------------------
 
 /** The rank one below `rank`, or null (below an Ace only with `wrap`: King). */
@@ -91,7 +95,7 @@ function foundationRank(rules: Rules, i: number): number | null {
 
 /**
  * The rank an empty column takes under `emptyColumn: 'kings'`: the King, or
- * with a wrapping deck the rank below the foundation base (rules.md, "Rule
+ * with a wrapping deck the rank below the foundation base (docs/rules.md, "Rule
  * parameters" and "Penguin's beak").
  */
 function topRank(rules: Rules): number {
@@ -100,7 +104,7 @@ function topRank(rules: Rules): number {
 }
 
 // ---------------------------------------------------------------------------
-// Building on the tableau (rules.md, "tableau build")
+// Building on the tableau (docs/rules.md, "tableau build")
 // ---------------------------------------------------------------------------
 
 /** True when `card` may lie directly on `base` in a column under `rules.build`. */
@@ -139,7 +143,7 @@ function firstBreak(rules: Rules, chain: Card[]): number {
 }
 
 // ---------------------------------------------------------------------------
-// Sequence-move capacity (rules.md, "Sequence-move capacity")
+// Sequence-move capacity (docs/rules.md, "Sequence-move capacity")
 // ---------------------------------------------------------------------------
 
 function emptyFreeCells(layout: Layout): number {
@@ -154,7 +158,7 @@ function usableEmptyColumns(rules: Rules, layout: Layout, toColumn: number): num
 
 /**
  * The most cards one column-to-column move may carry in `layout` to column
- * `toColumn` (0-based), per rules.md "Rule parameters" / "Sequence-move
+ * `toColumn` (0-based), per docs/rules.md "Rule parameters" / "Sequence-move
  * capacity":
  * - `none`: 1;
  * - `supermove`: (f + 1) · 2^e, f = empty free cells, e = empty columns not
@@ -205,10 +209,38 @@ function isIndex(i: unknown, size: number): i is number {
 }
 
 /**
+ * Which check of {@link moveFault} a move failed (the numbers are those of
+ * its list): 0 `invalid_rules`, 1 `bad_shape`, 2 `auto_not_to_foundation`,
+ * 3 `same_place`, 4 `one_card_only`, 5 `card_not_there`,
+ * 6 `run_not_a_sequence`, 7 `over_capacity`, 8 `destination_refuses`.
+ */
+export type MoveCheck =
+  | 'invalid_rules'
+  | 'bad_shape'
+  | 'auto_not_to_foundation'
+  | 'same_place'
+  | 'one_card_only'
+  | 'card_not_there'
+  | 'run_not_a_sequence'
+  | 'over_capacity'
+  | 'destination_refuses';
+
+/** Why a move is illegal: the check it failed, and the reason in words (the conventions of this file's comment). */
+export interface MoveFault {
+  check: MoveCheck;
+  reason: string;
+}
+
+function fault(check: MoveCheck, reason: string): MoveFault {
+  return { check, reason };
+}
+
+/**
  * Why `move` is illegal in `layout` under `rules`, or `null` when it is legal.
  * Never throws and never changes its arguments.
  *
- * Checks, in this order (the first failure is reported):
+ * Checks, in this order (the first failure is reported, with its
+ * {@link MoveCheck} code):
  * 0. the rules are valid (else the reason starts `invalid rules:`);
  * 1. the move's shape: `from`, `to`, `count` (positive integer), `auto`
  *    (boolean), `card` (a card token, see `parseCard`), indices in range
@@ -218,91 +250,91 @@ function isIndex(i: unknown, size: number): i is number {
  *    foundation moves);
  * 3. source and destination differ;
  * 4. one card at a time from or to a free cell (a cell holds one card: FreeCell
- *    seed) and to a foundation (rules.md: foundations built up in suit);
+ *    seed) and to a foundation (docs/rules.md: foundations built up in suit);
  * 5. the source holds `card` at the right depth: for `count` n from a column,
  *    the n-th card from the top; for a cell, the card in it;
  * 6. a run of n > 1 cards is one tableau sequence under `rules.build`
- *    (rules.md "tableau build");
- * 7. n does not exceed {@link sequenceCapacity} (rules.md "Sequence-move capacity");
+ *    (docs/rules.md "tableau build");
+ * 7. n does not exceed {@link sequenceCapacity} (docs/rules.md "Sequence-move capacity");
  * 8. the destination accepts the card(s): an empty cell; the foundation of the
  *    card's suit whose next rank it is (from `foundationBase`, wrapping K→A
  *    with `wrap`); a non-empty column whose top card the run continues; an
  *    empty column under `emptyColumn` (`any`: any card; `kings`: only the top
- *    rank, see rules.md "Rule parameters"; `none`: nothing).
+ *    rank, see docs/rules.md "Rule parameters"; `none`: nothing).
  */
-export function checkMove(rules: Rules, layout: Layout, move: Move): string | null {
+export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault | null {
   const badRules = rulesProblem(rules);
-  if (badRules !== null) return badRules;
-  if (move === null || typeof move !== 'object') return 'move is not an object';
+  if (badRules !== null) return fault('invalid_rules', badRules);
+  if (move === null || typeof move !== 'object') return fault('bad_shape', 'move is not an object');
   const { from, fromIndex, to, toIndex, count, auto } = move;
-  if (from !== 'column' && from !== 'cell') return `unknown source ${JSON.stringify(from)}`;
-  if (to !== 'column' && to !== 'cell' && to !== 'foundation') return `unknown destination ${JSON.stringify(to)}`;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return `count must be a positive integer, got ${JSON.stringify(count)}`;
-  if (typeof auto !== 'boolean') return 'auto must be true or false';
+  if (from !== 'column' && from !== 'cell') return fault('bad_shape', `unknown source ${JSON.stringify(from)}`);
+  if (to !== 'column' && to !== 'cell' && to !== 'foundation') return fault('bad_shape', `unknown destination ${JSON.stringify(to)}`);
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return fault('bad_shape', `count must be a positive integer, got ${JSON.stringify(count)}`);
+  if (typeof auto !== 'boolean') return fault('bad_shape', 'auto must be true or false');
   const card = typeof move.card === 'string' ? parseCard(move.card) : null;
-  if (card === null) return `${JSON.stringify(move.card)} is not a card`;
+  if (card === null) return fault('bad_shape', `${JSON.stringify(move.card)} is not a card`);
 
   const columns = Math.min(rules.columns, layout.columns.length);
   const cells = Math.min(rules.freeCells, layout.freeCells.length);
-  if (from === 'column' && !isIndex(fromIndex, columns)) return `no column ${JSON.stringify(fromIndex)} (${rules.columns} columns)`;
-  if (from === 'cell' && !isIndex(fromIndex, cells)) return `no free cell ${JSON.stringify(fromIndex)} (${rules.freeCells} free cells)`;
-  if (to === 'column' && !isIndex(toIndex, columns)) return `no column ${JSON.stringify(toIndex)} (${rules.columns} columns)`;
-  if (to === 'cell' && !isIndex(toIndex, cells)) return `no free cell ${JSON.stringify(toIndex)} (${rules.freeCells} free cells)`;
-  if (to === 'foundation' && !isIndex(toIndex, 4)) return `no foundation ${JSON.stringify(toIndex)} (foundations are 0..3: C, D, H, S)`;
+  if (from === 'column' && !isIndex(fromIndex, columns)) return fault('bad_shape', `no column ${JSON.stringify(fromIndex)} (${rules.columns} columns)`);
+  if (from === 'cell' && !isIndex(fromIndex, cells)) return fault('bad_shape', `no free cell ${JSON.stringify(fromIndex)} (${rules.freeCells} free cells)`);
+  if (to === 'column' && !isIndex(toIndex, columns)) return fault('bad_shape', `no column ${JSON.stringify(toIndex)} (${rules.columns} columns)`);
+  if (to === 'cell' && !isIndex(toIndex, cells)) return fault('bad_shape', `no free cell ${JSON.stringify(toIndex)} (${rules.freeCells} free cells)`);
+  if (to === 'foundation' && !isIndex(toIndex, 4)) return fault('bad_shape', `no foundation ${JSON.stringify(toIndex)} (foundations are 0..3: C, D, H, S)`);
 
-  if (auto && to !== 'foundation') return 'an auto move must go to a foundation';
-  if (from === to && fromIndex === toIndex) return `source and destination are the same ${from === 'cell' ? 'free cell' : 'column'} ${fromIndex}`;
-  if (count > 1 && from === 'cell') return `a free cell holds one card; count must be 1, got ${count}`;
-  if (count > 1 && to === 'cell') return `a free cell takes one card; count must be 1, got ${count}`;
-  if (count > 1 && to === 'foundation') return `cards go to the foundations one at a time; count must be 1, got ${count}`;
+  if (auto && to !== 'foundation') return fault('auto_not_to_foundation', 'an auto move must go to a foundation');
+  if (from === to && fromIndex === toIndex) return fault('same_place', `source and destination are the same ${from === 'cell' ? 'free cell' : 'column'} ${fromIndex}`);
+  if (count > 1 && from === 'cell') return fault('one_card_only', `a free cell holds one card; count must be 1, got ${count}`);
+  if (count > 1 && to === 'cell') return fault('one_card_only', `a free cell takes one card; count must be 1, got ${count}`);
+  if (count > 1 && to === 'foundation') return fault('one_card_only', `cards go to the foundations one at a time; count must be 1, got ${count}`);
 
   // The source holds the named card at the right depth.
   let run: Card[];
   if (from === 'column') {
     const col = layout.columns[fromIndex];
-    if (col.length === 0) return `column ${fromIndex} is empty`;
-    if (col.length < count) return `column ${fromIndex} holds ${col.length} card${col.length === 1 ? '' : 's'}, cannot move ${count}`;
+    if (col.length === 0) return fault('card_not_there', `column ${fromIndex} is empty`);
+    if (col.length < count) return fault('card_not_there', `column ${fromIndex} holds ${col.length} card${col.length === 1 ? '' : 's'}, cannot move ${count}`);
     const found = col[col.length - count];
-    if (found !== card) return `column ${fromIndex}: card ${count} from the top is ${cardToString(found)}, not ${cardToString(card)}`;
+    if (found !== card) return fault('card_not_there', `column ${fromIndex}: card ${count} from the top is ${cardToString(found)}, not ${cardToString(card)}`);
     run = col.slice(col.length - count);
   } else {
     const held = layout.freeCells[fromIndex];
-    if (held === null) return `free cell ${fromIndex} is empty`;
-    if (held !== card) return `free cell ${fromIndex} holds ${cardToString(held)}, not ${cardToString(card)}`;
+    if (held === null) return fault('card_not_there', `free cell ${fromIndex} is empty`);
+    if (held !== card) return fault('card_not_there', `free cell ${fromIndex} holds ${cardToString(held)}, not ${cardToString(card)}`);
     run = [held];
   }
 
   // The moved run is one tableau sequence.
   const brk = firstBreak(rules, run);
   if (brk >= 0) {
-    return `moved run ${cardsText(run)} is not a sequence: ${cardToString(run[brk])} cannot go on ${cardToString(run[brk - 1])} (build ${rules.build})`;
+    return fault('run_not_a_sequence', `moved run ${cardsText(run)} is not a sequence: ${cardToString(run[brk])} cannot go on ${cardToString(run[brk - 1])} (build ${rules.build})`);
   }
 
   // Sequence-move capacity (only column-to-column moves carry more than one card).
   if (count > 1) {
     const capacity = sequenceCapacity(rules, layout, toIndex);
-    if (count > capacity) return `${count} cards exceed the sequence-move capacity ${capacity} (${capacityDetail(rules, layout, toIndex)})`;
+    if (count > capacity) return fault('over_capacity', `${count} cards exceed the sequence-move capacity ${capacity} (${capacityDetail(rules, layout, toIndex)})`);
   }
 
   // The destination accepts the card(s).
   if (to === 'cell') {
     const held = layout.freeCells[toIndex];
-    if (held !== null) return `free cell ${toIndex} is occupied by ${cardToString(held)}`;
+    if (held !== null) return fault('destination_refuses', `free cell ${toIndex} is occupied by ${cardToString(held)}`);
     return null;
   }
   if (to === 'foundation') {
     const suitLetter = SUIT_LETTERS[toIndex];
-    if (suitOf(card) !== toIndex) return `${cardToString(card)} is not of suit ${suitLetter} (foundation ${toIndex})`;
+    if (suitOf(card) !== toIndex) return fault('destination_refuses', `${cardToString(card)} is not of suit ${suitLetter} (foundation ${toIndex})`);
     const next = foundationRank(rules, layout.foundations[toIndex]);
-    if (next === null) return `foundation ${suitLetter} is complete`;
-    if (rankOf(card) !== next) return `foundation ${suitLetter} takes ${RANK_LETTERS[next]}${suitLetter} next, not ${cardToString(card)}`;
+    if (next === null) return fault('destination_refuses', `foundation ${suitLetter} is complete`);
+    if (rankOf(card) !== next) return fault('destination_refuses', `foundation ${suitLetter} takes ${RANK_LETTERS[next]}${suitLetter} next, not ${cardToString(card)}`);
     return null;
   }
   const dest = layout.columns[toIndex];
   if (dest.length > 0) {
     const top = dest[dest.length - 1];
     if (firstBreak(rules, [top, ...run]) >= 0) {
-      return `${cardsText(run)} cannot go on ${cardToString(top)} in column ${toIndex} (build ${rules.build})`;
+      return fault('destination_refuses', `${cardsText(run)} cannot go on ${cardToString(top)} in column ${toIndex} (build ${rules.build})`);
     }
     return null;
   }
@@ -310,13 +342,21 @@ export function checkMove(rules: Rules, layout: Layout, move: Move): string | nu
     case 'any':
       return null;
     case 'none':
-      return `empty column ${toIndex} takes no cards (emptyColumn none)`;
+      return fault('destination_refuses', `empty column ${toIndex} takes no cards (emptyColumn none)`);
     case 'kings': {
       const r = topRank(rules);
-      if (rankOf(card) !== r) return `empty column ${toIndex} takes only ${RANK_LETTERS[r]}s (emptyColumn kings), not ${cardToString(card)}`;
+      if (rankOf(card) !== r) return fault('destination_refuses', `empty column ${toIndex} takes only ${RANK_LETTERS[r]}s (emptyColumn kings), not ${cardToString(card)}`);
       return null;
     }
   }
+}
+
+/**
+ * The reason of {@link moveFault} in words, or `null` when the move is legal.
+ * Never throws and never changes its arguments.
+ */
+export function checkMove(rules: Rules, layout: Layout, move: Move): string | null {
+  return moveFault(rules, layout, move)?.reason ?? null;
 }
 
 /** Carries out a move already found legal by {@link checkMove}; mutates `layout`. */
@@ -360,7 +400,7 @@ export function applyMove(rules: Rules, layout: Layout, move: Move): Layout {
 
 /**
  * True when the game is won: all four foundations hold 13 cards and no card is
- * left in a column or a free cell (rules.md: "foundations built up in suit";
+ * left in a column or a free cell (docs/rules.md: "foundations built up in suit";
  * seeds: the game is won when all 52 cards are on the foundations). Never throws.
  */
 export function isWon(layout: Layout): boolean {
@@ -375,12 +415,12 @@ export function isWon(layout: Layout): boolean {
 // Whole solutions
 // ---------------------------------------------------------------------------
 
-/** Why `rules` are not a valid rule set (rules.md "Rule parameters"), or null. */
+/** Why `rules` are not a valid rule set (docs/rules.md "Rule parameters"), or null. */
 function rulesProblem(rules: Rules): string | null {
   if (rules === null || typeof rules !== 'object') return 'invalid rules: not an object';
   if (!Number.isInteger(rules.columns) || rules.columns < 1 || rules.columns > MAX_COLUMNS) return `invalid rules: columns ${JSON.stringify(rules.columns)} (1..${MAX_COLUMNS})`;
   if (!Number.isInteger(rules.freeCells) || rules.freeCells < 0 || rules.freeCells > MAX_FREE_CELLS) return `invalid rules: freeCells ${JSON.stringify(rules.freeCells)} (0..${MAX_FREE_CELLS})`;
-  if (!BUILDS.includes(rules.build)) return `invalid rules: build ${JSON.stringify(rules.build)}`;
+  if (!BUILD_RULES.includes(rules.build)) return `invalid rules: build ${JSON.stringify(rules.build)}`;
   if (!EMPTY_COLUMN_RULES.includes(rules.emptyColumn)) return `invalid rules: emptyColumn ${JSON.stringify(rules.emptyColumn)}`;
   if (!SEQUENCE_MOVE_RULES.includes(rules.sequenceMove)) return `invalid rules: sequenceMove ${JSON.stringify(rules.sequenceMove)}`;
   if (!Number.isInteger(rules.foundationBase) || rules.foundationBase < 1 || rules.foundationBase > 13) return `invalid rules: foundationBase ${JSON.stringify(rules.foundationBase)} (1..13)`;
@@ -391,7 +431,7 @@ function rulesProblem(rules: Rules): string | null {
 /**
  * Why `layout` is not a valid position for `rules`, or null: the column and
  * cell counts match the rules, and every one of the 52 cards appears exactly
- * once, counting the foundations (rules.md "Board text format": "Every card
+ * once, counting the foundations (docs/rules.md "Board text format": "Every card
  * exactly once, counting foundations"). Foundation s with n cards holds the
  * ranks foundationBase, foundationBase + 1, … (wrapping with `wrap`).
  */
@@ -446,7 +486,7 @@ function layoutProblem(rules: Rules, layout: Layout): string | null {
 /**
  * Replays a whole solution from `start` and says whether it wins the game.
  *
- * - Validates the rules (rules.md "Rule parameters") and the start layout (shape
+ * - Validates the rules (docs/rules.md "Rule parameters") and the start layout (shape
  *   per the rules, every card exactly once counting foundations); a failure
  *   gives `moveIndex: -1` with a reason starting `invalid rules:` or
  *   `invalid start layout:`.

@@ -113,8 +113,25 @@ export class ServiceError extends SolverError {
   }
 }
 
+/**
+ * The answer of `POST /v1/proofs`: the certificate file of an `unsolvable`
+ * verdict (gzip bytes, format in docs/proofs.md, with the count of positions
+ * and the fingerprint of the explored set from the `X-Proof-*` headers), or
+ * the JSON answer of `POST /v1/solve` when there is no certificate to give
+ * (another verdict, or a set over the service's caps).
+ */
+export type ProofAnswer =
+  | { kind: 'certificate'; certificate: Uint8Array; positions: number | null; fingerprint: string | null }
+  | { kind: 'answer'; response: SolveResponse };
+
 /** The client; see `createClient`. */
 export interface SolverClient {
+  /**
+   * `POST /v1/proofs`: solves like `solve`, and for `unsolvable` gives the
+   * certificate as bytes (check it with `npm run check-proof`, or the
+   * package's checker).
+   */
+  proof(request: SolveRequestInput, options?: CallOptions): Promise<ProofAnswer>;
   /** `POST /v1/solve`: solves one position. */
   solve(request: SolveRequestInput, options?: CallOptions): Promise<SolveResponse>;
   /** `GET /v1/games`: the game presets. */
@@ -223,6 +240,19 @@ export function createClient(options: ClientOptions): SolverClient {
   const client: SolverClient = {
     async solve(request, opts) {
       return json(SolveResponseSchema, await send('POST', '/v1/solve', request, true, opts?.signal));
+    },
+    async proof(request, opts) {
+      const res = await send('POST', '/v1/proofs', request, true, opts?.signal);
+      if (!/^application\/json\b/i.test(res.headers.get('content-type') ?? '')) {
+        const positions = Number(res.headers.get('x-proof-positions'));
+        return {
+          kind: 'certificate',
+          certificate: new Uint8Array(await res.arrayBuffer()),
+          positions: Number.isSafeInteger(positions) && res.headers.has('x-proof-positions') ? positions : null,
+          fingerprint: res.headers.get('x-proof-fingerprint'),
+        };
+      }
+      return { kind: 'answer', response: await json(SolveResponseSchema, res) };
     },
     async games(opts) {
       return json(GamesResponseSchema, await send('GET', '/v1/games', undefined, true, opts?.signal));

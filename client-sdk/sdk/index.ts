@@ -10,7 +10,7 @@
  * - The library under both: game presets, deal generators, board and JSON
  *   formats, notation, the independent solution checker, the wire schemas.
  */
-export { createClient, ServiceError, type DealsQueryInput, type DifficultyRequestInput, type ReviewRequestInput, type BatchRequestInput, type BatchResultsOptions, type CallOptions, type ClientOptions, type SolveRequestInput, type SolverClient } from './client.js';
+export { createClient, ServiceError, type DealsQueryInput, type DifficultyRequestInput, type ReviewRequestInput, type BatchRequestInput, type BatchResultsOptions, type CallOptions, type ClientOptions, type ProofAnswer, type SolveRequestInput, type SolverClient } from './client.js';
 export { createLocalSolver, type LocalSolver, type LocalSolverOptions } from './local.js';
 export { gamesResponse } from '../api/request.js';
 export { hint, type Hint, type Solver } from './hints.js';

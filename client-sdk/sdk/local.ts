@@ -18,7 +18,7 @@ import { compileEngine, Engine, loadEngineModule, type EngineSource } from '../c
 import { hint as hintWith, type Hint } from './hints.js';
 import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gzipWithStreams, proofRequestFor, type ProofCaps } from '../core/proof/certificate.js';
 import { withProofSummary, type CertificateResult } from '../core/proof/format.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, gamesResponse, resolveDeal, resolveLimits, type LimitsConfig } from '../api/request.js';
+import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits, type BudgetPolicy } from '../api/request.js';
 import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from '../api/schemas.js';
 import type { DealsQueryInput, DifficultyRequestInput, ReviewRequestInput, SolveRequestInput } from './client.js';
 import { rateDifficulty, reviewGame, winnableDeals, type Decider } from '../api/apps.js';
@@ -35,12 +35,24 @@ import type { Deal } from '../core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
 import type { ProofRequest } from '../core/proof/format.js';
 
+/**
+ * The local solver's default budgets: 5,000,000 states / 30 s, capped at
+ * 50,000,000 states / 120 s (the same as the service's defaults, so that an
+ * answer does not depend on where the solve ran).
+ */
+export const LOCAL_BUDGET_POLICY: Readonly<BudgetPolicy> = Object.freeze({
+  defaultMaxStates: 5_000_000,
+  maxStatesCap: 50_000_000,
+  defaultTimeoutMs: 30_000,
+  timeoutMsCap: 120_000,
+});
+
 /** Options of `createLocalSolver`. */
 export interface LocalSolverOptions {
   /** The engine: a compiled module, its bytes, a Response or a URL. Default (Node): `build/engine.wasm`. */
   wasm?: EngineSource;
-  /** Defaults and caps of the budgets; default those of the service (5,000,000 states, 30 s). */
-  limits?: Partial<LimitsConfig>;
+  /** Defaults and caps of the budgets; default {@link LOCAL_BUDGET_POLICY} (5,000,000 states, 30 s). */
+  limits?: Partial<BudgetPolicy>;
   /**
    * Caps of the certificates that `proof: true` asks for: by default the
    * service's position cap (2,000,000) and no byte cap (an in-process answer
@@ -101,7 +113,7 @@ function queryStrings(query: DealsQueryInput): Record<string, string> {
 export async function createLocalSolver(options: LocalSolverOptions = {}): Promise<LocalSolver> {
   const module = options.wasm === undefined ? await loadEngineModule() : await compileEngine(options.wasm);
   const engine = Engine.instantiate(module);
-  const limitsConfig: LimitsConfig = { ...DEFAULT_LIMITS_CONFIG, ...options.limits };
+  const budgets: BudgetPolicy = { ...LOCAL_BUDGET_POLICY, ...options.limits };
   const proofCaps: ProofCaps = { maxPositions: DEFAULT_PROOF_CAPS.maxPositions, inlineMaxBytes: Number.MAX_SAFE_INTEGER, ...options.proofCaps };
 
   /** One engine: one position at a time; the certificate as `solve` makes it. */
@@ -115,7 +127,7 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
       return { ...outcome, proof: { ...outcome.proof, certificate } };
     },
   };
-  const appsConfig = { limits: limitsConfig, proofCaps };
+  const appsConfig = { limits: budgets, proofCaps };
 
   const solver: LocalSolver = {
     async solve(request) {
@@ -123,7 +135,7 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
       if (!parsed.success) throw validationError(parsed.error);
       const req = parsed.data;
       const deal = resolveDeal(req);
-      const limits = resolveLimits(req.limits, limitsConfig, req.game);
+      const limits = resolveLimits(req.limits, budgets, req.game);
       const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, limits));
       if (outcome.proof === undefined || !req.proof) return buildSolveResponse(req.game, deal, limits, outcome);
       // the certificate inline, as the service gives it (gzip through Compression Streams, so browsers too)

@@ -2,7 +2,7 @@
  * What the batch routes (`routes.ts`) need from a queue backend, so that the
  * HTTP API and its answers are the same whichever backend runs the batches:
  *
- * - `embedded` (default): `BatchService` (service.ts): SQLite and the
+ * - `embedded` (default): `BatchService` (embedded/service.ts): SQLite and the
  *   in-process scheduler on this process's pool; its methods answer at once.
  * - `redis`: `RedisBatchBackend` (redis/backend.ts): batch state in Redis,
  *   deals in BullMQ jobs run by `npm run worker` processes on any machine;
@@ -11,7 +11,7 @@
  * The routes `await` every call, so either kind of answer works.
  */
 import type { BatchRequest, BatchResult, BatchStatus } from '../../client-sdk/api/batch-schemas.js';
-import type { BatchState } from './store.js';
+import type { BatchState } from './model.js';
 
 /** A value now or later. */
 export type MaybePromise<T> = T | Promise<T>;

@@ -6,10 +6,11 @@
 import { DEAL_RANGE_PATTERN, type BatchRequest } from '../../client-sdk/api/batch-schemas.js';
 import { dealRange, generateDeal } from '../../client-sdk/core/deals/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type LimitsConfig } from '../../client-sdk/api/request.js';
+import { defaultNumbering, requirePreset, resolveDeal, resolveLimits } from '../../client-sdk/api/request.js';
+import type { LimitsConfig } from '../limits.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveRequest } from '../../client-sdk/api/schemas.js';
-import type { BatchPositions, BatchSpec } from './store.js';
+import type { BatchPositions, BatchSpec } from './model.js';
 
 /**
  * Validates a batch request and returns what to store: the spec (rules and

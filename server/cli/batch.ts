@@ -26,16 +26,17 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchRequestSchema, type BatchRequest, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
+import { NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { validationError } from '../../client-sdk/api/schemas.js';
-import { createBatchService, type BatchService } from '../batches/service.js';
+import { planBatch } from '../batches/positions.js';
+import { createBatchService, type BatchService } from '../batches/embedded/service.js';
+import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
 import { MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
-import { exitOnUsageError, positiveInt } from './usage.js';
+import { exitOnUsageError, positiveInt, userPath } from './usage.js';
 import type { Measure } from '../../client-sdk/api/apps-schemas.js';
-import { DEFAULT_LIMITS_CONFIG } from '../../client-sdk/api/request.js';
 import { DEFAULT_PROOF_CAPS } from '../../client-sdk/core/proof/certificate.js';
 import { formatDistribution, runDifficultyBatch } from '../batches/difficulty.js';
-import { planBatch } from '../batches/positions.js';
 
 interface CliOptions {
   game: string;
@@ -73,14 +74,14 @@ function parseOptions(): CliOptions {
     .description('Solve many deals of one game with a progress bar and a summary.')
     .requiredOption('--game <id>', 'game preset (GET /v1/games lists them)')
     .option('--deals <range|list>', 'deal numbers: 1-1000, 1..1000 or 1,617,11982')
-    .option('--boards <file>', 'a JSON file with an array of board texts (instead of --deals)')
-    .addOption(new Option('--numbering <n>', 'numbering of the deals (default: the game\'s)').choices(['ms', 'pysolfc']))
+    .option('--boards <file>', 'a JSON file with an array of board texts (instead of --deals)', userPath)
+    .addOption(new Option('--numbering <n>', 'numbering of the deals (default: the game\'s)').choices(NUMBERINGS))
     .option('--max-states <n>', 'state budget per deal (default 5,000,000)', positiveInt)
     .option('--timeout-ms <n>', 'deadline per deal, ms (default 30,000)', positiveInt)
     .option('--threads <n>', `solver threads (at most ${MAX_THREADS}: 4 per CPU)`, threadCount, availableParallelism())
-    .option('--out <file>', 'write the results as NDJSON, in deal order')
+    .option('--out <file>', 'write the results as NDJSON, in deal order', userPath)
     .option('--moves', 'with --out: include each solution as JSON moves')
-    .option('--db <file>', 'keep the batch in this SQLite file; an interrupted run resumes from it')
+    .option('--db <file>', 'keep the batch in this SQLite file; an interrupted run resumes from it', userPath)
     .option('--quiet', 'no progress bar')
     .addOption(new Option('--analysis <measure>', 'rate each deal\'s difficulty instead (docs/apps.md); prints the distribution').choices(['min_cells', 'castle_ladder']))
     .showHelpAfterError()
@@ -121,6 +122,21 @@ export function formatSummary(s: BatchStatus, wallMs: number): string {
   ].join('\n');
 }
 
+/**
+ * The id of the newest batch in the store that ran to its end with the same
+ * spec as `req` would get (game, numbering, rules, limits, positions, name),
+ * or undefined. The spec is planned as the service plans it.
+ */
+function finishedBatch(service: BatchService, req: BatchRequest): string | undefined {
+  let wanted: string;
+  try {
+    wanted = JSON.stringify(planBatch(req, DEFAULT_LIMITS_CONFIG, Number.MAX_SAFE_INTEGER).spec);
+  } catch {
+    return undefined; // service.create reports the fault
+  }
+  return service.store.finished().find((r) => JSON.stringify(r.spec) === wanted)?.id;
+}
+
 async function main(): Promise<number> {
   const options = parseOptions();
   let req: BatchRequest;
@@ -145,8 +161,10 @@ async function main(): Promise<number> {
   const started = Date.now();
   let status: BatchStatus;
   const resumable = service.store.running()[0];
+  // A rerun of a finished batch (same --db, same request) shows it instead of solving it all again.
+  const finished = resumable || !options.db ? undefined : finishedBatch(service, req);
   try {
-    status = resumable ? service.status(resumable.id)! : service.create(req);
+    status = resumable ? service.status(resumable.id)! : finished ? service.status(finished)! : service.create(req);
   } catch (err) {
     await service.close();
     await pool.close();
@@ -157,6 +175,11 @@ async function main(): Promise<number> {
     throw err;
   }
   if (resumable) console.error(`resuming batch ${status.id} from ${options.db}: ${status.done} of ${status.total} deals already done`);
+  if (finished) {
+    console.error(
+      `batch ${status.id} in ${options.db} is already done (${status.done} of ${status.total} deals): its summary follows; nothing was solved again (use another --db, or delete this one, to run it anew)`,
+    );
+  }
   const id = status.id;
 
   const bar = options.quiet

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/core/proof/check.js';
 import { findPreset } from '../../client-sdk/core/rules.js';
-import { exitOnUsageError, positiveInt } from './usage.js';
+import { exitOnUsageError, positiveInt, userPath } from './usage.js';
 
 interface CliOptions {
   threads?: number;
@@ -89,7 +89,7 @@ await new Command()
   .name('check-proof')
   .exitOverride(exitOnUsageError)
   .description('Check an unsolvability certificate (docs/proofs.md) without the engine.')
-  .argument('<file>', "certificate file (gzip), '-' = standard input")
+  .argument('<file>', "certificate file (gzip), '-' = standard input", userPath)
   .option('--threads <n>', 'most worker threads for the move check (default: the available cores, one per 100,000 positions)', positiveInt)
   .option('--exhaustive', 'give every candidate move to checkMove, skipping none (slower; one thread)')
   .option('--json', 'print the result as JSON')

@@ -17,11 +17,12 @@ import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import { Engine, loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { buildSolveResponse, DEFAULT_LIMITS_CONFIG, defaultNumbering, resolveDeal, resolveLimits } from '../../client-sdk/api/request.js';
+import { buildSolveResponse, defaultNumbering, resolveDeal, resolveLimits } from '../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
-import { findPreset } from '../../client-sdk/core/rules.js';
+import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
-import { exitOnUsageError } from './usage.js';
+import { exitOnUsageError, userPath } from './usage.js';
 
 interface CliOptions {
   game: string;
@@ -171,13 +172,13 @@ const program = new Command()
   .description('Solve one solitaire position in-process with the Wasm engine.')
   .requiredOption('--game <id>', 'game preset id (see GET /v1/games), e.g. freecell, seahaven_towers')
   .option('--deal <number>', 'deal number')
-  .addOption(new Option('--numbering <scheme>', "deal numbering (default: ms when the game has it, else pysolfc)").choices(['ms', 'pysolfc']))
-  .option('--board <file>', "start position as fc-solve board text ('-' = standard input)")
-  .option('--layout <file>', "start position as the API's JSON layout ('-' = standard input)")
+  .addOption(new Option('--numbering <scheme>', "deal numbering (default: ms when the game has it, else pysolfc)").choices(NUMBERINGS))
+  .option('--board <file>', "start position as fc-solve board text ('-' = standard input)", userPath)
+  .option('--layout <file>', "start position as the API's JSON layout ('-' = standard input)", userPath)
   .option('--max-states <n>', `state budget (default ${DEFAULT_LIMITS_CONFIG.defaultMaxStates}, at most ${DEFAULT_LIMITS_CONFIG.maxStatesCap})`)
   .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, at most ${DEFAULT_LIMITS_CONFIG.timeoutMsCap})`)
   .option('--json', "print the API's JSON response")
-  .option('--proof <file>', 'when the verdict is unsolvable, write its certificate (docs/proofs.md) to this file')
+  .option('--proof <file>', 'when the verdict is unsolvable, write its certificate (docs/proofs.md) to this file', userPath)
   .action(async (opts: CliOptions) => {
     try {
       await run(opts);

@@ -2,13 +2,14 @@
  * What the command-line tools (server/cli/, bench/) share: one exit status
  * for bad usage, and the parser of whole-number options.
  */
+import { resolve } from 'node:path';
 import { InvalidArgumentError, type CommanderError } from 'commander';
 
 /**
  * Exit handler for commander (`.exitOverride(exitOnUsageError)`): help and
  * version exit 0; any usage error (unknown option, missing or invalid
  * argument), whose message commander has already printed, exits 2, the
- * tools' status for bad input (README "Command line").
+ * tools' status for bad input (docs/cli.md).
  */
 export function exitOnUsageError(err: CommanderError): never {
   process.exit(err.exitCode === 0 ? 0 : 2);
@@ -23,4 +24,17 @@ export function positiveInt(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
   return n;
+}
+
+/**
+ * Option parser for commander: a file path as the user typed it, made
+ * absolute against the folder the user is in. `npm run <tool>` runs in the
+ * package root, so `process.cwd()` is not that folder there: npm passes it
+ * as `INIT_CWD` (set for every `npm run`/`npx`); a tool run directly has no
+ * `INIT_CWD` and its working directory is the user's. `-` (standard input or
+ * output) and `:memory:` (SQLite) are kept as they are.
+ */
+export function userPath(text: string): string {
+  if (text === '-' || text === ':memory:') return text;
+  return resolve(process.env.INIT_CWD || process.cwd(), text);
 }

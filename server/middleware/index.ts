@@ -1,7 +1,7 @@
 /**
  * The operations layer around the API, installed by `createApp` (through
  * `AppDeps.operations`) before any route, so that it wraps every route,
- * issue-5 and web routes included. In order:
+ * the batch routes and the web page included. In order:
  *
  *  1. request id, access log, HTTP metrics (`request-log.ts`);
  *  2. secure headers on every answer; CORS where configured (`security.ts`);

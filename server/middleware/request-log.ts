@@ -11,6 +11,12 @@
  *   (the error with its stack is logged by the app's `onError`, same
  *   request id); 503 refusals at `debug`, summed up at `warn` at most every
  *   10 s; probes (`/healthz`, `/readyz`, `/metrics`) at `debug`.
+ * - A request whose client hung up before the answer was written (the
+ *   request's abort signal fired: @hono/node-server aborts it when the
+ *   connection closes early) is logged and counted as status 499 (nginx's
+ *   "client closed request"), with `clientClosed: true` and the status the
+ *   answer would have had (`answered`), at `info`: the search was cancelled,
+ *   nobody got the 200 the handler built.
  * - `http_requests_total` / `http_request_duration_seconds` by route pattern.
  */
 import type { Context, MiddlewareHandler } from 'hono';
@@ -28,6 +34,8 @@ export interface RequestLogOptions {
 }
 
 const REQUEST_ID = /^[\w=-]{1,128}$/;
+/** Status logged and counted for a request whose client closed the connection before the answer (nginx's convention). */
+export const CLIENT_CLOSED_STATUS = 499;
 /** Probes of load balancers and scrapers: logged at debug, not to drown the rest. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -62,7 +70,8 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
     await withRequestContext(ctx, next);
     if (!c.res.headers.has('x-request-id')) c.header('X-Request-Id', reqId);
 
-    const status = c.res.status;
+    const clientClosed = c.req.raw.signal?.aborted === true;
+    const status = clientClosed ? CLIENT_CLOSED_STATUS : c.res.status;
     const ms = performance.now() - started;
     const route = routeLabel(c);
     metrics?.observeRequest(c.req.method, route, status, ms / 1000);
@@ -74,11 +83,13 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
       path: c.req.path,
       route,
       status,
+      ...(clientClosed ? { clientClosed: true, answered: c.res.status } : {}),
       ms: Math.round(ms * 10) / 10,
     };
     if (err instanceof SolverError) fields.code = err.code;
     // The error itself (with its stack) was logged by the app's onError, with this request id.
     if (PROBES.has(route)) logger.debug(fields, 'request');
+    else if (clientClosed) logger.info(fields, 'request abandoned by the client');
     else if (status === 503) refusals.count(fields);
     else if (status >= 500) logger.error(fields, 'request failed');
     else logger.info(fields, 'request');

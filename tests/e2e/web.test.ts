@@ -7,24 +7,35 @@
  * It solves Seahaven Towers #1 and MS FreeCell #1 and steps to the end (all
  * four foundations at King), checks the highlight of the current move, the
  * error shown for a malformed board (with its line), the link that reopens a
- * deal, the "unknown" retry and the "unsolvable" proof, the review of a
- * pasted move list (docs/apps.md), and takes the README's
- * screenshots (docs/screenshots/).
+ * deal, the "unknown" retry and the "unsolvable" proof, the API key field of
+ * a service with `API_KEYS`, the review of a pasted move list (docs/apps.md),
+ * a phone-sized screen, quick key presses, the
+ * end of a game, the Limits panel and a deal number refused in the form.
+ *
+ * Screenshots go to `test-results/screenshots/` (ignored by git), so a test
+ * run leaves the tree clean; `npm run screenshots` runs this file with
+ * `SCREENSHOTS_DIR=docs/screenshots` to refresh the README's four pictures
+ * (the review screenshots stay in test-results/).
  *
  * Needs /usr/bin/chromium (`apt-get install -y chromium`; `.ci/run` installs it).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/paths.js';
 
-const SCREENSHOTS = join(ROOT, 'docs/screenshots');
-/** Malformed at line 8, column 16 (the README's example error). */
+/** Where the README's screenshots go: `SCREENSHOTS_DIR` (relative to the root; `npm run screenshots` sets docs/screenshots), else an ignored folder. */
+const SCREENSHOTS = resolve(ROOT, process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots');
+/** Where the other screenshots (looked at in review, not in the README) go: always the ignored folder. */
+const REVIEW_SHOTS = resolve(ROOT, 'test-results/screenshots');
+/** A key for the service started with `API_KEYS` (16+ characters, as config.ts asks). */
+const KEY = 'page-test-key-0123456789';
+/** Malformed at line 8, column 16 (the example error of docs/api.md). */
 const BAD_BOARD = [
   'JD KD 2S 4C 3S 6D 6S',
   '2D KC KS 5C TD 8S 9C',
@@ -39,6 +50,10 @@ const BAD_BOARD = [
 let server: ChildProcess | undefined;
 let serverLog = '';
 let baseUrl = '';
+/** A second service, started with `API_KEYS=KEY`. */
+let keyed: ChildProcess | undefined;
+let keyedLog = '';
+let keyedUrl = '';
 let context: BrowserContext | undefined;
 let profileDir = '';
 
@@ -53,16 +68,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, ms: number): Promise<void> {
+async function waitForHealth(url: string, ms: number, proc = server, log = () => serverLog): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
-    if (server?.exitCode != null) throw new Error(`the server exited (${server.exitCode}):\n${serverLog}`);
+    if (proc?.exitCode != null) throw new Error(`the server exited (${proc.exitCode}):\n${log()}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`the server did not answer /healthz within ${ms} ms:\n${serverLog}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer /healthz within ${ms} ms:\n${log()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -81,6 +96,17 @@ beforeAll(async () => {
   server.stderr!.on('data', (d) => (serverLog += d));
   await waitForHealth(baseUrl, 30_000);
 
+  const keyedPort = await freePort();
+  keyedUrl = `http://127.0.0.1:${keyedPort}`;
+  keyed = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(keyedPort), HOST: '127.0.0.1', THREADS: '1', API_KEYS: `page:${KEY}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  keyed.stdout!.on('data', (d) => (keyedLog += d));
+  keyed.stderr!.on('data', (d) => (keyedLog += d));
+  await waitForHealth(keyedUrl, 30_000, keyed, () => keyedLog);
+
   profileDir = mkdtempSync(join(tmpdir(), 'e2e-web-chromium-'));
   context = await launchChromium(profileDir, {
     viewport: { width: 1320, height: 940 },
@@ -88,21 +114,26 @@ beforeAll(async () => {
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   mkdirSync(SCREENSHOTS, { recursive: true });
+  mkdirSync(REVIEW_SHOTS, { recursive: true });
 }, 90_000);
+
+async function stop(proc: ChildProcess | undefined): Promise<void> {
+  if (!proc || proc.exitCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (proc.exitCode === null) proc.kill('SIGKILL');
+}
 
 afterAll(async () => {
   await context?.close();
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    if (server.exitCode === null) server.kill('SIGKILL');
-  }
+  await Promise.all([stop(server), stop(keyed)]);
 });
 
-async function openPage(hash = ''): Promise<Page> {
+async function openPage(hash = '', url = baseUrl, waitForForm = true, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await context!.newPage();
+  if (viewport) await page.setViewportSize(viewport);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
@@ -110,8 +141,8 @@ async function openPage(hash = ''): Promise<Page> {
   });
   page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()}`));
   (page as Page & { problems: string[] }).problems = problems;
-  await page.goto(`${baseUrl}/${hash}`);
-  await page.locator('select[name="game"] option').first().waitFor({ state: 'attached' });
+  await page.goto(`${url}/${hash}`);
+  if (waitForForm) await page.locator('select[name="game"] option').first().waitFor({ state: 'attached' });
   return page;
 }
 
@@ -267,7 +298,7 @@ describe('web page (headless Chromium, real server)', () => {
     await error.waitFor();
     expect(await error.getAttribute('data-code')).toBe('malformed_board');
     expect(await error.getAttribute('data-line')).toBe('8');
-    expect(await error.locator('.error-message').textContent()).toContain('Line 8, column 16: "XX" is not a card');
+    expect(await error.locator('.error-message').textContent()).toContain('line 8, column 16: "XX" is not a card');
     expect(await error.locator('.error-where').textContent()).toBe('At line 8, column 16, token “XX”.');
     expect(await error.locator('.error-excerpt .hit mark').textContent()).toBe('XX');
     // The link to the fault selects it in the text area.
@@ -330,6 +361,13 @@ describe('web page (headless Chromium, real server)', () => {
     const page = await openPage();
     expect(await solveDeal(page, 'freecell', 11982, 'ms')).toBe('unsolvable');
     const proof = page.getByTestId('proof');
+    // One plain sentence leads; the search's account is one click away.
+    const lead = proof.locator(':scope > :first-child');
+    expect(await lead.getAttribute('data-testid')).toBe('plain-verdict');
+    expect(await lead.textContent()).toMatch(/^There is no way to win this game[^.]*\.$/);
+    expect(await proof.locator('details.proof-more').evaluate((d: HTMLDetailsElement) => d.open)).toBe(false);
+    expect(await proof.locator('details.proof-more p').isVisible()).toBe(false);
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'freecell-11982-unsolvable.png') });
     expect(await proof.textContent()).toContain('No solution exists.');
     expect(await proof.textContent()).toMatch(/The search was complete: it expanded every position reachable from the start \([\d,]+ expanded, [\d,]+ distinct positions stored\)/);
     expect(await page.locator('[data-testid="move-list"]').count()).toBe(0);
@@ -337,7 +375,7 @@ describe('web page (headless Chromium, real server)', () => {
   });
 
   it('shows the proof fields an unsolvable answer carries, a long certificate only by its size', async () => {
-    // The real answer for MS #11982, with a `proof` object as issue 4 adds one (shape of client-sdk/core/proof/format.ts).
+    // The real answer for MS #11982, with its `proof` summary (shape of client-sdk/core/proof/format.ts).
     const real = (await (
       await fetch(`${baseUrl}/v1/solve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"game":"freecell","deal":11982}' })
     ).json()) as Record<string, unknown>;
@@ -364,5 +402,201 @@ describe('web page (headless Chromium, real server)', () => {
     expect(text).toContain('(5,000 characters)');
     expect(text).not.toContain('A'.repeat(30));
     await page.close();
+  });
+
+  it('screenshots go to a folder git ignores, unless SCREENSHOTS_DIR asks for another (npm run screenshots)', () => {
+    if (process.env.SCREENSHOTS_DIR) return; // the explicit refresh of docs/screenshots
+    const r = spawnSync('git', ['check-ignore', '-q', relative(ROOT, join(SCREENSHOTS, 'x.png'))], { cwd: ROOT });
+    expect(r.status, `${SCREENSHOTS} must be ignored by git, or every test run dirties the tree`).toBe(0);
+  });
+
+  it('asks for the API key of a service with API_KEYS, keeps it for the tab and sends it as the bearer token', async () => {
+    const page = await openPage('', keyedUrl, false);
+    const keyForm = page.getByTestId('key-form');
+    await keyForm.waitFor();
+    expect(await keyForm.textContent()).toContain('This service needs an API key.');
+    expect(await page.locator('select[name="game"]').count()).toBe(0);
+
+    // A wrong key is refused, and the field stays.
+    await page.fill('input[name="apiKey"]', 'not-the-key-0123456789');
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await expect.poll(() => keyForm.textContent()).toContain('The service refused this key.');
+
+    // The right key: the form appears, and a solve carries the key.
+    const auth: (string | undefined)[] = [];
+    page.on('request', (req) => {
+      if (req.url().endsWith('/v1/solve')) auth.push(req.headers().authorization);
+    });
+    await page.fill('input[name="apiKey"]', KEY);
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await page.locator('select[name="game"] option').first().waitFor({ state: 'attached' });
+    expect(await keyForm.count()).toBe(0);
+    expect(await solveDeal(page, 'freecell', 1, 'ms')).toBe('solved');
+    expect(auth).toEqual([`Bearer ${KEY}`]);
+    // Kept for this tab only: sessionStorage, never localStorage or the link.
+    expect(await page.evaluate(() => [sessionStorage.length, localStorage.length])).toEqual([1, 0]);
+    expect(page.url()).not.toContain(KEY);
+
+    // A reload of the tab keeps it; "Forget it" drops it, and the next load asks again.
+    await page.reload();
+    await page.locator('select[name="game"] option').first().waitFor({ state: 'attached' });
+    await page.getByTestId('forget-key').click();
+    await page.reload();
+    await page.getByTestId('key-form').waitFor();
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'api-key.png') });
+    await page.close();
+  });
+
+  for (const [width, height] of [
+    [360, 780],
+    [390, 844],
+  ] as const) {
+    it(`fits a ${width}×${height} phone: every column on the felt, no sideways scroll, the controls inside their boxes`, async () => {
+      const page = await openPage('#game=freecell&deal=617&numbering=ms&move=20', baseUrl, true, { width, height });
+      await page.locator('[data-testid="verdict"]').waitFor();
+      expect(await stepText(page)).toBe('Move 20 of ' + (await page.locator('[data-testid="move-list"] li').count()));
+      const inside = (outer: DOMRect | null, inner: DOMRect | null) =>
+        outer !== null && inner !== null && inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5;
+      const box = async (sel: string) => page.locator(sel).first().evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
+      // Shown elements only (the closed Limits panel's fields have no place on screen).
+      const boxes = async (sel: string) =>
+        page.locator(sel).evaluateAll((els) => els.filter((e) => e.checkVisibility()).map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      const board = await box('.board');
+      const cards = await boxes('.board .card, .board .slot, .board .ghost');
+      expect(cards.length).toBeGreaterThan(52);
+      for (const c of cards) expect(inside(board, c), JSON.stringify(c)).toBe(true);
+      expect(board.right).toBeLessThanOrEqual(width);
+      const form = await box('.deal-form');
+      for (const c of await boxes('.deal-form select, .deal-form input, .deal-form button')) expect(inside(form, c), JSON.stringify(c)).toBe(true);
+      const player = await box('.player');
+      for (const c of await boxes('.player button, .player select, .player input')) expect(inside(player, c), JSON.stringify(c)).toBe(true);
+      const copy = await box('.copy-row');
+      for (const c of await boxes('.copy-row button')) expect(inside(copy, c), JSON.stringify(c)).toBe(true);
+      await page.screenshot({ path: join(REVIEW_SHOTS, `freecell-617-move-20-phone-${width}.png`), fullPage: true });
+      expect(problemsOf(page)).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it('counts every key press: 30 quick ArrowRight presses land on move 30', async () => {
+    const page = await openPage('#game=freecell&deal=617&numbering=ms');
+    await page.locator('[data-testid="verdict"]').waitFor();
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    // 30 presses in one task, faster than any render: each must step from the step before it.
+    await page.evaluate(() => {
+      for (let i = 0; i < 30; i++) window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+    });
+    await expect.poll(() => stepText(page)).toMatch(/^Move 30 of \d+$/);
+    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => stepText(page)).toMatch(/^Move 18 of \d+$/);
+    await page.close();
+  });
+
+  it('marks a won game at its end, and only there', async () => {
+    const page = await openPage('#game=freecell&deal=617&numbering=ms');
+    await page.locator('[data-testid="verdict"]').waitFor();
+    const total = await page.locator('[data-testid="move-list"] li').count();
+    expect(await page.getByTestId('won').count()).toBe(0);
+    await page.getByRole('button', { name: 'Last: the end position' }).click();
+    const won = page.getByTestId('won');
+    await won.waitFor();
+    expect(await won.textContent()).toBe(`Won! Every card is home, in ${total} moves.`);
+    // The banner sits on the felt.
+    const [b, w] = await Promise.all([page.locator('.board').boundingBox(), won.boundingBox()]);
+    expect(w!.x).toBeGreaterThanOrEqual(b!.x);
+    expect(w!.x + w!.width).toBeLessThanOrEqual(b!.x + b!.width);
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'freecell-617-won.png') });
+    await page.getByRole('button', { name: 'Back one move' }).click();
+    expect(await page.getByTestId('won').count()).toBe(0);
+    await page.close();
+  });
+
+  it('shows the move list in whole rows, the last one in full at the end', async () => {
+    for (const height of [940, 1000, 1111]) {
+      const page = await context!.newPage();
+      await page.setViewportSize({ width: 1320, height });
+      await page.goto(`${baseUrl}/#game=freecell&deal=617&numbering=ms`);
+      await page.locator('[data-testid="verdict"]').waitFor();
+      await page.getByRole('button', { name: 'Last: the end position' }).click();
+      await page.waitForTimeout(100);
+      const m = await page.getByTestId('move-list').evaluate((l) => {
+        const style = getComputedStyle(l);
+        const inner = l.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+        const last = l.querySelector('li:last-child')!.getBoundingClientRect();
+        const box = l.getBoundingClientRect();
+        // Rows that show at all (in the box inside the border) must show whole: no sliver at either edge.
+        const inTop = box.top + l.clientTop;
+        const inBottom = inTop + l.clientHeight;
+        const partial = Array.from(l.querySelectorAll('li'))
+          .map((li) => li.getBoundingClientRect())
+          .filter((r) => r.bottom > inTop + 0.5 && r.top < inBottom - 0.5 && (r.top < inTop - 0.5 || r.bottom > inBottom + 0.5)).length;
+        return { inner, row: (l.querySelector('li') as HTMLElement).offsetHeight, lastBottom: last.bottom, listBottom: box.bottom - l.clientTop - parseFloat(style.paddingBottom), partial };
+      });
+      expect(m.inner % m.row, JSON.stringify(m)).toBeCloseTo(0, 0);
+      expect(m.lastBottom).toBeLessThanOrEqual(m.listBottom + 0.5);
+      expect(m.partial, JSON.stringify(m)).toBe(0);
+      // In the middle of the list too (the link's move 20 on a phone scrolls it part way).
+      await page.getByRole('button', { name: 'First: the start position' }).click();
+      for (let i = 0; i < 20; i++) await page.getByRole('button', { name: 'Forward one move' }).click();
+      const mid = await page.getByTestId('move-list').evaluate((l) => {
+        const top = l.getBoundingClientRect().top + l.clientTop;
+        const bottom = top + l.clientHeight;
+        return Array.from(l.querySelectorAll('li'))
+          .map((li) => li.getBoundingClientRect())
+          .filter((r) => r.bottom > top + 0.5 && r.top < bottom - 0.5 && (r.top < top - 0.5 || r.bottom > bottom + 0.5)).length;
+      });
+      expect(mid).toBe(0);
+      await page.close();
+    }
+  });
+
+  it('opens Limits as a panel that leaves the form where it was', async () => {
+    const page = await openPage();
+    const before = await Promise.all([page.locator('.deal-form').boundingBox(), page.getByTestId('solve').boundingBox(), page.locator('details.limits summary').boundingBox()]);
+    await page.locator('details.limits summary').click();
+    await page.locator('input[name="maxStates"]').waitFor();
+    const after = await Promise.all([page.locator('.deal-form').boundingBox(), page.getByTestId('solve').boundingBox(), page.locator('details.limits summary').boundingBox()]);
+    expect(after).toEqual(before);
+    const panel = (await page.locator('.limits-body').boundingBox())!;
+    expect(panel.y).toBeGreaterThanOrEqual(before[2]!.y + before[2]!.height);
+    expect(panel.x + panel.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'limits-open.png') });
+    await page.close();
+  });
+
+  it('refuses a deal number that is not one in the form, and sends nothing', async () => {
+    const solves: string[] = [];
+    const page = await openPage();
+    page.on('request', (req) => {
+      if (req.url().includes('/v1/solve')) solves.push(req.url());
+    });
+    await page.fill('input[name="deal"]', 'abc');
+    const error = page.getByTestId('deal-error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('"abc" is not an integer');
+    expect(await page.getAttribute('input[name="deal"]', 'aria-invalid')).toBe('true');
+    await page.click('[data-testid="solve"]');
+    await page.fill('input[name="deal"]', '99999999999');
+    expect(await error.textContent()).toContain('out of range');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    expect(solves).toEqual([]);
+    expect(await page.locator('[data-testid="verdict"]').count()).toBe(0);
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'deal-refused.png') });
+    await page.fill('input[name="deal"]', '5');
+    expect(await error.count()).toBe(0);
+    await page.close();
+
+    // The same for a link naming such a deal.
+    const linked = await context!.newPage();
+    linked.on('request', (req) => {
+      if (req.url().includes('/v1/solve')) solves.push(req.url());
+    });
+    await linked.goto(`${baseUrl}/#game=freecell&deal=abc&numbering=ms`);
+    await linked.getByTestId('deal-error').waitFor();
+    await linked.waitForTimeout(300);
+    expect(solves).toEqual([]);
+    await linked.close();
   });
 });

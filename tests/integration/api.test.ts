@@ -410,6 +410,16 @@ describe('GET endpoints', () => {
     }
   });
 
+  it('/openapi.json names every game preset (Penguin and Fortress included), from the presets themselves', async () => {
+    const { app } = fakeApp();
+    const doc = (await (await app.request('/openapi.json')).json()) as { info: { description: string }; components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> } };
+    const gameDoc = doc.components.schemas.SolveRequest.properties!.game.description!;
+    for (const preset of PRESETS) {
+      expect(gameDoc).toContain(`\`${preset.id}\``);
+      expect(doc.info.description).toContain(preset.name);
+    }
+  });
+
   it('/docs serves Swagger UI pointed at /openapi.json', async () => {
     const res = await app.request('/docs');
     expect(res.status).toBe(200);
@@ -470,7 +480,9 @@ describe.skipIf(!ENGINE_BUILT)('real solves through the worker pool', () => {
   });
 
   it('a small state budget answers unknown / max_states', async () => {
-    const res = await post(app, { game: 'freecell', deal: 5, rules: { freeCells: 2 }, limits: { maxStates: 1000 } });
+    // 20 positions cannot hold a solution's path (each of its moves stores one),
+    // whatever the search order
+    const res = await post(app, { game: 'freecell', deal: 5, rules: { freeCells: 2 }, limits: { maxStates: 20 } });
     const body = SolveResponseSchema.parse(await res.json());
     expect(body).toMatchObject({ verdict: 'unknown', reason: 'max_states', moves: [] });
   });

@@ -5,10 +5,11 @@
  * deals), the routes' validation and stream formats, the OpenAPI document,
  * and the command line.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResultSchema, BatchStatusSchema, wilsonInterval, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
@@ -16,9 +17,10 @@ import type { Move } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { createApp } from '../../server/app.js';
-import { BatchScheduler, type BatchPool } from '../../server/batches/scheduler.js';
-import { createBatchService, type BatchService } from '../../server/batches/service.js';
-import { BatchStore, decodeMoves, encodeMoves, type BatchSpec } from '../../server/batches/store.js';
+import { BatchScheduler, type BatchPool } from '../../server/batches/embedded/scheduler.js';
+import { createBatchService, type BatchService } from '../../server/batches/embedded/service.js';
+import { BatchStore } from '../../server/batches/embedded/store.js';
+import { decodeMoves, encodeMoves, type BatchSpec } from '../../server/batches/model.js';
 import { ROOT, REFERENCE_VERDICTS } from '../helpers/paths.js';
 
 let dir: string;
@@ -233,11 +235,15 @@ describe('routes', () => {
     await expectError(await create({ game: 'freecell', deals: '5..1' }), 400, 'invalid_request', 'deals');
     await expectError(await create({ game: 'freecell', deals: '1..5000' }), 400, 'invalid_request', 'deals');
     await expectError(await create({ game: 'freecell', deals: 'one to ten' }), 400, 'invalid_request', 'deals');
-    for (const deals of [null, 5, [[1]], { from: 5 }]) {
+    for (const deals of [null, 5]) {
       // a shape that is none of the forms says which forms there are
       const e = (await expectError(await create({ game: 'freecell', deals }), 400, 'invalid_request', 'deals')) as { message?: string };
       expect(e.message).toMatch(/range "1\.\.1000".*\{"from": 1, "to": 1000\}.*list of deal numbers/);
     }
+    // a list or a range with a bad part names that part
+    await expectError(await create({ game: 'freecell', deals: [[1]] }), 400, 'invalid_request', 'deals.0');
+    await expectError(await create({ game: 'freecell', deals: { from: 5 } }), 400, 'invalid_request', 'deals.to');
+    await expectError(await create({ game: 'freecell', deals: [1, '2', 3.5] }), 400, 'invalid_request', 'deals.2');
     await expectError(await create({ game: 'freecell', deals: [1, 2, 8589934592] }), 400, 'deal_out_of_range', 'deals.2');
     // each Penguin deal fixes its own foundation base: one for the whole batch would contradict most
     const beak = (await expectError(await create({ game: 'penguin', deals: '1..3', rules: { foundationBase: 1 } }), 400, 'bad_rules', 'rules.foundationBase')) as {
@@ -312,6 +318,41 @@ describe('command line', () => {
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => BatchResultSchema.parse(JSON.parse(l)));
     expect(lines.map((l) => l.deal)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(lines.map((l) => (l.verdict === 'solved' ? 'solvable' : l.verdict))).toEqual(reference.map((l) => l.split('\t')[1]));
+  });
+
+  it('a rerun of a finished batch (same --db, same request) shows it instead of solving it again; paths resolve where the user stands', () => {
+    // Run from the package root as `npm run batch` does, with the user's folder in INIT_CWD: relative --db and --out land there.
+    const user = mkdtempSync(join(tmpdir(), 'batch-cli-user-'));
+    const args = ['--import', 'tsx', join(ROOT, 'server/cli/batch.ts'), '--game', 'freecell', '--deals', '1-6', '--threads', '1', '--db', 'runs.sqlite', '--out', 'r.ndjson', '--quiet'];
+    const run = () => spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, INIT_CWD: user } });
+    try {
+      const first = run();
+      expect(first.status, first.stderr).toBe(0);
+      expect(first.stdout).toContain('freecell (ms): 6 of 6 deals, done');
+      expect(existsSync(join(user, 'runs.sqlite'))).toBe(true);
+      expect(existsSync(join(ROOT, 'runs.sqlite'))).toBe(false);
+      const lines = readFileSync(join(user, 'r.ndjson'), 'utf8');
+      rmSync(join(user, 'r.ndjson'));
+
+      const again = run();
+      expect(again.status, again.stderr).toBe(0);
+      expect(again.stderr).toMatch(/batch \S+ in .*runs\.sqlite is already done \(6 of 6 deals\): its summary follows; nothing was solved again/);
+      expect(again.stdout).toContain('freecell (ms): 6 of 6 deals, done');
+      expect(readFileSync(join(user, 'r.ndjson'), 'utf8')).toBe(lines); // the same results, from the file
+      const db = new Database(join(user, 'runs.sqlite'), { readonly: true });
+      try {
+        expect((db.prepare('SELECT COUNT(*) AS n FROM batches').get() as { n: number }).n).toBe(1);
+      } finally {
+        db.close();
+      }
+      // Another request in the same file is a new batch.
+      const other = spawnSync(process.execPath, [...args.slice(0, 6), '1-3', ...args.slice(7)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, INIT_CWD: user } });
+      expect(other.status, other.stderr).toBe(0);
+      expect(other.stderr).not.toMatch(/already done/);
+      expect(other.stdout).toContain('3 of 3 deals, done');
+    } finally {
+      rmSync(user, { recursive: true, force: true });
+    }
   });
 
   it('exits 2 with the error code on bad input', () => {

@@ -15,6 +15,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
@@ -106,6 +107,48 @@ describe('deadlines and disconnects (real engine, one worker)', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('a request abandoned by its client (real socket)', () => {
+  it('is logged as status 499 with clientClosed, not 200, and counted so in http_requests_total', TIMING, async () => {
+    const pool = createPool({ module: await loadEngineModule(), threads: 1, stopGraceMs: 5000, log: quiet });
+    const lines: Record<string, unknown>[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        for (const l of String(chunk).split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+        done();
+      },
+    });
+    const metrics = createMetrics({ defaultMetrics: false });
+    const app = createServiceApp({ solve: pool.solve, logger: createLogger({ level: 'info', destination }), metrics, poolStats: () => pool.stats() });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/solve', headers: { 'content-type': 'application/json' } });
+      req.on('error', () => {}); // the socket is destroyed on purpose
+      req.end(JSON.stringify({ ...LONG_REQUEST, limits: { maxStates: 50_000_000, timeoutMs: 60_000 } }));
+      await until(() => pool.stats().running === 1, 10_000);
+      req.destroy();
+      await until(() => lines.some((l) => l.route === '/v1/solve'), 5000);
+      const line = lines.find((l) => l.route === '/v1/solve')!;
+      expect(line).toMatchObject({ status: 499, clientClosed: true, answered: 200, msg: 'request abandoned by the client' });
+      // A request answered in full is logged as it was.
+      const ok = await fetch(`http://127.0.0.1:${port}/v1/solve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"game":"freecell","deal":1}' });
+      expect(ok.status).toBe(200);
+      await ok.json();
+      await until(() => lines.filter((l) => l.route === '/v1/solve').length === 2, 5000);
+      expect(lines.filter((l) => l.route === '/v1/solve')[1]).toMatchObject({ status: 200 });
+      expect(lines.filter((l) => l.route === '/v1/solve')[1]).not.toHaveProperty('clientClosed');
+      const text = await metrics.render();
+      expect(text).toMatch(/http_requests_total\{method="POST",route="\/v1\/solve",status="499"\} 1/);
+      expect(text).toMatch(/http_requests_total\{method="POST",route="\/v1\/solve",status="200"\} 1/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await pool.close();
     }
   });
 });

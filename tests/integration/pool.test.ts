@@ -266,3 +266,65 @@ describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
     expect(took).toBeLessThan(1000);
   });
 });
+
+describe.skipIf(!ENGINE_BUILT)('memory given back (real worker): RECYCLE_MEMORY_MB', () => {
+  const dealOf = (game: string, numbering: 'ms' | 'pysolfc', n: number): Deal => resolveDeal({ game, numbering, deal: n });
+  // Streets and Alleys rules on PySolFC deal 77 (see above): the search grows
+  // until the memory cap stops it (`unknown`/`memory`), so the engine ends a
+  // solve at the cap, a size a Wasm memory never gives back by itself.
+  const big = () =>
+    resolveDeal({ game: 'freecell', deal: 77, numbering: 'pysolfc', rules: { build: 'rank', freeCells: 0, sequenceMove: 'none' } });
+  const CAP = 160 * 2 ** 20;
+  const rssMb = () => process.memoryUsage().rss / 2 ** 20;
+  const until = async (ok: () => boolean, ms: number) => {
+    const end = Date.now() + ms;
+    while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    return ok();
+  };
+
+  it('a worker that grew past the threshold is replaced after its solve, and RSS comes back down; without it RSS stays up', async () => {
+    const recycled: number[] = [];
+    const pool = createPool({
+      module: await loadEngineModule(),
+      threads: 1,
+      memoryLimitBytes: CAP,
+      recycleMemoryBytes: 64 * 2 ** 20,
+      onRecycle: ({ threadId }) => recycled.push(threadId),
+    });
+    pools.push(pool);
+    await pool.solve(dealOf('freecell', 'ms', 1), { maxStates: 1000, timeoutMs: 30_000 }); // start the engine
+    const idle = rssMb();
+    const running = pool.solve(big(), { maxStates: 50_000_000, timeoutMs: 120_000 });
+    // Queued behind it: must go to the replacement, never to the retiring worker.
+    const queued = pool.solve(dealOf('freecell', 'ms', 1), { maxStates: 1_000_000, timeoutMs: 60_000 });
+    const outcome = await running;
+    expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'memory' });
+    const peak = rssMb();
+    expect(peak - idle).toBeGreaterThan(100);
+    expect((await queued).verdict).toBe('solved');
+    expect(recycled).toHaveLength(1);
+    expect(pool.stats().recycled).toBe(1);
+    // The thread is gone with its memory; a fresh one (small engine) serves.
+    expect(await until(() => rssMb() - idle < 50, 10_000), `RSS ${rssMb().toFixed(0)} MB, idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`).toBe(true);
+    expect(pool.stats().threads).toBe(1);
+    const next = await pool.solve(dealOf('freecell', 'ms', 1), { maxStates: 1_000_000, timeoutMs: 30_000 });
+    expect(next.verdict).toBe('solved');
+    expect(pool.stats().recycled).toBe(1); // a small solve does not recycle
+    await pool.close();
+
+    // The control: the same solve without recycling keeps its memory.
+    const keep = createPool({ module: await loadEngineModule(), threads: 1, memoryLimitBytes: CAP });
+    pools.push(keep);
+    await keep.solve(dealOf('freecell', 'ms', 1), { maxStates: 1000, timeoutMs: 30_000 });
+    const idle2 = rssMb();
+    expect(await keep.solve(big(), { maxStates: 50_000_000, timeoutMs: 120_000 })).toMatchObject({ reason: 'memory' });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(rssMb() - idle2).toBeGreaterThan(100);
+    expect(keep.stats().recycled).toBe(0);
+  }, 120_000);
+
+  it('refuses a recycle threshold that is not a whole number of bytes', () => {
+    expect(() => createPool({ threads: 1, recycleMemoryBytes: -1 })).toThrow(/recycleMemoryBytes/);
+    expect(() => createPool({ threads: 1, recycleMemoryBytes: 1.5 })).toThrow(/recycleMemoryBytes/);
+  });
+});

@@ -20,12 +20,13 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { createApp } from '../../server/app.js';
 import { planBatch } from '../../server/batches/positions.js';
 import { RedisBatchBackend } from '../../server/batches/redis/backend.js';
-import { batchFields, encodeResult, VERDICT_FIELD } from '../../server/batches/redis/codec.js';
+import { batchFields, encodeResult } from '../../server/batches/redis/codec.js';
+import { VERDICT_COUNTER } from '../../server/batches/model.js';
 import { RedisKeys } from '../../server/batches/redis/keys.js';
 import { RECORD } from '../../server/batches/redis/scripts.js';
 import { BatchWorker } from '../../server/batches/redis/worker.js';
-import { createBatchService } from '../../server/batches/service.js';
-import { DEFAULT_LIMITS_CONFIG } from '../../client-sdk/api/request.js';
+import { createBatchService } from '../../server/batches/embedded/service.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 import { loadConfig } from '../../server/config.js';
 import { deletePrefix, REDIS_URL, redisAvailable, testPrefix } from '../helpers/redis.js';
 
@@ -236,7 +237,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       RECORD.run(
         redis,
         [k.batch('b'), k.index('b'), k.results('b'), k.running],
-        [k.events, 'b', results.length, ...results.flatMap((r) => [r.index, VERDICT_FIELD[r.verdict], r.moves.length, r.elapsedMs, encodeResult(r)])],
+        [k.events, 'b', results.length, ...results.flatMap((r) => [r.index, VERDICT_COUNTER[r.verdict], r.moves.length, r.elapsedMs, encodeResult(r)])],
       );
     expect(await record([result(2, 'solved', 3), result(0, 'unsolvable')])).toEqual([2, 2]);
     // The same job again (its worker was thought dead), with a different verdict for deal 2: refused.

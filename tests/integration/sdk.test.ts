@@ -2,7 +2,7 @@
  * The SDK: remote client against a real server (child process, loopback
  * port) and the local solver give the same verdicts and checked solutions;
  * retries and the typed error; the results iterator resumes a broken stream;
- * hints from a position in the middle of a game; the README's SDK examples
+ * hints from a position in the middle of a game; the SDK examples of the README and docs/sdk.md
  * run; the publishable package imports by name with its types.
  */
 import { execFileSync } from 'node:child_process';
@@ -41,6 +41,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.kill();
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the client: POST /v1/proofs', () => {
+  it('gives the certificate bytes of an unsolvable deal, and the JSON answer of a solvable one', async () => {
+    const client = createClient({ baseUrl: server.url });
+    const proof = await client.proof({ game: 'freecell', deal: 11982 });
+    expect(proof.kind).toBe('certificate');
+    if (proof.kind !== 'certificate') return;
+    expect([proof.certificate[0], proof.certificate[1]]).toEqual([0x1f, 0x8b]); // gzip
+    expect(proof.positions).toBeGreaterThan(1000);
+    expect(proof.fingerprint).toMatch(/^[0-9a-f]+$/);
+    const solvable = await client.proof({ game: 'freecell', deal: 1 });
+    expect(solvable.kind).toBe('answer');
+    if (solvable.kind === 'answer') expect(solvable.response.verdict).toBe('solved');
+    await expect(client.proof({ game: 'freecell', deal: 0 })).rejects.toMatchObject({ code: 'deal_out_of_range', status: 400 });
+  });
 });
 
 describe('remote and local solver', () => {
@@ -256,13 +272,11 @@ describe('hints', () => {
   });
 });
 
-describe('the README and the package', () => {
-  it('runs every example of the README\'s SDK section', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Client SDK'));
-    const body = section.slice(0, section.indexOf('\n## ', 5) > 0 ? section.indexOf('\n## ', 5) : undefined);
-    const examples = [...body.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(examples.length).toBeGreaterThanOrEqual(3);
+describe('the documented examples and the package', () => {
+  it('runs every TypeScript example of the README and docs/sdk.md', () => {
+    const docs = ['README.md', 'docs/sdk.md'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    const examples = [...docs.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(examples.length).toBeGreaterThanOrEqual(4);
     const exampleDir = mkdtempSync(join(ROOT, 'tests', '.readme-examples-'));
     try {
       examples.forEach((code, i) => {
@@ -277,7 +291,7 @@ describe('the README and the package', () => {
           });
         } catch (e) {
           const x = e as { stdout?: Buffer; stderr?: Buffer };
-          throw new Error(`README SDK example ${i + 1} failed:\n${code}\n${x.stdout}\n${x.stderr}`);
+          throw new Error(`documented SDK example ${i + 1} failed:\n${code}\n${x.stdout}\n${x.stderr}`);
         }
       });
     } finally {

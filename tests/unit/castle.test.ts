@@ -6,7 +6,7 @@
  * answer must match the reference and every solution must replay under the
  * independent checker; a budget cut may only answer `unknown`. Deciding all
  * 600 deals with the default budgets takes many minutes and is measured by
- * `npm run bench -- --game <game> ...` instead (README, Benchmark).
+ * `npm run bench -- --game <game> ...` instead (docs/benchmarks.md).
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

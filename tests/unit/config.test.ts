@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 1024 * 1024,
       limits: { defaultMaxStates: 5_000_000, maxStatesCap: 50_000_000, defaultTimeoutMs: 30_000, timeoutMsCap: 120_000 },
       memoryLimitBytes: 3072 * 1024 * 1024,
+      recycleMemoryBytes: 512 * 1024 * 1024,
       stopGraceMs: 2000,
       shutdownDrainMs: 5000,
       shutdownTimeoutMs: 10_000,
@@ -111,6 +112,33 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' })).toThrow(/CORS_ORIGINS/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '1000', SHUTDOWN_DRAIN_MS: '2000' })).toThrow(/SHUTDOWN_DRAIN_MS: must not exceed/);
+  });
+
+  it('reads RECYCLE_MEMORY_MB (0 = never), refusing what is not a size', () => {
+    expect(loadConfig({ RECYCLE_MEMORY_MB: '0' }).recycleMemoryBytes).toBe(0);
+    expect(loadConfig({ RECYCLE_MEMORY_MB: '100' }).recycleMemoryBytes).toBe(100 * 2 ** 20);
+    expect(() => loadConfig({ RECYCLE_MEMORY_MB: 'lots' })).toThrow(/RECYCLE_MEMORY_MB: must be a whole number/);
+    expect(() => loadConfig({ RECYCLE_MEMORY_MB: '5000' })).toThrow(/RECYCLE_MEMORY_MB/);
+  });
+
+  it('says what is wrong with CORS_ORIGINS, API_KEYS and BATCH_DB_PATH instead of guessing', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: '*,https://a.example' })).toThrow(/CORS_ORIGINS: \* \(any origin\) stands alone/);
+    expect(() => loadConfig({ CORS_ORIGINS: ',,' })).toThrow(/CORS_ORIGINS: no origin/);
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, https://b.example' }).corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    // Set but naming no key is refused (unset, or empty, means no authentication).
+    expect(() => loadConfig({ API_KEYS: ',,,' })).toThrow(/API_KEYS: set but names no key/);
+    expect(loadConfig({ API_KEYS: '' }).apiKeys).toEqual([]);
+    // An explicit path in a missing directory is refused; the default's data/ is created by the store.
+    const dir = mkdtempSync(join(tmpdir(), 'config-db-'));
+    try {
+      expect(() => loadConfig({ BATCH_DB_PATH: join(dir, 'missing/sub/batches.sqlite') })).toThrow(/BATCH_DB_PATH: the directory .*missing\/sub does not exist/);
+      expect(loadConfig({ BATCH_DB_PATH: join(dir, 'batches.sqlite') }).batch.dbPath).toBe(join(dir, 'batches.sqlite'));
+      expect(loadConfig({ BATCH_DB_PATH: ':memory:' }).batch.dbPath).toBe(':memory:');
+      // The redis backend never opens it.
+      expect(() => loadConfig({ BATCH_BACKEND: 'redis', BATCH_DB_PATH: join(dir, 'missing/b.sqlite') })).not.toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects bad values, naming each variable', () => {

@@ -87,7 +87,7 @@ describe('reference vectors (tests/fixtures/data/deals/*.jsonl)', () => {
   });
 });
 
-describe('Microsoft numbers (rules.md "Deals")', () => {
+describe('Microsoft numbers (docs/rules.md "Deals")', () => {
   it('deal 1 starts JD KD 2S 4C 3S 6D 6S', () => {
     expect(show(msFreeCellColumns(1n)[0])).toBe('JD KD 2S 4C 3S 6D 6S');
     expect(columnsText(generateDeal('freecell', 'ms', 1).layout)[0]).toBe('JD KD 2S 4C 3S 6D 6S');

@@ -149,7 +149,7 @@ describe('layoutFromJson / layoutToJson', () => {
     const err = caught(() => layoutFromJson(json, FC8));
     expect(err.code).toBe('missing_card');
     expect(err.location).toEqual({ path: 'layout' });
-    expect(err.message).toBe('6 cards are missing: 3C 3H 5H 7D 7S TC.');
+    expect(err.message).toBe('6 cards are missing: 3C 3H 5H 7D 7S TC');
   });
 
   it('rejects unknown foundation keys defensively', () => {

@@ -98,7 +98,7 @@ describe('Fortress', () => {
         if (rankOf(card) === rankOf(below) - 1) down++;
       });
     }
-    // Politaire reports about 20 % of Fortress deals winnable (rules.md)
+    // Politaire reports about 20 % of Fortress deals winnable (docs/rules.md)
     expect(solved).toBeGreaterThan(10);
     expect(unsolvable).toBeGreaterThan(60);
     expect(up).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { cards, layout, mv, rulesOf } from '../helpers/positions.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import type { Move } from '../../client-sdk/core/moves.js';
 import type { Layout, Rules } from '../../client-sdk/core/rules.js';
-import { applyMove, checkMove, checkSolution, isWon, sequenceCapacity } from '../../client-sdk/core/verify.js';
+import { applyMove, checkMove, checkSolution, isWon, moveFault, sequenceCapacity } from '../../client-sdk/core/verify.js';
 
 // ---------------------------------------------------------------------------
 // Helpers: layouts from card text, moves from short place names.
@@ -197,6 +197,22 @@ describe('sequence moves', () => {
       '4 cards exceed the sequence-move capacity 3 (sequenceMove cells_plus_one: f + 1 with f = 2)',
     );
     expect(reasonOf(FORECELL, l, mv('c0', 'c4', 'QH', 2))).toBeNull();
+  });
+
+  it('moveFault names the check a move failed, with the same reason as checkMove', () => {
+    const cases: [Rules, Layout, Move, string | null][] = [
+      [FREECELL, p1(), mv('c5', 'c6', 'JH', 2), 'run_not_a_sequence'],
+      [FREECELL, p1(), mv('c1', 'c6', 'KH', 4), 'over_capacity'],
+      [FREECELL, p1(), mv('c5', 'c0', 'QD'), 'destination_refuses'],
+      [FREECELL, p1(), mv('c5', 'c5', 'QD'), 'same_place'],
+      [FREECELL, p1(), mv('c5', 'c0', 'JH'), 'card_not_there'],
+      [FREECELL, p1(), mv('c1', 'c6', 'QS', 3), null],
+    ];
+    for (const [rules, l, move, check] of cases) {
+      const fault = moveFault(rules, l, move);
+      expect(fault?.check ?? null).toBe(check);
+      expect(fault?.reason ?? null).toBe(checkMove(rules, l, move));
+    }
   });
 });
 

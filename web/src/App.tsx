@@ -10,7 +10,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBoard } from '../../client-sdk/core/board.js';
 import type { Move } from '../../client-sdk/core/moves.js';
-import { ApiError, type ApiErrorBody, fetchGames, type GameInfo, solve } from './api.js';
+import { ApiError, type ApiErrorBody, apiKey, fetchGames, type GameInfo, setApiKey, solve } from './api.js';
+import { ApiKeyForm } from './components/ApiKeyForm.js';
 import { Board } from './components/Board.js';
 import { CopyButton } from './components/CopyButton.js';
 import { DealForm } from './components/DealForm.js';
@@ -19,7 +20,7 @@ import { MoveList } from './components/MoveList.js';
 import { Player } from './components/Player.js';
 import { Verdict, type Retry } from './components/Verdict.js';
 import { ReviewPanel } from './components/ReviewPanel.js';
-import { DEFAULT_FORM, type Form, fromHash, positionKey, preview, toHash, toRequest } from './form.js';
+import { dealFault, DEFAULT_FORM, type Form, fromHash, positionKey, preview, toHash, toRequest } from './form.js';
 import { type Replay, replay } from './replay.js';
 
 interface Result extends Replay {
@@ -30,6 +31,8 @@ interface Result extends Replay {
 interface ShownError {
   error: ApiErrorBody | { code: string; message: string };
   boardText: string | null;
+  /** The HTTP status (401 = the service needs an API key); absent for faults of the page. */
+  status?: number;
 }
 
 const initial = fromHash(location.hash);
@@ -61,6 +64,8 @@ export function App() {
   // --- solving ------------------------------------------------------------
 
   const runSolve = useCallback(async (f: Form, startAt = 0) => {
+    // A deal number the SDK refuses (e.g. "abc" from a link) is shown at the field, never sent.
+    if (dealFault(f) !== null) return;
     pending.current?.abort();
     const ctrl = new AbortController();
     pending.current = ctrl;
@@ -77,7 +82,7 @@ export function App() {
     } catch (err) {
       if (ctrl.signal.aborted) return;
       setResult(null);
-      if (err instanceof ApiError) setApiError({ error: err.body, boardText: f.source === 'board' ? f.board : null });
+      if (err instanceof ApiError) setApiError({ error: err.body, boardText: f.source === 'board' ? f.board : null, status: err.status });
       else {
         const e = err as { code?: string; message?: string };
         setApiError({ error: { code: e.code ?? 'page_error', message: `The answer could not be shown: ${e.message ?? String(err)}` }, boardText: null });
@@ -96,20 +101,42 @@ export function App() {
     setSolving(false);
   }, []);
 
-  // The games, then the deal of the link (if any) is solved at once.
+  // The games, then the deal of the link (if any) is solved at once. Run
+  // again (`gamesTry`) after an API key is entered.
+  const [gamesTry, setGamesTry] = useState(0);
+  const [keyKept, setKeyKept] = useState(() => apiKey() !== null);
   useEffect(() => {
     const ctrl = new AbortController();
     fetchGames(ctrl.signal).then(
       (list) => {
+        setGamesError(null);
         setGames(list);
         if (initial) void runSolve(initial.form, initial.move);
       },
       (err) => {
-        if (!ctrl.signal.aborted) setGamesError({ error: err instanceof ApiError ? err.body : { code: 'page_error', message: String(err) }, boardText: null });
+        if (ctrl.signal.aborted) return;
+        setGamesError(
+          err instanceof ApiError
+            ? { error: err.body, boardText: null, status: err.status }
+            : { error: { code: 'page_error', message: String(err) }, boardText: null },
+        );
       },
     );
     return () => ctrl.abort();
-  }, [runSolve]);
+  }, [runSolve, gamesTry]);
+
+  /** The 401 that asks for a key: listing the games, or a solve (the key was withdrawn meanwhile). */
+  const keyNeeded = gamesError?.status === 401 ? gamesError : apiError?.status === 401 ? apiError : null;
+  const submitKey = (k: string) => {
+    setApiKey(k);
+    setKeyKept(true);
+    if (gamesError?.status === 401 || !games) setGamesTry((n) => n + 1);
+    else void runSolve(form);
+  };
+  const forgetKey = () => {
+    setApiKey(null);
+    setKeyKept(false);
+  };
 
   // A link pasted into this tab's address bar.
   useEffect(() => {
@@ -135,6 +162,13 @@ export function App() {
   const goTo = useCallback(
     (s: number) => {
       setStep(Math.max(0, Math.min(total, s)));
+    },
+    [total],
+  );
+  /** Steps by `delta` from the step as it is now (not as last rendered), so quick key presses all count. */
+  const stepBy = useCallback(
+    (delta: number) => {
+      setStep((s) => Math.max(0, Math.min(total, s + delta)));
     },
     [total],
   );
@@ -166,8 +200,8 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       if (!current || isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       const keys: Record<string, () => void> = {
-        ArrowLeft: () => goTo(step - 1),
-        ArrowRight: () => goTo(step + 1),
+        ArrowLeft: () => stepBy(-1),
+        ArrowRight: () => stepBy(1),
         Home: () => goTo(0),
         End: () => goTo(total),
         ' ': () => play(!playing),
@@ -181,7 +215,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [current, step, total, playing, goTo, play]);
+  }, [current, total, playing, goTo, stepBy, play]);
 
   // --- form -----------------------------------------------------------------
 
@@ -243,13 +277,16 @@ export function App() {
         <p class="tagline">FreeCell, Seahaven Towers and their kin: a solution checked move by move, a proof that there is none, or an honest “unknown”.</p>
       </header>
 
-      {gamesError && <ErrorBox title="The service could not list its games" error={gamesError.error} />}
+      {keyNeeded && (
+        <ApiKeyForm message={keyNeeded.error.message} refused={keyKept} onKey={submitKey} />
+      )}
+      {gamesError && gamesError.status !== 401 && <ErrorBox title="The service could not list its games" error={gamesError.error} />}
 
       {games && (
-        <DealForm form={form} games={games} solving={solving} onChange={change} onSolve={() => void runSolve(form)} onCancel={cancel} boardRef={boardRef} />
+        <DealForm form={form} games={games} solving={solving} dealError={dealFault(form)} onChange={change} onSolve={() => void runSolve(form)} onCancel={cancel} boardRef={boardRef} />
       )}
 
-      {apiError && (
+      {apiError && apiError.status !== 401 && (
         <ErrorBox
           title={apiError.boardText !== null && 'line' in apiError.error ? 'The service could not read this board' : 'The service could not solve this'}
           error={apiError.error}
@@ -258,7 +295,7 @@ export function App() {
           testId="api-error"
         />
       )}
-      {!apiError && previewError && (
+      {!apiError && previewError && form.source === 'board' && (
         <ErrorBox
           title="This board cannot be read yet"
           error={previewError.toJSON().error}
@@ -268,57 +305,67 @@ export function App() {
         />
       )}
 
-      <main class="workspace">
-        <div class="table-area">
-          <div class="table-caption">
-            <span>
-              {gameName}
-              {form.source === 'deal' ? ` · deal ${form.deal.trim()} (${form.numbering === 'ms' ? 'MS' : 'PySolFC'})` : ' · pasted board'}
-            </span>
-            <span class="muted">{current ? (step === 0 ? 'start position' : `after move ${step} of ${total}`) : solving ? '' : 'not solved yet'}</span>
+      {!(keyNeeded && !games) && (
+        <main class="workspace">
+          <div class="table-area">
+            <div class="table-caption">
+              <span>
+                {gameName}
+                {form.source === 'deal' ? ` · deal ${form.deal.trim()} (${form.numbering === 'ms' ? 'MS' : 'PySolFC'})` : ' · pasted board'}
+              </span>
+              <span class="muted">{current ? (step === 0 ? 'start position' : `after move ${step} of ${total}`) : solving ? '' : 'not solved yet'}</span>
+            </div>
+            {shownDeal ? (
+              <Board rules={shownDeal.rules} layout={shownDeal.layout} move={move} won={current !== null && current.response.verdict === 'solved' && total > 0 && step === total ? total : null} />
+            ) : (
+              <div class="board board-empty">{!games ? 'Loading…' : previewError || apiError ? 'The position is drawn here once it reads correctly.' : 'Pick a deal or paste a board to see it here.'}</div>
+            )}
           </div>
-          {shownDeal ? (
-            <Board rules={shownDeal.rules} layout={shownDeal.layout} move={move} />
-          ) : (
-            <div class="board board-empty">{!games ? 'Loading…' : previewError || apiError ? 'The position is drawn here once it reads correctly.' : 'Pick a deal or paste a board to see it here.'}</div>
-          )}
-        </div>
 
-        <aside class="side">
-          {solving && (
-            <div class="solving" role="status">
-              <span class="spinner" aria-hidden="true" /> Solving… {((now - solveStarted) / 1000).toFixed(1)} s
+          <aside class="side">
+            {solving && (
+              <div class="solving" role="status">
+                <span class="spinner" aria-hidden="true" /> Solving… {((now - solveStarted) / 1000).toFixed(1)} s
+              </div>
+            )}
+            {!current && !solving && (
+              <div class="hint">
+                <p>
+                  Press <strong>Solve</strong> to ask the service for a solution. Then step through it with the buttons or the arrow keys, or let it play.
+                </p>
+              </div>
+            )}
+            {current && <Verdict response={current.response} onRetry={retry} />}
+            {current && current.response.verdict === 'solved' && (
+              <Player step={step} total={total} playing={playing} speed={speed} onStep={(s) => (setPlaying(false), goTo(s))} onPlay={play} onSpeed={setSpeed} />
+            )}
+            {current && current.response.verdict === 'solved' && (
+              <MoveList rules={current.response.rules} moves={current.response.moves as Move[]} notation={current.response.notation} step={step} onJump={(s) => (setPlaying(false), goTo(s))} />
+            )}
+            {games && <ReviewPanel request={toRequest(form)} />}
+            <div class="copy-row" role="group" aria-label="Copy to the clipboard">
+              <span class="copy-title">Copy</span>
+              <CopyButton label="Board" testId="copy-board" disabled={!shownDeal} text={() => (shownDeal ? formatBoard(shownDeal.layout, shownDeal.rules) : '')} />
+              <CopyButton label="Notation" testId="copy-notation" disabled={!current || total === 0} text={() => current!.response.notation.join(' ')} />
+              <CopyButton label="fc-solve moves" testId="copy-fcs" disabled={!current || total === 0} text={() => current!.response.fcsMoves.join('\n')} />
+              <CopyButton label="Link" testId="copy-link" text={link} />
             </div>
-          )}
-          {!current && !solving && (
-            <div class="hint">
-              <p>
-                Press <strong>Solve</strong> to ask the service for a solution. Then step through it with the buttons or the arrow keys, or let it play.
-              </p>
-            </div>
-          )}
-          {current && <Verdict response={current.response} onRetry={retry} />}
-          {current && current.response.verdict === 'solved' && (
-            <Player step={step} total={total} playing={playing} speed={speed} onStep={(s) => (setPlaying(false), goTo(s))} onPlay={play} onSpeed={setSpeed} />
-          )}
-          {current && current.response.verdict === 'solved' && (
-            <MoveList rules={current.response.rules} moves={current.response.moves as Move[]} notation={current.response.notation} step={step} onJump={(s) => (setPlaying(false), goTo(s))} />
-          )}
-          {games && <ReviewPanel request={toRequest(form)} />}
-          <div class="copy-row" role="group" aria-label="Copy to the clipboard">
-            <span class="copy-title">Copy</span>
-            <CopyButton label="Board" testId="copy-board" disabled={!shownDeal} text={() => (shownDeal ? formatBoard(shownDeal.layout, shownDeal.rules) : '')} />
-            <CopyButton label="Notation" testId="copy-notation" disabled={!current || total === 0} text={() => current!.response.notation.join(' ')} />
-            <CopyButton label="fc-solve moves" testId="copy-fcs" disabled={!current || total === 0} text={() => current!.response.fcsMoves.join('\n')} />
-            <CopyButton label="Link" testId="copy-link" text={link} />
-          </div>
-        </aside>
-      </main>
+          </aside>
+        </main>
+      )}
 
       <footer class="page-footer">
         <span>
           Keys: ← → step, Home/End, space plays. API: <a href="docs">/docs</a> · <a href="openapi.json">openapi.json</a>
         </span>
+        {keyKept && !keyNeeded && (
+          <span>
+            {' · '}An API key is kept for this tab.{' '}
+            <button type="button" class="link-button" data-testid="forget-key" onClick={forgetKey}>
+              Forget it
+            </button>
+          </span>
+        )}
       </footer>
     </div>
   );

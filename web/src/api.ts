@@ -2,6 +2,11 @@
  * The page's calls to the service: `GET /v1/games`, `POST /v1/solve` and `POST /v1/review`,
  * same origin. Types come from the SDK's wire schemas (type-only imports, so
  * no zod schema is bundled from there).
+ *
+ * API key: a service started with `API_KEYS` answers `/v1/*` only with
+ * `Authorization: Bearer <key>`. The page asks the person for a key when a
+ * call answers 401 `unauthorized` and keeps it in `sessionStorage` (this tab
+ * only, gone when the tab closes; never in the link or in `localStorage`).
  */
 import type { ErrorResponse, GameInfo, GamesResponse, SolveRequest, SolveResponse } from '../../client-sdk/api/schemas.js';
 
@@ -23,10 +28,48 @@ export class ApiError extends Error {
   }
 }
 
+/** The `sessionStorage` entry that holds the key for this tab. */
+export const API_KEY_STORAGE = 'solitaire-solver.apiKey';
+
+/** The key kept for this tab, or null (none given, or storage unavailable). */
+export function apiKey(): string | null {
+  try {
+    return sessionStorage.getItem(API_KEY_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps `key` for this tab's later calls (trimmed); null or empty forgets it.
+ * Storage failures (private modes that refuse storage) are ignored: the key
+ * then lasts until the page reloads, in `memoryKey`.
+ */
+export function setApiKey(key: string | null): void {
+  const k = key?.trim() || null;
+  memoryKey = k;
+  try {
+    if (k) sessionStorage.setItem(API_KEY_STORAGE, k);
+    else sessionStorage.removeItem(API_KEY_STORAGE);
+  } catch {
+    // memoryKey serves
+  }
+}
+
+let memoryKey: string | null = null;
+
+/** Headers of a call: `extra`, plus the bearer key when one is kept. */
+function headersWithKey(extra?: HeadersInit): Headers {
+  const h = new Headers(extra);
+  const key = apiKey() ?? memoryKey;
+  if (key) h.set('authorization', `Bearer ${key}`);
+  return h;
+}
+
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, init);
+    res = await fetch(path, { ...init, headers: headersWithKey(init?.headers) });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError({ code: 'network_error', message: `The service did not answer (${err instanceof Error ? err.message : String(err)}).` }, 0);

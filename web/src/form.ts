@@ -117,3 +117,17 @@ export function preview(form: Form): Preview {
     return { error: new SolverError('invalid_request', err instanceof Error ? err.message : String(err)) };
   }
 }
+
+/**
+ * Why the form's deal number cannot be solved, in the SDK's own words (the
+ * same `resolveDeal` the server runs: not digits, 0, or beyond the
+ * numbering's last deal), or null when it can (or the form names a board,
+ * whose faults the service reports with their line). The form refuses to
+ * send a request while this is not null.
+ */
+export function dealFault(form: Form): string | null {
+  if (form.source !== 'deal') return null;
+  if (form.deal.trim() === '') return 'Enter a deal number.';
+  const p = preview(form);
+  return p && 'error' in p ? p.error.message : null;
+}

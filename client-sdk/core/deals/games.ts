@@ -10,7 +10,7 @@
  * - `pysollib/games/beleagueredcastle.py`: Streets and Alleys, Beleaguered
  *   Castle, Citadel, Fortress;
  * cross-checked with pysol_cards `deal_game.py` where it covers the game.
- * Presets and cell counts: `shared/docs/rules.md`, "Presets".
+ * Presets and cell counts: `docs/rules.md`, "Presets".
  */
 import { rankOf, suitOf, type Card } from '../cards.js';
 import type { Layout, Numbering } from '../rules.js';
@@ -154,7 +154,7 @@ const BELEAGUERED_CASTLE: GameDealer = {
  * Citadel (`Citadel`): aces moved to the front and dealt to the foundations;
  * then round-robin over the 8 columns, where a card that fits its foundation
  * at that moment goes there and that column gets nothing this round
- * (rules.md "Deals", Citadel).
+ * (docs/rules.md "Deals", Citadel).
  */
 const CITADEL: GameDealer = {
   columns: 8,
@@ -197,7 +197,7 @@ const PENGUIN: GameDealer = {
   },
 };
 
-/** Every game id with a dealer. `sham_battle` is PySolFC's and Wikipedia's other name for Beleaguered Castle (rules.md "Presets"). */
+/** Every game id with a dealer. `sham_battle` is PySolFC's and Wikipedia's other name for Beleaguered Castle (docs/rules.md "Presets"). */
 export const GAME_DEALERS: Readonly<Record<string, GameDealer>> = {
   freecell: FREECELL_FAMILY,
   relaxed_freecell: FREECELL_FAMILY,

@@ -1,7 +1,7 @@
 /**
  * Deal generators: game id + numbering + deal number → starting layout.
  *
- * Sources: `shared/docs/rules.md` ("Deals", "Presets"); the generators are in
+ * Sources: `docs/rules.md` ("Deals", "Presets"); the generators are in
  * `ms.ts` (Microsoft / FreeCell Pro) and `pysolfc.ts` (PySolFC game numbers),
  * the per-game dealing in `games.ts` (PySolFC's `pysollib/games/*.py`).
  */
@@ -27,7 +27,7 @@ const ORDER: Readonly<Record<Numbering, (n: bigint) => number[]>> = {
 
 function dealerFor(game: string): GameDealer {
   const dealer = Object.hasOwn(GAME_DEALERS, game) ? GAME_DEALERS[game] : undefined;
-  if (!dealer) throw new SolverError('unknown_game', `No deal generator for game "${game}"`, { path: 'game', token: game });
+  if (!dealer) throw new SolverError('unknown_game', `no deal generator for game "${game}"`, { path: 'game', token: game });
   return dealer;
 }
 
@@ -36,7 +36,7 @@ function checkedDealer(game: string, numbering: Numbering): GameDealer {
   if (!dealer.numberings.includes(numbering)) {
     throw new SolverError(
       'numbering_not_supported',
-      `Game "${game}" has no "${numbering}" deal numbers; supported: ${dealer.numberings.join(', ')}`,
+      `game "${game}" has no "${numbering}" deal numbers; supported: ${dealer.numberings.join(', ')}`,
       { path: 'numbering', token: String(numbering) },
     );
   }
@@ -67,7 +67,7 @@ export function supportedNumberings(game: string): Numbering[] {
  * The accepted deal numbers of a game under a numbering, both ends included.
  *
  * @returns `{min: 1n, max: 2n**33n - 1n}` for `ms` (Microsoft 1..2^31-1 plus
- *   the FreeCell Pro extension, rules.md "Deals"); `{min: 1n, max: 10n**20n - 1n}`
+ *   the FreeCell Pro extension, docs/rules.md "Deals"); `{min: 1n, max: 10n**20n - 1n}`
  *   for `pysolfc` (PySolFC's 20-digit game numbers, `pysolrandom.py` `MAX_SEED`).
  * @throws SolverError `unknown_game` (no generator) or `numbering_not_supported`.
  */
@@ -88,7 +88,7 @@ function parseDealNumber(value: string | number | bigint, range: { min: bigint; 
   const outOfRange = (why: string): SolverError =>
     new SolverError(
       'deal_out_of_range',
-      `Deal number ${why}: ${numbering} deals are integers from ${range.min} to ${range.max}`,
+      `deal number ${why}: ${numbering} deals are integers from ${range.min} to ${range.max}`,
       { path: 'deal', token: String(value) },
     );
   let n: bigint;
@@ -119,7 +119,7 @@ function parseDealNumber(value: string | number | bigint, range: { min: bigint; 
  * is set for Penguin only (the beak's rank; the other three cards of that
  * rank are on the foundations, counted as 1 each).
  *
- * Formulas: Microsoft numbers → rules.md "Deals" (`ms.ts`); PySolFC numbers →
+ * Formulas: Microsoft numbers → docs/rules.md "Deals" (`ms.ts`); PySolFC numbers →
  * `pysolrandom.py` and `game/__init__.py` (`pysolfc.ts`); the game's own
  * dealing → its PySolFC class (`games.ts`).
  *

@@ -1,7 +1,7 @@
 /**
  * Microsoft FreeCell deal numbers, with the FreeCell Pro extension.
  *
- * Source: `shared/docs/rules.md`, section "Deals" ("Microsoft FreeCell
+ * Source: `docs/rules.md`, section "Deals" ("Microsoft FreeCell
  * numbers"); the same generator is PySolFC's `LCRandom31`
  * (`pysollib/pysolrandom.py`) and fc-solve's `gen_ms_boards__rand.h`.
  *
@@ -39,7 +39,7 @@ export interface IndexSource {
  * @param n deal number, 1 .. 2^33-1 (PySolFC also uses it for its game
  *   numbers 1 .. 31999). Not range-checked here beyond 0 .. 2^33-1.
  * @returns an {@link IndexSource} whose `below(m)` is `rand() % m`
- *   (rules.md "Deals": `j = rand() % left`).
+ *   (docs/rules.md "Deals": `j = rand() % left`).
  * @throws RangeError when `n` is negative or above 2^33-1 (callers validate first).
  */
 export function msRandom(n: bigint): IndexSource {
@@ -63,7 +63,7 @@ export function msRandom(n: bigint): IndexSource {
  * Fisher-Yates from the end: for `i = len-1 .. 1`, `j = rnd.below(i + 1)`,
  * swap `deck[i]` and `deck[j]`; the shuffled list is a talon whose last card is
  * dealt first, so the result is the shuffled list reversed. This is exactly
- * rules.md's "deal `deck[j]`, then `deck[j] = deck[--left]`" loop (the last
+ * docs/rules.md's "deal `deck[j]`, then `deck[j] = deck[--left]`" loop (the last
  * card needs no random number). Sources: PySolFC `MFXRandom.shuffle` /
  * pysol_cards `RandomBase.shuffle`, and `Game.shuffle` + the talon's
  * deal-from-the-top order in `pysollib/game/__init__.py`.
@@ -86,7 +86,7 @@ export function shuffleForDealing(deck: readonly Card[], rnd: IndexSource): Card
 /**
  * The 52 cards of Microsoft deal `n` in dealing order: the starting deck is
  * deck index `i = 4 * (rank - 1) + suit` (ranks A..K, suits C, D, H, S), i.e.
- * {@link fullDeck}'s order (rules.md, "Microsoft FreeCell numbers").
+ * {@link fullDeck}'s order (docs/rules.md, "Microsoft FreeCell numbers").
  *
  * @param n deal number, 0 .. 2^33-1 (0 is PySolFC's internal use only).
  * @returns 52 card codes, first dealt first.
@@ -99,7 +99,7 @@ export function msDealOrder(n: bigint): Card[] {
 /**
  * Microsoft FreeCell deal `n` as 8 columns, deepest card first: card k of the
  * dealing order goes to column `k % 8` (columns get 7,7,7,7,6,6,6,6 cards).
- * Deal 1's first column is `JD KD 2S 4C 3S 6D 6S` (rules.md "Deals").
+ * Deal 1's first column is `JD KD 2S 4C 3S 6D 6S` (docs/rules.md "Deals").
  *
  * @param n deal number, 1 .. 2^33-1 (not validated beyond {@link msRandom}).
  * @returns 8 arrays of card codes.

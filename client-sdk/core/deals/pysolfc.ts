@@ -7,7 +7,7 @@
  * `pysollib/game/__init__.py` (`Game.shuffle`: the Microsoft generator
  * shuffles the deck rearranged into Microsoft's order)
  * and the pysol_cards package (`random.py`, `random_base.py`, `cards.py`).
- * Summary in `shared/docs/rules.md`, section "Deals" ("PySolFC game numbers").
+ * Summary in `docs/rules.md`, section "Deals" ("PySolFC game numbers").
  *
  * The game's own dealing (columns, cells, foundations) is in `games.ts`.
  */
@@ -29,7 +29,7 @@ export const PYSOLFC_MAX = 10n ** 20n - 1n;
  * `game_num <= 32000`), which fc-solve's Python scripts use, and original
  * PySol ("only used for 0 <= seed <= 32000", also PySolFC's old saved-game
  * loader) use the Microsoft generator for 32000 too. The project's reference
- * vectors (`shared/data/deals/pysolfc_mt_vectors.jsonl`, all seven games)
+ * vectors (`tests/fixtures/data/deals/pysolfc_mt_vectors.jsonl`, all seven games)
  * follow pysol_cards, so we do: `n <= 32000` is Microsoft-shuffled.
  */
 export const PYSOLFC_MS_LAST = 32000n;

@@ -20,7 +20,7 @@
  * and the summary (the writer and the checker need node:zlib).
  */
 import { z } from 'zod';
-import type { Rules } from '../rules.js';
+import { BUILD_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, SEQUENCE_MOVE_RULES, type Rules } from '../rules.js';
 import type { SolveOutcome } from '../solve-types.js';
 
 /** `format` field of every certificate header. */
@@ -40,14 +40,16 @@ export const CERTIFICATE_MEDIA_TYPE = 'application/gzip';
  * The safe auto-move rule the search applies after every move, per rules
  * (assembly/position.ts `isSafeAutoMove` argues each; docs/proofs.md repeats
  * the arguments):
- * - `suit_always`: `suit` or `suit_up_or_down` build, no wrap: every card that
- *   fits its foundation goes there;
+ * - `suit_always`: `suit` or `suit_up_or_down` build, no wrap (but not
+ *   `suit_up_or_down` with `unlimited` sequence moves): every card that fits
+ *   its foundation goes there;
  * - `alternate_color_horne`: relRank <= 2, or both opposite-colour
  *   foundations hold at least relRank - 1;
  * - `rank_other_within_2`: every other foundation holds at least relRank - 2;
  * - `suit_wrap_not_base`: `suit`/`suit_up_or_down` with wrap: every card but
  *   relRank 1 (the foundation base);
- * - `none`: no auto-moves (other builds with wrap).
+ * - `none`: no auto-moves (other builds with wrap, and `suit_up_or_down`
+ *   with `unlimited` sequence moves, where a whole run can be parked on the card).
  */
 export type AutoMoveRule = 'suit_always' | 'alternate_color_horne' | 'rank_other_within_2' | 'suit_wrap_not_base' | 'none';
 
@@ -108,11 +110,11 @@ export function reductionsFor(rules: Rules): Reduction[] {
 }
 
 const RulesShape = z.strictObject({
-  columns: z.number().int().min(1).max(10),
-  freeCells: z.number().int().min(0).max(8),
-  build: z.enum(['alternate_color', 'suit', 'rank', 'suit_up_or_down']),
-  emptyColumn: z.enum(['any', 'kings', 'none']),
-  sequenceMove: z.enum(['none', 'supermove', 'cells_plus_one', 'unlimited']),
+  columns: z.number().int().min(1).max(MAX_COLUMNS),
+  freeCells: z.number().int().min(0).max(MAX_FREE_CELLS),
+  build: z.enum(BUILD_RULES),
+  emptyColumn: z.enum(EMPTY_COLUMN_RULES),
+  sequenceMove: z.enum(SEQUENCE_MOVE_RULES),
   foundationBase: z.number().int().min(1).max(13),
   wrap: z.boolean(),
 });
@@ -124,7 +126,7 @@ export const CertificateHeaderSchema = z.strictObject({
   /** Preset id the deal was posed in (informational; the rules below are what counts). */
   game: z.string().max(64),
   /** Where the start position came from, e.g. `{"number": "11982", "numbering": "ms"}` (informational). */
-  deal: z.strictObject({ number: z.string().regex(/^\d{1,40}$/), numbering: z.enum(['ms', 'pysolfc']) }).nullable(),
+  deal: z.strictObject({ number: z.string().regex(/^\d{1,40}$/), numbering: z.enum(NUMBERINGS) }).nullable(),
   rules: RulesShape,
   /** The start position, fc-solve board text, as given (before auto-moves). */
   start: z.string().max(16_384),

@@ -2,14 +2,15 @@
  * One deal's result as the `redis` backend stores it (a value of the `res`
  * hash), and the batch hash read back as a `BatchRecord`, so that the wire
  * shapes come from the same functions as in the embedded mode (`toStatus`,
- * `toWireResult` in ../service.ts).
+ * `toWireResult` in ../model.ts).
  *
- * A result is compact JSON; the moves are the SQLite store's 8-byte-a-move
- * encoding (`encodeMoves`) in base64, about 1.1 KB for a 100-move solution.
+ * A result is compact JSON; the moves are the model's 8-byte-a-move encoding
+ * (`encodeMoves` in ../model.ts, as in the SQLite store) in base64, about
+ * 1.1 KB for a 100-move solution.
  */
 import type { BatchVerdict } from '../../../client-sdk/api/batch-schemas.js';
 import type { UnknownReason } from '../../../client-sdk/core/solve-types.js';
-import { decodeMoves, encodeMoves, type BatchRecord, type BatchSpec, type BatchState, type ResultInput, type StoredResult } from '../store.js';
+import { decodeMoves, encodeMoves, type BatchRecord, type BatchSpec, type BatchState, type ResultInput, type StoredResult } from '../model.js';
 
 interface Payload {
   i: number;
@@ -21,14 +22,6 @@ interface Payload {
   t: number;
   e?: { code: string; message: string };
 }
-
-/** The batch hash field counting each verdict (as the SQLite columns). */
-export const VERDICT_FIELD: Record<BatchVerdict, 'solved' | 'unsolvable' | 'unknown' | 'errors'> = {
-  solved: 'solved',
-  unsolvable: 'unsolvable',
-  unknown: 'unknown',
-  error: 'errors',
-};
 
 /** The stored form of a result. */
 export function encodeResult(r: ResultInput): string {

@@ -36,9 +36,8 @@ import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SolveFn } from '../../pool.js';
 import { dealAt } from '../positions.js';
-import { failedResult, outcomeResult } from '../scheduler.js';
-import type { BatchSpec, ResultInput } from '../store.js';
-import { encodeResult, VERDICT_FIELD } from './codec.js';
+import { failedResult, outcomeResult, VERDICT_COUNTER, type BatchSpec, type ResultInput } from '../model.js';
+import { encodeResult } from './codec.js';
 import { QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
 import { RECORD } from './scripts.js';
 import type { WorkerHeartbeat } from './backend.js';
@@ -392,7 +391,7 @@ export class BatchWorker {
           const args: (string | number)[] = [this.keys.events, id, p.results.length];
           for (const r of p.results) {
             const moveCount = r.verdict === 'solved' ? r.moves.length : 0;
-            args.push(r.index, VERDICT_FIELD[r.verdict], moveCount, r.elapsedMs, encodeResult(r));
+            args.push(r.index, VERDICT_COUNTER[r.verdict], moveCount, r.elapsedMs, encodeResult(r));
           }
           const k = this.keys;
           const [stored] = (await RECORD.run(this.#redis, [k.batch(id), k.index(id), k.results(id), k.running], args)) as [number, number];

@@ -17,23 +17,37 @@ interface Props {
   layout: Layout;
   /** The move that led to `layout` (highlighted), if any. */
   move?: Move | null;
+  /** The solution's length when `layout` is its end (the game won): a banner says so. Null or absent otherwise. */
+  won?: number | null;
 }
 
-/** Vertical offset between fanned cards, px; long columns are squeezed. */
+/**
+ * Vertical offset between fanned cards, as a share of the card's height
+ * (26/92 at full size); long columns are squeezed. A share, not pixels, so
+ * the fan scales with the cards on a narrow screen.
+ */
 function fanStep(cards: number): number {
-  return cards <= 13 ? 26 : Math.max(14, Math.floor((26 * 12) / (cards - 1)));
+  const px = cards <= 13 ? 26 : Math.max(14, Math.floor((26 * 12) / (cards - 1)));
+  return px / 92;
 }
 
-export function Board({ rules, layout, move }: Props) {
+/** A length in multiples of the card's height (`--card-h`). */
+function cardHeights(n: number): string {
+  return `calc(var(--card-h) * ${n.toFixed(4)})`;
+}
+
+export function Board({ rules, layout, move, won }: Props) {
   const isDest = (kind: Move['to'], i: number) => move != null && move.to === kind && move.toIndex === i;
   const isSource = (kind: Move['from'], i: number) => move != null && move.from === kind && move.fromIndex === i;
   // The hint in an empty column under `emptyColumn: 'kings'`: the top rank, with
-  // wrapping ranks the one below the foundation base (rules.md, "Rule parameters").
+  // wrapping ranks the one below the foundation base (docs/rules.md, "Rule parameters").
   const emptyColumnRank =
     rules.emptyColumn !== 'kings' ? null : !rules.wrap || rules.foundationBase === 1 ? 13 : rules.foundationBase - 1;
 
+  // Cards scale to the felt's width: the widest row of places (columns, or free cells) decides.
+  const places = Math.max(layout.columns.length, rules.freeCells, 4);
   return (
-    <section class="board" aria-label="Board">
+    <section class={`board${won != null ? ' board-won' : ''}`} aria-label="Board" style={{ '--places': String(places) }}>
       <div class="board-top">
         <div class="group" aria-label="Free cells">
           <div class="group-title">Free cells</div>
@@ -87,17 +101,22 @@ export function Board({ rules, layout, move }: Props) {
           return (
             <div class={`column${source ? ' move-source' : ''}`} key={c} data-column={c}>
               <div class="slot-label">{columnSymbol(c, rules)}</div>
-              <div class="stack" style={{ height: `calc(var(--card-h) + ${Math.max(0, shown - 1) * step}px)` }}>
+              <div class="stack" style={{ height: cardHeights(1 + Math.max(0, shown - 1) * step) }}>
                 {column.length === 0 && <div class="slot empty-column">{emptyColumnRank !== null && <span class="slot-hint">{RANK_FACES[emptyColumnRank]}</span>}</div>}
                 {column.map((card, i) => (
-                  <Card key={card} card={card} class={i >= movedFrom ? 'moved' : undefined} style={{ top: `${i * step}px` }} />
+                  <Card key={card} card={card} class={i >= movedFrom ? 'moved' : undefined} style={{ top: cardHeights(i * step) }} />
                 ))}
-                {source && <div class="ghost" style={{ top: `${column.length * step}px` }} aria-hidden="true" />}
+                {source && <div class="ghost" style={{ top: cardHeights(column.length * step) }} aria-hidden="true" />}
               </div>
             </div>
           );
         })}
       </div>
+      {won != null && (
+        <div class="won-banner" role="status" data-testid="won">
+          <span class="won-title">Won!</span> Every card is home, in {won} moves.
+        </div>
+      )}
     </section>
   );
 }

@@ -11,6 +11,8 @@ interface Props {
   form: Form;
   games: GameInfo[];
   solving: boolean;
+  /** Why the deal number cannot be solved (shown at the field; Solve then sends nothing), or null. */
+  dealError: string | null;
   onChange: (patch: Partial<Form>) => void;
   onSolve: () => void;
   onCancel: () => void;
@@ -24,7 +26,7 @@ JD 9S JS 4D 6D
 2D 5S AS 7S 8S
 …  one line per column, deepest card first`;
 
-export function DealForm({ form, games, solving, onChange, onSolve, onCancel, boardRef }: Props) {
+export function DealForm({ form, games, solving, dealError, onChange, onSolve, onCancel, boardRef }: Props) {
   const game = games.find((g) => g.id === form.game);
   const numberings = game?.numberings ?? [];
   const canDeal = numberings.length > 0;
@@ -35,6 +37,10 @@ export function DealForm({ form, games, solving, onChange, onSolve, onCancel, bo
       aria-label="Position to solve"
       onSubmit={(e) => {
         e.preventDefault();
+        if (dealError !== null) {
+          (e.currentTarget as HTMLFormElement).querySelector<HTMLInputElement>('input[name="deal"]')?.focus();
+          return;
+        }
         if (!solving) onSolve();
       }}
     >
@@ -83,6 +89,8 @@ export function DealForm({ form, games, solving, onChange, onSolve, onCancel, bo
                 inputMode="numeric"
                 autoComplete="off"
                 value={form.deal}
+                aria-invalid={dealError !== null}
+                aria-describedby={dealError !== null ? 'deal-error' : undefined}
                 onInput={(e) => onChange({ deal: (e.target as HTMLInputElement).value })}
               />
             </label>
@@ -136,6 +144,12 @@ export function DealForm({ form, games, solving, onChange, onSolve, onCancel, bo
           </button>
         </div>
       </div>
+
+      {dealError !== null && (
+        <p class="field-error" id="deal-error" role="alert" data-testid="deal-error">
+          {dealError}
+        </p>
+      )}
 
       {form.source === 'board' && (
         <div class="board-text">

@@ -22,7 +22,7 @@ export interface Retry {
   limits: { maxStates?: number; timeoutMs?: number };
 }
 
-/** The service's default caps (README "Default limits"); a server configured lower answers `bad_limits`, shown as an error. */
+/** The service's default caps (docs/api.md "Default limits"); a server configured lower answers `bad_limits`, shown as an error. */
 const MAX_STATES_CAP = 50_000_000;
 const TIMEOUT_MS_CAP = 120_000;
 
@@ -61,10 +61,11 @@ function reasonText(response: SolveResponse): string {
 }
 
 /**
- * A field of the answer's `proof` object, whatever its shape (issue 4 adds
- * positions, reductions, a fingerprint and maybe a certificate): numbers
- * formatted, long strings (an inline certificate) shortened to their size,
- * `{name, meaning}` items as a line each, other objects as nested lists.
+ * A field of the answer's `proof` object, whatever its shape (an
+ * `unsolvable` answer's summary: positions, reductions, a fingerprint and
+ * maybe a certificate): numbers formatted, long strings (an inline
+ * certificate) shortened to their size, `{name, meaning}` items as a line
+ * each, other objects as nested lists.
  */
 function ProofValue({ value, depth = 0 }: { value: unknown; depth?: number }) {
   if (typeof value === 'number') return <>{nf.format(value)}</>;
@@ -143,17 +144,23 @@ export function Verdict({ response, onRetry }: Props) {
       {verdict === 'solved' && <p class="small">Every move was replayed by the service's independent checker, and again by this page.</p>}
       {verdict === 'unsolvable' && (
         <div class="proof" data-testid="proof">
-          <p>
-            <strong>No solution exists.</strong> The search was complete: it expanded every position reachable from the start (
-            {nf.format(stats.statesExpanded)} expanded, {nf.format(stats.statesStored)} distinct positions stored) and none of them is won. Positions
-            were merged only when equivalent (columns and free cells in another order) and only safe auto-moves were played, so nothing was pruned.
+          <p class="plain" data-testid="plain-verdict">
+            There is no way to win this game: every possible line of play was tried, and none reaches the end.
           </p>
-          {proof !== undefined && (
-            <div class="proof-details" data-testid="proof-details">
-              <div class="proof-title">Proof</div>
-              <ProofValue value={proof} />
-            </div>
-          )}
+          <details class="proof-more">
+            <summary>How this is known</summary>
+            <p>
+              <strong>No solution exists.</strong> The search was complete: it expanded every position reachable from the start (
+              {nf.format(stats.statesExpanded)} expanded, {nf.format(stats.statesStored)} distinct positions stored) and none of them is won. Positions
+              were merged only when equivalent (columns and free cells in another order) and only safe auto-moves were played, so nothing was pruned.
+            </p>
+            {proof !== undefined && (
+              <div class="proof-details" data-testid="proof-details">
+                <div class="proof-title">Proof</div>
+                <ProofValue value={proof} />
+              </div>
+            )}
+          </details>
         </div>
       )}
       {verdict === 'unknown' && (

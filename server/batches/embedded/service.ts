@@ -4,17 +4,14 @@
  * results (`client-sdk/api/batch-schemas.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import { wilsonInterval, type BatchRequest, type BatchResult, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
-import { SolverError } from '../../client-sdk/core/errors.js';
-import { toStandardNotation } from '../../client-sdk/core/notation.js';
-import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../client-sdk/api/request.js';
-import type { BatchBackend, BatchProgressState, BatchResultsPage } from './backend.js';
-import { dealNumberAt, planBatch } from './positions.js';
+import type { BatchRequest, BatchResult, BatchStatus } from '../../../client-sdk/api/batch-schemas.js';
+import { SolverError } from '../../../client-sdk/core/errors.js';
+import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../limits.js';
+import type { BatchBackend, BatchProgressState, BatchResultsPage } from '../backend.js';
+import { DEFAULT_MAX_BATCH_DEALS, toStatus, toWireResult, type BatchRecord } from '../model.js';
+import { planBatch } from '../positions.js';
 import { BatchScheduler, type BatchPool } from './scheduler.js';
-import { BatchStore, type BatchRecord, type StoredResult } from './store.js';
-
-/** Largest batch by default. */
-export const DEFAULT_MAX_BATCH_DEALS = 1_000_000;
+import { BatchStore } from './store.js';
 
 /** Options of `createBatchService`. */
 export interface BatchServiceOptions {
@@ -118,57 +115,4 @@ export class BatchService implements BatchBackend {
 /** Creates the batch service and resumes the batches left running. */
 export function createBatchService(options: BatchServiceOptions): BatchService {
   return new BatchService(options);
-}
-
-/** The wire shape of a stored result. */
-export function toWireResult(record: BatchRecord, r: StoredResult, withMoves: boolean): BatchResult {
-  return {
-    seq: r.seq,
-    index: r.index,
-    deal: dealNumberAt(record.spec, r.index),
-    verdict: r.verdict,
-    ...(r.reason !== undefined ? { reason: r.reason } : {}),
-    moveCount: r.moves.length,
-    notation: r.moves.length > 0 ? toStandardNotation(r.moves, record.spec.rules) : [],
-    ...(withMoves ? { moves: r.moves } : {}),
-    stats: { statesExpanded: r.statesExpanded, statesStored: r.statesStored, elapsedMs: r.elapsedMs },
-    ...(r.error !== undefined ? { error: r.error } : {}),
-  };
-}
-
-/** The wire status of a batch: counters from the store, live rate from the scheduler. */
-export function toStatus(record: BatchRecord, live: { dealsPerSecond: number; etaSeconds: number | null } | null): BatchStatus {
-  const { spec } = record;
-  const decided = record.solved + record.unsolvable;
-  const wilson = wilsonInterval(record.solved, decided);
-  const finishedRate = record.activeMs > 0 ? record.done / (record.activeMs / 1000) : 0;
-  return {
-    id: record.id,
-    ...(spec.name !== undefined ? { name: spec.name } : {}),
-    status: record.status,
-    game: spec.game,
-    numbering: spec.numbering,
-    rules: spec.rules,
-    limits: spec.limits,
-    createdAt: new Date(record.createdAt).toISOString(),
-    finishedAt: record.finishedAt === null ? null : new Date(record.finishedAt).toISOString(),
-    total: record.total,
-    done: record.done,
-    counts: { solved: record.solved, unsolvable: record.unsolvable, unknown: record.unknown, error: record.errors },
-    dealsPerSecond: round(live?.dealsPerSecond ?? finishedRate, 2),
-    etaSeconds: record.status === 'running' && live?.etaSeconds != null ? round(live.etaSeconds, 1) : null,
-    summary: {
-      solvable: wilson && { share: round(wilson.share, 6), low: round(wilson.low, 6), high: round(wilson.high, 6), decided },
-      unknown: record.unknown,
-      unknownShare: record.done > 0 ? round(record.unknown / record.done, 6) : 0,
-      meanMoves: record.solved > 0 ? round(record.sumMoves / record.solved, 2) : null,
-      meanMsPerDeal: record.done > 0 ? round(record.sumElapsedMs / record.done, 3) : null,
-    },
-    urls: { self: `/v1/batches/${record.id}`, results: `/v1/batches/${record.id}/results` },
-  };
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
 }

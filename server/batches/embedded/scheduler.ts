@@ -20,12 +20,12 @@
  * whose solve was cancelled (batch cancelled, server shutting down) is
  * dropped, never stored as `unknown`.
  */
-import { SolverError } from '../../client-sdk/core/errors.js';
-import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
-import type { SolveFn } from '../pool.js';
-import { dealAt } from './positions.js';
-import type { BatchRecord, BatchStore, ResultInput, StoredResult } from './store.js';
-import { BatchListeners } from './listeners.js';
+import { SolverError } from '../../../client-sdk/core/errors.js';
+import type { SolveFn } from '../../pool.js';
+import { dealAt } from '../positions.js';
+import { failedResult, outcomeResult, type BatchRecord, type ResultInput, type StoredResult } from '../model.js';
+import type { BatchStore } from './store.js';
+import { BatchListeners } from '../listeners.js';
 
 /** What the scheduler needs from the solver pool. */
 export interface BatchPool {
@@ -348,24 +348,4 @@ export class BatchScheduler {
   #flushActive(): void {
     for (const batch of this.#active.values()) this.#saveActive(batch);
   }
-}
-
-/** A solve's outcome as the result of deal `index` (also used by the redis workers). */
-export function outcomeResult(index: number, outcome: SolveOutcome): ResultInput {
-  return {
-    index,
-    verdict: outcome.verdict,
-    ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
-    moves: outcome.moves,
-    statesExpanded: outcome.stats.statesExpanded,
-    statesStored: outcome.stats.statesStored,
-    elapsedMs: outcome.stats.elapsedMs,
-  };
-}
-
-/** A failed solve as the `error` result of deal `index` (also used by the redis workers). */
-export function failedResult(index: number, err: unknown): ResultInput {
-  const error =
-    err instanceof SolverError ? { code: err.code, message: err.message } : { code: 'internal_error', message: 'the solve failed unexpectedly' };
-  return { index, verdict: 'error', moves: [], statesExpanded: 0, statesStored: 0, elapsedMs: 0, error };
 }

@@ -17,75 +17,26 @@
  * the cursor of the results stream. It is `done` after the insert, taken in
  * the same transaction, so it has no gaps and no repeats.
  *
- * Moves are stored compactly (`encodeMoves`: 8 bytes a move), not as JSON.
+ * Moves are stored compactly (`encodeMoves` of ../model.ts: 8 bytes a move),
+ * not as JSON. The records and results are the shared batch model (../model.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Move, MoveSource, MoveTarget } from '../../client-sdk/core/moves.js';
-import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
-import type { RulesOverride } from '../../client-sdk/api/schemas.js';
-import type { SolveLimits, UnknownReason } from '../../client-sdk/core/solve-types.js';
-import type { BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
-
-/** The positions of a batch, as stored. Deal numbers are decimal strings (they may exceed 2^53). */
-export type BatchPositions =
-  | { kind: 'range'; from: string; to: string }
-  | { kind: 'list'; deals: (number | string)[] }
-  | { kind: 'boards'; boards: string[] };
-
-/** Everything needed to (re)start a batch, stored as JSON. */
-export interface BatchSpec {
-  game: string;
-  numbering: Numbering | null;
-  /** The request's overrides (re-applied to the preset for every deal). */
-  rulesOverride?: RulesOverride;
-  /** The resolved rules, for the status. */
-  rules: Rules;
-  limits: SolveLimits;
-  positions: BatchPositions;
-  name?: string;
-}
-
-export type BatchState = 'running' | 'done' | 'cancelled';
-
-/** A batch's row: its spec and its counters. */
-export interface BatchRecord {
-  id: string;
-  spec: BatchSpec;
-  status: BatchState;
-  createdAt: number;
-  finishedAt: number | null;
-  total: number;
-  done: number;
-  solved: number;
-  unsolvable: number;
-  unknown: number;
-  errors: number;
-  /** Sum of the solved deals' move counts. */
-  sumMoves: number;
-  /** Sum of the engine time of every finished deal, ms. */
-  sumElapsedMs: number;
-  /** Wall-clock ms the batch has been worked on (summed over server runs), for the final deals/s. */
-  activeMs: number;
-}
-
-/** One deal's result as the scheduler hands it to the store. */
-export interface ResultInput {
-  index: number;
-  verdict: BatchVerdict;
-  reason?: UnknownReason;
-  moves: Move[];
-  statesExpanded: number;
-  statesStored: number;
-  elapsedMs: number;
-  error?: { code: string; message: string };
-}
-
-/** A stored result, with its place in completion order. */
-export interface StoredResult extends ResultInput {
-  seq: number;
-}
+import type { UnknownReason } from '../../../client-sdk/core/solve-types.js';
+import type { BatchVerdict } from '../../../client-sdk/api/batch-schemas.js';
+import {
+  decodeMoves,
+  encodeMoves,
+  VERDICT_COUNTER,
+  VERDICT_COUNTERS,
+  type BatchRecord,
+  type BatchSpec,
+  type BatchState,
+  type ResultInput,
+  type StoredResult,
+  type VerdictCounter,
+} from '../model.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS batches (
@@ -151,57 +102,6 @@ interface ResultRow {
   error_message: string | null;
 }
 
-const VERDICT_COLUMN: Record<BatchVerdict, 'solved' | 'unsolvable' | 'unknown' | 'errors'> = {
-  solved: 'solved',
-  unsolvable: 'unsolvable',
-  unknown: 'unknown',
-  error: 'errors',
-};
-
-// ------------------------------------------------------------ move codec
-
-/** Bytes per move in the `moves` column. */
-const MOVE_BYTES = 8;
-const SOURCES: readonly MoveSource[] = ['column', 'cell'];
-const TARGETS: readonly MoveTarget[] = ['column', 'cell', 'foundation'];
-
-/**
- * Packs moves, 8 bytes each: source kind, source index, target kind, target
- * index, count, auto flag, and the card's two ASCII characters (`"9H"`).
- */
-export function encodeMoves(moves: readonly Move[]): Buffer {
-  const buf = Buffer.alloc(moves.length * MOVE_BYTES);
-  moves.forEach((m, i) => {
-    const o = i * MOVE_BYTES;
-    buf[o] = SOURCES.indexOf(m.from);
-    buf[o + 1] = m.fromIndex;
-    buf[o + 2] = TARGETS.indexOf(m.to);
-    buf[o + 3] = m.toIndex;
-    buf[o + 4] = m.count;
-    buf[o + 5] = m.auto ? 1 : 0;
-    buf.write(m.card.padEnd(2).slice(0, 2), o + 6, 'latin1');
-  });
-  return buf;
-}
-
-/** The inverse of `encodeMoves`. */
-export function decodeMoves(buf: Uint8Array | null): Move[] {
-  if (!buf) return [];
-  const moves: Move[] = [];
-  for (let o = 0; o + MOVE_BYTES <= buf.length; o += MOVE_BYTES) {
-    moves.push({
-      from: SOURCES[buf[o]],
-      fromIndex: buf[o + 1],
-      to: TARGETS[buf[o + 2]],
-      toIndex: buf[o + 3],
-      count: buf[o + 4],
-      card: String.fromCharCode(buf[o + 6], buf[o + 7]),
-      auto: buf[o + 5] === 1,
-    });
-  }
-  return moves;
-}
-
 // ------------------------------------------------------------ store
 
 function toRecord(row: BatchRow): BatchRecord {
@@ -263,15 +163,16 @@ export class BatchStore {
       ),
       getBatch: db.prepare<[string], BatchRow>('SELECT * FROM batches WHERE id = ?'),
       running: db.prepare<[], BatchRow>("SELECT * FROM batches WHERE status = 'running' ORDER BY created_at, id"),
+      finished: db.prepare<[], BatchRow>("SELECT * FROM batches WHERE status = 'done' ORDER BY created_at DESC, id"),
       bump: Object.fromEntries(
-        (['solved', 'unsolvable', 'unknown', 'errors'] as const).map((col) => [
+        VERDICT_COUNTERS.map((col) => [
           col,
           db.prepare<[number, number, string], { done: number }>(
             `UPDATE batches SET done = done + 1, ${col} = ${col} + 1, sum_moves = sum_moves + ?, sum_elapsed_ms = sum_elapsed_ms + ?
              WHERE id = ? AND status = 'running' RETURNING done`,
           ),
         ]),
-      ) as Record<'solved' | 'unsolvable' | 'unknown' | 'errors', Database.Statement<[number, number, string], { done: number }>>,
+      ) as Record<VerdictCounter, Database.Statement<[number, number, string], { done: number }>>,
       insertResult: db.prepare(
         `INSERT INTO results (batch_id, idx, seq, verdict, reason, moves, states_expanded, states_stored, elapsed_ms, error_code, error_message)
          VALUES (@batchId, @idx, @seq, @verdict, @reason, @moves, @statesExpanded, @statesStored, @elapsedMs, @errorCode, @errorMessage)`,
@@ -292,7 +193,7 @@ export class BatchStore {
     this.#addResult = db.transaction((batchId: string, r: ResultInput): StoredResult | null => {
       if (stmt.hasResult.get(batchId, r.index)) return null;
       const moveCount = r.verdict === 'solved' ? r.moves.length : 0;
-      const bumped = stmt.bump[VERDICT_COLUMN[r.verdict]].get(moveCount, r.elapsedMs, batchId);
+      const bumped = stmt.bump[VERDICT_COUNTER[r.verdict]].get(moveCount, r.elapsedMs, batchId);
       if (!bumped) return null; // no such batch, or it is no longer running (cancelled)
       stmt.insertResult.run({
         batchId,
@@ -326,6 +227,11 @@ export class BatchStore {
   /** Every batch still `running`, oldest first: the work to resume at start. */
   running(): BatchRecord[] {
     return this.#stmt.running.all().map(toRecord);
+  }
+
+  /** Every batch that ran to its end (`done`), newest first: what a rerun of the CLI finds already decided. */
+  finished(): BatchRecord[] {
+    return this.#stmt.finished.all().map(toRecord);
   }
 
   /**

@@ -1,0 +1,85 @@
+/**
+ * Pending moves: the open list items of the lazy phase (search.ts). A
+ * pending move is a move of a stored, expanded position whose result has not
+ * been looked up yet; it is scored when generated (the child is measured)
+ * but encoded, hashed and stored only when a scan takes it.
+ *
+ * Entries live in chunks of ENTRY_CHUNK entries taken from the arena, so
+ * indices (1-based, 0 = none) stay valid while the pool grows. Entry layout
+ * (ENTRY_BYTES), chosen so that the move word and the bucket links sit at the
+ * same offsets as in a state record (table.ts):
+ *
+ *   0  ENT_PARENT  the stored position the move is played from (record index)
+ *   4  ENT_MOVE    move word (move.ts), with the depth and auto flag of the result
+ *   8  ENT_NEXT    next item in the same bucket of open list 0, then of lists 1, 2, 3 at 12, 16, 20
+ */
+import { allocate, release } from './arena';
+
+export const ENT_PARENT: usize = 0;
+export const ENT_MOVE: usize = 4;
+export const ENT_NEXT: usize = 8;
+export const ENTRY_BYTES: i32 = 24;
+const ENTRY_SHIFT: i32 = 16;
+const ENTRY_CHUNK: u32 = 1 << ENTRY_SHIFT;
+const MAX_ENTRY_CHUNKS: i32 = 16384;
+const ENTRY_CHUNKS: usize = memory.data(MAX_ENTRY_CHUNKS * 4);
+
+/** Entries handed out this solve; indices run 1..entryCount. */
+export let entryCount: u32 = 0;
+
+/** Forgets every entry (the arena was reset with them). */
+export function resetEntries(): void {
+  entryCount = 0;
+}
+
+/** Address of entry `index` (1-based). */
+// @ts-ignore: decorator
+@inline export function entryAt(index: u32): usize {
+  return <usize>load<u32>(ENTRY_CHUNKS + ((<usize>index >> ENTRY_SHIFT) << 2)) + <usize>(index & (ENTRY_CHUNK - 1)) * ENTRY_BYTES;
+}
+
+/** Parent record index of the entry at `ent`. */
+// @ts-ignore: decorator
+@inline export function entryParent(ent: usize): u32 {
+  return load<u32>(ent + ENT_PARENT);
+}
+
+/** Move word of the entry at `ent`. */
+// @ts-ignore: decorator
+@inline export function entryMove(ent: usize): u32 {
+  return load<u32>(ent + ENT_MOVE);
+}
+
+/**
+ * Stores a new entry (links zeroed) and returns its index, or 0 when the
+ * arena has no memory left for a new chunk (or the chunk table is full).
+ */
+export function newEntry(parent: u32, word: u32): u32 {
+  const index = entryCount + 1;
+  if (index == 1 || (index & (ENTRY_CHUNK - 1)) == 0) {
+    const chunkNo = index >> ENTRY_SHIFT;
+    if (chunkNo >= <u32>MAX_ENTRY_CHUNKS) return 0;
+    const chunk = allocate(<u64>ENTRY_CHUNK * ENTRY_BYTES);
+    if (chunk == 0) return 0;
+    store<u32>(ENTRY_CHUNKS + (<usize>chunkNo << 2), chunk);
+  }
+  entryCount = index;
+  const ent = entryAt(index);
+  store<u32>(ent + ENT_PARENT, parent);
+  store<u32>(ent + ENT_MOVE, word);
+  store<u64>(ent + ENT_NEXT, 0);
+  store<u64>(ent + ENT_NEXT + 8, 0);
+  return index;
+}
+
+/**
+ * Hands every chunk of entries back to the arena (`release`), for record
+ * chunks to reuse once the pending moves are no longer needed (after the
+ * lazy phase has handed its search over); the entries are forgotten.
+ */
+export function releaseEntries(): void {
+  if (entryCount == 0) return;
+  const chunks = (entryCount >> ENTRY_SHIFT) + 1;
+  for (let i: u32 = 0; i < chunks; i++) release(<usize>load<u32>(ENTRY_CHUNKS + (<usize>i << 2)), <u64>ENTRY_CHUNK * ENTRY_BYTES);
+  entryCount = 0;
+}

@@ -1,0 +1,214 @@
+/**
+ * The single-engine run shared by the bench tools (`npm run bench`,
+ * `npm run bench:vs-fcsolve`): deal sets generated before the clock starts,
+ * one engine (`Engine.create()`) called directly on the main thread, one row
+ * per deal, the process's CPU time around the loop, and the progress bar.
+ *
+ * What is timed: the loop over `engine.solve`, i.e. the search plus reading
+ * the solution out of the engine and replaying it through the independent
+ * checker (client-sdk/core/verify.ts), as the service does for every answer.
+ * Deal generation, engine compilation and one warm-up solve are not timed.
+ */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import cliProgress from 'cli-progress';
+import { Engine } from '../client-sdk/core/engine.js';
+import { SolverError } from '../client-sdk/core/errors.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
+import type { Deal, Numbering } from '../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome, UnknownReason } from '../client-sdk/core/solve-types.js';
+
+// ---------------------------------------------------------------- deal sets
+
+/** A range of numbered deals of one game: deals `from`..`to` inclusive. */
+export interface DealSet {
+  label: string;
+  game: string;
+  numbering: Numbering;
+  from: number;
+  to: number;
+}
+
+/** A deal set with its deals generated: `numbers[i]` is the deal number of `deals[i]`. */
+export interface PreparedSet extends DealSet {
+  numbers: number[];
+  deals: Deal[];
+}
+
+/**
+ * Generates every deal of `set` the way POST /v1/solve does (preset rules,
+ * generated deal, validated layout).
+ * @throws SolverError as `resolveDeal` does (unknown game, deal number out of range).
+ */
+export function prepare(set: DealSet): PreparedSet {
+  const numbers: number[] = [];
+  const deals: Deal[] = [];
+  for (let n = set.from; n <= set.to; n++) {
+    numbers.push(n);
+    deals.push(resolveDeal({ game: set.game, numbering: set.numbering, deal: n } as Parameters<typeof resolveDeal>[0]));
+  }
+  return { ...set, numbers, deals };
+}
+
+// ---------------------------------------------------------------- rows
+
+/**
+ * One deal's result: deal number, verdict (or `error` with the error code in
+ * `reason`), moves (every move, auto-moves included, a sequence move = 1),
+ * moves without auto-moves, ms (wall time around the solve), positions stored
+ * by the engine, engine linear memory in bytes; `cpuMs`, set by
+ * {@link runSingle} only, is this process's user + system CPU time around the
+ * solve (wall time drifts with the machine's load, CPU time much less).
+ */
+export interface DealRow {
+  deal: number;
+  verdict: SolveOutcome['verdict'] | 'error';
+  reason?: UnknownReason | string;
+  moves: number;
+  movesNoAuto: number;
+  ms: number;
+  statesStored: number;
+  memoryBytes: number;
+  cpuMs?: number;
+}
+
+/** The row of a finished solve; `ms` is the caller's measure of it. */
+export function rowFromOutcome(deal: number, outcome: SolveOutcome, ms: number): DealRow {
+  return {
+    deal,
+    verdict: outcome.verdict,
+    ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    moves: outcome.moves.length,
+    movesNoAuto: outcome.moves.reduce((n, m) => n + (m.auto ? 0 : 1), 0),
+    ms,
+    statesStored: outcome.stats.statesStored,
+    memoryBytes: outcome.stats.memoryBytes,
+  };
+}
+
+/** The row of a solve that threw (error code from a SolverError, else `exception`); also prints the error on stderr. */
+export function rowFromError(deal: number, err: unknown, ms: number): DealRow {
+  const code = err instanceof SolverError ? err.code : 'exception';
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`\ndeal ${deal}: ${code}: ${message}\n`);
+  return { deal, verdict: 'error', reason: code, moves: 0, movesNoAuto: 0, ms, statesStored: 0, memoryBytes: 0 };
+}
+
+// ---------------------------------------------------------------- statistics
+
+/** Nearest-rank percentile (`p` in 0..100) of an ascending array; 0 for an empty one. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+/** Arithmetic mean; 0 for an empty array. */
+export function mean(values: number[]): number {
+  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+// ---------------------------------------------------------------- progress
+
+/** A progress bar on stderr: `label [bar] done/total % | rate deals/s | ETA` (one line every 15 s when stderr is not a TTY). */
+export function progressBar(label: string, total: number): cliProgress.SingleBar {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${label} [{bar}] {value}/{total} {percentage}% | {rate} deals/s | ETA {eta_formatted}`,
+      barsize: 24,
+      fps: 1, // a TTY redraws at most about once a second
+      noTTYOutput: true, // a log gets one line every 15 s
+      notTTYSchedule: 15_000,
+      hideCursor: true,
+      etaBuffer: 200,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.legacy,
+  );
+  bar.start(total, 0, { rate: '-' });
+  return bar;
+}
+
+/** Updates `bar` to `done` deals, with the rate since `started` (a `performance.now()` value). */
+export function tick(bar: cliProgress.SingleBar, done: number, started: number): void {
+  const secs = (performance.now() - started) / 1000;
+  bar.update(done, { rate: secs > 0 ? (done / secs).toFixed(0) : '-' });
+}
+
+/** Asks for a full garbage collection when Node runs with `--expose-gc` (frees engines of earlier runs). */
+export function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+// ---------------------------------------------------------------- the run
+
+/** Peak-memory sampling as `bench/solver.ts`'s RssSampler does it: `reset()` and `peak()` return bytes. */
+export interface PeakSampler {
+  reset(): number;
+  peak(): number;
+}
+
+/** What a run measures besides its rows: wall ms, CPU seconds (user + system of this process), RSS bytes at the start and the peak (0 without a sampler). */
+export interface RunMeasure {
+  rows: DealRow[];
+  wallMs: number;
+  cpuSeconds: number;
+  startRss: number;
+  peakRss: number;
+}
+
+/** Options of {@link runSingle}. */
+export interface SingleRunOptions {
+  /** Samples the RSS peak during the run (none: `startRss`/`peakRss` are 0). */
+  sampler?: PeakSampler;
+  /** Called with each deal's index in the set and its outcome, inside the timed loop (keep it cheap). */
+  onOutcome?: (index: number, outcome: SolveOutcome) => void;
+  /** Progress bar label (default: `<game> single`). */
+  label?: string;
+}
+
+/**
+ * Solves every deal of `set` in order with one new engine on this thread.
+ * CPU time is `process.cpuUsage()` (user + system, whole process: the
+ * progress bar's timer and any sampler thread count too) around the loop;
+ * one warm-up solve of the first deal comes before it. A deal whose solve
+ * throws gets an `error` row (the run goes on).
+ */
+export async function runSingle(set: PreparedSet, limits: SolveLimits, options: SingleRunOptions = {}): Promise<RunMeasure> {
+  const { sampler, onOutcome } = options;
+  const engine = await Engine.create();
+  engine.solve(set.deals[0], limits); // warm-up (first-call costs, memory growth), not timed
+  const rows: DealRow[] = [];
+  const bar = progressBar(options.label ?? `${set.game} single`, set.deals.length);
+  const startRss = sampler?.reset() ?? 0;
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  let lastYield = started;
+  for (let i = 0; i < set.deals.length; i++) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    let row: DealRow;
+    try {
+      const outcome = engine.solve(set.deals[i], limits);
+      row = rowFromOutcome(set.numbers[i], outcome, performance.now() - t0);
+      onOutcome?.(i, outcome);
+    } catch (err) {
+      row = rowFromError(set.numbers[i], err, performance.now() - t0);
+    }
+    const c = process.cpuUsage(c0);
+    row.cpuMs = (c.user + c.system) / 1000;
+    rows.push(row);
+    const now = performance.now();
+    // Let the progress bar's timer run now and then.
+    if (now - lastYield > 250) {
+      tick(bar, i + 1, started);
+      await yieldToLoop();
+      lastYield = performance.now();
+    }
+  }
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpu0);
+  const peakRss = sampler?.peak() ?? 0;
+  tick(bar, set.deals.length, started);
+  bar.stop();
+  return { rows, wallMs, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRss, peakRss };
+}

@@ -1,0 +1,189 @@
+/**
+ * Steps 1 to 5 of the proof check (check.ts lists them): read the file and
+ * its header, the reductions, the length, order and fingerprint of the keys,
+ * every key a canonical, valid, unwon position, and the start position (and
+ * the deal the header names) in the set.
+ */
+import { gunzipSync } from 'node:zlib';
+import { formatBoard, parseBoard } from '../board.js';
+import { generateDeal } from '../deals/index.js';
+import { SolverError } from '../errors.js';
+import { findPreset, type Layout, type Rules } from '../rules.js';
+import { isWon } from '../verify.js';
+import { closeUnderAutoMoves } from './check-auto-moves.js';
+import { decodeKey, encodeKey, hex } from './check-keys.js';
+import { checkReductions } from './check-reductions.js';
+import { Rejection } from './check-result.js';
+import { compareAt, makeLookup, toWords, WORDS } from './check-set.js';
+import { fingerprintKeys } from './fingerprint.js';
+import { CertificateHeaderSchema, KEY_BYTES, type AutoMoveRule, type CertificateHeader } from './format.js';
+
+/**
+ * Step 1: splits a certificate into its header and its key bytes.
+ * @throws Rejection `not_gzip`, `bad_header`.
+ */
+function readCertificate(file: Uint8Array): { header: CertificateHeader; body: Uint8Array } {
+  let raw: Buffer;
+  try {
+    raw = gunzipSync(file);
+  } catch (err) {
+    throw new Rejection('not_gzip', `the file is not a complete gzip stream (${err instanceof Error ? err.message : String(err)}): truncated or corrupted`);
+  }
+  const nl = raw.indexOf(0x0a);
+  if (nl < 0) throw new Rejection('bad_header', 'no header line (no line break in the file)');
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.subarray(0, nl).toString('utf8'));
+  } catch (err) {
+    throw new Rejection('bad_header', `the header line is not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const parsed = CertificateHeaderSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Rejection('bad_header', `header field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return { header: parsed.data, body: raw.subarray(nl + 1) };
+}
+
+/** A certificate whose steps 1-5 passed, ready for step 6 on any range of positions. */
+export interface Prepared {
+  header: CertificateHeader;
+  rule: AutoMoveRule;
+  /** The key bytes, `positions` × KEY_BYTES. */
+  body: Uint8Array;
+  /** The same keys as big-endian words, for lookups. */
+  set: Uint32Array;
+  /** See ProofCheckPass. */
+  rulesChanged: string[];
+}
+
+/** Steps 1-5 (check.ts lists them) on a whole certificate file. @throws Rejection at the first fault */
+export function prepare(file: Uint8Array): Prepared {
+  const { header, body } = readCertificate(file);
+  try {
+    return prepareRead(header, body);
+  } catch (err) {
+    if (err instanceof Rejection && err.extra.header === undefined) throw new Rejection(err.code, err.message, { header, ...err.extra });
+    throw err;
+  }
+}
+
+function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
+  const rules = header.rules;
+  const base = rules.foundationBase;
+  const rule = checkReductions(header);
+
+  // 3. length, order, fingerprint
+  const n = header.positions;
+  if (body.length !== n * KEY_BYTES) {
+    throw new Rejection(
+      'bad_length',
+      `the header announces ${n} positions (${n * KEY_BYTES} bytes of keys) but the file holds ${body.length} bytes` +
+        (body.length % KEY_BYTES === 0 ? ` (${body.length / KEY_BYTES} positions)` : ` (not a whole number of ${KEY_BYTES}-byte keys)`),
+      { header },
+    );
+  }
+  const set = toWords(body, n);
+  for (let i = 1; i < n; i++) {
+    const c = compareAt(set, (i - 1) * WORDS, set, i * WORDS);
+    if (c === 0) {
+      throw new Rejection('duplicate_position', `positions ${i - 1} and ${i} are the same key ${hex(body.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES))}`, {
+        header,
+        positionIndex: i,
+      });
+    }
+    if (c > 0) throw new Rejection('not_sorted', `position ${i} sorts before position ${i - 1}: the keys must be in ascending byte order`, { header, positionIndex: i });
+  }
+  const fingerprint = fingerprintKeys(body);
+  if (fingerprint !== header.fingerprint) {
+    throw new Rejection('fingerprint_mismatch', `the keys' fingerprint is ${fingerprint}, the header says ${header.fingerprint}`, { header });
+  }
+
+  // 4. every key a canonical, valid, unwon position
+  const scratch = new Uint8Array(KEY_BYTES);
+  for (let i = 0; i < n; i++) {
+    const key = body.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
+    const layout = decodeKey(key, rules, i);
+    encodeKey(layout, base, scratch);
+    if (Buffer.compare(scratch, key) !== 0) {
+      throw new Rejection(
+        'bad_position',
+        `position ${i} (key ${hex(key)}) is not in canonical form (columns sorted by their deepest card, empty columns last, cells descending); canonical: ${hex(scratch)}`,
+        { header, positionIndex: i, position: formatBoard(layout, rules) },
+      );
+    }
+    if (isWon(layout)) {
+      throw new Rejection('won_position', `position ${i} is won (every card on the foundations): a set with a won position proves nothing`, {
+        header,
+        positionIndex: i,
+        position: formatBoard(layout, rules),
+      });
+    }
+  }
+
+  // 5. the start
+  let start: Layout;
+  try {
+    start = parseBoard(header.start, rules);
+  } catch (err) {
+    throw new Rejection('bad_start', `the header's start board is not a valid position: ${err instanceof SolverError ? err.message : String(err)}`, { header });
+  }
+  const dealtBase = checkDealOrigin(header, start);
+  closeUnderAutoMoves(start, rule, base);
+  const lookup = makeLookup(set, n, base);
+  if (!lookup.has(start)) {
+    throw new Rejection('start_missing', 'the start position (after the auto-move closure) is not in the set', {
+      header,
+      result: formatBoard(start, rules),
+      resultKey: lookup.lastKeyHex(),
+    });
+  }
+  return { header, rule, body, set, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
+}
+
+function dealLabel(header: CertificateHeader): string {
+  return header.deal === null ? header.game : `${header.game} deal ${header.deal.number} (${header.deal.numbering})`;
+}
+
+/**
+ * Step 5, the deal: when the header names one, the deal generators deal it
+ * again and it must be exactly the start position as given (columns, the
+ * cards in the cells in order, foundations). Returns the foundation base the
+ * deal chooses (Penguin's beak), if any.
+ * @throws Rejection `deal_mismatch`
+ */
+function checkDealOrigin(header: CertificateHeader, start: Layout): number | undefined {
+  if (header.deal === null) return undefined;
+  let dealt: { layout: Layout; foundationBase?: number };
+  try {
+    dealt = generateDeal(header.game, header.deal.numbering, header.deal.number);
+  } catch (err) {
+    throw new Rejection('deal_mismatch', `the header names ${dealLabel(header)}, which cannot be dealt: ${err instanceof SolverError ? err.message : String(err)}`, { header });
+  }
+  const cards = (cells: (number | null)[]) => cells.filter((c) => c !== null);
+  const same =
+    JSON.stringify(dealt.layout.columns) === JSON.stringify(start.columns) &&
+    JSON.stringify(cards(dealt.layout.freeCells)) === JSON.stringify(cards(start.freeCells)) &&
+    JSON.stringify(dealt.layout.foundations) === JSON.stringify(start.foundations);
+  if (!same) {
+    throw new Rejection('deal_mismatch', `the header names ${dealLabel(header)}, but its start position is not that deal`, {
+      header,
+      result: formatBoard(dealt.layout, { ...header.rules, foundationBase: dealt.foundationBase ?? header.rules.foundationBase }),
+    });
+  }
+  return dealt.foundationBase;
+}
+
+/** The header's rules that differ from its game's preset (see ProofCheckPass `rulesChanged`). */
+function rulesChangedFromPreset(header: CertificateHeader, dealtBase: number | undefined): string[] {
+  const preset = findPreset(header.game);
+  if (!preset) return [];
+  const expected: Rules = { ...preset.rules, ...(dealtBase !== undefined ? { foundationBase: dealtBase } : {}) };
+  const changed: string[] = [];
+  for (const key of Object.keys(header.rules) as (keyof Rules)[]) {
+    // a board of a game whose deal picks the foundation base (Penguin) sets its own
+    if (key === 'foundationBase' && header.deal === null && preset.rules.wrap) continue;
+    if (header.rules[key] !== expected[key]) changed.push(`${key} ${String(header.rules[key])} instead of ${String(expected[key])}`);
+  }
+  return changed;
+}

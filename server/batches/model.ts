@@ -1,0 +1,211 @@
+/**
+ * The batch model shared by both backends (the embedded one, SQLite and the
+ * in-process scheduler, in embedded/; the redis one, Redis and BullMQ
+ * workers, in redis/): what a batch is (its spec), how far it is (its
+ * record and state), one deal's result, the compact move codec both stores
+ * use, and the wire shapes of a status and a result
+ * (client-sdk/api/batch-schemas.ts). Nothing here opens a database or a
+ * connection, so a Redis worker that imports it loads no SQLite.
+ */
+import { wilsonInterval, type BatchResult, type BatchStatus, type BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
+import type { RulesOverride } from '../../client-sdk/api/schemas.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
+import { MOVE_SOURCES as SOURCES, MOVE_TARGETS as TARGETS, type Move } from '../../client-sdk/core/moves.js';
+import { toStandardNotation } from '../../client-sdk/core/notation.js';
+import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/core/solve-types.js';
+import { dealNumberAt } from './positions.js';
+
+/** Largest batch by default, in deals. */
+export const DEFAULT_MAX_BATCH_DEALS = 1_000_000;
+
+/** The positions of a batch, as stored. Deal numbers are decimal strings (they may exceed 2^53). */
+export type BatchPositions =
+  | { kind: 'range'; from: string; to: string }
+  | { kind: 'list'; deals: (number | string)[] }
+  | { kind: 'boards'; boards: string[] };
+
+/** Everything needed to (re)start a batch, stored as JSON. */
+export interface BatchSpec {
+  game: string;
+  numbering: Numbering | null;
+  /** The request's overrides (re-applied to the preset for every deal). */
+  rulesOverride?: RulesOverride;
+  /** The resolved rules, for the status. */
+  rules: Rules;
+  limits: SolveLimits;
+  positions: BatchPositions;
+  name?: string;
+}
+
+/** Where a batch is: `running`, `done` (every deal has a result) or `cancelled`. */
+export type BatchState = BatchStatus['status'];
+
+/** A batch's record: its spec and its counters (a SQLite row in embedded/, a Redis hash in redis/). */
+export interface BatchRecord {
+  id: string;
+  spec: BatchSpec;
+  status: BatchState;
+  createdAt: number;
+  finishedAt: number | null;
+  total: number;
+  done: number;
+  solved: number;
+  unsolvable: number;
+  unknown: number;
+  errors: number;
+  /** Sum of the solved deals' move counts. */
+  sumMoves: number;
+  /** Sum of the engine time of every finished deal, ms. */
+  sumElapsedMs: number;
+  /** Wall-clock ms the batch has been worked on (summed over server runs), for the final deals/s. */
+  activeMs: number;
+}
+
+/** One deal's result as a solve gives it, before a store numbers it (`seq`). */
+export interface ResultInput {
+  index: number;
+  verdict: BatchVerdict;
+  reason?: UnknownReason;
+  moves: Move[];
+  statesExpanded: number;
+  statesStored: number;
+  elapsedMs: number;
+  error?: { code: string; message: string };
+}
+
+/** A stored result, with its place in completion order. */
+export interface StoredResult extends ResultInput {
+  seq: number;
+}
+
+/** A counter of a batch record that counts one verdict (`errors` counts `error`). */
+export type VerdictCounter = 'solved' | 'unsolvable' | 'unknown' | 'errors';
+
+/** Every verdict counter, in the order of the record's fields. */
+export const VERDICT_COUNTERS: readonly VerdictCounter[] = ['solved', 'unsolvable', 'unknown', 'errors'];
+
+/** The counter of each verdict: the SQLite column and the Redis hash field of the same name. */
+export const VERDICT_COUNTER: Readonly<Record<BatchVerdict, VerdictCounter>> = {
+  solved: 'solved',
+  unsolvable: 'unsolvable',
+  unknown: 'unknown',
+  error: 'errors',
+};
+
+// ------------------------------------------------------------ move codec
+
+/** Bytes per move of the codec (the SQLite `moves` column, base64 in Redis). */
+const MOVE_BYTES = 8;
+
+/**
+ * Packs moves, 8 bytes each: source kind, source index, target kind, target
+ * index, count, auto flag, and the card's two ASCII characters (`"9H"`).
+ */
+export function encodeMoves(moves: readonly Move[]): Buffer {
+  const buf = Buffer.alloc(moves.length * MOVE_BYTES);
+  moves.forEach((m, i) => {
+    const o = i * MOVE_BYTES;
+    buf[o] = SOURCES.indexOf(m.from);
+    buf[o + 1] = m.fromIndex;
+    buf[o + 2] = TARGETS.indexOf(m.to);
+    buf[o + 3] = m.toIndex;
+    buf[o + 4] = m.count;
+    buf[o + 5] = m.auto ? 1 : 0;
+    buf.write(m.card.padEnd(2).slice(0, 2), o + 6, 'latin1');
+  });
+  return buf;
+}
+
+/** The inverse of `encodeMoves`. */
+export function decodeMoves(buf: Uint8Array | null): Move[] {
+  if (!buf) return [];
+  const moves: Move[] = [];
+  for (let o = 0; o + MOVE_BYTES <= buf.length; o += MOVE_BYTES) {
+    moves.push({
+      from: SOURCES[buf[o]],
+      fromIndex: buf[o + 1],
+      to: TARGETS[buf[o + 2]],
+      toIndex: buf[o + 3],
+      count: buf[o + 4],
+      card: String.fromCharCode(buf[o + 6], buf[o + 7]),
+      auto: buf[o + 5] === 1,
+    });
+  }
+  return moves;
+}
+
+// ------------------------------------------------------------ results and wire shapes
+
+/** A solve's outcome as the result of deal `index` (both backends). */
+export function outcomeResult(index: number, outcome: SolveOutcome): ResultInput {
+  return {
+    index,
+    verdict: outcome.verdict,
+    ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    moves: outcome.moves,
+    statesExpanded: outcome.stats.statesExpanded,
+    statesStored: outcome.stats.statesStored,
+    elapsedMs: outcome.stats.elapsedMs,
+  };
+}
+
+/** A failed solve as the `error` result of deal `index` (both backends). */
+export function failedResult(index: number, err: unknown): ResultInput {
+  const error =
+    err instanceof SolverError ? { code: err.code, message: err.message } : { code: 'internal_error', message: 'the solve failed unexpectedly' };
+  return { index, verdict: 'error', moves: [], statesExpanded: 0, statesStored: 0, elapsedMs: 0, error };
+}
+
+/** The wire shape of a stored result. */
+export function toWireResult(record: BatchRecord, r: StoredResult, withMoves: boolean): BatchResult {
+  return {
+    seq: r.seq,
+    index: r.index,
+    deal: dealNumberAt(record.spec, r.index),
+    verdict: r.verdict,
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    moveCount: r.moves.length,
+    notation: r.moves.length > 0 ? toStandardNotation(r.moves, record.spec.rules) : [],
+    ...(withMoves ? { moves: r.moves } : {}),
+    stats: { statesExpanded: r.statesExpanded, statesStored: r.statesStored, elapsedMs: r.elapsedMs },
+    ...(r.error !== undefined ? { error: r.error } : {}),
+  };
+}
+
+/** The wire status of a batch: counters from the store, live rate from the scheduler. */
+export function toStatus(record: BatchRecord, live: { dealsPerSecond: number; etaSeconds: number | null } | null): BatchStatus {
+  const { spec } = record;
+  const decided = record.solved + record.unsolvable;
+  const wilson = wilsonInterval(record.solved, decided);
+  const finishedRate = record.activeMs > 0 ? record.done / (record.activeMs / 1000) : 0;
+  return {
+    id: record.id,
+    ...(spec.name !== undefined ? { name: spec.name } : {}),
+    status: record.status,
+    game: spec.game,
+    numbering: spec.numbering,
+    rules: spec.rules,
+    limits: spec.limits,
+    createdAt: new Date(record.createdAt).toISOString(),
+    finishedAt: record.finishedAt === null ? null : new Date(record.finishedAt).toISOString(),
+    total: record.total,
+    done: record.done,
+    counts: { solved: record.solved, unsolvable: record.unsolvable, unknown: record.unknown, error: record.errors },
+    dealsPerSecond: round(live?.dealsPerSecond ?? finishedRate, 2),
+    etaSeconds: record.status === 'running' && live?.etaSeconds != null ? round(live.etaSeconds, 1) : null,
+    summary: {
+      solvable: wilson && { share: round(wilson.share, 6), low: round(wilson.low, 6), high: round(wilson.high, 6), decided },
+      unknown: record.unknown,
+      unknownShare: record.done > 0 ? round(record.unknown / record.done, 6) : 0,
+      meanMoves: record.solved > 0 ? round(record.sumMoves / record.solved, 2) : null,
+      meanMsPerDeal: record.done > 0 ? round(record.sumElapsedMs / record.done, 3) : null,
+    },
+    urls: { self: `/v1/batches/${record.id}`, results: `/v1/batches/${record.id}/results` },
+  };
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

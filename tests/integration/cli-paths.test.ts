@@ -1,0 +1,51 @@
+/**
+ * The solve and check-proof tools resolve relative paths from the folder the
+ * user is in (issue 16, item 11): `npm run solve` runs in the package root
+ * and passes that folder as INIT_CWD; a tool run directly has its working
+ * directory there.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatBoard } from '../../client-sdk/core/board.js';
+import { generateDeal } from '../../client-sdk/core/deals/index.js';
+import { findPreset } from '../../client-sdk/core/rules.js';
+import { workerExecArgv } from '../../server/pool.js';
+import { ROOT } from '../helpers/paths.js';
+
+const user = mkdtempSync(join(tmpdir(), 'cli-paths-'));
+afterAll(() => rmSync(user, { recursive: true, force: true }));
+// MS FreeCell 11982: unsolvable, so --proof writes a certificate.
+writeFileSync(join(user, 'myboard.txt'), formatBoard(generateDeal('freecell', 'ms', 11982).layout, findPreset('freecell')!.rules));
+
+function tool(file: string, args: string[], how: 'npm' | 'direct') {
+  // tsx by absolute URL: the direct run's working directory is outside the package.
+  return spawnSync(process.execPath, [...workerExecArgv(file), join(ROOT, file), ...args], {
+    cwd: how === 'npm' ? ROOT : user,
+    encoding: 'utf8',
+    env: { ...process.env, INIT_CWD: how === 'npm' ? user : '' },
+  });
+}
+
+describe('relative paths of the command-line tools', () => {
+  for (const how of ['npm', 'direct'] as const) {
+    it(`--board and --proof resolve where the user stands (${how === 'npm' ? 'npm run: INIT_CWD' : 'run directly: cwd'})`, () => {
+      const proof = `x-${how}.gz`;
+      const r = tool('server/cli/solve.ts', ['--game', 'freecell', '--board', 'myboard.txt', '--proof', proof], how);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/unsolvable/);
+      expect(existsSync(join(user, proof))).toBe(true);
+      expect(existsSync(join(ROOT, proof))).toBe(false);
+      const check = tool('server/cli/check-proof.ts', [proof], how);
+      expect(check.status, check.stderr).toBe(0);
+    });
+  }
+
+  it('a missing relative file is reported with the path it was looked for at', () => {
+    const r = tool('server/cli/solve.ts', ['--game', 'freecell', '--board', 'nope.txt'], 'npm');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(join(user, 'nope.txt'));
+  });
+});
