@@ -4,7 +4,9 @@
  * (`client-sdk/api/schemas.ts`).
  *
  * Routes: `POST /v1/solve`, `POST /v1/proofs` (an unsolvability certificate
- * as a file, docs/proofs.md), `GET /v1/games`, `GET /openapi.json` (OpenAPI
+ * as a file, docs/proofs.md), `GET /v1/games`, the app routes
+ * (`POST /v1/review`, `POST /v1/difficulty`, `GET /v1/deals`: apps-routes.ts,
+ * docs/apps.md), `GET /openapi.json` (OpenAPI
  * 3.1), `GET /docs` (Swagger UI), `GET /healthz`, and the web page (`web/`,
  * built into `dist/web/`) as static files at `/`, registered last so that
  * every API route keeps priority.
@@ -47,6 +49,7 @@ import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
 import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent } from './openapi.js';
 import type { SolveFn } from './pool.js';
 import { registerBatchRoutes } from './batches/routes.js';
+import { registerAppRoutes } from './apps-routes.js';
 import type { BatchBackend } from './batches/backend.js';
 
 /** Settings of the HTTP layer. */
@@ -79,6 +82,11 @@ export interface AppDeps {
   health?: () => Record<string, unknown>;
   /** Where unexpected errors are logged; default `console.error`. */
   logError?: (message: string, err: unknown) => void;
+  /**
+   * How many positions the app routes (`/v1/review`, `/v1/difficulty`,
+   * `/v1/deals`) decide at once: the pool's thread count; default 1.
+   */
+  parallelism?: number;
   /** Batch analysis (`/v1/batches`, server/batches/): `BatchService` (embedded) or the Redis backend; absent: no batch routes. */
   batches?: BatchBackend;
   /** Folder of the built web page served at `/`; default {@link WEB_ROOT}; null serves none. */
@@ -232,6 +240,9 @@ const API_METHODS: readonly [RegExp, readonly string[]][] = [
   [/^\/v1\/solve$/, ['POST']],
   [/^\/v1\/proofs$/, ['POST']],
   [/^\/v1\/games$/, ['GET']],
+  [/^\/v1\/review$/, ['POST']],
+  [/^\/v1\/difficulty$/, ['POST']],
+  [/^\/v1\/deals$/, ['GET']],
   [/^\/v1\/batches$/, ['POST']],
   [/^\/v1\/batches\/[^/]+$/, ['GET', 'DELETE']],
   [/^\/v1\/batches\/[^/]+\/results$/, ['GET']],
@@ -369,6 +380,11 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   });
 
   if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
+  registerAppRoutes(app, {
+    decider: { decide: deps.solve, parallelism: deps.parallelism ?? 1 },
+    config: { limits: config.limits, proofCaps: config.proofs },
+    jsonBody,
+  });
 
   app.openapi(gamesRoute, (c) =>
     c.json(gamesResponse(), 200),

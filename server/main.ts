@@ -111,7 +111,7 @@ const app = createServiceApp({
   poolStats: () => solverPool.stats(),
   shed: () => solverPool.isFull(),
   config,
-  app: { batches },
+  app: { batches, parallelism: config.threads },
 });
 
 // Node checks request and header deadlines every connectionsCheckingInterval

@@ -28,7 +28,7 @@ export interface ServiceAppDeps {
   /** Configuration; the fields absent take the app's defaults and no security options. */
   config?: Partial<Pick<ServiceConfig, 'bodyLimitBytes' | 'limits' | 'apiKeys' | 'rateLimit' | 'corsOrigins' | 'metricsToken'>>;
   /** Passed on to `createApp` (e.g. `webRoot`). */
-  app?: Partial<Pick<AppDeps, 'webRoot' | 'batches'>>;
+  app?: Partial<Pick<AppDeps, 'webRoot' | 'batches' | 'parallelism'>>;
 }
 
 /** Builds the service's app; see the module comment. */

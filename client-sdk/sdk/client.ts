@@ -29,6 +29,17 @@ import {
 } from '../api/batch-schemas.js';
 import { SolverError, type ErrorCode, type ErrorLocation } from '../core/errors.js';
 import {
+  DealsResponseSchema,
+  DifficultyResponseSchema,
+  ReviewResponseSchema,
+  type DealsQuerySchema,
+  type DealsResponse,
+  type DifficultyRequestSchema,
+  type DifficultyResponse,
+  type ReviewRequestSchema,
+  type ReviewResponse,
+} from '../api/apps-schemas.js';
+import {
   ErrorResponseSchema,
   GamesResponseSchema,
   SolveResponseSchema,
@@ -39,6 +50,12 @@ import {
 
 /** A solve request as the client takes it (the input type of the server's schema). */
 export type SolveRequestInput = z.input<typeof SolveRequestSchema>;
+/** A review request as the client takes it (`POST /v1/review`). */
+export type ReviewRequestInput = z.input<typeof ReviewRequestSchema>;
+/** A difficulty request as the client takes it (`POST /v1/difficulty`). */
+export type DifficultyRequestInput = z.input<typeof DifficultyRequestSchema>;
+/** The query of `GET /v1/deals`; numbers may be given as numbers. */
+export type DealsQueryInput = { [K in keyof z.input<typeof DealsQuerySchema>]: z.input<typeof DealsQuerySchema>[K] | (K extends 'game' | 'numbering' ? never : number | boolean) };
 /** A batch request as the client takes it. */
 export type BatchRequestInput = z.input<typeof BatchRequestSchema>;
 
@@ -119,6 +136,12 @@ export interface SolverClient {
   solve(request: SolveRequestInput, options?: CallOptions): Promise<SolveResponse>;
   /** `GET /v1/games`: the game presets. */
   games(options?: CallOptions): Promise<GamesResponse>;
+  /** `POST /v1/review`: where a played game was lost, with the proof and a winning alternative (docs/apps.md). */
+  review(request: ReviewRequestInput, options?: CallOptions): Promise<ReviewResponse>;
+  /** `POST /v1/difficulty`: fewest free cells (`min_cells`) or the Castle ladder, with solution and proof. */
+  difficulty(request: DifficultyRequestInput, options?: CallOptions): Promise<DifficultyResponse>;
+  /** `GET /v1/deals?winnable=true`: winnable deal numbers, the same for the same seed. */
+  winnableDeals(query: DealsQueryInput, options?: CallOptions): Promise<DealsResponse>;
   /** `POST /v1/batches`: starts a batch; resolves with its status (id, URLs). */
   createBatch(request: BatchRequestInput, options?: CallOptions): Promise<BatchStatus>;
   /** `GET /v1/batches/{id}`: progress and summary. */
@@ -233,6 +256,16 @@ export function createClient(options: ClientOptions): SolverClient {
     },
     async games(opts) {
       return json(GamesResponseSchema, await send('GET', '/v1/games', undefined, true, opts?.signal));
+    },
+    async review(request, opts) {
+      return json(ReviewResponseSchema, await send('POST', '/v1/review', request, true, opts?.signal));
+    },
+    async difficulty(request, opts) {
+      return json(DifficultyResponseSchema, await send('POST', '/v1/difficulty', request, true, opts?.signal));
+    },
+    async winnableDeals(query, opts) {
+      const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+      return json(DealsResponseSchema, await send('GET', `/v1/deals?${params}`, undefined, true, opts?.signal));
     },
     async createBatch(request, opts) {
       return json(BatchStatusSchema, await send('POST', '/v1/batches', request, false, opts?.signal));

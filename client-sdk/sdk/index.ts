@@ -10,7 +10,7 @@
  * - The library under both: game presets, deal generators, board and JSON
  *   formats, notation, the independent solution checker, the wire schemas.
  */
-export { createClient, ServiceError, type BatchRequestInput, type BatchResultsOptions, type CallOptions, type ClientOptions, type ProofAnswer, type SolveRequestInput, type SolverClient } from './client.js';
+export { createClient, ServiceError, type DealsQueryInput, type DifficultyRequestInput, type ReviewRequestInput, type BatchRequestInput, type BatchResultsOptions, type CallOptions, type ClientOptions, type ProofAnswer, type SolveRequestInput, type SolverClient } from './client.js';
 export { createLocalSolver, type LocalSolver, type LocalSolverOptions } from './local.js';
 export { gamesResponse } from '../api/request.js';
 export { hint, type Hint, type Solver } from './hints.js';
@@ -37,6 +37,17 @@ export {
   type BatchSummary,
   type BatchVerdict,
 } from '../api/batch-schemas.js';
+export {
+  DealsResponseSchema,
+  DifficultyResponseSchema,
+  ReviewRequestSchema,
+  ReviewResponseSchema,
+  type DealsResponse,
+  type DifficultyResponse,
+  type ReviewResponse,
+} from '../api/apps-schemas.js';
+export { drawDeals, findBoundary, MEASURE_DEFINITIONS } from '../api/apps.js';
+export { replayMoveList, splitMoveText, moveFromNotation } from '../core/move-list.js';
 export { findPreset, PRESETS, type Deal, type GamePreset, type Layout, type Numbering, type Rules } from '../core/rules.js';
 export type { Move } from '../core/moves.js';
 export type { SolveLimits, SolveOutcome, SolveStats, UnknownReason, Verdict } from '../core/solve-types.js';

@@ -20,7 +20,20 @@ import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gz
 import { withProofSummary, type CertificateResult } from '../core/proof/format.js';
 import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits, resolveOptimize, type BudgetPolicy } from '../api/request.js';
 import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from '../api/schemas.js';
-import type { SolveRequestInput } from './client.js';
+import type { DealsQueryInput, DifficultyRequestInput, ReviewRequestInput, SolveRequestInput } from './client.js';
+import { rateDifficulty, reviewGame, winnableDeals, type Decider } from '../api/apps.js';
+import {
+  DealsQuerySchema,
+  DifficultyRequestSchema,
+  ReviewRequestSchema,
+  type DealsResponse,
+  type DifficultyResponse,
+  type ReviewResponse,
+} from '../api/apps-schemas.js';
+import type { z } from '@hono/zod-openapi';
+import type { Deal } from '../core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
+import type { ProofRequest } from '../core/proof/format.js';
 
 /**
  * The local solver's default budgets: 5,000,000 states / 30 s, capped at
@@ -61,6 +74,35 @@ export interface LocalSolver {
   hint(request: SolveRequestInput): Promise<Hint>;
   /** The game presets, as `GET /v1/games` lists them. */
   games(): GamesResponse;
+  /**
+   * Reviews a played game: the same request and answer as `POST /v1/review`
+   * (docs/apps.md), the positions decided one after the other.
+   * @throws SolverError as `solve`, and `illegal_move` (path `moves.<i>`) for an illegal move.
+   */
+  review(request: ReviewRequestInput): Promise<ReviewResponse>;
+  /**
+   * A deal's difficulty (`min_cells` or `castle_ladder`): as `POST /v1/difficulty`.
+   * @throws SolverError as `solve`; `invalid_request` (path `measure`) for a measure the game does not fit.
+   */
+  difficulty(request: DifficultyRequestInput): Promise<DifficultyResponse>;
+  /**
+   * Winnable deal numbers, as `GET /v1/deals?winnable=true` (the query's
+   * values may be numbers here). The same seed gives the same deals.
+   * @throws SolverError `invalid_request`, `deal_out_of_range`, `unknown_game`, ...
+   */
+  winnableDeals(query: DealsQueryInput): Promise<DealsResponse>;
+}
+
+/** Parses a request with its schema; a failure is the service's 400 (`validationError`). */
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/** A query with number values as the URL's strings. */
+function queryStrings(query: DealsQueryInput): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
 }
 
 /**
@@ -73,6 +115,19 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
   const engine = Engine.instantiate(module);
   const budgets: BudgetPolicy = { ...LOCAL_BUDGET_POLICY, ...options.limits };
   const proofCaps: ProofCaps = { maxPositions: DEFAULT_PROOF_CAPS.maxPositions, inlineMaxBytes: Number.MAX_SAFE_INTEGER, ...options.proofCaps };
+
+  /** One engine: one position at a time; the certificate as `solve` makes it. */
+  const decider: Decider = {
+    parallelism: 1,
+    async decide(deal: Deal, limits: SolveLimits, _signal?: AbortSignal, options?: { proof?: ProofRequest }): Promise<SolveOutcome> {
+      const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, limits));
+      if (outcome.proof === undefined || !options?.proof?.certificate) return outcome;
+      const made = certificateBodyFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, options.proof);
+      const certificate: CertificateResult = 'body' in made ? certificateWithinCap(await gzipWithStreams(made.body), options.proof) : made;
+      return { ...outcome, proof: { ...outcome.proof, certificate } };
+    },
+  };
+  const appsConfig = { limits: budgets, proofCaps };
 
   const solver: LocalSolver = {
     async solve(request) {
@@ -93,6 +148,9 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
     },
     hint: (request) => hintWith(solver, request),
     games: gamesResponse,
+    review: async (request) => reviewGame(parse(ReviewRequestSchema, request), decider, appsConfig),
+    difficulty: async (request) => rateDifficulty(parse(DifficultyRequestSchema, request), decider, appsConfig),
+    winnableDeals: async (query) => winnableDeals(parse(DealsQuerySchema, queryStrings(query)), decider, appsConfig),
   };
   return solver;
 }

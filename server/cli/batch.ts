@@ -7,6 +7,11 @@
  *   npm run batch -- --game freecell --deals 1..32000 --out results.ndjson --threads 2
  *   npm run batch -- --game freecell --deals 1,617,11982 --max-states 1000000 --moves --out r.ndjson
  *   npm run batch -- --game freecell --deals 1-100000 --db runs/ms.sqlite   # Ctrl-C, run again: resumes
+ *   npm run batch -- --game freecell --deals 1..2000 --analysis min_cells --out cells.ndjson
+ *
+ * `--analysis min_cells|castle_ladder` rates every deal's difficulty instead
+ * of solving it once (server/batches/difficulty.ts, docs/apps.md) and prints
+ * the distribution; it runs in this process only (no `--db`, no resume).
  *
  * `--out` writes one JSON object per deal, in deal order (the API's result
  * lines; `--moves` adds each solution's JSON moves). Without `--db` the batch
@@ -29,6 +34,9 @@ import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
 import { MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
 import { exitOnUsageError, positiveInt, userPath } from './usage.js';
+import type { Measure } from '../../client-sdk/api/apps-schemas.js';
+import { DEFAULT_PROOF_CAPS } from '../../client-sdk/core/proof/certificate.js';
+import { formatDistribution, runDifficultyBatch } from '../batches/difficulty.js';
 
 interface CliOptions {
   game: string;
@@ -42,6 +50,7 @@ interface CliOptions {
   moves?: boolean;
   db?: string;
   quiet?: boolean;
+  analysis?: Measure;
 }
 
 function threadCount(text: string): number {
@@ -74,6 +83,7 @@ function parseOptions(): CliOptions {
     .option('--moves', 'with --out: include each solution as JSON moves')
     .option('--db <file>', 'keep the batch in this SQLite file; an interrupted run resumes from it', userPath)
     .option('--quiet', 'no progress bar')
+    .addOption(new Option('--analysis <measure>', 'rate each deal\'s difficulty instead (docs/apps.md); prints the distribution').choices(['min_cells', 'castle_ladder']))
     .showHelpAfterError()
     .parse()
     .opts<CliOptions>();
@@ -139,6 +149,8 @@ async function main(): Promise<number> {
     }
     throw err;
   }
+
+  if (options.analysis !== undefined) return analysis(options, req);
 
   const pool = createPool({ module: await loadEngineModule(), threads: options.threads });
   const service: BatchService = createBatchService({
@@ -224,6 +236,76 @@ async function main(): Promise<number> {
   if (options.out) console.log(`  results: ${options.out} (${final.done} lines, deal order)`);
   if (interrupted) {
     console.log(options.db ? `  interrupted: run the same command again to resume from ${options.db}` : '  interrupted');
+    return 130;
+  }
+  return 0;
+}
+
+/** `--analysis`: every deal's difficulty on the pool, the distribution at the end. */
+async function analysis(options: CliOptions, req: BatchRequest): Promise<number> {
+  let planned;
+  try {
+    if (options.db !== undefined) throw new SolverError('invalid_request', '--analysis runs in memory only: drop --db');
+    planned = planBatch(req, DEFAULT_LIMITS_CONFIG, 1_000_000);
+  } catch (err) {
+    if (err instanceof SolverError) {
+      console.error(`error ${err.code}: ${err.message}${err.location?.path ? ` (${err.location.path})` : ''}`);
+      return 2;
+    }
+    throw err;
+  }
+  const { spec, total } = planned;
+  const pool = createPool({ module: await loadEngineModule(), threads: options.threads });
+  const bar = options.quiet
+    ? null
+    : new cliProgress.SingleBar({ format: '{bar} {percentage}% | {value}/{total} deals | ETA {eta_formatted} | {counts}', hideCursor: true, etaBuffer: 200 }, cliProgress.Presets.shades_classic);
+  const counts = new Map<string, number>();
+  const countsText = () => [...counts.entries()].sort().map(([k, v]) => `${k}:${v}`).join(' ');
+  bar?.start(total, 0, { counts: '' });
+  const stop = new AbortController();
+  let interrupted = false;
+  process.once('SIGINT', () => {
+    interrupted = true;
+    stop.abort();
+  });
+  const cpu0 = process.cpuUsage();
+  const started = Date.now();
+  let result;
+  try {
+    result = await runDifficultyBatch(spec, total, pool.solve, {
+      measure: options.analysis,
+      parallelism: options.threads,
+      config: { limits: DEFAULT_LIMITS_CONFIG, proofCaps: DEFAULT_PROOF_CAPS },
+      moves: options.moves,
+      signal: stop.signal,
+      onRow: (row, done) => {
+        const key = row.verdict === 'decided' ? String(row.value) : row.verdict;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        bar?.update(done, { counts: countsText() });
+      },
+    });
+  } catch (err) {
+    bar?.stop();
+    await pool.close();
+    if (err instanceof SolverError && err.status < 500) {
+      console.error(`error ${err.code}: ${err.message}${err.location?.path ? ` (${err.location.path})` : ''}`);
+      return 2;
+    }
+    throw err;
+  }
+  bar?.stop();
+  const cpu = process.cpuUsage(cpu0);
+  await pool.close();
+  if (options.out) {
+    const out = createWriteStream(options.out);
+    for (const r of result.rows) if (!out.write(`${JSON.stringify(r)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+  console.log(formatDistribution(result.distribution, spec.game, Date.now() - started, (cpu.user + cpu.system) / 1000));
+  console.log(`  budget per search ${spec.limits.maxStates.toLocaleString('en')} states / ${spec.limits.timeoutMs} ms, ${options.threads} threads`);
+  if (options.out) console.log(`  results: ${options.out} (${result.rows.length} lines, deal order)`);
+  if (interrupted) {
+    console.log('  interrupted');
     return 130;
   }
   return 0;

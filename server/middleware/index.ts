@@ -44,8 +44,14 @@ export interface OperationsOptions {
   shed?: () => boolean;
 }
 
-/** The routes that submit one solve each: shed first under overload. */
-const SOLVE_ROUTES = ['/v1/solve', '/v1/proofs'];
+/** The routes that submit solves (one each, or several for the app routes of docs/apps.md), with their method: shed first under overload. */
+const SOLVE_ROUTES: readonly [string, string][] = [
+  ['/v1/solve', 'POST'],
+  ['/v1/proofs', 'POST'],
+  ['/v1/review', 'POST'],
+  ['/v1/difficulty', 'POST'],
+  ['/v1/deals', 'GET'],
+];
 
 /** The installer of the operations layer; see the module comment. */
 export function operations(options: OperationsOptions): (app: OpenAPIHono) => void {
@@ -94,9 +100,9 @@ export function operations(options: OperationsOptions): (app: OpenAPIHono) => vo
     if (shed) {
       // After authentication (an unknown client learns nothing about the load),
       // before the body is parsed and the deal generated: a refusal costs little.
-      for (const path of SOLVE_ROUTES) {
+      for (const [path, method] of SOLVE_ROUTES) {
         app.use(path, async (c, next) => {
-          if (c.req.method === 'POST' && shed()) {
+          if (c.req.method === method && shed()) {
             options.metrics?.observeRefusal('overloaded');
             throw new SolverError('overloaded', 'the solver is busy (every worker busy and the queue full); retry later');
           }

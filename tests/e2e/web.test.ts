@@ -8,7 +8,8 @@
  * four foundations at King), checks the highlight of the current move, the
  * error shown for a malformed board (with its line), the link that reopens a
  * deal, the "unknown" retry and the "unsolvable" proof, the API key field of
- * a service with `API_KEYS`, a phone-sized screen, quick key presses, the
+ * a service with `API_KEYS`, the review of a pasted move list (docs/apps.md),
+ * a phone-sized screen, quick key presses, the
  * end of a game, the Limits panel and a deal number refused in the form.
  *
  * Screenshots go to `test-results/screenshots/` (ignored by git), so a test
@@ -308,6 +309,27 @@ describe('web page (headless Chromium, real server)', () => {
     expect(selected).toBe('XX');
     expect(await page.locator('[data-testid="verdict"]').count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'malformed-board-error.png') });
+    await page.close();
+  });
+
+  it('reviews a pasted move list: the losing move and a winning one instead; an illegal move with its index', async () => {
+    const page = await openPage();
+    await page.selectOption('select[name="game"]', 'beleaguered_castle');
+    await page.check('input[name="source"][value="deal"]');
+    await page.fill('input[name="deal"]', '2');
+    await page.click('[data-testid="review"] summary');
+    // a solution's first seven moves, then 16 (a lost position: a complete search), then more moves
+    await page.fill('[data-testid="review-moves"]', '78 53 58 65 6h 7h 6h 16 2h 26 21 37 31');
+    await page.click('[data-testid="review-run"]');
+    const result = page.locator('[data-testid="review-result"]');
+    await result.waitFor();
+    expect(await result.innerText()).toMatch(/Lost after move 8 \(16\)[^]*A winning move instead: 2h/);
+    await page.fill('[data-testid="review-moves"]', '78 53 99');
+    await page.click('[data-testid="review-run"]');
+    const error = page.locator('[data-testid="review-error"]');
+    await error.waitFor();
+    expect(await error.innerText()).toMatch(/illegal_move[^]*move 2 "99"/);
+    expect(problemsOf(page).filter((p) => !/status of 400/.test(p))).toEqual([]);
     await page.close();
   });
 

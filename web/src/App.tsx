@@ -19,6 +19,7 @@ import { ErrorBox } from './components/ErrorBox.js';
 import { MoveList } from './components/MoveList.js';
 import { Player } from './components/Player.js';
 import { Verdict, type Retry } from './components/Verdict.js';
+import { ReviewPanel } from './components/ReviewPanel.js';
 import { dealFault, DEFAULT_FORM, type Form, fromHash, positionKey, preview, toHash, toRequest } from './form.js';
 import { type Replay, replay } from './replay.js';
 
@@ -341,6 +342,7 @@ export function App() {
             {current && current.response.verdict === 'solved' && (
               <MoveList rules={current.response.rules} moves={current.response.moves as Move[]} notation={current.response.notation} step={step} onJump={(s) => (setPlaying(false), goTo(s))} />
             )}
+            {games && <ReviewPanel request={toRequest(form)} />}
             <div class="copy-row" role="group" aria-label="Copy to the clipboard">
               <span class="copy-title">Copy</span>
               <CopyButton label="Board" testId="copy-board" disabled={!shownDeal} text={() => (shownDeal ? formatBoard(shownDeal.layout, shownDeal.rules) : '')} />

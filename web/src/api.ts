@@ -1,5 +1,5 @@
 /**
- * The page's calls to the service: `GET /v1/games` and `POST /v1/solve`,
+ * The page's calls to the service: `GET /v1/games`, `POST /v1/solve` and `POST /v1/review`,
  * same origin. Types come from the SDK's wire schemas (type-only imports, so
  * no zod schema is bundled from there).
  *
@@ -10,7 +10,9 @@
  */
 import type { ErrorResponse, GameInfo, GamesResponse, SolveRequest, SolveResponse } from '../../client-sdk/api/schemas.js';
 
-export type { GameInfo, SolveRequest, SolveResponse };
+import type { ReviewRequest, ReviewResponse } from '../../client-sdk/api/apps-schemas.js';
+
+export type { GameInfo, ReviewResponse, SolveRequest, SolveResponse };
 
 /** The `error` object of an API error body: code, message and where the fault is. */
 export type ApiErrorBody = ErrorResponse['error'];
@@ -94,6 +96,16 @@ export async function fetchGames(signal?: AbortSignal): Promise<GameInfo[]> {
 /** One solve; `signal` cancels it (the server stops the search when the client goes away). */
 export function solve(request: SolveRequest, signal?: AbortSignal): Promise<SolveResponse> {
   return call<SolveResponse>('v1/solve', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+    signal,
+  });
+}
+
+/** A review of a played game (`POST /v1/review`, docs/apps.md). */
+export function review(request: ReviewRequest, signal?: AbortSignal): Promise<ReviewResponse> {
+  return call<ReviewResponse>('v1/review', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(request),

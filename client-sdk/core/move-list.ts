@@ -1,0 +1,149 @@
+/**
+ * A played game's move list, read and replayed: standard notation (`3a a4
+ * 38 3h`, rules.md "Move notation", the notation `toStandardNotation`
+ * writes) or JSON moves (`Move`), checked move by move with the independent
+ * checker (`verify.ts` `checkMove`).
+ *
+ * Standard notation names only the source and the target, so the card and
+ * the card count are read off the position the move is played in:
+ * - from a free cell: the card in it;
+ * - from a column to a free cell or the foundations: the column's top card;
+ * - from a column to a column: the longest run that may legally go there
+ *   (`checkMove` decides, sequence-move capacity included). Onto a card, a
+ *   down-building game allows exactly one run length; onto an empty column,
+ *   the longest movable run, as FreeCell Pro and Solitaire Laboratory play
+ *   a `38` to an empty column.
+ */
+import { cardToString } from './cards.js';
+import { SolverError } from './errors.js';
+import type { Move } from './moves.js';
+import type { Layout, Rules } from './rules.js';
+import { checkMove, cloneLayout, applyMove } from './verify.js';
+
+/** Free-cell letters of the standard notation (index = cell; `h` means the foundations). */
+const CELL_LETTERS = 'abcdefgi';
+
+/** One entry of a move list: a standard-notation token (`"3a"`) or a JSON move. */
+export type MoveListEntry = string | Move;
+
+/** A replayed move list: the moves as JSON and every position along the way. */
+export interface ReplayedGame {
+  /** The moves, with card and count filled in (for notation entries). */
+  moves: Move[];
+  /**
+   * `positions[0]` is the start, `positions[i + 1]` the position after
+   * `moves[i]`: `moves.length + 1` layouts.
+   */
+  positions: Layout[];
+}
+
+/**
+ * Splits a move list written as one string into its tokens: separated by
+ * white space or commas, move numbers such as `1.` or `12)` dropped.
+ * Never throws.
+ */
+export function splitMoveText(text: string): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '' && !/^\d+[.)]$/.test(t));
+}
+
+/** Place named by one notation symbol, or null when the symbol names none in these rules. */
+function place(symbol: string, rules: Rules): { kind: 'column' | 'cell' | 'foundation'; index: number } | null {
+  if (symbol === 'h') return { kind: 'foundation', index: 0 };
+  if (/^[0-9]$/.test(symbol)) {
+    const index = symbol === '0' ? 9 : Number(symbol) - 1;
+    return index < rules.columns ? { kind: 'column', index } : null;
+  }
+  const cell = CELL_LETTERS.indexOf(symbol);
+  return cell >= 0 && cell < rules.freeCells ? { kind: 'cell', index: cell } : null;
+}
+
+/**
+ * Reads one standard-notation token as a move in `layout`.
+ * @param index the token's 0-based place in the list (for messages and `path`).
+ * @throws SolverError `illegal_move` (path `moves.<index>`, token the text)
+ *   when the token is not two symbols, names a place the game lacks, or its
+ *   source is empty.
+ */
+export function moveFromNotation(token: string, rules: Rules, layout: Layout, index: number): Move {
+  const where = { path: `moves.${index}`, token };
+  const text = token.trim().toLowerCase();
+  if (!/^[0-9a-i]{2}$/.test(text)) {
+    throw new SolverError('illegal_move', `move ${index} "${token}": standard notation is a source and a target (columns 1-9 and 0, cells a-g and i, h the foundations)`, where);
+  }
+  const from = place(text[0], rules);
+  const to = place(text[1], rules);
+  if (from === null || from.kind === 'foundation') {
+    throw new SolverError('illegal_move', `move ${index} "${token}": "${text[0]}" is no column or free cell of this game (${rules.columns} columns, ${rules.freeCells} free cells)`, where);
+  }
+  if (to === null) {
+    throw new SolverError('illegal_move', `move ${index} "${token}": "${text[1]}" is no place of this game (${rules.columns} columns, ${rules.freeCells} free cells, h the foundations)`, where);
+  }
+  let card: number;
+  if (from.kind === 'cell') {
+    const held = layout.freeCells[from.index];
+    if (held === null) throw new SolverError('illegal_move', `move ${index} "${token}": free cell ${text[0]} is empty`, where);
+    card = held;
+  } else {
+    const col = layout.columns[from.index];
+    if (col.length === 0) throw new SolverError('illegal_move', `move ${index} "${token}": column ${text[0]} is empty`, where);
+    card = col[col.length - 1];
+  }
+  const single: Move = {
+    from: from.kind,
+    fromIndex: from.index,
+    to: to.kind,
+    toIndex: to.kind === 'foundation' ? card % 4 : to.index,
+    count: 1,
+    card: cardToString(card),
+    auto: false,
+  };
+  if (from.kind !== 'column' || to.kind !== 'column') return single;
+  // column to column: the longest run that may legally go there
+  const col = layout.columns[from.index];
+  for (let n = col.length; n > 1; n--) {
+    const run: Move = { ...single, count: n, card: cardToString(col[col.length - n]) };
+    if (checkMove(rules, layout, run) === null) return run;
+  }
+  return single;
+}
+
+/**
+ * Reads and replays a move list from `start`: every entry is turned into a
+ * move (notation entries read off the position, see the file comment) and
+ * checked legal with `checkMove` (verify.ts) before it is played.
+ * @throws SolverError `illegal_move` naming the entry (`path: moves.<i>`,
+ *   `token` the notation) and the checker's reason, for the first entry that
+ *   is unreadable or illegal.
+ */
+export function replayMoveList(rules: Rules, start: Layout, entries: readonly MoveListEntry[]): ReplayedGame {
+  const moves: Move[] = [];
+  const positions: Layout[] = [cloneLayout(start)];
+  let layout = positions[0];
+  entries.forEach((entry, i) => {
+    const move = typeof entry === 'string' ? moveFromNotation(entry, rules, layout, i) : entry;
+    const reason = checkMove(rules, layout, move);
+    if (reason !== null) {
+      throw new SolverError('illegal_move', `move ${i}${typeof entry === 'string' ? ` "${entry}"` : ''} is illegal: ${reason}`, {
+        path: `moves.${i}`,
+        ...(typeof entry === 'string' ? { token: entry } : {}),
+      });
+    }
+    layout = applyMove(rules, layout, move);
+    moves.push({ ...move });
+    positions.push(layout);
+  });
+  return { moves, positions };
+}
+
+/**
+ * A string key of a position, equal for two layouts exactly when they hold
+ * the same cards in the same columns and free cells and the same
+ * foundations (no reordering: a move list played from one is played from
+ * the other). Never throws.
+ */
+export function layoutKey(layout: Layout): string {
+  return `${layout.foundations.join(',')}|${layout.freeCells.map((c) => (c === null ? '-' : c)).join(',')}|${layout.columns.map((c) => c.join(',')).join('/')}`;
+}

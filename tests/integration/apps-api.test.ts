@@ -1,0 +1,196 @@
+/**
+ * The app endpoints through the HTTP API on the real worker pool (2
+ * threads, so that positions are decided two at a time): `POST /v1/review`
+ * (a real losing game reported at exactly its blunder, with a winning
+ * alternative the checker accepts; an illegal move refused at its index),
+ * `GET /v1/deals` (1,000 winnable Beleaguered Castle deals, each solution
+ * replayed by the checker; the same seed gives the same deals),
+ * `POST /v1/difficulty` (the k-cell solution through the checker, the
+ * (k-1)-cell certificate through `check-proof`), the SDK's client on the
+ * same routes, and the OpenAPI document.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DealsResponseSchema, DifficultyResponseSchema, ReviewResponseSchema } from '../../client-sdk/api/apps-schemas.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import type { SolveRequest } from '../../client-sdk/api/schemas.js';
+import { formatBoard } from '../../client-sdk/core/board.js';
+import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { replayMoveList } from '../../client-sdk/core/move-list.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
+import { createClient } from '../../client-sdk/sdk/client.js';
+import { createApp } from '../../server/app.js';
+import { createPool, type SolverPool } from '../../server/pool.js';
+import { buildLosingGame } from '../helpers/games.js';
+
+let pool: SolverPool;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  pool = createPool({ module: await loadEngineModule(), threads: 2 });
+  app = createApp({ solve: pool.solve, webRoot: null, parallelism: 2 });
+});
+afterAll(async () => {
+  await pool.close();
+});
+
+function post(path: string, body: unknown): Promise<Response> {
+  return Promise.resolve(app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+}
+
+async function ok<T>(res: Response, schema: { parse(x: unknown): T }): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  return schema.parse(JSON.parse(text));
+}
+
+async function error(res: Response, status: number) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return (JSON.parse(text) as { error: { code: string; message: string; path?: string; token?: string } }).error;
+}
+
+const LIMITS = { maxStates: 300_000, timeoutMs: 60_000 };
+
+describe('POST /v1/review', () => {
+  it('Beleaguered Castle #2: a solution prefix, a blunder and moves after it: lost at exactly the blunder, a checked alternative', async () => {
+    const game = 'beleaguered_castle';
+    const d = resolveDeal({ game, deal: 2 } as SolveRequest);
+    const solution = await pool.solve(d, LIMITS);
+    expect(solution.verdict).toBe('solved');
+    const built = await buildLosingGame(d.rules, d.layout, solution.moves, (layout, limits) => pool.solve({ rules: d.rules, layout }, limits), {
+      from: 2,
+      step: 1,
+      after: 5,
+      limits: LIMITS,
+    });
+    expect(built).not.toBeNull();
+    const review = await ok(await post('/v1/review', { game, deal: 2, moves: built!.entries, limits: LIMITS }), ReviewResponseSchema);
+    expect(review.result).toBe('lost');
+    expect(review.lost!.moveIndex).toBe(built!.blunder);
+    expect(review.lost!.notation).toBe(built!.entries[built!.blunder]);
+    expect(review.lost!.proof.positions).toBeGreaterThan(0);
+    const before = replayMoveList(d.rules, d.layout, built!.entries.slice(0, built!.blunder)).positions[built!.blunder];
+    expect(checkSolution(d.rules, before, review.alternative!.line.moves).ok).toBe(true);
+    expect(review.alternative!.line.board).toBe(formatBoard(before, d.rules));
+    expect(review.positions).toHaveLength(built!.entries.length + 1);
+    expect(review.positions.filter((p) => p.verdict === 'solved')).toHaveLength(built!.blunder + 1);
+    expect(review.stats.searches).toBeLessThan(review.positions.length);
+    expect(built!.entries.length).toBe(built!.blunder + 1 + 5);
+    expect(review.positions.at(-1)).toMatchObject({ verdict: 'unsolvable' });
+  });
+
+  it('an illegal move is a 400 illegal_move naming its index and why', async () => {
+    const err = await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: '1a 2b 1h 3c' }), 400);
+    expect(err).toMatchObject({ code: 'illegal_move', path: 'moves.2', token: '1h' });
+    expect(err.message).toMatch(/move 2 "1h" is illegal: foundation D takes AD next, not 6D/);
+    const json = await error(
+      await post('/v1/review', { game: 'freecell', deal: 1, moves: [{ from: 'column', fromIndex: 0, to: 'column', toIndex: 1, count: 3, card: '3S', auto: false }] }),
+      400,
+    );
+    expect(json).toMatchObject({ code: 'illegal_move', path: 'moves.0' });
+  });
+
+  it('bad bodies: 400 with the field, 405 for GET', async () => {
+    expect(await error(await post('/v1/review', { game: 'freecell', deal: 1 }), 400)).toMatchObject({ code: 'invalid_request', path: 'moves' });
+    expect(await error(await post('/v1/review', { game: 'freecell', moves: '' }), 400)).toMatchObject({ code: 'invalid_request' });
+    expect(await error(await post('/v1/review', { game: 'nope', deal: 1, moves: '' }), 404)).toMatchObject({ code: 'unknown_game' });
+    const get = await app.request('/v1/review');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('GET /v1/deals?winnable=true', () => {
+  it('1,000 Beleaguered Castle deals, each with a solution the checker accepts; the same seed gives the same deals', async () => {
+    const query = 'game=beleaguered_castle&winnable=true&count=1000&seed=2026&maxStates=20000';
+    const a = await ok(await app.request(`/v1/deals?${query}&solutions=true`), DealsResponseSchema);
+    expect(a.deals).toHaveLength(1000);
+    expect(a.exhausted).toBe(false);
+    expect(new Set(a.deals.map((w) => w.deal)).size).toBe(1000);
+    for (const w of a.deals) {
+      const d = resolveDeal({ game: 'beleaguered_castle', deal: w.deal } as SolveRequest);
+      const check = checkSolution(d.rules, d.layout, w.moves!);
+      expect(check.ok, `deal ${w.deal}`).toBe(true);
+      expect(w.decided).toBe('checked_solution');
+    }
+    // unsolvable and unknown deals were drawn, and skipped
+    expect(a.skipped.length).toBeGreaterThan(0);
+    expect(a.skipped.every((s) => s.verdict === 'unsolvable' || s.verdict === 'unknown')).toBe(true);
+    const b = await ok(await app.request(`/v1/deals?${query}`), DealsResponseSchema);
+    expect(b.deals.map((w) => w.deal)).toEqual(a.deals.map((w) => w.deal));
+    expect(b.skipped).toEqual(a.skipped);
+    const other = await ok(await app.request('/v1/deals?game=beleaguered_castle&count=20&seed=2027&maxStates=20000'), DealsResponseSchema);
+    expect(other.deals.map((w) => w.deal)).not.toEqual(a.deals.slice(0, 20).map((w) => w.deal));
+  }, 600_000);
+
+  it('bad queries: 400 with the parameter at fault', async () => {
+    expect(await error(await app.request('/v1/deals?game=freecell&count=abc'), 400)).toMatchObject({ code: 'invalid_request', path: 'count' });
+    expect(await error(await app.request('/v1/deals?game=freecell&count=1001'), 400)).toMatchObject({ code: 'invalid_request', path: 'count' });
+    expect(await error(await app.request('/v1/deals?game=freecell&from=9&to=3'), 400)).toMatchObject({ code: 'invalid_request', path: 'to' });
+    expect(await error(await app.request('/v1/deals?game=freecell&numbering=ms&to=99999999999'), 400)).toMatchObject({ code: 'deal_out_of_range', path: 'to' });
+    expect(await error(await app.request('/v1/deals?game=freecell&winnable=false'), 400)).toMatchObject({ code: 'invalid_request', path: 'winnable' });
+    expect(await error(await app.request('/v1/deals?game=freecell&maxStates=0'), 400)).toMatchObject({ code: 'bad_limits' });
+    expect(await error(await app.request('/v1/deals?game=freecell&colour=red'), 400)).toMatchObject({ code: 'invalid_request', path: 'colour' });
+    expect(await error(await app.request('/v1/deals'), 400)).toMatchObject({ code: 'invalid_request', path: 'game' });
+  });
+});
+
+describe('POST /v1/difficulty', () => {
+  it('MS FreeCell #1..#3: the k-cell solution passes the checker, the (k-1)-cell certificate passes check-proof', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'min-cells-'));
+    const cli = new URL('../../server/cli/check-proof.ts', import.meta.url).pathname;
+    for (const deal of [1, 2, 3]) {
+      const r = await ok(await post('/v1/difficulty', { game: 'freecell', deal, proof: true }), DifficultyResponseSchema);
+      expect(r).toMatchObject({ measure: 'min_cells', verdict: 'decided' });
+      const k = r.value!;
+      const d = resolveDeal({ game: 'freecell', deal, rules: { freeCells: k } } as SolveRequest);
+      expect(checkSolution(d.rules, d.layout, r.solution!.moves).ok).toBe(true);
+      const file = join(dir, `ms-${deal}-${k - 1}-cells.proof.gz`);
+      writeFileSync(file, Buffer.from(r.proof!.proof.certificate!.data!, 'base64'));
+      const run = spawnSync(process.execPath, ['--import', 'tsx', cli, file, '--threads', '1'], { encoding: 'utf8' });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^PASS: freecell deal ${deal} \\(ms\\), with freeCells ${k - 1} instead of 4, is unsolvable`));
+    }
+  }, 300_000);
+
+  it('Beleaguered Castle #15 on the Castle ladder; a measure the game does not fit is a 400 at measure', async () => {
+    const r = await ok(await post('/v1/difficulty', { game: 'beleaguered_castle', deal: 15 }), DifficultyResponseSchema);
+    expect(r).toMatchObject({ measure: 'castle_ladder', verdict: 'decided', value: 1, label: 'kings_to_empty' });
+    expect(await error(await post('/v1/difficulty', { game: 'beleaguered_castle', deal: 2, measure: 'min_cells' }), 400)).toMatchObject({
+      code: 'invalid_request',
+      path: 'measure',
+    });
+    expect(await error(await post('/v1/difficulty', { game: 'freecell', deal: 2, measure: 'hardest' }), 400)).toMatchObject({ code: 'invalid_request', path: 'measure' });
+  });
+
+  it('a budget too small answers unknown with the bounds proven', async () => {
+    const r = await ok(await post('/v1/difficulty', { game: 'freecell', deal: 1, limits: { maxStates: 2000 } }), DifficultyResponseSchema);
+    expect(r.verdict).toBe('unknown');
+    expect(r.value).toBeNull();
+    expect(r.rungs.some((x) => x.basis === 'budget' && x.reason === 'max_states')).toBe(true);
+  });
+});
+
+describe('the SDK client and the OpenAPI document', () => {
+  it('review, difficulty and winnableDeals through createClient', async () => {
+    const client = createClient({ baseUrl: 'http://solver.test', fetch: (url, init) => Promise.resolve(app.request(String(url).replace('http://solver.test', ''), init)) });
+    const review = await client.review({ game: 'freecell', deal: 11982, moves: '' });
+    expect(review.result).toBe('lost_at_start');
+    const diff = await client.difficulty({ game: 'freecell', deal: 2 });
+    expect(diff.value).toBe(1);
+    const deals = await client.winnableDeals({ game: 'freecell', count: 3, seed: 1 });
+    expect(deals.deals).toHaveLength(3);
+    await expect(client.review({ game: 'freecell', deal: 1, moves: '1h' })).rejects.toMatchObject({ code: 'illegal_move', location: { path: 'moves.0' } });
+  });
+
+  it('documents the three routes', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths['/v1/review'])).toEqual(['post']);
+    expect(Object.keys(doc.paths['/v1/difficulty'])).toEqual(['post']);
+    expect(Object.keys(doc.paths['/v1/deals'])).toEqual(['get']);
+  });
+});
