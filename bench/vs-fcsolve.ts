@@ -1,6 +1,6 @@
 /**
  * Side-by-side benchmark: this engine against Freecell Solver (fc-solve) on
- * the same Microsoft FreeCell deals (issue #14, item 1). Prints numbers; it is
+ * the same Microsoft FreeCell deals. Prints numbers; it is
  * not a test. docs/benchmarks-vs-fcsolve.md explains every column.
  *
  *   npm run bench:vs-fcsolve                                  # MS 1..20000, 3 rounds, sample every 100th deal (~2 CPU minutes)
@@ -72,7 +72,7 @@ function parseOptions(): Options {
     .option('--to <n>', 'last MS deal', positiveInt, DEFAULT_TO)
     .option('--rounds <n>', 'rounds (each runs both sides over the whole range)', positiveInt, 3)
     .option('--sample <n>', 'fc-solve solution length on every n-th deal from --from', positiveInt, 100)
-    .option('--preset <name>', "fc-solve preset (fc-solve's -l); the comparison of issue #14 is lg", 'lg')
+    .option('--preset <name>', "fc-solve preset (fc-solve's -l); lg is fc-solve's fastest", 'lg')
     .option('--max-states <n>', 'our state budget per deal', positiveInt, DEFAULT_LIMITS_CONFIG.defaultMaxStates)
     .option('--timeout-ms <n>', 'our time budget per deal, ms', positiveInt, DEFAULT_LIMITS_CONFIG.defaultTimeoutMs)
     .option('--json <file>', 'also write the results (rounds, summary, per-deal rows) to this file')

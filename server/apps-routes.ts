@@ -1,5 +1,5 @@
 /**
- * The app routes (issue #17, docs/apps.md), described with
+ * The app routes (docs/apps.md), described with
  * @hono/zod-openapi like `POST /v1/solve`:
  *
  * - `POST /v1/review` → where a played game was lost (`reviewGame`);

@@ -1,5 +1,5 @@
 /**
- * The wire contract of the app endpoints (issue #17), in zod 4 like
+ * The wire contract of the app endpoints, in zod 4 like
  * `schemas.ts`: `POST /v1/review` (where a played game was lost),
  * `GET /v1/deals` (winnable deal numbers) and `POST /v1/difficulty`
  * (fewest free cells, or the Castle ladder). The server validates with

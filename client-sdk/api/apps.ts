@@ -1,5 +1,5 @@
 /**
- * What solitaire apps ask of a solver (issue #17), on top of single solves:
+ * What solitaire apps ask of a solver, on top of single solves:
  *
  * - `reviewGame`: where a played game was lost, with the proof of the lost
  *   position and a winning move at the position before it;

@@ -1,6 +1,6 @@
 /**
  * Shorter solutions: after the engine found a solution, spend a time budget
- * making it shorter (GitHub issue #18, docs/short-solutions.md).
+ * making it shorter (docs/short-solutions.md).
  *
  * Two passes:
  * 1. Beam search in the engine (assembly/beam.ts): beams of growing width

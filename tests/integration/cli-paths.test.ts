@@ -1,6 +1,6 @@
 /**
  * The solve and check-proof tools resolve relative paths from the folder the
- * user is in (issue 16, item 11): `npm run solve` runs in the package root
+ * user is in: `npm run solve` runs in the package root
  * and passes that folder as INIT_CWD; a tool run directly has its working
  * directory there.
  */

@@ -1,5 +1,5 @@
 /**
- * The CLI tools start without recompiling the engine (issue 16, item 10):
+ * The CLI tools start without recompiling the engine:
  * `npm run solve`, `batch` and `build:sdk` run scripts/ensure-engine.mjs,
  * which builds build/engine.wasm only when it is missing or older than
  * assembly/.

@@ -1,5 +1,5 @@
 /**
- * Validation messages name the problem (issue 16, item 8): the entry of a
+ * Validation messages name the problem: the entry of a
  * list at fault, every fault of a request (not "and 1 more"), a required
  * field as required, a deal number too long as `deal_out_of_range`, a query
  * parameter in words rather than a regular expression.

@@ -1,6 +1,6 @@
 /**
- * Facts the README states about the install, checked against the lock file
- * (issue 16, item 9): the `npm warn install-scripts` note names every
+ * Facts the README states about the install, checked against the lock file:
+ * the `npm warn install-scripts` note names every
  * package that has an install script, wherever the note lives (README.md or
  * docs/*.md, as the README is split).
  */
