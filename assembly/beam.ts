@@ -39,9 +39,8 @@
  * table of the last `solve` is gone afterwards (its keys and fingerprint are
  * only read after an unsolvable verdict, when no shortening runs).
  *
- * Paths are lists of packed moves (the format of search.ts: bits 0-5 the
- * moved card, 6-7 the target kind, 8-13 the card the run is put on, 14-19 the
- * number of cards), which name cards, not column numbers, so a path found on
+ * Paths are lists of packed moves (the move word of move.ts, the same as the
+ * search's), which name cards, not column numbers, so a path found on
  * canonical positions replays on the real start position.
  */
 import {
@@ -57,13 +56,11 @@ import {
   OUTPUT, OUTPUT_MOVE_BYTES, outputCount, outputOverflow, resetOutput, writeMove,
   SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
 } from './output';
-import { INPUT } from './search';
+import { INPUT, applyMove, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex } from './search';
 import { pollStop } from './host';
-
-const MOVE_TO_FOUNDATION: u32 = 0;
-const MOVE_TO_CELL: u32 = 1;
-const MOVE_TO_EMPTY_COLUMN: u32 = 2;
-const MOVE_TO_CARD: u32 = 3;
+import {
+  MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, packMove, moveCard, moveKind, moveCount,
+} from './move';
 
 /** Deepest beam (moves); deeper levels are not searched. */
 const MAX_LEVELS: i32 = 512;
@@ -123,10 +120,6 @@ let wEmpty: i32 = 0;
 // ---------------------------------------------------------------------------
 // Moves on positions
 
-// @ts-ignore: decorator
-@inline function packMove(card: i32, kind: u32, onto: i32, count: i32): u32 {
-  return <u32>card | (kind << 6) | (<u32>onto << 8) | (<u32>count << 14);
-}
 
 /**
  * Plays packed move `move` on position `p` (any column order), finding the
@@ -136,69 +129,20 @@ let wEmpty: i32 = 0;
  * the target is missing).
  */
 function playPacked(p: usize, move: u32, emit: bool): bool {
-  const card = <i32>(move & 63);
-  const kind = (move >> 6) & 3;
-  const onto = <i32>((move >> 8) & 63);
-  const count = <i32>((move >> 14) & 63);
-  let srcKind = -1;
-  let srcIndex = -1;
-  for (let i = 0; i < numCells; i++) {
-    if (cellCard(p, i) == card) {
-      srcKind = SOURCE_CELL;
-      srcIndex = i;
-    }
+  const card = moveCard(move);
+  const kind = moveKind(move);
+  const count = moveCount(move);
+  // The checks a listed move passed when it was generated, which a move read
+  // back from a solution must pass again: one card to a cell or a
+  // foundation, and a foundation that takes it; applyMove does the rest.
+  if (count < 1) return false;
+  if (count != 1) {
+    if (kind == MOVE_TO_FOUNDATION || kind == MOVE_TO_CELL) return false;
+    for (let i = 0; i < numCells; i++) if (cellCard(p, i) == card) return false;
   }
-  if (srcKind < 0) {
-    for (let c = 0; c < numColumns; c++) {
-      const n = columnLength(p, c);
-      if (n >= count && count > 0 && cardAt(p, c, n - count) == card) {
-        srcKind = SOURCE_COLUMN;
-        srcIndex = c;
-      }
-    }
-  }
-  if (srcKind < 0 || (srcKind == SOURCE_CELL && count != 1)) return false;
-  let dstKind = 0;
-  let dstIndex = -1;
-  if (kind == MOVE_TO_FOUNDATION) {
-    if (count != 1 || !fitsFoundation(p, card)) return false;
-    dstKind = TARGET_FOUNDATION;
-    dstIndex = suitOf(card);
-  } else if (kind == MOVE_TO_CELL) {
-    if (count != 1) return false;
-    dstKind = TARGET_CELL;
-    for (let i = 0; i < numCells; i++) {
-      if (cellCard(p, i) == 0) {
-        dstIndex = i;
-        break;
-      }
-    }
-  } else {
-    dstKind = TARGET_COLUMN;
-    for (let c = 0; c < numColumns && dstIndex < 0; c++) {
-      if (c == srcIndex && srcKind == SOURCE_COLUMN) continue;
-      const n = columnLength(p, c);
-      if (kind == MOVE_TO_EMPTY_COLUMN ? n == 0 : n > 0 && cardAt(p, c, n - 1) == onto) dstIndex = c;
-    }
-  }
-  if (dstIndex < 0) return false;
-  if (srcKind == SOURCE_CELL) {
-    setCellCard(p, srcIndex, 0);
-  } else {
-    setColumnLength(p, srcIndex, columnLength(p, srcIndex) - count);
-  }
-  const liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + columnLength(p, srcIndex);
-  if (dstKind == TARGET_FOUNDATION) {
-    setFoundation(p, suitOf(card), rankOf(card));
-  } else if (dstKind == TARGET_CELL) {
-    setCellCard(p, dstIndex, card);
-  } else {
-    const m = columnLength(p, dstIndex);
-    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
-    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
-    setColumnLength(p, dstIndex, m + count);
-  }
-  if (emit) writeMove(srcKind, srcIndex, dstKind, dstIndex, count, card, false);
+  if (kind == MOVE_TO_FOUNDATION && !fitsFoundation(p, card)) return false;
+  if (!applyMove(p, move)) return false;
+  if (emit) writeMove(playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, count, card, false);
   return true;
 }
 
@@ -225,8 +169,8 @@ function playPacked(p: usize, move: u32, emit: bool): bool {
 function playListed(p: usize, m: i32): void {
   const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
   const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
-  const card = <i32>(move & 63);
-  const count = <i32>((move >> 14) & 63);
+  const card = moveCard(move);
+  const count = moveCount(move);
   const srcKind = <i32>(at & 15);
   const srcIndex = <i32>((at >> 4) & 15);
   const dstKind = <i32>((at >> 8) & 15);
@@ -730,8 +674,8 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
               }
               seenAdd(h);
               memory.copy(nextKeys + <usize>slot * KEY_BYTES, KEY, KEY_BYTES);
-              const single = ((move >> 14) & 63) == 1 && ((move >> 6) & 3) != MOVE_TO_FOUNDATION && !autoMoved;
-              store<u8>(nextRepeat + slot, single ? <i32>(move & 63) : 0);
+              const single = moveCount(move) == 1 && moveKind(move) != MOVE_TO_FOUNDATION && !autoMoved;
+              store<u8>(nextRepeat + slot, single ? moveCard(move) : 0);
               store<u16>(nextCost + (<usize>slot << 1), c);
               store<u32>(nextLink + (<usize>slot << 2), load<u32>(BIN_HEAD + (<usize>c << 2)));
               store<u32>(BIN_HEAD + (<usize>c << 2), slot);
@@ -774,8 +718,8 @@ export function shortenWrite(): bool {
   for (let i = 0; i < bestMoves; i++) {
     const move = load<u32>(BEST + (<usize>i << 2));
     // a finishing move may have become a safe auto-move of the one before it
-    if (((move >> 6) & 3) == MOVE_TO_FOUNDATION) {
-      const card = <i32>(move & 63);
+    if (moveKind(move) == MOVE_TO_FOUNDATION) {
+      const card = moveCard(move);
       if (foundation(WORK, suitOf(card)) >= rankOf(card)) continue;
     }
     if (!playPacked(WORK, move, true)) return false;

@@ -663,10 +663,10 @@ function expand(parent: u32): bool {
 // ---------------------------------------------------------------------------
 // Solution
 
-let playedSrcKind: i32 = 0;
-let playedSrcIndex: i32 = 0;
-let playedDstKind: i32 = 0;
-let playedDstIndex: i32 = 0;
+export let playedSrcKind: i32 = 0;
+export let playedSrcIndex: i32 = 0;
+export let playedDstKind: i32 = 0;
+export let playedDstIndex: i32 = 0;
 
 /** Plays one packed move on the real position `p` (real column and cell numbers) and writes it out. */
 function playMove(p: usize, move: u32): bool {
@@ -683,7 +683,7 @@ function playMove(p: usize, move: u32): bool {
  * internal inconsistency). Changes only the header and card bytes past a
  * column's end, so a saved header undoes it (see saveHeader).
  */
-function applyMove(p: usize, move: u32): bool {
+export function applyMove(p: usize, move: u32): bool {
   const card = moveCard(move);
   const kind = moveKind(move);
   const onto = moveOnto(move);
