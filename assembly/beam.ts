@@ -3,7 +3,7 @@
  * best length so far, and re-search of the best solution's suffixes.
  *
  * The method follows the ideas of macroxue/freecell as summarised in
- * shared/docs/search-notes.md §2 (written from that summary, no code taken):
+ * docs/search.md §2 (written from that summary, no code taken):
  *
  * - One beam level per move that counts (a move that is not a safe auto-move;
  *   position.ts `isSafeAutoMove` decides, the engine's own rule). Each level
