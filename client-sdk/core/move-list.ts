@@ -12,7 +12,11 @@
  *   (`checkMove` decides, sequence-move capacity included). Onto a card, a
  *   down-building game allows exactly one run length; onto an empty column,
  *   the longest movable run, as FreeCell Pro and Solitaire Laboratory play
- *   a `38` to an empty column.
+ *   a `38` to an empty column, unless the rest of the list is legal only
+ *   with a shorter one: then the longest such (a solution may move part of
+ *   a run to an empty column, and its notation cannot say how many cards;
+ *   `replayMoveList` tries the lengths, longest first, within
+ *   MAX_REPLAYED_MOVES).
  */
 import { cardToString } from './cards.js';
 import { SolverError } from './errors.js';
@@ -100,15 +104,33 @@ export function moveFromNotation(token: string, rules: Rules, layout: Layout, in
     card: cardToString(card),
     auto: false,
   };
-  if (from.kind !== 'column' || to.kind !== 'column') return single;
-  // column to column: the longest run that may legally go there
-  const col = layout.columns[from.index];
+  return notationReadings(single, rules, layout)[0];
+}
+
+/**
+ * Every move a notation token may mean in `layout`, longest run first: one
+ * for anything but a column-to-column move; for that, each legal run length
+ * (several only onto an empty column), or the single card when none is legal
+ * (the checker then says why).
+ */
+function notationReadings(single: Move, rules: Rules, layout: Layout): Move[] {
+  if (single.from !== 'column' || single.to !== 'column') return [single];
+  const col = layout.columns[single.fromIndex];
+  const legal: Move[] = [];
   for (let n = col.length; n > 1; n--) {
     const run: Move = { ...single, count: n, card: cardToString(col[col.length - n]) };
-    if (checkMove(rules, layout, run) === null) return run;
+    if (checkMove(rules, layout, run) === null) legal.push(run);
   }
-  return single;
+  if (checkMove(rules, layout, single) === null) legal.push(single);
+  return legal.length > 0 ? legal : [single];
 }
+
+/**
+ * Moves `replayMoveList` may check in all while it tries the run lengths of
+ * ambiguous tokens (a 2,000-move list with a few ambiguous tokens takes a
+ * few thousand); past it, the remaining ambiguous tokens take the longest run.
+ */
+const MAX_REPLAYED_MOVES = 200_000;
 
 /**
  * Reads and replays a move list from `start`: every entry is turned into a
@@ -119,11 +141,45 @@ export function moveFromNotation(token: string, rules: Rules, layout: Layout, in
  *   is unreadable or illegal.
  */
 export function replayMoveList(rules: Rules, start: Layout, entries: readonly MoveListEntry[]): ReplayedGame {
+  const budget = { left: MAX_REPLAYED_MOVES };
   const moves: Move[] = [];
   const positions: Layout[] = [cloneLayout(start)];
-  let layout = positions[0];
-  entries.forEach((entry, i) => {
-    const move = typeof entry === 'string' ? moveFromNotation(entry, rules, layout, i) : entry;
+  replayFrom(rules, entries, 0, moves, positions, budget);
+  return { moves, positions };
+}
+
+/**
+ * Replays `entries[i..]` from the last of `positions`, appending to `moves`
+ * and `positions`. At a token with several readings it tries each (longest
+ * first) on the rest of the list and keeps the first that replays to the end;
+ * when none does, it throws the longest reading's failure.
+ */
+function replayFrom(rules: Rules, entries: readonly MoveListEntry[], first: number, moves: Move[], positions: Layout[], budget: { left: number }): void {
+  for (let i = first; i < entries.length; i++) {
+    const entry = entries[i];
+    const layout = positions[positions.length - 1];
+    budget.left--;
+    const read = typeof entry === 'string' ? moveFromNotation(entry, rules, layout, i) : entry;
+    const readings = typeof entry === 'string' && budget.left > 0 ? notationReadings(read, rules, layout) : [read];
+    if (readings.length > 1) {
+      let firstFailure: unknown = null;
+      for (const move of readings) {
+        const tryMoves = [...moves, { ...move }];
+        const tryPositions = [...positions, applyMove(rules, layout, move)];
+        try {
+          replayFrom(rules, entries, i + 1, tryMoves, tryPositions, budget);
+        } catch (err) {
+          if (!(err instanceof SolverError) || err.code !== 'illegal_move') throw err;
+          firstFailure ??= err;
+          continue;
+        }
+        moves.splice(0, moves.length, ...tryMoves);
+        positions.splice(0, positions.length, ...tryPositions);
+        return;
+      }
+      throw firstFailure;
+    }
+    const move = readings[0];
     const reason = checkMove(rules, layout, move);
     if (reason !== null) {
       throw new SolverError('illegal_move', `move ${i}${typeof entry === 'string' ? ` "${entry}"` : ''} is illegal: ${reason}`, {
@@ -131,11 +187,9 @@ export function replayMoveList(rules: Rules, start: Layout, entries: readonly Mo
         ...(typeof entry === 'string' ? { token: entry } : {}),
       });
     }
-    layout = applyMove(rules, layout, move);
     moves.push({ ...move });
-    positions.push(layout);
-  });
-  return { moves, positions };
+    positions.push(applyMove(rules, layout, move));
+  }
 }
 
 /**

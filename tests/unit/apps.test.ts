@@ -99,6 +99,27 @@ describe('move lists in standard notation', () => {
     expect(checkSolution(d.rules, d.layout, replayed.moves).ok).toBe(true);
   });
 
+  it("FreeCell solutions' notation replays to the same moves, a part of a run moved to an empty column included", async () => {
+    // MS 6, 10, 27 and 54 move part of a run to an empty column ("12" for 8 of
+    // 10 movable cards): the longest reading makes the list illegal later on.
+    let partialRuns = 0;
+    for (const n of [6, 10, 27, 54, 1, 2, 3]) {
+      const answer = await solver.solve({ game: 'freecell', deal: n, numbering: 'ms', optimize: 'none' } as SolveRequest);
+      expect(answer.verdict).toBe('solved');
+      const d = deal({ game: 'freecell', deal: n, numbering: 'ms' } as SolveRequest);
+      const replayed = replayMoveList(d.rules, d.layout, splitMoveText(answer.notation.join(' ')));
+      expect(replayed.moves.map(({ auto: _a, ...m }) => m)).toEqual(answer.moves.map(({ auto: _a, ...m }) => m));
+      expect(checkSolution(d.rules, d.layout, replayed.moves).ok).toBe(true);
+      replayed.moves.forEach((m, i) => {
+        if (m.to === 'column' && m.count > 1 && replayed.positions[i].columns[m.toIndex].length === 0) {
+          const source = replayed.positions[i].columns[m.fromIndex];
+          if (m.count < source.length) partialRuns++;
+        }
+      });
+    }
+    expect(partialRuns).toBeGreaterThan(0);
+  });
+
   it('reads move numbers and commas away, and a column-to-column token moves the longest legal run', () => {
     expect(splitMoveText('1. 3a, 32\n2) a3  1h')).toEqual(['3a', '32', 'a3', '1h']);
     const rules = deal({ game: 'freecell', deal: 1 }).rules;
