@@ -205,7 +205,7 @@ export const DealsQuerySchema = z
     seed: z.string().regex(/^\d{1,10}$/, { error: 'seed must be an integer from 0 to 4294967295' }).optional().openapi({ description: 'Seed of the draw, 0..2^32-1; default 0. The same seed gives the same deals.', example: '42' }),
     numbering: NumberingSchema.optional(),
     from: z.string().regex(/^\d{1,40}$/, { error: 'from must be a deal number' }).optional().openapi({ description: 'Smallest deal number drawn; default 1.' }),
-    to: z.string().regex(/^\d{1,40}$/, { error: 'to must be a deal number' }).optional().openapi({ description: 'Largest deal number drawn; default 1,000,000 (within the numbering).' }),
+    to: z.string().regex(/^\d{1,40}$/, { error: 'to must be a deal number' }).optional().openapi({ description: 'Largest deal number drawn; default: the 1,000,000th number from `from` (within the numbering).' }),
     maxStates: z.string().regex(/^\d{1,12}$/, { error: 'maxStates must be an integer' }).optional().openapi({ description: 'State budget of each deal (as `limits.maxStates`).' }),
     timeoutMs: z.string().regex(/^\d{1,12}$/, { error: 'timeoutMs must be an integer' }).optional().openapi({ description: 'Deadline of each deal, ms (as `limits.timeoutMs`).' }),
     solutions: z.enum(['true', 'false']).optional().openapi({ description: '`true`: each deal carries its solution (JSON moves and notation).' }),

@@ -532,7 +532,9 @@ export async function winnableDeals(query: DealsQuery, decider: Decider, config:
   }
   const range = dealRange(preset.id, numbering);
   const from = query.from !== undefined ? BigInt(query.from) : range.min;
-  const to = query.to !== undefined ? BigInt(query.to) : range.max < DEFAULT_DRAW_MAX ? range.max : DEFAULT_DRAW_MAX;
+  // Without `to`: DEFAULT_DRAW_MAX numbers from `from` on, within the numbering.
+  const defaultTo = from + DEFAULT_DRAW_MAX - 1n;
+  const to = query.to !== undefined ? BigInt(query.to) : range.max < defaultTo ? range.max : defaultTo;
   if (from < range.min || from > range.max) throw new SolverError('deal_out_of_range', `from: ${numbering} deals are integers from ${range.min} to ${range.max}`, { path: 'from' });
   if (to < range.min || to > range.max) throw new SolverError('deal_out_of_range', `to: ${numbering} deals are integers from ${range.min} to ${range.max}`, { path: 'to' });
   if (to < from) throw new SolverError('invalid_request', `to (${to}) is below from (${from})`, { path: 'to' });

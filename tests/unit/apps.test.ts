@@ -343,6 +343,14 @@ describe('winnable deals', () => {
     expect(b.deals.map((w) => w.deal)).toEqual(a.deals.map((w) => w.deal));
   });
 
+  it('without `to`, draws from the 1,000,000 numbers from `from` on (within the numbering)', async () => {
+    const high = await solver.winnableDeals({ game: 'freecell', numbering: 'ms', from: '8589934000', count: 3, seed: 1 });
+    expect(high.range).toEqual({ from: 8589934000, to: 8589934591 });
+    expect(high.deals.every((w) => w.deal >= 8589934000)).toBe(true);
+    const mid = await solver.winnableDeals({ game: 'freecell', numbering: 'ms', from: '2000001', count: 1 });
+    expect(mid.range).toEqual({ from: 2000001, to: 3000000 });
+  });
+
   it('refuses bad queries with the place of the fault', async () => {
     await expect(solver.winnableDeals({ game: 'freecell', count: 0 })).rejects.toMatchObject({ code: 'invalid_request', location: { path: 'count' } });
     await expect(solver.winnableDeals({ game: 'freecell', count: 5000 })).rejects.toMatchObject({ code: 'invalid_request', location: { path: 'count' } });
