@@ -49,7 +49,7 @@ import {
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
   columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, applyAutoMoves, encodeKey, decodeKey,
+  copyPosition, isWon, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves, encodeKey, decodeKey,
 } from './position';
 import { resetArena, allocate, arenaBytesUsed } from './arena';
 import {
@@ -213,13 +213,7 @@ function listMoves(p: usize, repeat: i32): i32 {
   let k = 0;
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
-  let firstEmptyColumn = -1;
-  for (let c = 0; c < numColumns; c++) {
-    if (columnLength(p, c) == 0) {
-      firstEmptyColumn = c;
-      break;
-    }
-  }
+  const emptyTarget = firstEmptyColumn(p);
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
     if (card != 0 && card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_CELL, i, TARGET_FOUNDATION, 0));
@@ -238,7 +232,7 @@ function listMoves(p: usize, repeat: i32): i32 {
       if (m > 0) {
         const top = cardAt(p, to, m - 1);
         if (buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, to));
-      } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
+      } else if (to == emptyTarget && emptyColumnAccepts(card)) {
         k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, to));
       }
     }
@@ -260,7 +254,7 @@ function listMoves(p: usize, repeat: i32): i32 {
           if (card == repeat || !buildsOn(card, top)) continue;
           k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
         }
-      } else if (to == firstEmptyColumn && run < n) {
+      } else if (to == emptyTarget && run < n) {
         // a column that is one sorted run is not moved into an empty column
         const most = run < capacityToEmpty ? run : capacityToEmpty;
         for (let j = 1; j <= most; j++) {

@@ -103,6 +103,18 @@ export function emptyColumnCount(p: usize): i32 {
   return n;
 }
 
+/** Index of the first empty free cell, or -1 when every cell holds a card. */
+export function firstEmptyCell(p: usize): i32 {
+  for (let i = 0; i < numCells; i++) if (cellCard(p, i) == 0) return i;
+  return -1;
+}
+
+/** Index of the first empty column, or -1 when none is empty. */
+export function firstEmptyColumn(p: usize): i32 {
+  for (let c = 0; c < numColumns; c++) if (columnLength(p, c) == 0) return c;
+  return -1;
+}
+
 /** True when `card` is the next card of its suit's foundation. */
 // @ts-ignore: decorator
 @inline export function fitsFoundation(p: usize, card: i32): bool {

@@ -28,7 +28,7 @@ import {
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, emptyCellCount, emptyColumnCount, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
+  copyPosition, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
 import {
@@ -536,12 +536,6 @@ function addChild(parent: u32, move: u32): bool {
   setColumnLength(p, to, m + count);
 }
 
-/** First empty free cell of a position, -1 when none. */
-function firstEmptyCell(p: usize): i32 {
-  for (let i = 0; i < numCells; i++) if (cellCard(p, i) == 0) return i;
-  return -1;
-}
-
 /**
  * Generates every move of PARENT (record `parent`) and adds the children
  * (made in place, see addChild).
@@ -556,13 +550,7 @@ function expand(parent: u32): bool {
   measure(p);
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
-  let firstEmptyColumn = -1;
-  for (let c = 0; c < numColumns; c++) {
-    if (columnLength(p, c) == 0) {
-      firstEmptyColumn = c;
-      break;
-    }
-  }
+  const emptyTarget = firstEmptyColumn(p);
 
   // Foundation moves the auto-move rule did not take.
   for (let i = 0; i < numCells; i++) {
@@ -605,7 +593,7 @@ function expand(parent: u32): bool {
           exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
           if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
         }
-      } else if (to == firstEmptyColumn) {
+      } else if (to == emptyTarget) {
         const most = run < capacityToEmpty ? run : capacityToEmpty;
         for (let k = 1; k <= most; k++) {
           if (k == n) break;
@@ -633,7 +621,7 @@ function expand(parent: u32): bool {
         setColumnLength(p, to, m + 1);
         exposedCard = 0;
         if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
-      } else if (to == firstEmptyColumn && emptyColumnAccepts(card)) {
+      } else if (to == emptyTarget && emptyColumnAccepts(card)) {
         setCellCard(p, i, 0);
         setCardAt(p, to, 0, card);
         setColumnLength(p, to, 1);
