@@ -9,12 +9,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatBoard, parseBoard } from '../../client-sdk/core/board.js';
+import { formatBoard } from '../../client-sdk/core/board.js';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { layoutToJson } from '../../client-sdk/core/layout.js';
-import { findPreset, PRESETS, type Deal, type Rules } from '../../client-sdk/core/rules.js';
+import { findPreset, PRESETS, type Deal } from '../../client-sdk/core/rules.js';
 import {
   ErrorResponseSchema,
   GamesResponseSchema,
@@ -23,7 +23,7 @@ import {
   type SolveResponse,
 } from '../../client-sdk/api/schemas.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
-import { checkSolution } from '../../client-sdk/core/verify.js';
+import { expectCheckedAnswer } from '../helpers/answers.js';
 import { createApp, type AppDeps } from '../../server/app.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
 import { ROOT } from '../helpers/paths.js';
@@ -451,23 +451,12 @@ describe.skipIf(!ENGINE_BUILT)('real solves through the worker pool', () => {
     await pool.close();
   });
 
-  /** Replays an answer from its own board text with the independent checker. */
-  function expectChecked(body: SolveResponse): void {
-    const rules: Rules = body.rules;
-    const start = parseBoard(body.board, rules);
-    const check = checkSolution(rules, start, body.moves);
-    expect(check.ok, JSON.stringify(check)).toBe(true);
-    expect(body.notation).toHaveLength(body.moves.length);
-    expect(body.fcsMoves).toHaveLength(body.moves.length);
-    expect(body.stats.moveCount).toBe(body.moves.length);
-  }
-
   it('Seahaven Towers #1', async () => {
     const res = await post(app, { game: 'seahaven_towers', deal: 1 });
     expect(res.status).toBe(200);
     const body = SolveResponseSchema.parse(await res.json());
     expect(body.verdict).toBe('solved');
-    expectChecked(body);
+    expectCheckedAnswer(body);
   });
 
   it('Microsoft FreeCell #1', async () => {
@@ -476,7 +465,7 @@ describe.skipIf(!ENGINE_BUILT)('real solves through the worker pool', () => {
     const body = SolveResponseSchema.parse(await res.json());
     expect(body.verdict).toBe('solved');
     expect(body.board.split('\n')[0]).toBe('JD KD 2S 4C 3S 6D 6S');
-    expectChecked(body);
+    expectCheckedAnswer(body);
   });
 
   it('a small state budget answers unknown / max_states', async () => {

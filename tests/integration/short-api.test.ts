@@ -7,11 +7,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBoard } from '../../client-sdk/core/board.js';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
-import { ErrorResponseSchema, SolveResponseSchema, type SolveResponse } from '../../client-sdk/api/schemas.js';
+import { ErrorResponseSchema, SolveResponseSchema } from '../../client-sdk/api/schemas.js';
 import { countedMoves } from '../../client-sdk/core/shorten.js';
-import { checkSolution } from '../../client-sdk/core/verify.js';
+import { expectCheckedAnswer } from '../helpers/answers.js';
 import { createApp } from '../../server/app.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
 import { ROOT } from '../helpers/paths.js';
@@ -20,14 +19,6 @@ const ENGINE_BUILT = existsSync(join(ROOT, 'build/engine.wasm'));
 
 function post(app: ReturnType<typeof createApp>, body: unknown) {
   return app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
-
-/** Replays an answer from its own board text with the independent checker. */
-function expectChecked(body: SolveResponse): void {
-  const start = parseBoard(body.board, body.rules);
-  const check = checkSolution(body.rules, start, body.moves);
-  expect(check.ok, JSON.stringify(check)).toBe(true);
-  expect(body.stats.moveCount).toBe(body.moves.length);
 }
 
 describe.skipIf(!ENGINE_BUILT)('optimize: "length" through the worker pool', () => {
@@ -50,7 +41,7 @@ describe.skipIf(!ENGINE_BUILT)('optimize: "length" through the worker pool', () 
     expect(res.status).toBe(200);
     const body = SolveResponseSchema.parse(await res.json());
     expect(body.verdict).toBe('solved');
-    expectChecked(body);
+    expectCheckedAnswer(body);
     const o = body.optimize!;
     expect(o.firstLength).toBe(countedMoves(fast.moves));
     expect(o.length).toBe(countedMoves(body.moves));
@@ -62,7 +53,7 @@ describe.skipIf(!ENGINE_BUILT)('optimize: "length" through the worker pool', () 
   it('Seahaven Towers #1 with the default budget', async () => {
     const body = SolveResponseSchema.parse(await (await post(app, { game: 'seahaven_towers', deal: 1, optimize: 'length' })).json());
     expect(body.verdict).toBe('solved');
-    expectChecked(body);
+    expectCheckedAnswer(body);
     expect(body.optimize!.budgetMs).toBe(1000);
     expect(body.optimize!.length).toBeLessThanOrEqual(body.optimize!.firstLength);
   });
