@@ -23,7 +23,7 @@
  */
 import type { Move } from './moves.js';
 import type { Layout, Rules } from './rules.js';
-import { applyMove, checkMove, checkSolution, cloneLayout, isWon } from './verify.js';
+import { applyMove, checkSolution, cloneLayout } from './verify.js';
 
 /** How long to shorten, and how wide the beams may grow. */
 export interface ShortenOptions {
@@ -198,7 +198,7 @@ export function peephole(rules: Rules, start: Layout, moves: readonly Move[]): M
             b.to === a.from && b.toIndex === a.fromIndex
               ? [...best.slice(i + 1, j), ...best.slice(j + 1)]
               : [{ ...a, to: b.to, toIndex: b.toIndex }, ...best.slice(i + 1, j), ...best.slice(j + 1)];
-          if (replaysToWin(rules, layout, merged)) {
+          if (checkSolution(rules, layout, merged).ok) {
             best = [...best.slice(0, i), ...merged];
             changed = true;
           }
@@ -208,16 +208,6 @@ export function peephole(rules: Rules, start: Layout, moves: readonly Move[]): M
     }
   }
   return best;
-}
-
-/** True when `moves` are legal from `layout` and end won (the checker's move rule, verify.ts `checkMove`). */
-function replaysToWin(rules: Rules, layout: Layout, moves: readonly Move[]): boolean {
-  let at = layout;
-  for (const m of moves) {
-    if (checkMove(rules, at, m) !== null) return false;
-    at = applyMove(rules, at, m);
-  }
-  return isWon(at);
 }
 
 /**
