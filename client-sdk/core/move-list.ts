@@ -72,6 +72,15 @@ function place(symbol: string, rules: Rules): { kind: 'column' | 'cell' | 'found
  *   source is empty.
  */
 export function moveFromNotation(token: string, rules: Rules, layout: Layout, index: number): Move {
+  return notationReadings(notationSingle(token, rules, layout, index), rules, layout)[0];
+}
+
+/**
+ * The token's source, target and the card on top of its source, as a
+ * one-card move (the run length is `notationReadings`' business).
+ * @throws SolverError as {@link moveFromNotation}.
+ */
+function notationSingle(token: string, rules: Rules, layout: Layout, index: number): Move {
   const where = { path: `moves.${index}`, token };
   const text = token.trim().toLowerCase();
   if (!/^[0-9a-i]{2}$/.test(text)) {
@@ -95,7 +104,7 @@ export function moveFromNotation(token: string, rules: Rules, layout: Layout, in
     if (col.length === 0) throw new SolverError('illegal_move', `move ${index} "${token}": column ${text[0]} is empty`, where);
     card = col[col.length - 1];
   }
-  const single: Move = {
+  return {
     from: from.kind,
     fromIndex: from.index,
     to: to.kind,
@@ -104,7 +113,6 @@ export function moveFromNotation(token: string, rules: Rules, layout: Layout, in
     card: cardToString(card),
     auto: false,
   };
-  return notationReadings(single, rules, layout)[0];
 }
 
 /**
@@ -159,8 +167,8 @@ function replayFrom(rules: Rules, entries: readonly MoveListEntry[], first: numb
     const entry = entries[i];
     const layout = positions[positions.length - 1];
     budget.left--;
-    const read = typeof entry === 'string' ? moveFromNotation(entry, rules, layout, i) : entry;
-    const readings = typeof entry === 'string' && budget.left > 0 ? notationReadings(read, rules, layout) : [read];
+    const readings = typeof entry !== 'string' ? [entry] : notationReadings(notationSingle(entry, rules, layout, i), rules, layout);
+    if (budget.left <= 0) readings.length = 1;
     if (readings.length > 1) {
       let firstFailure: unknown = null;
       for (const move of readings) {
