@@ -24,7 +24,7 @@ import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
-import { exitOnUsageError, userPath } from './usage.js';
+import { exitOnUsageError, isEntryPoint, userPath } from './usage.js';
 
 interface CliOptions {
   game: string;
@@ -183,7 +183,13 @@ async function run(opts: CliOptions): Promise<void> {
   }
 }
 
-const program = new Command()
+/**
+ * The `solve` command (commander), as `solitaire-solver solve` and `npm run
+ * solve` run it: options as docs/cli.md lists them; the exit status is set
+ * on `process.exitCode` (0 any verdict, 2 bad input, 1 internal failure).
+ */
+export function solveCommand(): Command {
+  return new Command()
   .name('solve')
   .exitOverride(exitOnUsageError)
   .description('Solve one solitaire position in-process with the Wasm engine.')
@@ -222,5 +228,6 @@ const program = new Command()
       process.exitCode = e.status < 500 ? 2 : 1;
     }
   });
+}
 
-await program.parseAsync();
+if (isEntryPoint(import.meta.url)) await solveCommand().parseAsync();
