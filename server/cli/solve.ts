@@ -127,7 +127,11 @@ function checkProofPath(path: string): void {
   }
 }
 
-async function run(opts: CliOptions): Promise<void> {
+/**
+ * @param checkCommand how the user runs the checker, for the hint after a
+ *   certificate is written (`solitaire-solver check-proof` or `npm run check-proof --`).
+ */
+async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   // before any input is read: '--board - --layout -' must not consume standard input first
   const given = (['deal', 'board', 'layout'] as const).filter((k) => opts[k] !== undefined);
   if (given.length > 1) {
@@ -166,7 +170,7 @@ async function run(opts: CliOptions): Promise<void> {
   if (opts.proof !== undefined) {
     if (certificate?.included) {
       writeFileSync(opts.proof, certificate.certificate);
-      process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes); check it with: npm run check-proof -- ${opts.proof}\n`);
+      process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes); check it with: ${checkCommand} ${opts.proof}\n`);
     } else {
       process.stderr.write(`no certificate written: the verdict is ${outcome.verdict}${certificate && !certificate.included ? ` (${certificate.reason})` : ''}\n`);
     }
@@ -204,9 +208,9 @@ export function solveCommand(): Command {
   .option('--fast', 'the first solution found, not shortened (as batches get it)')
   .option('--json', "print the API's JSON response")
   .option('--proof <file>', 'when the verdict is unsolvable, write its certificate (docs/proofs.md) to this file', userPath)
-  .action(async (opts: CliOptions) => {
+  .action(async (opts: CliOptions, cmd: Command) => {
     try {
-      await run(opts);
+      await run(opts, cmd.name().startsWith('solitaire-solver') ? 'solitaire-solver check-proof' : 'npm run check-proof --');
     } catch (err) {
       const e = err instanceof SolverError ? err : new SolverError('internal_error', err instanceof Error ? err.message : String(err));
       if (opts.json) {
