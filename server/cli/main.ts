@@ -19,13 +19,13 @@
  * command first rebuilds what is stale, as `npm run solve` does for the
  * engine: `build/engine.wasm` when older than `assembly/`
  * (scripts/ensure-engine.mjs), and `dist/` when older than a `.ts` file of
- * `server/` or `client-sdk/` (`npm run build:cli`, on standard error). An
- * installed package has neither source folder and runs what it shipped.
+ * `server/` or `client-sdk/` (scripts/ensure-cli.mjs, `npm run build:cli`;
+ * one line on standard error). An installed package has neither source
+ * folder and runs what it shipped.
  *
  * Exit status: the tool's (docs/cli.md); 2 for an unknown tool or bad usage.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command } from 'commander';
@@ -44,31 +44,16 @@ const fromSource = here.endsWith('.ts');
 /** The package root: `server/cli/` from source, `dist/server/cli/` compiled. */
 const root = fileURLToPath(new URL(fromSource ? '../..' : '../../..', import.meta.url));
 
-/** Newest modification time (ms) of the `.ts` files under `dir`, recursively. */
-function newestSource(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) t = Math.max(t, newestSource(p));
-    else if (e.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
-
 /**
  * In a checkout, rebuilds the engine and `dist/` when older than their
- * sources; in an installed package (no sources), does nothing.
- * @throws Error when a build fails (its output is on standard error).
+ * sources (scripts/ensure-engine.mjs, scripts/ensure-cli.mjs: each checks at
+ * import, builds when stale, and exits with the compiler's status when the
+ * build fails); in an installed package (no sources), does nothing.
  */
 async function rebuildStale(): Promise<void> {
-  if (existsSync(join(root, 'assembly')) && existsSync(join(root, 'scripts', 'ensure-engine.mjs'))) {
-    await import(pathToFileURL(join(root, 'scripts', 'ensure-engine.mjs')).href);
-  }
-  if (fromSource || !existsSync(join(root, 'server', 'cli', 'main.ts'))) return;
- // tsc writes every output file of a build, this one included
-  if (statSync(here).mtimeMs >= Math.max(newestSource(join(root, 'server')), newestSource(join(root, 'client-sdk')))) return;
-  process.stderr.write('building dist/ (older than server/ or client-sdk/): npm run build:cli\n');
-  execFileSync('npm', ['run', 'build:cli', '--silent'], { cwd: root, stdio: ['ignore', 2, 2] });
+  const script = (name: string) => join(root, 'scripts', name);
+  if (existsSync(join(root, 'assembly')) && existsSync(script('ensure-engine.mjs'))) await import(pathToFileURL(script('ensure-engine.mjs')).href);
+  if (!fromSource && existsSync(join(root, 'server', 'cli', 'main.ts')) && existsSync(script('ensure-cli.mjs'))) await import(pathToFileURL(script('ensure-cli.mjs')).href);
 }
 
 function version(): string {
@@ -81,12 +66,7 @@ function version(): string {
 
 const [name, ...rest] = process.argv.slice(2);
 if (name !== undefined && Object.hasOwn(TOOLS, name)) {
-  try {
-    await rebuildStale();
-  } catch (err) {
-    process.stderr.write(`error build_failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  }
+  await rebuildStale();
   const tool = name as ToolName;
   const mod = (await import(TOOLS[tool].module)) as Record<string, () => Command>;
   const make = { solve: mod.solveCommand, batch: mod.batchCommand, 'check-proof': mod.checkProofCommand }[tool];

@@ -1,11 +1,11 @@
 /**
  * The installed command, `solitaire-solver` (package.json `bin`): compiled
  * JavaScript from dist/ run by node, not tsx. In a checkout it rebuilds
- * dist/ first when a source is newer (server/cli/main.ts), so the test runs
- * what the sources say; `npm ci` (the `prepare` script) has built it.
+ * dist/ first when a source is newer (scripts/ensure-cli.mjs), so the test
+ * runs what the sources say; `npm ci` (the `prepare` script) has built it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ function run(args: string[]) {
 describe('solitaire-solver (the bin)', () => {
   it('is compiled JavaScript with a node shebang, built by prepare, and ships the engine', () => {
     expect(pkg.bin['solitaire-solver']).toBe('dist/server/cli/main.js');
-    expect(pkg.scripts.prepare).toContain('build:cli');
+    expect(pkg.scripts.prepare).toBe('node scripts/ensure-engine.mjs && node scripts/ensure-cli.mjs');
     expect(pkg.files).toContain('build/engine.wasm');
     // batch's progress bar is loaded at run time: a devDependency would be missing in an installed package
     expect(pkg.dependencies['cli-progress']).toBeDefined();
@@ -48,6 +48,14 @@ describe('solitaire-solver (the bin)', () => {
     expect(answer.verdict).toBe('solved');
     expect(answer.game).toBe('freecell');
     expectCheckedAnswer(answer);
+  });
+
+  it('a checkout with an up-to-date dist/ is not rebuilt (prepare and the bin check, they do not compile every time)', () => {
+    const before = statSync(bin).mtimeMs;
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts/ensure-cli.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(statSync(bin).mtimeMs).toBe(before);
   });
 
   it('bad input exits 2 with the error code; an unknown tool exits 2 and lists the tools', { timeout: 60_000 }, () => {
