@@ -33,17 +33,55 @@ const positionRefine = (req: { deal?: unknown; board?: unknown; layout?: unknown
   }
 };
 
+/**
+ * Refinement of the review and difficulty bodies: they take `POST
+ * /v1/solve`'s fields, but their searches decide verdicts and return the
+ * first solution found, so `optimize` and `limits.optimizeMs` would be
+ * ignored; they are refused instead (`invalid_request` at `optimize`,
+ * `bad_limits` at `limits.optimizeMs`), as batches refuse `limits.optimizeMs`.
+ */
+const noShorteningRefine =
+  (route: string) =>
+  (req: { optimize?: unknown; limits?: { optimizeMs?: unknown } }, ctx: z.RefinementCtx): void => {
+    if (req.optimize !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `applies to POST /v1/solve only: ${route} decides verdicts and returns the first solution found`, path: ['optimize'] });
+    }
+    if (req.limits?.optimizeMs !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `applies to POST /v1/solve only (with optimize: "length"): ${route} does not shorten solutions`, path: ['limits', 'optimizeMs'] });
+    }
+  };
+
+/** `optimize` of the review and difficulty bodies: listed so that it is refused by name, not as an unknown field. */
+const refusedOptimize = (route: string) =>
+  SolveRequestSchema.shape.optimize.meta({ description: `Not taken by ${route} (400 \`invalid_request\`): its searches return the first solution found. So is \`limits.optimizeMs\` (400 \`bad_limits\`).` });
+
 /** At most this many moves in one review (a won FreeCell game takes about 100). */
 export const MAX_REVIEW_MOVES = 2000;
+/** At most this many characters of notation in one review's `moves` string. */
+export const MAX_REVIEW_TEXT = 20_000;
+
+/**
+ * A JSON move of a request (a review's `moves`): the fields of {@link MoveSchema},
+ * strict, so that a misspelt or extra field (`"colour"`) is a 400 naming
+ * `moves.<i>.<key>` instead of being ignored. (Answers' moves are not strict:
+ * a client keeps working when the service adds a field.)
+ */
+export const MoveRequestSchema = z.strictObject(MoveSchema.shape);
 
 /** Body of `POST /v1/review`: a start position (as `POST /v1/solve`) and the moves the player made. */
 export const ReviewRequestSchema = z
   .strictObject({
     ...SolveRequestSchema.shape,
+    optimize: refusedOptimize('POST /v1/review'),
     moves: z
       .union([
-        z.string().max(20_000).meta({ description: 'Standard notation, tokens separated by spaces or commas: `"3a 32 a3 1h"`.' }),
-        z.array(z.union([z.string().max(8), MoveSchema])).max(MAX_REVIEW_MOVES),
+        z
+          .string()
+          .max(MAX_REVIEW_TEXT, { error: `at most ${MAX_REVIEW_TEXT.toLocaleString('en')} characters of notation` })
+          .meta({ description: 'Standard notation, tokens separated by spaces or commas: `"3a 32 a3 1h"`.' }),
+        z
+          .array(z.union([z.string().max(8), MoveRequestSchema]))
+          .max(MAX_REVIEW_MOVES, { error: `at most ${MAX_REVIEW_MOVES.toLocaleString('en')} moves in one review` }),
       ])
       .meta({
         description:
@@ -53,6 +91,7 @@ export const ReviewRequestSchema = z
       }),
   })
   .superRefine(positionRefine)
+  .superRefine(noShorteningRefine('POST /v1/review'))
   .meta({ id: 'ReviewRequest',
     description: 'A played game: the start (deal number, board or layout) and the moves made.',
     example: { game: 'freecell', deal: 1, moves: '3a 32 a3' },
@@ -154,9 +193,11 @@ export const MeasureSchema = z.enum(['min_cells', 'castle_ladder']).meta({
 export const DifficultyRequestSchema = z
   .strictObject({
     ...SolveRequestSchema.shape,
+    optimize: refusedOptimize('POST /v1/difficulty'),
     measure: MeasureSchema.optional().meta({ description: 'Default: `min_cells` for a game with free cells, `castle_ladder` for one without.' }),
   })
   .superRefine(positionRefine)
+  .superRefine(noShorteningRefine('POST /v1/difficulty'))
   .meta({ id: 'DifficultyRequest', example: { game: 'freecell', deal: 1 } });
 
 /** One rung of a difficulty measure. */

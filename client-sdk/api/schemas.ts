@@ -353,7 +353,9 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
     if (issue.code === 'invalid_union') {
-      const typed = issue.errors.filter((branch) => !(branch.length === 1 && branch[0].code === 'invalid_type' && branch[0].path.length === 0));
+      // a branch whose type the input does not have says so at its root (zod may add
+      // more issues there, e.g. a string's length check on a 100,000-entry list)
+      const typed = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
       if (typed.length === 1) {
         out.push(...flatten(typed[0], path));
         continue;
