@@ -93,7 +93,6 @@ export const INPUT: usize = memory.data(INPUT_BYTES);
 const START: usize = memory.data(POSITION_BYTES);
 const PARENT: usize = memory.data(POSITION_BYTES);
 const KEY: usize = memory.data(KEY_BYTES);
-const BUCKETS: usize = memory.data(2 * NUM_BUCKETS * 4);
 const PATH: usize = memory.data(MAX_PATH * 4);
 
 let stopReason: i32 = REASON_NONE;
@@ -117,6 +116,8 @@ const LAZY_SCANS: i32 = 4;
 /** Scans of the eager phase (a record has four bucket links, table.ts). */
 const EAGER_SCANS: i32 = 4;
 const SCANS: i32 = LAZY_SCANS;
+/** Bucket heads of the open lists, NUM_BUCKETS per scan (item index, 0 = empty). */
+const BUCKETS: usize = memory.data(SCANS * NUM_BUCKETS * 4);
 /** Scans of the current phase. */
 let activeScans: i32 = EAGER_SCANS;
 /**
@@ -383,11 +384,33 @@ let lazyPhase: bool = false;
   return lazyPhase ? entryAt(index) : recordAt(index);
 }
 
+/**
+ * Highest bucket any scan has queued an item in since the open lists were
+ * last cleared (`clearOpenLists`); buckets above it are still all zero.
+ * Starts at the top, so that the first clear is a full one.
+ */
+let bucketHigh: i32 = NUM_BUCKETS - 1;
+
+/**
+ * Empties every scan's open list: zeroes the bucket heads up to `bucketHigh`
+ * (the rest are zero already), a few KiB instead of SCANS * NUM_BUCKETS * 4
+ * = 64 KiB per solve.
+ */
+function clearOpenLists(): void {
+  const bytes = <usize>(bucketHigh + 1) << 2;
+  for (let scan = 0; scan < SCANS; scan++) {
+    memory.fill(BUCKETS + (<usize>(scan * NUM_BUCKETS) << 2), 0, bytes);
+    store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  }
+  bucketHigh = 0;
+}
+
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
   const rec = itemAt(index);
   for (let scan = 0; scan < activeScans; scan++) {
     const bucket = score(scan, depth);
+    if (bucket > bucketHigh) bucketHigh = bucket;
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
     store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
     store<u32>(head, index);
@@ -809,8 +832,7 @@ function readInput(): void {
 function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   resetArena(<u64>memoryLimitBytes);
   resetEntries();
-  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
-  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  clearOpenLists();
   goalIndex = 0;
   lazyOutOfMemory = false;
   if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
@@ -916,7 +938,10 @@ function lazySearch(): void {
     }
     memory.copy(POP_HEADER, PARENT, HEADER_BYTES);
     if (!applyMove(PARENT, word)) unreachable();
-    applyAutoMoves(PARENT, false);
+    // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
+    // move (addChild); without it the closure is known to move nothing (the
+    // parent is closed and `exposedCard` could not start one), so it is skipped.
+    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
     encodeKey(PARENT, KEY);
     const index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
     if (index == 0) {
@@ -981,8 +1006,7 @@ function handOver(): bool {
   queuedTotal = entries;
   lazyPhase = false;
   activeScans = ruleScans;
-  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
-  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  clearOpenLists();
   let held: u32 = 0;
   for (let item: u32 = 1; item <= entries; item++) {
     if (item % (POLL_INTERVAL * 16) == 0) {
@@ -1002,7 +1026,7 @@ function handOver(): bool {
     }
     saveHeader(PARENT);
     if (!applyMove(PARENT, word)) unreachable();
-    applyAutoMoves(PARENT, false);
+    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
     encodeKey(PARENT, KEY);
     const index = findOrInsert(KEY, hashKey(KEY), parent, word);
     if (index == 0) {
