@@ -23,10 +23,10 @@
  * (MOVE_TO_CARD), bits 14-19 the number of cards.
  */
 import {
-  numColumns, numCells, buildRule, BUILD_ALTERNATE_COLOR, BUILD_RANK, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
+  numColumns, numCells, buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
 } from './rules';
 import {
-  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS,
+  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
   copyPosition, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
 } from './position';
@@ -280,9 +280,7 @@ let parentFoundations: u32 = 0;
  * Also keeps the per-column terms (COL_*) for `measureChild`.
  */
 function measure(p: usize): void {
-  let home = 0;
-  for (let s = 0; s < 4; s++) home += foundation(p, s);
-  featureNotHome = 52 - home;
+  featureNotHome = 52 - homeCount(p);
   featureUnsortedTop = 0;
   featureUnsortedBottom = 0;
   featureEmptyColumns = 0;
@@ -310,62 +308,142 @@ function measure(p: usize): void {
     featureUnsortedBottom += bottom;
     featureNextDepth += next;
   }
-  featureCellsUsed = numCells - emptyCellCount(p);
+  featureCellsUsed = cellsInUse(p);
   parentUnsortedTop = featureUnsortedTop;
   parentUnsortedBottom = featureUnsortedBottom;
   parentNextDepth = featureNextDepth;
   parentFoundations = load<u32>(p + OFF_FOUNDATIONS);
 }
 
+/** Cards on the foundations of `p`: the sum of the four foundation bytes (each at most 13, so one multiply adds them). */
+// @ts-ignore: decorator
+@inline function homeCount(p: usize): i32 {
+  return <i32>((load<u32>(p + OFF_FOUNDATIONS) * 0x01010101) >>> 24);
+}
+
+/**
+ * Occupied free cells of `p`: the non-zero bytes among the MAX_CELLS cell
+ * bytes, counted at once. Cells at or past `numCells` are always 0 (readInput
+ * and decodeKey clear them, moves use only the first `numCells`), and a card
+ * byte is below 0x80, so adding 0x7f to a byte sets its high bit exactly when
+ * it is not 0, without a carry into the next byte.
+ */
+// @ts-ignore: decorator
+@inline function cellsInUse(p: usize): i32 {
+  const cells = load<u64>(p + OFF_CELLS);
+  return <i32>popcnt((cells + 0x7f7f7f7f7f7f7f7f) & 0x8080808080808080);
+}
+
 /**
  * Measures the child in PARENT after `measure` of its parent, whose header is
  * in SAVED_HEADER: the same features as `measure` would give, from the
- * parent's per-column terms and the columns that changed. When a card went
- * home, the next foundation cards changed, so the next-card depth is summed
- * over every column again.
+ * parent's per-column terms and the columns that changed. The columns whose
+ * length changed, and the empty ones, are found with one SIMD compare of the
+ * 16 length bytes each (bit c of a mask = column c). When a card went home,
+ * the next foundation cards changed, so the next-card depth is summed over
+ * every column again.
  */
 function measureChild(p: usize): void {
   const foundations = load<u32>(p + OFF_FOUNDATIONS);
-  let home = 0;
-  for (let s = 0; s < 4; s++) home += foundation(p, s);
-  featureNotHome = 52 - home;
+  featureNotHome = 52 - homeCount(p);
+  const columnMask = (1 << numColumns) - 1;
+  const lengths = v128.load(p + OFF_LENGTHS);
+  let changed = ~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask;
+  featureEmptyColumns = <i32>popcnt(i8x16.bitmask(i8x16.eq(lengths, i8x16.splat(0))) & columnMask);
+  featureCellsUsed = cellsInUse(p);
   let top = parentUnsortedTop;
   let bottom = parentUnsortedBottom;
-  const sameFoundations = foundations == parentFoundations;
-  let next = sameFoundations ? parentNextDepth : 0;
-  let empty = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    if (n == 0) empty++;
-    if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
-      if (!sameFoundations) next += nextDepthOf(p, c, n);
-      continue;
+  if (foundations == parentFoundations) {
+    let next = parentNextDepth;
+    while (changed != 0) {
+      const c = <i32>ctz(changed);
+      changed &= changed - 1;
+      top -= colTerm(COL_TOP, c);
+      bottom -= colTerm(COL_BOTTOM, c);
+      next -= colTerm(COL_NEXT, c);
+      const n = columnLength(p, c);
+      if (n == 0) continue;
+      top += n - topRunLength(p, c);
+      bottom += n - bottomRunLength(p, c, n);
+      next += nextDepthOf(p, c, n);
     }
-    top -= colTerm(COL_TOP, c);
-    bottom -= colTerm(COL_BOTTOM, c);
-    if (sameFoundations) next -= colTerm(COL_NEXT, c);
-    if (n == 0) continue;
-    top += n - topRunLength(p, c);
-    bottom += n - bottomRunLength(p, c, n);
-    next += nextDepthOf(p, c, n);
+    featureNextDepth = next;
+  } else {
+    let next = 0;
+    for (let c = 0; c < numColumns; c++) {
+      const n = columnLength(p, c);
+      if (n == 0) {
+        if ((changed >> c) & 1) {
+          top -= colTerm(COL_TOP, c);
+          bottom -= colTerm(COL_BOTTOM, c);
+        }
+        continue;
+      }
+      if ((changed >> c) & 1) {
+        top += n - topRunLength(p, c) - colTerm(COL_TOP, c);
+        bottom += n - bottomRunLength(p, c, n) - colTerm(COL_BOTTOM, c);
+      }
+      next += nextDepthOf(p, c, n);
+    }
+    featureNextDepth = next;
   }
   featureUnsortedTop = top;
   featureUnsortedBottom = bottom;
-  featureNextDepth = next;
-  featureEmptyColumns = empty;
-  featureCellsUsed = numCells - emptyCellCount(p);
 }
 
-/** Score of the measured position for one scan, lower is better, clamped to a bucket. */
-function score(scan: i32, depth: i32): i32 {
-  let s = featureNotHome * weight(scan, W_NOT_HOME)
-    + (weight(scan, W_MODE) == 0 ? featureUnsortedTop : featureUnsortedBottom) * weight(scan, W_UNSORTED)
-    + featureCellsUsed * weight(scan, W_CELL)
-    - featureEmptyColumns * weight(scan, W_EMPTY_COLUMN)
-    + featureNextDepth * weight(scan, W_NEXT_DEPTH)
-    + ((depth * weight(scan, W_DEPTH)) >> 4)
-    + SCORE_OFFSET;
-  return s < 0 ? 0 : s >= NUM_BUCKETS ? NUM_BUCKETS - 1 : s;
+/**
+ * The weights of the four scans lane by lane (lane k = scan k), one i32x4 per
+ * feature, so that `scores` computes every scan's score at once: WV_TOP holds
+ * W_UNSORTED in the lanes of mode-0 scans and 0 elsewhere, WV_BOTTOM the
+ * reverse, so `top * WV_TOP + bottom * WV_BOTTOM` is each scan's unsorted
+ * term. Filled by `packWeights` from WEIGHTS.
+ */
+const WV_NOT_HOME: usize = memory.data(16, 16);
+const WV_TOP: usize = memory.data(16, 16);
+const WV_BOTTOM: usize = memory.data(16, 16);
+const WV_CELL: usize = memory.data(16, 16);
+const WV_EMPTY_COLUMN: usize = memory.data(16, 16);
+const WV_NEXT_DEPTH: usize = memory.data(16, 16);
+const WV_DEPTH: usize = memory.data(16, 16);
+/** The last `scores`: bucket of scan k in lane k. */
+const SCORES: usize = memory.data(16, 16);
+
+/** Lays the weights in WEIGHTS out for `scores` (WV_*); called once per solve, after `chooseWeights`. */
+function packWeights(): void {
+  for (let scan = 0; scan < SCANS; scan++) {
+    const at = <usize>scan << 2;
+    const mode = weight(scan, W_MODE);
+    store<i32>(WV_NOT_HOME + at, weight(scan, W_NOT_HOME));
+    store<i32>(WV_TOP + at, mode == 0 ? weight(scan, W_UNSORTED) : 0);
+    store<i32>(WV_BOTTOM + at, mode == 0 ? 0 : weight(scan, W_UNSORTED));
+    store<i32>(WV_CELL + at, weight(scan, W_CELL));
+    store<i32>(WV_EMPTY_COLUMN + at, weight(scan, W_EMPTY_COLUMN));
+    store<i32>(WV_NEXT_DEPTH + at, weight(scan, W_NEXT_DEPTH));
+    store<i32>(WV_DEPTH + at, weight(scan, W_DEPTH));
+  }
+}
+
+/**
+ * Scores of the measured position for every scan at once, lower is better,
+ * each clamped to a bucket (0..NUM_BUCKETS-1), written to SCORES (lane k =
+ * scan k). Per scan the score is
+ *   notHome * W_NOT_HOME + (mode 0 ? unsortedTop : unsortedBottom) * W_UNSORTED
+ *   + cellsUsed * W_CELL - emptyColumns * W_EMPTY_COLUMN
+ *   + nextDepth * W_NEXT_DEPTH + (depth * W_DEPTH) >> 4 + SCORE_OFFSET,
+ * `depth` in moves from the start.
+ */
+// @ts-ignore: decorator
+@inline function scores(depth: i32): void {
+  let s = i32x4.mul(i32x4.splat(featureNotHome), v128.load(WV_NOT_HOME));
+  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedTop), v128.load(WV_TOP)));
+  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedBottom), v128.load(WV_BOTTOM)));
+  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureCellsUsed), v128.load(WV_CELL)));
+  s = i32x4.sub(s, i32x4.mul(i32x4.splat(featureEmptyColumns), v128.load(WV_EMPTY_COLUMN)));
+  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureNextDepth), v128.load(WV_NEXT_DEPTH)));
+  s = i32x4.add(s, i32x4.shr_s(i32x4.mul(i32x4.splat(depth), v128.load(WV_DEPTH)), 4));
+  s = i32x4.add(s, i32x4.splat(SCORE_OFFSET));
+  s = i32x4.min_s(i32x4.max_s(s, i32x4.splat(0)), i32x4.splat(NUM_BUCKETS - 1));
+  v128.store(SCORES, s);
 }
 
 // ---------------------------------------------------------------------------
@@ -408,8 +486,9 @@ function clearOpenLists(): void {
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
   const rec = itemAt(index);
+  scores(depth);
   for (let scan = 0; scan < activeScans; scan++) {
-    const bucket = score(scan, depth);
+    const bucket = load<i32>(SCORES + (<usize>scan << 2));
     if (bucket > bucketHigh) bucketHigh = bucket;
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
     store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
@@ -595,7 +674,12 @@ function expand(parent: u32): bool {
     }
   }
 
-  // Column to column, single cards and sequences.
+  // Column to column, single cards and sequences. Under the rank-down builds
+  // without wrapping (alternate colours, suit, any suit) a card builds on
+  // `below` only when its rank is one less, so in a column's top run (every
+  // card building on the one under it) the card k from the top has the
+  // exposed card's rank + k - 1.
+  const directRunLength = !wrapRanks && buildRule != BUILD_SUIT_UP_OR_DOWN;
   const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
   const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
   for (let from = 0; from < numColumns; from++) {
@@ -609,7 +693,16 @@ function expand(parent: u32): bool {
       if (m > 0) {
         const top = cardAt(p, to, m - 1);
         const most = run < capacityOnCard ? run : capacityOnCard;
-        for (let k = 1; k <= most; k++) {
+        // Under a rank-down build the only run length that can fit on `top`
+        // is its rank minus the exposed card's (ranks in a top run go up one
+        // a card going down the column); the loop would find the same k.
+        let first = 1;
+        let last = most;
+        if (directRunLength) {
+          first = last = rankOf(top) - rankOf(cardAt(p, from, n - 1));
+          if (first < 1 || first > most) continue;
+        }
+        for (let k = first; k <= last; k++) {
           const card = cardAt(p, from, n - k);
           if (card == repeatCard || !buildsOn(card, top)) continue;
           moveRun(p, from, to, k);
@@ -1084,6 +1177,7 @@ function eagerSearch(): void {
 export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   readInput();
   chooseWeights();
+  packWeights();
   resetOutput();
   stopReason = REASON_NONE;
   lastReason = REASON_NONE;
