@@ -335,6 +335,39 @@ function measure(p: usize): void {
 }
 
 /**
+ * The unsorted-card terms (`measure`'s COL_TOP and COL_BOTTOM) of column `c`
+ * of the child `p`, whose length changed from the parent's `n0` (in
+ * SAVED_HEADER) to `n` > 0, packed as top << 16 | bottom, from the parent's
+ * terms where they tell. A move puts cards on top of one column and takes
+ * them off the top of another, and auto-moves only take cards off, so the
+ * child's column is the parent's with cards taken off, or with cards put on
+ * that form a run (they came off a top run, or are one card from a cell):
+ * - cards taken off (n < n0): the parent's top run covered cards top0..n0-1,
+ *   so while n > top0 the run is n - top0 long and the top term stays top0;
+ *   the natural bottom run is min(bottom run, n) long.
+ * - cards put on an empty column: the column is one run, both terms 0.
+ * - cards put on a card they build on: the top run grows by the cards, the
+ *   top term stays; the bottom run grows with them when it was the whole
+ *   column. (When the first card put on does not build on the old top, which
+ *   no move makes, both terms are recomputed.)
+ */
+// @ts-ignore: decorator
+@inline function changedColumnTerms(p: usize, c: i32, n: i32): i32 {
+  const n0 = <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c);
+  const top0 = colTerm(COL_TOP, c);
+  const bottomRun0 = n0 - colTerm(COL_BOTTOM, c);
+  if (n < n0) {
+    const top = n > top0 ? top0 : n - topRunLength(p, c);
+    return (top << 16) | (n - (bottomRun0 < n ? bottomRun0 : n));
+  }
+  if (n0 == 0) return 0;
+  if (buildsOn(cardAt(p, c, n0), cardAt(p, c, n0 - 1))) {
+    return (top0 << 16) | (bottomRun0 == n0 ? 0 : n - bottomRun0);
+  }
+  return ((n - topRunLength(p, c)) << 16) | (n - bottomRunLength(p, c, n));
+}
+
+/**
  * Measures the child in PARENT after `measure` of its parent, whose header is
  * in SAVED_HEADER: the same features as `measure` would give, from the
  * parent's per-column terms and the columns that changed. The columns whose
@@ -363,8 +396,9 @@ function measureChild(p: usize): void {
       next -= colTerm(COL_NEXT, c);
       const n = columnLength(p, c);
       if (n == 0) continue;
-      top += n - topRunLength(p, c);
-      bottom += n - bottomRunLength(p, c, n);
+      const terms = changedColumnTerms(p, c, n);
+      top += terms >> 16;
+      bottom += terms & 0xffff;
       next += nextDepthOf(p, c, n);
     }
     featureNextDepth = next;
@@ -380,8 +414,9 @@ function measureChild(p: usize): void {
         continue;
       }
       if ((changed >> c) & 1) {
-        top += n - topRunLength(p, c) - colTerm(COL_TOP, c);
-        bottom += n - bottomRunLength(p, c, n) - colTerm(COL_BOTTOM, c);
+        const terms = changedColumnTerms(p, c, n);
+        top += (terms >> 16) - colTerm(COL_TOP, c);
+        bottom += (terms & 0xffff) - colTerm(COL_BOTTOM, c);
       }
       next += nextDepthOf(p, c, n);
     }
