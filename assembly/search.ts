@@ -28,7 +28,7 @@ import {
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
+  copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
 import {
@@ -570,12 +570,12 @@ const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
 
 // @ts-ignore: decorator
 @inline function saveHeader(p: usize): void {
-  memory.copy(SAVED_HEADER, p, HEADER_BYTES);
+  copyHeader(SAVED_HEADER, p);
 }
 
 // @ts-ignore: decorator
 @inline function restoreHeader(p: usize): void {
-  memory.copy(p, SAVED_HEADER, HEADER_BYTES);
+  copyHeader(p, SAVED_HEADER);
 }
 
 /**
@@ -664,11 +664,7 @@ function addChild(parent: u32, move: u32): bool {
 @inline function moveRun(p: usize, from: i32, to: i32, count: i32): void {
   const n = columnLength(p, from);
   const m = columnLength(p, to);
-  memory.copy(
-    p + OFF_CARDS + to * COLUMN_STRIDE + m,
-    p + OFF_CARDS + from * COLUMN_STRIDE + n - count,
-    count,
-  );
+  copyCards(p + OFF_CARDS + to * COLUMN_STRIDE + m, p + OFF_CARDS + from * COLUMN_STRIDE + n - count, count);
   setColumnLength(p, from, n - count);
   setColumnLength(p, to, m + count);
 }
@@ -881,7 +877,7 @@ export function applyMove(p: usize, move: u32): bool {
   } else {
     const m = columnLength(p, dstIndex);
     if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
-    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
+    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
     setColumnLength(p, dstIndex, m + count);
   }
   playedSrcKind = srcKind;
@@ -1064,7 +1060,7 @@ function lazySearch(): void {
       decodeKey(recordKey(recordAt(parent)), PARENT);
       held = parent;
     }
-    memory.copy(POP_HEADER, PARENT, HEADER_BYTES);
+    copyHeader(POP_HEADER, PARENT);
     if (!applyMove(PARENT, word)) unreachable();
     // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
     // move (addChild); without it the closure is known to move nothing (the
@@ -1077,7 +1073,7 @@ function lazySearch(): void {
       return;
     }
     if (!lastInsertWasNew) {
-      memory.copy(PARENT, POP_HEADER, HEADER_BYTES);
+      copyHeader(PARENT, POP_HEADER);
       continue;
     }
     held = index;

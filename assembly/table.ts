@@ -242,7 +242,9 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   setRecordMove(rec, move);
   store<u64>(rec + REC_NEXT, 0);
   store<u64>(rec + REC_NEXT + 8, 0);
-  memory.copy(recordKey(rec), key, KEY_BYTES);
+  // 16 bytes at a time (KEY_BYTES is 48) instead of a memory.copy call
+  const dst = recordKey(rec);
+  for (let at = 0; at < KEY_BYTES; at += 16) v128.store(dst + at, v128.load(key + at));
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
   if (!slotsAtMemoryLimit && <u64>recordCount * MAX_LOAD_D > (<u64>slotMask + 1) * MAX_LOAD_N) {
