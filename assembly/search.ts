@@ -278,13 +278,23 @@ let parentFoundations: u32 = 0;
  * out-of-order cards (two ways), occupied cells, empty columns, and how deep
  * the next foundation cards lie (features from docs/search.md §1 and §6).
  * Also keeps the per-column terms (COL_*) for `measureChild`.
+ *
+ * `fromParent`: `p` is the child of the position measured last, in the same
+ * column order, and SAVED_HEADER still holds that parent's header (see
+ * `measuredHeld`). Then a column whose length did not change keeps the
+ * parent's terms (its cards did not change; the next-card depth is summed
+ * again when a card went home), and a changed one gets them from
+ * `changedColumnTerms`, as in `measureChild`. The result is the same as a
+ * full measure.
  */
-function measure(p: usize): void {
+function measure(p: usize, fromParent: bool): void {
   featureNotHome = 52 - homeCount(p);
   featureUnsortedTop = 0;
   featureUnsortedBottom = 0;
   featureEmptyColumns = 0;
   featureNextDepth = 0;
+  const foundations = load<u32>(p + OFF_FOUNDATIONS);
+  const sameFoundations = foundations == parentFoundations;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     const at = <usize>c << 2;
@@ -296,10 +306,27 @@ function measure(p: usize): void {
       store<i32>(COL_RUN + at, 0);
       continue;
     }
-    const run = topRunLength(p, c);
-    const top = n - run;
-    const bottom = n - bottomRunLength(p, c, n);
-    const next = nextDepthOf(p, c, n);
+    let run: i32;
+    let top: i32;
+    let bottom: i32;
+    let next: i32;
+    if (!fromParent) {
+      run = topRunLength(p, c);
+      top = n - run;
+      bottom = n - bottomRunLength(p, c, n);
+      next = nextDepthOf(p, c, n);
+    } else if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
+      run = colTerm(COL_RUN, c);
+      top = colTerm(COL_TOP, c);
+      bottom = colTerm(COL_BOTTOM, c);
+      next = sameFoundations ? colTerm(COL_NEXT, c) : nextDepthOf(p, c, n);
+    } else {
+      const terms = changedColumnTerms(p, c, n);
+      top = terms >> 16;
+      bottom = terms & 0xffff;
+      run = n - top;
+      next = nextDepthOf(p, c, n);
+    }
     store<i32>(COL_TOP + at, top);
     store<i32>(COL_BOTTOM + at, bottom);
     store<i32>(COL_NEXT + at, next);
@@ -312,8 +339,17 @@ function measure(p: usize): void {
   parentUnsortedTop = featureUnsortedTop;
   parentUnsortedBottom = featureUnsortedBottom;
   parentNextDepth = featureNextDepth;
-  parentFoundations = load<u32>(p + OFF_FOUNDATIONS);
+  parentFoundations = foundations;
 }
+
+/**
+ * The record whose position PARENT held, in the same column order, when it
+ * was last measured by `expand` (so COL_*, SAVED_HEADER and the parent*
+ * sums describe it); 0 after PARENT was rebuilt from a key or the terms were
+ * overwritten. The lazy phase then measures a new child of it with
+ * `measure(p, true)`.
+ */
+let measuredHeld: u32 = 0;
 
 /** Cards on the foundations of `p`: the sum of the four foundation bytes (each at most 13, so one multiply adds them). */
 // @ts-ignore: decorator
@@ -677,10 +713,11 @@ function addChild(parent: u32, move: u32): bool {
  * column into an empty one gives the same position and is skipped.
  * Returns false when the search must stop.
  */
-function expand(parent: u32): bool {
+function expand(parent: u32, fromParent: bool): bool {
   const p = PARENT;
+  measure(p, fromParent);
   saveHeader(p);
-  measure(p);
+  measuredHeld = parent;
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   const emptyTarget = firstEmptyColumn(p);
@@ -957,6 +994,7 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   resetArena(<u64>memoryLimitBytes);
   resetEntries();
   clearOpenLists();
+  measuredHeld = 0;
   goalIndex = 0;
   lazyOutOfMemory = false;
   if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
@@ -980,9 +1018,9 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
     parentDepth = 0;
     repeatCard = 0;
     statesExpanded++;
-    if (!expand(root)) return false;
+    if (!expand(root, false)) return false;
   } else {
-    measure(PARENT);
+    measure(PARENT, false);
     pushOpen(root, 0);
   }
   return true;
@@ -1059,6 +1097,7 @@ function lazySearch(): void {
     if (parent != held) {
       decodeKey(recordKey(recordAt(parent)), PARENT);
       held = parent;
+      measuredHeld = 0; // canonical column order now, not the measured one
     }
     copyHeader(POP_HEADER, PARENT);
     if (!applyMove(PARENT, word)) unreachable();
@@ -1080,7 +1119,7 @@ function lazySearch(): void {
     statesExpanded++;
     parentDepth = moveDepth(word);
     repeatCard = repeatCardOf(word);
-    if (!expand(index)) return;
+    if (!expand(index, measuredHeld == parent)) return;
     if (recordCount >= lazyQuota) {
       lazyQuotaReached = true;
       return;
@@ -1129,6 +1168,7 @@ function handOver(): bool {
   const entries = entryCount;
   queuedTotal = entries;
   lazyPhase = false;
+  measuredHeld = 0;
   activeScans = ruleScans;
   clearOpenLists();
   let held: u32 = 0;
@@ -1162,7 +1202,7 @@ function handOver(): bool {
         goalIndex = index;
         return false;
       }
-      measure(PARENT);
+      measure(PARENT, false);
       pushOpen(index, moveDepth(word));
     }
     restoreHeader(PARENT);
@@ -1187,7 +1227,7 @@ function eagerSearch(): void {
     const word = recordMove(recordAt(index));
     parentDepth = moveDepth(word);
     repeatCard = repeatCardOf(word);
-    if (!expand(index)) return;
+    if (!expand(index, false)) return;
   }
 }
 
