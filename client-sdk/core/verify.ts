@@ -280,14 +280,14 @@ export const INDEX_PLACE_NAMES: PlaceNames = { column: (i) => `column ${i}`, cel
 export function moveFault(rules: Rules, layout: Layout, move: Move, names: PlaceNames = INDEX_PLACE_NAMES): MoveFault | null {
   const badRules = rulesProblem(rules);
   if (badRules !== null) return fault('invalid_rules', badRules);
-  return moveFaultUnderValidRules(rules, layout, move);
+  return moveFaultUnderValidRules(rules, layout, move, names);
 }
 
 /**
  * {@link moveFault} from its check 1 on, for rules already found valid (check
  * 0): {@link checkSolution} validates the rules once, not once per move.
  */
-function moveFaultUnderValidRules(rules: Rules, layout: Layout, move: Move): MoveFault | null {
+function moveFaultUnderValidRules(rules: Rules, layout: Layout, move: Move, names: PlaceNames): MoveFault | null {
   if (move === null || typeof move !== 'object') return fault('bad_shape', 'move is not an object');
   const { from, fromIndex, to, toIndex, count, auto } = move;
   if (from !== 'column' && from !== 'cell') return fault('bad_shape', `unknown source ${JSON.stringify(from)}`);
@@ -528,7 +528,7 @@ export function checkSolution(rules: Rules, start: Layout, moves: Move[]): Check
   const layout = cloneLayout(start);
   for (let i = 0; i < moves.length; i++) {
     // the rules were validated above; each move gets every other check of moveFault
-    const reason = moveFaultUnderValidRules(rules, layout, moves[i])?.reason ?? null;
+    const reason = moveFaultUnderValidRules(rules, layout, moves[i], INDEX_PLACE_NAMES)?.reason ?? null;
     if (reason !== null) return { ok: false, moveIndex: i, reason };
     performMove(layout, moves[i]);
   }
