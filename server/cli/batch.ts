@@ -167,7 +167,7 @@ async function main(options: CliOptions): Promise<number> {
   const pool = createPool({ module: await loadEngineModule(), threads: options.threads });
   const service: BatchService = createBatchService({
     dbPath: options.db ?? ':memory:',
-    pool: { solve: pool.solve, queued: () => pool.stats().queued },
+    pool: { solve: pool.solve, solveMany: (deals, limits, signal) => pool.solveMany(deals, limits, signal), queued: () => pool.stats().queued },
     concurrency: options.threads,
   });
   const started = Date.now();
