@@ -126,7 +126,7 @@ export interface PoolStats {
   queued: number;
   /** Most solves that may wait. */
   maxQueue: number;
-  /** Tasks completed by Piscina since start. */
+  /** Solves a worker answered since start (a deal of a `solveMany` task counts one; refused and never-started solves do not count). */
   completed: number;
   /** Workers retired since start because their engine memory grew past `recycleMemoryBytes`. */
   recycled: number;
@@ -201,6 +201,8 @@ export class SolverPool {
   /** Thread ids of workers being retired: the load balancer passes them over. */
   readonly #retiring = new Set<number>();
   #recycled = 0;
+  /** Solves answered by a worker (see `PoolStats.completed`). */
+  #completed = 0;
   readonly #onSettled: ((event: SolveEvent) => void) | undefined;
   readonly #log: PoolLog;
   readonly #inFlight = new Set<Int32Array>();
@@ -390,6 +392,7 @@ export class SolverPool {
     try {
       const result = await this.#piscina.run(task, { signal: kill.signal });
       const answers = result.ok && result.many ? result.many : [result];
+      this.#completed += answers.length;
       return answers.map((answer) => {
         if (!answer.ok) {
           const { code, message, location, detail } = answer.error;
@@ -443,7 +446,7 @@ export class SolverPool {
       running: Math.max(0, this.#inFlight.size - p.queueSize),
       queued: p.queueSize,
       maxQueue: this.#maxQueue,
-      completed: p.completed,
+      completed: this.#completed,
       recycled: this.#recycled,
       inFlight: this.#inFlight.size,
       closing: this.#closing,
