@@ -95,6 +95,8 @@ function progressBar(limits: SolveLimits, memoryLimitBytes: number): { options: 
       stream: process.stderr,
       hideCursor: tty,
       noTTYOutput: !tty,
+      // off a terminal the last report's line (drawn again by stop) ends the output, with no blank line after it
+      clearOnComplete: !tty,
       synchronousUpdate: false,
       notTTYSchedule: 60_000,
       barsize: 20,
@@ -276,7 +278,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     }
   }
   const response = buildSolveResponse(req.game, deal, limits, outcome);
-  const memoryNote = `engine memory cap ${(memoryLimitBytes / 2 ** 20).toFixed(0)} MiB`;
+  const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB`;
 
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
