@@ -12,13 +12,15 @@
  *   npx tsx bench/ab.ts A.wasm B.wasm [game] [from] [to] [rounds]
  *   npx tsx bench/ab.ts /tmp/base.wasm build/engine.wasm freecell 1 4000 3
  */
+import { parseArgs } from 'node:util';
 import { Engine, compileEngine } from '../client-sdk/core/engine.js';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 
-const [aPath, bPath, game = 'freecell', fromArg = '1', toArg = '4000', roundsArg = '3'] = process.argv.slice(2);
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const [aPath, bPath, game = 'freecell', fromArg = '1', toArg = '4000', roundsArg = '3'] = positionals;
 if (!aPath || !bPath) {
   console.error('usage: npx tsx bench/ab.ts A.wasm B.wasm [game] [from] [to] [rounds]');
   process.exit(2);

@@ -6,17 +6,24 @@
  *   npx tsx bench/quick.ts freecell 1 2000 [maxStates] [timeoutMs]
  *   ENGINE_WASM=/tmp/base.wasm npx tsx bench/quick.ts freecell 1 2000   # another build
  */
+import { parseArgs } from 'node:util';
 import { Engine, compileEngine } from '../client-sdk/core/engine.js';
 import { pathToFileURL } from 'node:url';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 
-const [game = 'freecell', fromArg = '1', toArg = '1000', maxArg, timeoutArg] = process.argv.slice(2);
-const from = Number(fromArg);
-const to = Number(toArg);
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const [game = 'freecell', fromArg = '1', toArg = '1000', maxArg, timeoutArg] = positionals;
+const wholeNumber = (text: string, what: string): number => {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`${what} must be a positive whole number, got ${JSON.stringify(text)}`);
+  return n;
+};
+const from = wholeNumber(fromArg, 'from');
+const to = wholeNumber(toArg, 'to');
 const limits = {
-  maxStates: maxArg ? Number(maxArg) : DEFAULT_LIMITS_CONFIG.defaultMaxStates,
-  timeoutMs: timeoutArg ? Number(timeoutArg) : DEFAULT_LIMITS_CONFIG.defaultTimeoutMs,
+  maxStates: maxArg ? wholeNumber(maxArg, 'maxStates') : DEFAULT_LIMITS_CONFIG.defaultMaxStates,
+  timeoutMs: timeoutArg ? wholeNumber(timeoutArg, 'timeoutMs') : DEFAULT_LIMITS_CONFIG.defaultTimeoutMs,
 };
 const deals = [];
 for (let n = from; n <= to; n++) deals.push(resolveDeal({ game, deal: n } as Parameters<typeof resolveDeal>[0]));
