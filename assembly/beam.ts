@@ -45,11 +45,12 @@
  */
 import {
   numColumns, numCells, rankOf, suitOf, buildsOn, emptyColumnAccepts, sequenceCapacity, setRules,
+  buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK,
 } from './rules';
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
   columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves, encodeKey, decodeKey,
+  copyPosition, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
 } from './position';
 import { resetArena, allocate, arenaBytesUsed } from './arena';
 import {
@@ -77,7 +78,6 @@ const NONE: u32 = 0xffffffff;
 const START: usize = memory.data(POSITION_BYTES);
 const WORK: usize = memory.data(POSITION_BYTES);
 const SCRATCH: usize = memory.data(POSITION_BYTES);
-const KEY: usize = memory.data(KEY_BYTES);
 const CHILD_MOVES: usize = memory.data(MAX_CHILDREN * 4);
 /** Per child move: where it goes in the listed position (see `where`). */
 const CHILD_WHERE: usize = memory.data(MAX_CHILDREN * 4);
@@ -91,8 +91,9 @@ const HEADER_SAVE: usize = memory.data(OFF_CARDS);
 
 let maxWidth: i32 = 0;
 let levelsAllocated: i32 = 0;
-let curKeys: usize = 0;
-let nextKeys: usize = 0;
+/** The positions of the level being expanded and of the one being built, NODE_BYTES each (see `storeNode`). */
+let curNodes: usize = 0;
+let nextNodes: usize = 0;
 let curRepeat: usize = 0;
 let nextRepeat: usize = 0;
 let nextCost: usize = 0;
@@ -111,6 +112,8 @@ let bestMoves: i32 = 0;
 let stopped: bool = false;
 let ready: bool = false;
 export let beamExpanded: u32 = 0;
+/** Children listed by the beams of the session (moves of the expanded positions; a development counter). */
+export let beamChildren: u32 = 0;
 
 let wNotHome: i32 = 1;
 let wUnsorted: i32 = 1;
@@ -195,6 +198,27 @@ function playListed(p: usize, m: i32): void {
   }
 }
 
+/**
+ * The safe auto-moves after child move `at` (a `where` word) was played on a
+ * position closed under auto-moves (every position the beam expands is: the
+ * start and each child get applyAutoMoves): whether a card fits its
+ * foundation and whether it is safe depend on the foundations only, so with
+ * the foundations unchanged only the card the move exposed can newly go home.
+ * A move to a foundation, or an exposed card that goes home, runs the full
+ * applyAutoMoves; any other move changes nothing. Returns true when a card
+ * moved (as applyAutoMoves).
+ */
+function autoMovesAfter(p: usize, at: u32): bool {
+  if (((at >> 8) & 15) == <u32>TARGET_FOUNDATION) return applyAutoMoves(p, false);
+  if ((at & 15) != <u32>SOURCE_COLUMN) return false;
+  const col = <i32>((at >> 4) & 15);
+  const n = columnLength(p, col);
+  if (n == 0) return false;
+  const card = cardAt(p, col, n - 1);
+  if (!fitsFoundation(p, card) || !isSafeAutoMove(p, card)) return false;
+  return applyAutoMoves(p, false);
+}
+
 /** Cards at the top of column `col` that form one movable sequence. */
 function topRun(p: usize, col: i32): i32 {
   const n = columnLength(p, col);
@@ -237,6 +261,9 @@ function listMoves(p: usize, repeat: i32): i32 {
       }
     }
   }
+  // Builds where a card goes on the rank above it only (no wrap): a run is
+  // consecutive ranks and at most one of its cards fits a given top card.
+  const rankStep = !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
   const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
   const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
   for (let from = 0; from < numColumns; from++) {
@@ -249,10 +276,20 @@ function listMoves(p: usize, repeat: i32): i32 {
       if (m > 0) {
         const top = cardAt(p, to, m - 1);
         const most = run < capacityOnCard ? run : capacityOnCard;
-        for (let j = 1; j <= most; j++) {
-          const card = cardAt(p, from, n - j);
-          if (card == repeat || !buildsOn(card, top)) continue;
-          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
+        if (rankStep) {
+          // the run's ranks rise by one from the exposed card, so only the
+          // card one rank below `top` can go there: j = rank(top) - rank(exposed)
+          const j = rankOf(top) - rankOf(cardAt(p, from, n - 1));
+          if (j >= 1 && j <= most) {
+            const card = cardAt(p, from, n - j);
+            if (card != repeat && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
+          }
+        } else {
+          for (let j = 1; j <= most; j++) {
+            const card = cardAt(p, from, n - j);
+            if (card == repeat || !buildsOn(card, top)) continue;
+            k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
+          }
         }
       } else if (to == emptyTarget && run < n) {
         // a column that is one sorted run is not moved into an empty column
@@ -293,8 +330,22 @@ const SORTED_RUN: usize = memory.data(MAX_COLUMNS);
 const FALLING_RUN: usize = memory.data(MAX_COLUMNS);
 const PARENT_LENGTHS: usize = memory.data(MAX_COLUMNS);
 
-/** Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about to be expanded. */
+// The measured position's totals of the cost terms, for childCostQuick.
+let parentHome: i32 = 0;
+let parentUnsorted: i32 = 0;
+let parentUnfallen: i32 = 0;
+let parentEmpty: i32 = 0;
+let parentCells: i32 = 0;
+
+/**
+ * Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about
+ * to be expanded, and its totals: cards home, cards above the sorted runs,
+ * columns that do not fall strictly in rank, empty columns, occupied cells.
+ */
 function measureRuns(p: usize): void {
+  let unsorted = 0;
+  let unfallen = 0;
+  let empty = 0;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     store<u8>(PARENT_LENGTHS + c, n);
@@ -304,7 +355,78 @@ function measureRuns(p: usize): void {
     let fall = n == 0 ? 0 : 1;
     while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
     store<u8>(FALLING_RUN + c, fall);
+    unsorted += n - ok;
+    if (fall < n) unfallen++;
+    if (n == 0) empty++;
   }
+  let home = 0;
+  for (let s = 0; s < 4; s++) home += foundation(p, s);
+  parentHome = home;
+  parentUnsorted = unsorted;
+  parentUnfallen = unfallen;
+  parentEmpty = empty;
+  parentCells = numCells - emptyCellCount(p);
+}
+
+/**
+ * childCost for a child of the measured position reached by child move
+ * `move` at `at` (a `where` word) with no auto-move after it: the parent's
+ * totals with the terms of the one or two columns the move touched replaced
+ * (the same value as childCost; sets childSorted).
+ */
+function childCostQuick(p: usize, move: u32, at: u32): i32 {
+  const count = moveCount(move);
+  const srcKind = <i32>(at & 15);
+  const srcIndex = <i32>((at >> 4) & 15);
+  const dstKind = <i32>((at >> 8) & 15);
+  const dstIndex = <i32>((at >> 12) & 15);
+  let home = parentHome;
+  let unsorted = parentUnsorted;
+  let unfallen = parentUnfallen;
+  let empty = parentEmpty;
+  let cells = parentCells;
+  if (srcKind == SOURCE_CELL) {
+    cells--;
+  } else {
+    const n = <i32>load<u8>(PARENT_LENGTHS + srcIndex);
+    const ok = <i32>load<u8>(SORTED_RUN + srcIndex);
+    const fall = <i32>load<u8>(FALLING_RUN + srcIndex);
+    const n2 = n - count;
+    const ok2 = ok < n2 ? ok : n2;
+    const fall2 = fall < n2 ? fall : n2;
+    unsorted += (n2 - ok2) - (n - ok);
+    unfallen += (fall2 < n2 ? 1 : 0) - (fall < n ? 1 : 0);
+    if (n2 == 0) empty++;
+  }
+  if (dstKind == TARGET_FOUNDATION) {
+    home++;
+  } else if (dstKind == TARGET_CELL) {
+    cells++;
+  } else {
+    const c = dstIndex;
+    const before = <i32>load<u8>(PARENT_LENGTHS + c);
+    const n = before + count;
+    let ok = <i32>load<u8>(SORTED_RUN + c);
+    let fall = <i32>load<u8>(FALLING_RUN + c);
+    unsorted -= before - ok;
+    if (fall < before) unfallen--;
+    if (before == 0) empty--;
+    if (ok >= before) while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    if (ok == 0) {
+      ok = 1;
+      while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    }
+    if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+    if (fall == 0) {
+      fall = 1;
+      while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+    }
+    unsorted += n - ok;
+    if (fall < n) unfallen++;
+  }
+  childSorted = unfallen == 0;
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + 64;
+  return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
 
 /** Set by childCost: every column of the child falls strictly in rank (the goal: see the file comment). */
@@ -387,17 +509,142 @@ function finish(p: usize): i32 {
 // ---------------------------------------------------------------------------
 // Duplicate sets (64-bit hashes of canonical keys; 0 marks an empty slot)
 
-function hashKey64(key: usize): u64 {
-  let h: u64 = 0x9e3779b97f4a7c15;
-  for (let w = 0; w < 6; w++) {
-    let k = load<u64>(key + (<usize>w << 3));
-    k *= 0xbf58476d1ce4e5b9;
-    k ^= k >> 31;
-    h = (h ^ k) * 0x94d049bb133111eb;
-    h = rotl<u64>(h, 29);
+// A position's hash does not depend on the order of its columns or free
+// cells, so it identifies the canonical position (position.ts) without
+// sorting: the sum of a mixed hash of each column's card sequence (deepest
+// first) and of a mixed value of each free-cell card. Foundations follow from
+// the cards in play. A child changes one or two columns and at most one cell,
+// so its hash is the parent's with those terms replaced (childHash); only a
+// child with auto-moves is hashed from scratch.
+
+const COLUMN_SEED: u64 = 0x9e3779b97f4a7c15;
+const COLUMN_STEP: u64 = 0xbf58476d1ce4e5b9;
+
+/** One step of a column's sequence hash: the card put on top of a column whose hash is `h`. */
+// @ts-ignore: decorator
+@inline function columnStep(h: u64, card: i32): u64 {
+  return (h + <u64>card) * COLUMN_STEP;
+}
+
+/** The term of a column with sequence hash `h` in a position's hash (a 64-bit finaliser). */
+// @ts-ignore: decorator
+@inline function columnTerm(h: u64): u64 {
+  let x = h ^ (h >> 31);
+  x *= 0x94d049bb133111eb;
+  x ^= x >> 29;
+  return x;
+}
+
+/** The term of a card in a free cell in a position's hash. */
+// @ts-ignore: decorator
+@inline function cellTerm(card: i32): u64 {
+  let x = (<u64>card + 0x632be59bd9b4e019) * 0x9e3779b97f4a7c15;
+  x ^= x >> 32;
+  return x * 0xd6e8feb86659fd93;
+}
+
+/** Order-free 64-bit hash of position `p` (never 0: 0 marks an empty slot of a duplicate set). */
+function positionHash(p: usize): u64 {
+  let h: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    let x = COLUMN_SEED;
+    const n = columnLength(p, c);
+    for (let i = 0; i < n; i++) x = columnStep(x, cardAt(p, c, i));
+    h += columnTerm(x);
   }
-  h ^= h >> 32;
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0) h += cellTerm(card);
+  }
   return h == 0 ? 1 : h;
+}
+
+/**
+ * Sequence hashes of every prefix of every column of the position `p` about
+ * to be expanded: PREFIX_HASHES[c * 64 + i] is the hash of the deepest i cards
+ * of column c. Returns the position's hash (positionHash, the same value).
+ */
+const PREFIX_HASHES: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE * 8);
+function measureHashes(p: usize): u64 {
+  let h: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const row = PREFIX_HASHES + (<usize>(c * COLUMN_STRIDE) << 3);
+    let x = COLUMN_SEED;
+    store<u64>(row, x);
+    const n = columnLength(p, c);
+    for (let i = 0; i < n; i++) {
+      x = columnStep(x, cardAt(p, c, i));
+      store<u64>(row + (<usize>(i + 1) << 3), x);
+    }
+    h += columnTerm(x);
+  }
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0) h += cellTerm(card);
+  }
+  return h == 0 ? 1 : h;
+}
+
+// @ts-ignore: decorator
+@inline function prefixHash(col: i32, length: i32): u64 {
+  return load<u64>(PREFIX_HASHES + (<usize>(col * COLUMN_STRIDE + length) << 3));
+}
+
+/**
+ * Hash of the child `p` of the measured position (hash `parent`) after child
+ * move `move` at `at` (a `where` word) and no auto-move: positionHash(p),
+ * computed from the parent's terms of the columns and cell the move touched.
+ */
+function childHash(p: usize, parent: u64, move: u32, at: u32): u64 {
+  const count = moveCount(move);
+  const card = moveCard(move);
+  const srcKind = <i32>(at & 15);
+  const srcIndex = <i32>((at >> 4) & 15);
+  const dstKind = <i32>((at >> 8) & 15);
+  const dstIndex = <i32>((at >> 12) & 15);
+  let h = parent;
+  if (srcKind == SOURCE_CELL) {
+    h -= cellTerm(card);
+  } else {
+    const n = <i32>load<u8>(PARENT_LENGTHS + srcIndex);
+    h += columnTerm(prefixHash(srcIndex, n - count)) - columnTerm(prefixHash(srcIndex, n));
+  }
+  if (dstKind == TARGET_CELL) {
+    h += cellTerm(card);
+  } else if (dstKind == TARGET_COLUMN) {
+    const m = <i32>load<u8>(PARENT_LENGTHS + dstIndex);
+    let x = prefixHash(dstIndex, m);
+    for (let i = 0; i < count; i++) x = columnStep(x, cardAt(p, dstIndex, m + i));
+    h += columnTerm(x) - columnTerm(prefixHash(dstIndex, m));
+  }
+  return h == 0 ? 1 : h;
+}
+
+// A stored position (a node of a level): the header of the position layout
+// (column lengths, free cells, foundations: OFF_CARDS bytes), then the cards
+// of the columns one after the other, deepest first (at most 52).
+const NODE_BYTES: i32 = 96;
+
+/** Writes position `p` as a node at `out` (NODE_BYTES). */
+function storeNode(p: usize, out: usize): void {
+  memory.copy(out, p, OFF_CARDS);
+  let at = out + OFF_CARDS;
+  for (let c = 0; c < numColumns; c++) {
+    const n = <usize>columnLength(p, c);
+    memory.copy(at, p + OFF_CARDS + c * COLUMN_STRIDE, n);
+    at += n;
+  }
+}
+
+/** Rebuilds the position of the node at `node` into `p` (columns in the order they were stored). */
+function loadNode(node: usize, p: usize): void {
+  memory.copy(p, node, OFF_CARDS);
+  let at = node + OFF_CARDS;
+  for (let c = 0; c < numColumns; c++) {
+    const n = <usize>columnLength(p, c);
+    memory.copy(p + OFF_CARDS + c * COLUMN_STRIDE, at, n);
+    at += n;
+  }
 }
 
 function seenContains(table: usize, h: u64): bool {
@@ -456,13 +703,14 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   ready = false;
   stopped = false;
   beamExpanded = 0;
+  beamChildren = 0;
   if (width < 1 || width > 65536 || !readStart()) return -1;
   resetArena(<u64>memoryLimitBytes);
   maxWidth = width;
   levelsAllocated = 0;
   const w = <u64>width;
-  curKeys = allocate(w * KEY_BYTES);
-  nextKeys = allocate(w * KEY_BYTES);
+  curNodes = allocate(w * NODE_BYTES);
+  nextNodes = allocate(w * NODE_BYTES);
   curRepeat = allocate(w);
   nextRepeat = allocate(w);
   nextCost = allocate(w * 2);
@@ -473,7 +721,7 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   seenMask = slots - 1;
   seenCur = allocate(<u64>slots * 8);
   seenNext = allocate(<u64>slots * 8);
-  if (curKeys == 0 || nextKeys == 0 || curRepeat == 0 || nextRepeat == 0 || nextCost == 0 || nextLink == 0 || seenCur == 0 || seenNext == 0) return -1;
+  if (curNodes == 0 || nextNodes == 0 || curRepeat == 0 || nextRepeat == 0 || nextCost == 0 || nextLink == 0 || seenCur == 0 || seenNext == 0) return -1;
 
   // The first solution as packed moves: replay the buffer on the real start.
   copyPosition(WORK, START);
@@ -600,14 +848,14 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
 
   // level 0: the one start node
   if (levelParents(0) == 0) return bestLength;
-  encodeKey(WORK, curKeys);
+  storeNode(WORK, curNodes);
   store<u8>(curRepeat, 0);
   let curCount: u32 = 1;
   memory.fill(seenCur, 0, (<usize>seenMask + 1) << 3);
   seenCurCount = 0;
   memory.fill(seenNext, 0, (<usize>seenMask + 1) << 3);
   seenNextCount = 0;
-  seenAdd(hashKey64(curKeys));
+  seenAdd(positionHash(WORK));
 
   for (let d = 0; d + 1 < bound && d + 1 < MAX_LEVELS; d++) {
     // the set of level d becomes the current one, level d+1 starts empty
@@ -629,18 +877,22 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         stopped = true;
         break;
       }
-      decodeKey(curKeys + <usize>i * KEY_BYTES, WORK);
+      loadNode(curNodes + <usize>i * NODE_BYTES, WORK);
       const repeat = <i32>load<u8>(curRepeat + i);
       const k = listMoves(WORK, repeat);
+      beamChildren += <u32>k;
       measureRuns(WORK);
+      const parentHash = measureHashes(WORK);
       memory.copy(HEADER_SAVE, WORK, OFF_CARDS);
       for (let m = 0; m < k; m++) {
         const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
-        playListed(WORK, m);
-        const autoMoved = applyAutoMoves(WORK, false);
-        const depth = d + 1;
         const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
-        const c = childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1);
+        playListed(WORK, m);
+        const autoMoved = autoMovesAfter(WORK, at);
+        const depth = d + 1;
+        const c = autoMoved
+          ? childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1)
+          : childCostQuick(WORK, move, at);
         if (childSorted) {
           copyPosition(SCRATCH, WORK);
           const rest = finish(SCRATCH);
@@ -656,8 +908,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         } else if (depth + 1 < bound) {
           // a full level takes only children cheaper than its dearest
           if (nextCount < <u32>width || c < worst) {
-            encodeKey(WORK, KEY);
-            const h = hashKey64(KEY);
+            const h = autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at);
             if (!seenContains(seenCur, h) && !seenContains(seenNext, h)) {
               let slot: u32 = 0;
               if (nextCount < <u32>width) {
@@ -667,7 +918,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
                 store<u32>(BIN_HEAD + (<usize>worst << 2), load<u32>(nextLink + (<usize>slot << 2)));
               }
               seenAdd(h);
-              memory.copy(nextKeys + <usize>slot * KEY_BYTES, KEY, KEY_BYTES);
+              storeNode(WORK, nextNodes + <usize>slot * NODE_BYTES);
               const single = moveCount(move) == 1 && moveKind(move) != MOVE_TO_FOUNDATION && !autoMoved;
               store<u8>(nextRepeat + slot, single ? moveCard(move) : 0);
               store<u16>(nextCost + (<usize>slot << 1), c);
@@ -684,9 +935,9 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       }
     }
     if (stopped || nextCount == 0) break;
-    const tk = curKeys;
-    curKeys = nextKeys;
-    nextKeys = tk;
+    const tk = curNodes;
+    curNodes = nextNodes;
+    nextNodes = tk;
     const tr = curRepeat;
     curRepeat = nextRepeat;
     nextRepeat = tr;
