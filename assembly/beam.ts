@@ -843,7 +843,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
   let foundMoves = 0;
 
   let slots: u32 = 1 << 10;
-  while (slots < <u32>width * 32 && slots < seenSlots) slots <<= 1;
+  while (slots < <u32>width * 8 && slots < seenSlots) slots <<= 1;
   seenMask = slots - 1;
 
   // level 0: the one start node

@@ -77,6 +77,8 @@ for (let n = from; n <= to; n++) {
     priv.deadline = schedule;
     (engine as unknown as { clock: () => number }).clock = () => Number(e.beamExpanded.value);
     runBeams(be, 16384);
+    priv.deadline = Infinity;
+    (engine as unknown as { clock: () => number }).clock = () => performance.now();
   } else {
     e.setBeamWeights(...weights);
     e.shortenBeam(width, 0);
