@@ -119,6 +119,7 @@ let wNotHome: i32 = 1;
 let wUnsorted: i32 = 1;
 let wCells: i32 = 1;
 let wEmpty: i32 = 0;
+let wBlockers: i32 = 0;
 
 // ---------------------------------------------------------------------------
 // Moves on positions
@@ -228,6 +229,9 @@ function topRun(p: usize, col: i32): i32 {
   return run;
 }
 
+/** Per card byte: 1 + the column whose top card it is, 0 for none (listMoves fills it and clears it again). */
+const TOP_OWNER: usize = memory.data(64);
+
 /**
  * Lists the moves of `p` as packed moves in CHILD_MOVES, in the order
  * foundation moves (cells, then columns), cell to column, column to column,
@@ -248,9 +252,31 @@ function listMoves(p: usize, repeat: i32): i32 {
     const card = cardAt(p, c, n - 1);
     if (card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_COLUMN, c, TARGET_FOUNDATION, 0));
   }
+  // Builds where a card goes on the rank above it only (no wrap): a run is
+  // consecutive ranks, and a card can go on at most four top cards (the rank
+  // above, each suit), found through TOP_OWNER instead of trying every column.
+  const rankStep = !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
+  if (rankStep) {
+    for (let c = 0; c < numColumns; c++) {
+      const n = columnLength(p, c);
+      if (n > 0) store<u8>(TOP_OWNER + cardAt(p, c, n - 1), c + 1);
+    }
+  }
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
     if (card == 0 || card == repeat) continue;
+    if (rankStep) {
+      const above = (rankOf(card) + 1) << 2;
+      if (above <= (13 << 2)) {
+        for (let s = 0; s < 4; s++) {
+          const top = above | s;
+          const owner = <i32>load<u8>(TOP_OWNER + top);
+          if (owner != 0 && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, owner - 1));
+        }
+      }
+      if (emptyTarget >= 0 && emptyColumnAccepts(card)) k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, emptyTarget));
+      continue;
+    }
     for (let to = 0; to < numColumns; to++) {
       const m = columnLength(p, to);
       if (m > 0) {
@@ -261,35 +287,47 @@ function listMoves(p: usize, repeat: i32): i32 {
       }
     }
   }
-  // Builds where a card goes on the rank above it only (no wrap): a run is
-  // consecutive ranks and at most one of its cards fits a given top card.
-  const rankStep = !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
   const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
   const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
   for (let from = 0; from < numColumns; from++) {
     const n = columnLength(p, from);
     if (n == 0) continue;
     const run = topRun(p, from);
+    if (rankStep) {
+      const most = run < capacityOnCard ? run : capacityOnCard;
+      for (let j = 1; j <= most; j++) {
+        const card = cardAt(p, from, n - j);
+        if (card == repeat) continue;
+        const above = (rankOf(card) + 1) << 2;
+        if (above > (13 << 2)) continue;
+        for (let s = 0; s < 4; s++) {
+          const top = above | s;
+          const owner = <i32>load<u8>(TOP_OWNER + top);
+          // owner is never `from`: its top ranks at most `card`
+          if (owner != 0 && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, owner - 1));
+        }
+      }
+      if (emptyTarget >= 0 && run < n) {
+        // a column that is one sorted run is not moved into an empty column
+        const most = run < capacityToEmpty ? run : capacityToEmpty;
+        for (let j = 1; j <= most; j++) {
+          const card = cardAt(p, from, n - j);
+          if (card == repeat || !emptyColumnAccepts(card)) continue;
+          k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, emptyTarget));
+        }
+      }
+      continue;
+    }
     for (let to = 0; to < numColumns; to++) {
       if (to == from) continue;
       const m = columnLength(p, to);
       if (m > 0) {
         const top = cardAt(p, to, m - 1);
         const most = run < capacityOnCard ? run : capacityOnCard;
-        if (rankStep) {
-          // the run's ranks rise by one from the exposed card, so only the
-          // card one rank below `top` can go there: j = rank(top) - rank(exposed)
-          const j = rankOf(top) - rankOf(cardAt(p, from, n - 1));
-          if (j >= 1 && j <= most) {
-            const card = cardAt(p, from, n - j);
-            if (card != repeat && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
-          }
-        } else {
-          for (let j = 1; j <= most; j++) {
-            const card = cardAt(p, from, n - j);
-            if (card == repeat || !buildsOn(card, top)) continue;
-            k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
-          }
+        for (let j = 1; j <= most; j++) {
+          const card = cardAt(p, from, n - j);
+          if (card == repeat || !buildsOn(card, top)) continue;
+          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
         }
       } else if (to == emptyTarget && run < n) {
         // a column that is one sorted run is not moved into an empty column
@@ -313,6 +351,7 @@ function listMoves(p: usize, repeat: i32): i32 {
       k = putMove(k, packMove(card, MOVE_TO_CELL, 0, 1), where(SOURCE_COLUMN, from, TARGET_CELL, cell));
     }
   }
+  if (rankStep) memory.fill(TOP_OWNER, 0, 64);
   return k;
 }
 
@@ -336,6 +375,40 @@ let parentUnsorted: i32 = 0;
 let parentUnfallen: i32 = 0;
 let parentEmpty: i32 = 0;
 let parentCells: i32 = 0;
+let parentBlockers: i32 = 0;
+/** Per suit of the measured position: the column holding its next foundation card (255: a free cell, or the suit is complete), and the card's index there. */
+const NEXT_COLUMN: usize = memory.data(4);
+const NEXT_INDEX: usize = memory.data(4);
+
+/**
+ * Blockers of `p`: for each suit whose next foundation card (one above its
+ * foundation) lies in a column, the cards above it there. Those cards must
+ * all move before that card can go home. With `record`, the card's column and
+ * index per suit go to NEXT_COLUMN and NEXT_INDEX.
+ */
+function blockersOf(p: usize, record: bool): i32 {
+  let total = 0;
+  let wanted: u64 = 0;
+  for (let s = 0; s < 4; s++) {
+    if (record) store<u8>(NEXT_COLUMN + s, 255);
+    const r = foundation(p, s) + 1;
+    if (r <= 13) wanted |= (<u64>1) << <u64>((r << 2) | s);
+  }
+  for (let c = 0; c < numColumns && wanted != 0; c++) {
+    const n = columnLength(p, c);
+    for (let i = 0; i < n; i++) {
+      const card = cardAt(p, c, i);
+      if (((wanted >> <u64>card) & 1) == 0) continue;
+      wanted &= ~((<u64>1) << <u64>card);
+      total += n - 1 - i;
+      if (record) {
+        store<u8>(NEXT_COLUMN + suitOf(card), c);
+        store<u8>(NEXT_INDEX + suitOf(card), i);
+      }
+    }
+  }
+  return total;
+}
 
 /**
  * Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about
@@ -366,6 +439,7 @@ function measureRuns(p: usize): void {
   parentUnfallen = unfallen;
   parentEmpty = empty;
   parentCells = numCells - emptyCellCount(p);
+  parentBlockers = wBlockers != 0 ? blockersOf(p, true) : 0;
 }
 
 /**
@@ -385,6 +459,18 @@ function childCostQuick(p: usize, move: u32, at: u32): i32 {
   let unfallen = parentUnfallen;
   let empty = parentEmpty;
   let cells = parentCells;
+  let blockers = parentBlockers;
+  if (wBlockers != 0 && dstKind != TARGET_FOUNDATION) {
+    // A suit's next card keeps the cards above it when it moves with them (or
+    // alone, to a cell or from one); it loses `count` when they leave from
+    // above it and gains `count` when they land on its column.
+    for (let s = 0; s < 4; s++) {
+      const c = <i32>load<u8>(NEXT_COLUMN + s);
+      if (c == 255) continue;
+      if (srcKind == SOURCE_COLUMN && c == srcIndex && <i32>load<u8>(NEXT_INDEX + s) < <i32>load<u8>(PARENT_LENGTHS + c) - count) blockers -= count;
+      else if (dstKind == TARGET_COLUMN && c == dstIndex) blockers += count;
+    }
+  }
   if (srcKind == SOURCE_CELL) {
     cells--;
   } else {
@@ -425,7 +511,9 @@ function childCostQuick(p: usize, move: u32, at: u32): i32 {
     if (fall < n) unfallen++;
   }
   childSorted = unfallen == 0;
-  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + 64;
+  // a foundation move changes that suit's next card: counted afresh
+  if (wBlockers != 0 && dstKind == TARGET_FOUNDATION) blockers = blockersOf(p, false);
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockers * wBlockers + 64;
   return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
 
@@ -468,7 +556,8 @@ function childCost(p: usize, target: i32): i32 {
   }
   childSorted = sorted;
   const cells = numCells - emptyCellCount(p);
-  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + 64;
+  const blockers = wBlockers != 0 ? blockersOf(p, false) : 0;
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockers * wBlockers + 64;
   return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
 
@@ -758,12 +847,18 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   return bestLength;
 }
 
-/** Sets the cost weights of the beam (tuning hook; defaults 1, 1, 1). */
-export function setBeamWeights(notHome: i32, unsorted: i32, cells: i32, empty: i32): void {
+/**
+ * Sets the cost weights of the next beams (defaults 1, 1, 1, 0, 0): cards not
+ * home, cards above the sorted run at the bottom of their column, occupied
+ * free cells, empty columns (a bonus, subtracted), and blockers (the cards
+ * above each suit's next foundation card in its column, summed over suits).
+ */
+export function setBeamWeights(notHome: i32, unsorted: i32, cells: i32, empty: i32, blockers: i32): void {
   wNotHome = notHome;
   wUnsorted = unsorted;
   wCells = cells;
   wEmpty = empty;
+  wBlockers = blockers;
 }
 
 /** Length of the best path in counted moves (after shortenBegin). */

@@ -4,7 +4,7 @@
  * Deterministic: no wall or CPU budget decides anything.
  *
  *   npx tsx bench/beam-fixed.ts freecell 1 100 width [a,b,c,d]
- *     one beam of `width` from the start with cost weights a,b,c,d (default 2,4,6,2)
+ *     one beam of `width` from the start with cost weights a,b,c,d,e (default 2,4,6,2,0; assembly/beam.ts setBeamWeights)
  *   SCHEDULE=n npx tsx bench/beam-fixed.ts freecell 1 100
  *     client-sdk/core/shorten.ts runBeams with a budget of n expanded positions
  *     (its clock counts expanded positions instead of ms)
@@ -20,15 +20,46 @@ import { pathToFileURL } from 'node:url';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { checkSolution } from '../client-sdk/core/verify.js';
-import { countedMoves, runBeams, type BeamEngine } from '../client-sdk/core/shorten.js';
+import { countedMoves, runBeams, type BeamEngine, type BeamCost } from '../client-sdk/core/shorten.js';
 import type { Move } from '../client-sdk/core/moves.js';
 
-const [game = 'freecell', fromArg = '1', toArg = '100', widthArg = '1024', weightsArg = '2,4,6,2'] = process.argv.slice(2);
+const [game = 'freecell', fromArg = '1', toArg = '100', widthArg = '1024', weightsArg = '2,4,6,2,0'] = process.argv.slice(2);
 const from = Number(fromArg);
 const to = Number(toArg);
 const width = Number(widthArg);
-const weights = weightsArg.split(',').map(Number) as [number, number, number, number];
+const weights = weightsArg.split(',').map(Number) as [number, number, number, number, number];
 const schedule = process.env.SCHEDULE ? Number(process.env.SCHEDULE) : 0;
+const W: [number, number, number, number, number][] = [[2, 4, 6, 2, 0], [1, 1, 4, 0, 0]];
+const schedules = {
+  /** one beam as wide as the budget allows */
+  one(engine: BeamEngine): number {
+    engine.weights(...W[0]);
+    const t0 = engine.now();
+    engine.beam(64, 0);
+    const per = (engine.now() - t0) / 64;
+    const w = Math.floor((0.95 * (engine.deadline - engine.now())) / per);
+    if (w > 64) engine.beam(Math.min(w, 16384), 0);
+    return w;
+  },
+  /** two beams, one per cost, each half the budget; then suffixes at the same width */
+  two(engine: BeamEngine): number {
+    engine.weights(...W[0]);
+    const t0 = engine.now();
+    engine.beam(64, 0);
+    const per = (engine.now() - t0) / 64;
+    const w = Math.floor((0.45 * (engine.deadline - engine.now())) / per);
+    if (w <= 64) return 64;
+    engine.beam(Math.min(w, 16384), 0);
+    engine.weights(...W[1]);
+    engine.beam(Math.min(w, 16384), 0);
+    let turn = 0;
+    for (let prefix = 16; prefix < engine.pathMoves() && !engine.stopped(); prefix += 16) {
+      engine.weights(...W[turn++ % 2]);
+      engine.beam(Math.min(w, 16384), prefix);
+    }
+    return w;
+  },
+};
 const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs };
 const engine = process.env.ENGINE_WASM
   ? Engine.instantiate(await compileEngine(pathToFileURL(process.env.ENGINE_WASM)))
@@ -39,7 +70,7 @@ interface Raw {
   shortenWrite(): number;
   shortenPathMoves(): number;
   shortenStopped(): number;
-  setBeamWeights(a: number, b: number, c: number, d: number): void;
+  setBeamWeights(a: number, b: number, c: number, d: number, e: number): void;
   beamExpanded: WebAssembly.Global;
   beamChildren?: WebAssembly.Global;
 }
@@ -68,7 +99,7 @@ for (let n = from; n <= to; n++) {
       begin: () => 0,
       beam: (w, p) => e.shortenBeam(w, p),
       pathMoves: () => e.shortenPathMoves(),
-      weights: (a, b, c, d) => e.setBeamWeights(a, b, c, d),
+      weights: (a, b, c, d, f) => e.setBeamWeights(a, b, c, d, f),
       stopped: () => e.shortenStopped() !== 0,
       read: () => null,
       now: () => Number(e.beamExpanded.value),
@@ -76,7 +107,8 @@ for (let n = from; n <= to; n++) {
     };
     priv.deadline = schedule;
     (engine as unknown as { clock: () => number }).clock = () => Number(e.beamExpanded.value);
-    runBeams(be, 16384);
+    const variant = process.env.VARIANT ? (schedules as Record<string, (b: BeamEngine, w: number, c?: BeamCost[]) => number>)[process.env.VARIANT] : runBeams;
+    variant(be, 16384, process.env.COSTS ? (JSON.parse(process.env.COSTS) as BeamCost[]) : undefined);
     priv.deadline = Infinity;
     (engine as unknown as { clock: () => number }).clock = () => performance.now();
   } else {
