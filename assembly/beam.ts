@@ -235,9 +235,12 @@ const TOP_OWNER: usize = memory.data(64);
 /**
  * Lists the moves of `p` as packed moves in CHILD_MOVES, in the order
  * foundation moves (cells, then columns), cell to column, column to column,
- * column to cell. `repeat` is a card not to move (0: none). Returns how many.
+ * column to cell. `repeat` is a card not to move (0: none). `fast` lets
+ * builds on the rank above find targets through TOP_OWNER (the same moves in
+ * another order; false tries every column, the self-check's reference).
+ * Returns how many.
  */
-function listMoves(p: usize, repeat: i32): i32 {
+function listMoves(p: usize, repeat: i32, fast: bool): i32 {
   let k = 0;
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
@@ -255,7 +258,7 @@ function listMoves(p: usize, repeat: i32): i32 {
   // Builds where a card goes on the rank above it only (no wrap): a run is
   // consecutive ranks, and a card can go on at most four top cards (the rank
   // above, each suit), found through TOP_OWNER instead of trying every column.
-  const rankStep = !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
+  const rankStep = fast && !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
   if (rankStep) {
     for (let c = 0; c < numColumns; c++) {
       const n = columnLength(p, c);
@@ -761,6 +764,82 @@ function seenAdd(h: u64): void {
 }
 
 // ---------------------------------------------------------------------------
+// Self-check (tests): the incremental shortcuts against their from-scratch values
+
+let selfCheck: bool = false;
+let selfChecks: u32 = 0;
+let selfCheckFailures: u32 = 0;
+
+/**
+ * Turns the self-check on (1) or off (0) and clears its counters. While on,
+ * every expanded position's moves are listed both ways (listMoves fast and
+ * not) and compared as sets, and every child's incremental cost, goal test,
+ * hash and auto-moves are compared with values computed from scratch
+ * (costFromScratch, positionHash, applyAutoMoves). Slow; for tests.
+ */
+export function setBeamSelfCheck(on: i32): void {
+  selfCheck = on != 0;
+  selfChecks = 0;
+  selfCheckFailures = 0;
+}
+
+/** Comparisons the self-check made since setBeamSelfCheck. */
+export function beamSelfChecks(): u32 {
+  return selfChecks;
+}
+
+/** Comparisons that differed (0 unless an incremental shortcut is wrong). */
+export function beamSelfCheckFailures(): u32 {
+  return selfCheckFailures;
+}
+
+/** Order-free signature of the `k` listed child moves (move word and where word). */
+function movesSignature(k: i32): u64 {
+  let sum: u64 = 0;
+  for (let m = 0; m < k; m++) {
+    let x = (<u64>load<u32>(CHILD_MOVES + (<usize>m << 2)) << 32) | <u64>load<u32>(CHILD_WHERE + (<usize>m << 2));
+    x = (x ^ (x >> 31)) * 0x94d049bb133111eb;
+    sum += x ^ (x >> 29);
+  }
+  return sum;
+}
+
+let scratchSorted: bool = false;
+
+/** The beam's cost of `p` from its cards alone (no parent); sets scratchSorted (every column falls strictly in rank). */
+function costFromScratch(p: usize): i32 {
+  let home = 0;
+  for (let s = 0; s < 4; s++) home += foundation(p, s);
+  let unsorted = 0;
+  let empty = 0;
+  let sorted = true;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) {
+      empty++;
+      continue;
+    }
+    let ok = 1;
+    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    unsorted += n - ok;
+    for (let i = 1; i < n; i++) if (rankOf(cardAt(p, c, i)) >= rankOf(cardAt(p, c, i - 1))) sorted = false;
+  }
+  scratchSorted = sorted;
+  const cells = numCells - emptyCellCount(p);
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockersOf(p, false) * wBlockers + 64;
+  return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
+}
+
+/** Compares child `p` (cost `cost`, childSorted, hash `h`, auto-moves done) with its from-scratch values. */
+function checkChild(p: usize, cost: i32, h: u64): void {
+  selfChecks++;
+  if (costFromScratch(p) != cost || scratchSorted != childSorted) selfCheckFailures++;
+  if (positionHash(p) != h) selfCheckFailures++;
+  copyPosition(SCRATCH, p);
+  if (applyAutoMoves(SCRATCH, false)) selfCheckFailures++;
+}
+
+// ---------------------------------------------------------------------------
 // Session
 
 /** Reads the input block (search.ts documents it) into START; false when it does not fit the engine's layout. */
@@ -974,7 +1053,14 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       }
       loadNode(curNodes + <usize>i * NODE_BYTES, WORK);
       const repeat = <i32>load<u8>(curRepeat + i);
-      const k = listMoves(WORK, repeat);
+      if (selfCheck) {
+        const kg = listMoves(WORK, repeat, false);
+        const sg = movesSignature(kg);
+        const kf = listMoves(WORK, repeat, true);
+        selfChecks++;
+        if (kf != kg || movesSignature(kf) != sg) selfCheckFailures++;
+      }
+      const k = listMoves(WORK, repeat, true);
       beamChildren += <u32>k;
       measureRuns(WORK);
       const parentHash = measureHashes(WORK);
@@ -988,6 +1074,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         const c = autoMoved
           ? childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1)
           : childCostQuick(WORK, move, at);
+        if (selfCheck) checkChild(WORK, c, autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at));
         if (childSorted) {
           copyPosition(SCRATCH, WORK);
           const rest = finish(SCRATCH);
