@@ -8,6 +8,8 @@
  *   SCHEDULE=n npx tsx bench/beam-fixed.ts freecell 1 100
  *     client-sdk/core/shorten.ts runBeams with a budget of n expanded positions
  *     (its clock counts expanded positions instead of ms)
+ *   COSTS='[[2,4,8,2,1],[1,1,4,0,1]]' SCHEDULE=n …   runBeams with other costs
+ *   VARIANT=one|two SCHEDULE=n …   the alternative schedules below (tried, not better)
  *   ENGINE_WASM=/tmp/base.wasm …   another build of the engine
  *
  * Prints the mean counted length (moves without safe auto-moves) of the
