@@ -45,11 +45,12 @@
  */
 import {
   numColumns, numCells, rankOf, suitOf, buildsOn, emptyColumnAccepts, sequenceCapacity, setRules,
+  buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK,
 } from './rules';
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
   columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves, encodeKey, decodeKey,
+  copyPosition, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
 } from './position';
 import { resetArena, allocate, arenaBytesUsed } from './arena';
 import {
@@ -77,7 +78,6 @@ const NONE: u32 = 0xffffffff;
 const START: usize = memory.data(POSITION_BYTES);
 const WORK: usize = memory.data(POSITION_BYTES);
 const SCRATCH: usize = memory.data(POSITION_BYTES);
-const KEY: usize = memory.data(KEY_BYTES);
 const CHILD_MOVES: usize = memory.data(MAX_CHILDREN * 4);
 /** Per child move: where it goes in the listed position (see `where`). */
 const CHILD_WHERE: usize = memory.data(MAX_CHILDREN * 4);
@@ -91,8 +91,9 @@ const HEADER_SAVE: usize = memory.data(OFF_CARDS);
 
 let maxWidth: i32 = 0;
 let levelsAllocated: i32 = 0;
-let curKeys: usize = 0;
-let nextKeys: usize = 0;
+/** The positions of the level being expanded and of the one being built, NODE_BYTES each (see `storeNode`). */
+let curNodes: usize = 0;
+let nextNodes: usize = 0;
 let curRepeat: usize = 0;
 let nextRepeat: usize = 0;
 let nextCost: usize = 0;
@@ -111,11 +112,14 @@ let bestMoves: i32 = 0;
 let stopped: bool = false;
 let ready: bool = false;
 export let beamExpanded: u32 = 0;
+/** Children listed by the beams of the session (moves of the expanded positions; a development counter). */
+export let beamChildren: u32 = 0;
 
 let wNotHome: i32 = 1;
 let wUnsorted: i32 = 1;
 let wCells: i32 = 1;
 let wEmpty: i32 = 0;
+let wBlockers: i32 = 0;
 
 // ---------------------------------------------------------------------------
 // Moves on positions
@@ -195,6 +199,27 @@ function playListed(p: usize, m: i32): void {
   }
 }
 
+/**
+ * The safe auto-moves after child move `at` (a `where` word) was played on a
+ * position closed under auto-moves (every position the beam expands is: the
+ * start and each child get applyAutoMoves): whether a card fits its
+ * foundation and whether it is safe depend on the foundations only, so with
+ * the foundations unchanged only the card the move exposed can newly go home.
+ * A move to a foundation, or an exposed card that goes home, runs the full
+ * applyAutoMoves; any other move changes nothing. Returns true when a card
+ * moved (as applyAutoMoves).
+ */
+function autoMovesAfter(p: usize, at: u32): bool {
+  if (((at >> 8) & 15) == <u32>TARGET_FOUNDATION) return applyAutoMoves(p, false);
+  if ((at & 15) != <u32>SOURCE_COLUMN) return false;
+  const col = <i32>((at >> 4) & 15);
+  const n = columnLength(p, col);
+  if (n == 0) return false;
+  const card = cardAt(p, col, n - 1);
+  if (!fitsFoundation(p, card) || !isSafeAutoMove(p, card)) return false;
+  return applyAutoMoves(p, false);
+}
+
 /** Cards at the top of column `col` that form one movable sequence. */
 function topRun(p: usize, col: i32): i32 {
   const n = columnLength(p, col);
@@ -204,12 +229,18 @@ function topRun(p: usize, col: i32): i32 {
   return run;
 }
 
+/** Per card byte: 1 + the column whose top card it is, 0 for none (listMoves fills it and clears it again). */
+const TOP_OWNER: usize = memory.data(64);
+
 /**
  * Lists the moves of `p` as packed moves in CHILD_MOVES, in the order
  * foundation moves (cells, then columns), cell to column, column to column,
- * column to cell. `repeat` is a card not to move (0: none). Returns how many.
+ * column to cell. `repeat` is a card not to move (0: none). `fast` lets
+ * builds on the rank above find targets through TOP_OWNER (the same moves in
+ * another order; false tries every column, the self-check's reference).
+ * Returns how many.
  */
-function listMoves(p: usize, repeat: i32): i32 {
+function listMoves(p: usize, repeat: i32, fast: bool): i32 {
   let k = 0;
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
@@ -224,9 +255,31 @@ function listMoves(p: usize, repeat: i32): i32 {
     const card = cardAt(p, c, n - 1);
     if (card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_COLUMN, c, TARGET_FOUNDATION, 0));
   }
+  // Builds where a card goes on the rank above it only (no wrap): a run is
+  // consecutive ranks, and a card can go on at most four top cards (the rank
+  // above, each suit), found through TOP_OWNER instead of trying every column.
+  const rankStep = fast && !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
+  if (rankStep) {
+    for (let c = 0; c < numColumns; c++) {
+      const n = columnLength(p, c);
+      if (n > 0) store<u8>(TOP_OWNER + cardAt(p, c, n - 1), c + 1);
+    }
+  }
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
     if (card == 0 || card == repeat) continue;
+    if (rankStep) {
+      const above = (rankOf(card) + 1) << 2;
+      if (above <= (13 << 2)) {
+        for (let s = 0; s < 4; s++) {
+          const top = above | s;
+          const owner = <i32>load<u8>(TOP_OWNER + top);
+          if (owner != 0 && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, owner - 1));
+        }
+      }
+      if (emptyTarget >= 0 && emptyColumnAccepts(card)) k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, emptyTarget));
+      continue;
+    }
     for (let to = 0; to < numColumns; to++) {
       const m = columnLength(p, to);
       if (m > 0) {
@@ -243,6 +296,31 @@ function listMoves(p: usize, repeat: i32): i32 {
     const n = columnLength(p, from);
     if (n == 0) continue;
     const run = topRun(p, from);
+    if (rankStep) {
+      const most = run < capacityOnCard ? run : capacityOnCard;
+      for (let j = 1; j <= most; j++) {
+        const card = cardAt(p, from, n - j);
+        if (card == repeat) continue;
+        const above = (rankOf(card) + 1) << 2;
+        if (above > (13 << 2)) continue;
+        for (let s = 0; s < 4; s++) {
+          const top = above | s;
+          const owner = <i32>load<u8>(TOP_OWNER + top);
+          // owner is never `from`: its top ranks at most `card`
+          if (owner != 0 && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, owner - 1));
+        }
+      }
+      if (emptyTarget >= 0 && run < n) {
+        // a column that is one sorted run is not moved into an empty column
+        const most = run < capacityToEmpty ? run : capacityToEmpty;
+        for (let j = 1; j <= most; j++) {
+          const card = cardAt(p, from, n - j);
+          if (card == repeat || !emptyColumnAccepts(card)) continue;
+          k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, emptyTarget));
+        }
+      }
+      continue;
+    }
     for (let to = 0; to < numColumns; to++) {
       if (to == from) continue;
       const m = columnLength(p, to);
@@ -276,6 +354,7 @@ function listMoves(p: usize, repeat: i32): i32 {
       k = putMove(k, packMove(card, MOVE_TO_CELL, 0, 1), where(SOURCE_COLUMN, from, TARGET_CELL, cell));
     }
   }
+  if (rankStep) memory.fill(TOP_OWNER, 0, 64);
   return k;
 }
 
@@ -293,8 +372,56 @@ const SORTED_RUN: usize = memory.data(MAX_COLUMNS);
 const FALLING_RUN: usize = memory.data(MAX_COLUMNS);
 const PARENT_LENGTHS: usize = memory.data(MAX_COLUMNS);
 
-/** Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about to be expanded. */
+// The measured position's totals of the cost terms, for childCostQuick.
+let parentHome: i32 = 0;
+let parentUnsorted: i32 = 0;
+let parentUnfallen: i32 = 0;
+let parentEmpty: i32 = 0;
+let parentCells: i32 = 0;
+let parentBlockers: i32 = 0;
+/** Per suit of the measured position: the column holding its next foundation card (255: a free cell, or the suit is complete), and the card's index there. */
+const NEXT_COLUMN: usize = memory.data(4);
+const NEXT_INDEX: usize = memory.data(4);
+
+/**
+ * Blockers of `p`: for each suit whose next foundation card (one above its
+ * foundation) lies in a column, the cards above it there. Those cards must
+ * all move before that card can go home. With `record`, the card's column and
+ * index per suit go to NEXT_COLUMN and NEXT_INDEX.
+ */
+function blockersOf(p: usize, record: bool): i32 {
+  let total = 0;
+  let wanted: u64 = 0;
+  for (let s = 0; s < 4; s++) {
+    if (record) store<u8>(NEXT_COLUMN + s, 255);
+    const r = foundation(p, s) + 1;
+    if (r <= 13) wanted |= (<u64>1) << <u64>((r << 2) | s);
+  }
+  for (let c = 0; c < numColumns && wanted != 0; c++) {
+    const n = columnLength(p, c);
+    for (let i = 0; i < n; i++) {
+      const card = cardAt(p, c, i);
+      if (((wanted >> <u64>card) & 1) == 0) continue;
+      wanted &= ~((<u64>1) << <u64>card);
+      total += n - 1 - i;
+      if (record) {
+        store<u8>(NEXT_COLUMN + suitOf(card), c);
+        store<u8>(NEXT_INDEX + suitOf(card), i);
+      }
+    }
+  }
+  return total;
+}
+
+/**
+ * Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about
+ * to be expanded, and its totals: cards home, cards above the sorted runs,
+ * columns that do not fall strictly in rank, empty columns, occupied cells.
+ */
 function measureRuns(p: usize): void {
+  let unsorted = 0;
+  let unfallen = 0;
+  let empty = 0;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     store<u8>(PARENT_LENGTHS + c, n);
@@ -304,7 +431,93 @@ function measureRuns(p: usize): void {
     let fall = n == 0 ? 0 : 1;
     while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
     store<u8>(FALLING_RUN + c, fall);
+    unsorted += n - ok;
+    if (fall < n) unfallen++;
+    if (n == 0) empty++;
   }
+  let home = 0;
+  for (let s = 0; s < 4; s++) home += foundation(p, s);
+  parentHome = home;
+  parentUnsorted = unsorted;
+  parentUnfallen = unfallen;
+  parentEmpty = empty;
+  parentCells = numCells - emptyCellCount(p);
+  parentBlockers = wBlockers != 0 ? blockersOf(p, true) : 0;
+}
+
+/**
+ * childCost for a child of the measured position reached by child move
+ * `move` at `at` (a `where` word) with no auto-move after it: the parent's
+ * totals with the terms of the one or two columns the move touched replaced
+ * (the same value as childCost; sets childSorted).
+ */
+function childCostQuick(p: usize, move: u32, at: u32): i32 {
+  const count = moveCount(move);
+  const srcKind = <i32>(at & 15);
+  const srcIndex = <i32>((at >> 4) & 15);
+  const dstKind = <i32>((at >> 8) & 15);
+  const dstIndex = <i32>((at >> 12) & 15);
+  let home = parentHome;
+  let unsorted = parentUnsorted;
+  let unfallen = parentUnfallen;
+  let empty = parentEmpty;
+  let cells = parentCells;
+  let blockers = parentBlockers;
+  if (wBlockers != 0 && dstKind != TARGET_FOUNDATION) {
+    // A suit's next card keeps the cards above it when it moves with them (or
+    // alone, to a cell or from one); it loses `count` when they leave from
+    // above it and gains `count` when they land on its column.
+    for (let s = 0; s < 4; s++) {
+      const c = <i32>load<u8>(NEXT_COLUMN + s);
+      if (c == 255) continue;
+      if (srcKind == SOURCE_COLUMN && c == srcIndex && <i32>load<u8>(NEXT_INDEX + s) < <i32>load<u8>(PARENT_LENGTHS + c) - count) blockers -= count;
+      else if (dstKind == TARGET_COLUMN && c == dstIndex) blockers += count;
+    }
+  }
+  if (srcKind == SOURCE_CELL) {
+    cells--;
+  } else {
+    const n = <i32>load<u8>(PARENT_LENGTHS + srcIndex);
+    const ok = <i32>load<u8>(SORTED_RUN + srcIndex);
+    const fall = <i32>load<u8>(FALLING_RUN + srcIndex);
+    const n2 = n - count;
+    const ok2 = ok < n2 ? ok : n2;
+    const fall2 = fall < n2 ? fall : n2;
+    unsorted += (n2 - ok2) - (n - ok);
+    unfallen += (fall2 < n2 ? 1 : 0) - (fall < n ? 1 : 0);
+    if (n2 == 0) empty++;
+  }
+  if (dstKind == TARGET_FOUNDATION) {
+    home++;
+  } else if (dstKind == TARGET_CELL) {
+    cells++;
+  } else {
+    const c = dstIndex;
+    const before = <i32>load<u8>(PARENT_LENGTHS + c);
+    const n = before + count;
+    let ok = <i32>load<u8>(SORTED_RUN + c);
+    let fall = <i32>load<u8>(FALLING_RUN + c);
+    unsorted -= before - ok;
+    if (fall < before) unfallen--;
+    if (before == 0) empty--;
+    if (ok >= before) while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    if (ok == 0) {
+      ok = 1;
+      while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    }
+    if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+    if (fall == 0) {
+      fall = 1;
+      while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
+    }
+    unsorted += n - ok;
+    if (fall < n) unfallen++;
+  }
+  childSorted = unfallen == 0;
+  // a foundation move changes that suit's next card: counted afresh
+  if (wBlockers != 0 && dstKind == TARGET_FOUNDATION) blockers = blockersOf(p, false);
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockers * wBlockers + 64;
+  return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
 
 /** Set by childCost: every column of the child falls strictly in rank (the goal: see the file comment). */
@@ -346,7 +559,8 @@ function childCost(p: usize, target: i32): i32 {
   }
   childSorted = sorted;
   const cells = numCells - emptyCellCount(p);
-  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + 64;
+  const blockers = wBlockers != 0 ? blockersOf(p, false) : 0;
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockers * wBlockers + 64;
   return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
 
@@ -387,17 +601,142 @@ function finish(p: usize): i32 {
 // ---------------------------------------------------------------------------
 // Duplicate sets (64-bit hashes of canonical keys; 0 marks an empty slot)
 
-function hashKey64(key: usize): u64 {
-  let h: u64 = 0x9e3779b97f4a7c15;
-  for (let w = 0; w < 6; w++) {
-    let k = load<u64>(key + (<usize>w << 3));
-    k *= 0xbf58476d1ce4e5b9;
-    k ^= k >> 31;
-    h = (h ^ k) * 0x94d049bb133111eb;
-    h = rotl<u64>(h, 29);
+// A position's hash does not depend on the order of its columns or free
+// cells, so it identifies the canonical position (position.ts) without
+// sorting: the sum of a mixed hash of each column's card sequence (deepest
+// first) and of a mixed value of each free-cell card. Foundations follow from
+// the cards in play. A child changes one or two columns and at most one cell,
+// so its hash is the parent's with those terms replaced (childHash); only a
+// child with auto-moves is hashed from scratch.
+
+const COLUMN_SEED: u64 = 0x9e3779b97f4a7c15;
+const COLUMN_STEP: u64 = 0xbf58476d1ce4e5b9;
+
+/** One step of a column's sequence hash: the card put on top of a column whose hash is `h`. */
+// @ts-ignore: decorator
+@inline function columnStep(h: u64, card: i32): u64 {
+  return (h + <u64>card) * COLUMN_STEP;
+}
+
+/** The term of a column with sequence hash `h` in a position's hash (a 64-bit finaliser). */
+// @ts-ignore: decorator
+@inline function columnTerm(h: u64): u64 {
+  let x = h ^ (h >> 31);
+  x *= 0x94d049bb133111eb;
+  x ^= x >> 29;
+  return x;
+}
+
+/** The term of a card in a free cell in a position's hash. */
+// @ts-ignore: decorator
+@inline function cellTerm(card: i32): u64 {
+  let x = (<u64>card + 0x632be59bd9b4e019) * 0x9e3779b97f4a7c15;
+  x ^= x >> 32;
+  return x * 0xd6e8feb86659fd93;
+}
+
+/** Order-free 64-bit hash of position `p` (never 0: 0 marks an empty slot of a duplicate set). */
+function positionHash(p: usize): u64 {
+  let h: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    let x = COLUMN_SEED;
+    const n = columnLength(p, c);
+    for (let i = 0; i < n; i++) x = columnStep(x, cardAt(p, c, i));
+    h += columnTerm(x);
   }
-  h ^= h >> 32;
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0) h += cellTerm(card);
+  }
   return h == 0 ? 1 : h;
+}
+
+/**
+ * Sequence hashes of every prefix of every column of the position `p` about
+ * to be expanded: PREFIX_HASHES[c * 64 + i] is the hash of the deepest i cards
+ * of column c. Returns the position's hash (positionHash, the same value).
+ */
+const PREFIX_HASHES: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE * 8);
+function measureHashes(p: usize): u64 {
+  let h: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const row = PREFIX_HASHES + (<usize>(c * COLUMN_STRIDE) << 3);
+    let x = COLUMN_SEED;
+    store<u64>(row, x);
+    const n = columnLength(p, c);
+    for (let i = 0; i < n; i++) {
+      x = columnStep(x, cardAt(p, c, i));
+      store<u64>(row + (<usize>(i + 1) << 3), x);
+    }
+    h += columnTerm(x);
+  }
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0) h += cellTerm(card);
+  }
+  return h == 0 ? 1 : h;
+}
+
+// @ts-ignore: decorator
+@inline function prefixHash(col: i32, length: i32): u64 {
+  return load<u64>(PREFIX_HASHES + (<usize>(col * COLUMN_STRIDE + length) << 3));
+}
+
+/**
+ * Hash of the child `p` of the measured position (hash `parent`) after child
+ * move `move` at `at` (a `where` word) and no auto-move: positionHash(p),
+ * computed from the parent's terms of the columns and cell the move touched.
+ */
+function childHash(p: usize, parent: u64, move: u32, at: u32): u64 {
+  const count = moveCount(move);
+  const card = moveCard(move);
+  const srcKind = <i32>(at & 15);
+  const srcIndex = <i32>((at >> 4) & 15);
+  const dstKind = <i32>((at >> 8) & 15);
+  const dstIndex = <i32>((at >> 12) & 15);
+  let h = parent;
+  if (srcKind == SOURCE_CELL) {
+    h -= cellTerm(card);
+  } else {
+    const n = <i32>load<u8>(PARENT_LENGTHS + srcIndex);
+    h += columnTerm(prefixHash(srcIndex, n - count)) - columnTerm(prefixHash(srcIndex, n));
+  }
+  if (dstKind == TARGET_CELL) {
+    h += cellTerm(card);
+  } else if (dstKind == TARGET_COLUMN) {
+    const m = <i32>load<u8>(PARENT_LENGTHS + dstIndex);
+    let x = prefixHash(dstIndex, m);
+    for (let i = 0; i < count; i++) x = columnStep(x, cardAt(p, dstIndex, m + i));
+    h += columnTerm(x) - columnTerm(prefixHash(dstIndex, m));
+  }
+  return h == 0 ? 1 : h;
+}
+
+// A stored position (a node of a level): the header of the position layout
+// (column lengths, free cells, foundations: OFF_CARDS bytes), then the cards
+// of the columns one after the other, deepest first (at most 52).
+const NODE_BYTES: i32 = 96;
+
+/** Writes position `p` as a node at `out` (NODE_BYTES). */
+function storeNode(p: usize, out: usize): void {
+  memory.copy(out, p, OFF_CARDS);
+  let at = out + OFF_CARDS;
+  for (let c = 0; c < numColumns; c++) {
+    const n = <usize>columnLength(p, c);
+    memory.copy(at, p + OFF_CARDS + c * COLUMN_STRIDE, n);
+    at += n;
+  }
+}
+
+/** Rebuilds the position of the node at `node` into `p` (columns in the order they were stored). */
+function loadNode(node: usize, p: usize): void {
+  memory.copy(p, node, OFF_CARDS);
+  let at = node + OFF_CARDS;
+  for (let c = 0; c < numColumns; c++) {
+    const n = <usize>columnLength(p, c);
+    memory.copy(p + OFF_CARDS + c * COLUMN_STRIDE, at, n);
+    at += n;
+  }
 }
 
 function seenContains(table: usize, h: u64): bool {
@@ -422,6 +761,82 @@ function seenAdd(h: u64): void {
   }
   store<u64>(seenNext + (<usize>i << 3), h);
   seenNextCount++;
+}
+
+// ---------------------------------------------------------------------------
+// Self-check (tests): the incremental shortcuts against their from-scratch values
+
+let selfCheck: bool = false;
+let selfChecks: u32 = 0;
+let selfCheckFailures: u32 = 0;
+
+/**
+ * Turns the self-check on (1) or off (0) and clears its counters. While on,
+ * every expanded position's moves are listed both ways (listMoves fast and
+ * not) and compared as sets, and every child's incremental cost, goal test,
+ * hash and auto-moves are compared with values computed from scratch
+ * (costFromScratch, positionHash, applyAutoMoves). Slow; for tests.
+ */
+export function setBeamSelfCheck(on: i32): void {
+  selfCheck = on != 0;
+  selfChecks = 0;
+  selfCheckFailures = 0;
+}
+
+/** Comparisons the self-check made since setBeamSelfCheck. */
+export function beamSelfChecks(): u32 {
+  return selfChecks;
+}
+
+/** Comparisons that differed (0 unless an incremental shortcut is wrong). */
+export function beamSelfCheckFailures(): u32 {
+  return selfCheckFailures;
+}
+
+/** Order-free signature of the `k` listed child moves (move word and where word). */
+function movesSignature(k: i32): u64 {
+  let sum: u64 = 0;
+  for (let m = 0; m < k; m++) {
+    let x = (<u64>load<u32>(CHILD_MOVES + (<usize>m << 2)) << 32) | <u64>load<u32>(CHILD_WHERE + (<usize>m << 2));
+    x = (x ^ (x >> 31)) * 0x94d049bb133111eb;
+    sum += x ^ (x >> 29);
+  }
+  return sum;
+}
+
+let scratchSorted: bool = false;
+
+/** The beam's cost of `p` from its cards alone (no parent); sets scratchSorted (every column falls strictly in rank). */
+function costFromScratch(p: usize): i32 {
+  let home = 0;
+  for (let s = 0; s < 4; s++) home += foundation(p, s);
+  let unsorted = 0;
+  let empty = 0;
+  let sorted = true;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) {
+      empty++;
+      continue;
+    }
+    let ok = 1;
+    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    unsorted += n - ok;
+    for (let i = 1; i < n; i++) if (rankOf(cardAt(p, c, i)) >= rankOf(cardAt(p, c, i - 1))) sorted = false;
+  }
+  scratchSorted = sorted;
+  const cells = numCells - emptyCellCount(p);
+  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockersOf(p, false) * wBlockers + 64;
+  return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
+}
+
+/** Compares child `p` (cost `cost`, childSorted, hash `h`, auto-moves done) with its from-scratch values. */
+function checkChild(p: usize, cost: i32, h: u64): void {
+  selfChecks++;
+  if (costFromScratch(p) != cost || scratchSorted != childSorted) selfCheckFailures++;
+  if (positionHash(p) != h) selfCheckFailures++;
+  copyPosition(SCRATCH, p);
+  if (applyAutoMoves(SCRATCH, false)) selfCheckFailures++;
 }
 
 // ---------------------------------------------------------------------------
@@ -456,13 +871,14 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   ready = false;
   stopped = false;
   beamExpanded = 0;
+  beamChildren = 0;
   if (width < 1 || width > 65536 || !readStart()) return -1;
   resetArena(<u64>memoryLimitBytes);
   maxWidth = width;
   levelsAllocated = 0;
   const w = <u64>width;
-  curKeys = allocate(w * KEY_BYTES);
-  nextKeys = allocate(w * KEY_BYTES);
+  curNodes = allocate(w * NODE_BYTES);
+  nextNodes = allocate(w * NODE_BYTES);
   curRepeat = allocate(w);
   nextRepeat = allocate(w);
   nextCost = allocate(w * 2);
@@ -473,7 +889,7 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   seenMask = slots - 1;
   seenCur = allocate(<u64>slots * 8);
   seenNext = allocate(<u64>slots * 8);
-  if (curKeys == 0 || nextKeys == 0 || curRepeat == 0 || nextRepeat == 0 || nextCost == 0 || nextLink == 0 || seenCur == 0 || seenNext == 0) return -1;
+  if (curNodes == 0 || nextNodes == 0 || curRepeat == 0 || nextRepeat == 0 || nextCost == 0 || nextLink == 0 || seenCur == 0 || seenNext == 0) return -1;
 
   // The first solution as packed moves: replay the buffer on the real start.
   copyPosition(WORK, START);
@@ -510,12 +926,18 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   return bestLength;
 }
 
-/** Sets the cost weights of the beam (tuning hook; defaults 1, 1, 1). */
-export function setBeamWeights(notHome: i32, unsorted: i32, cells: i32, empty: i32): void {
+/**
+ * Sets the cost weights of the next beams (defaults 1, 1, 1, 0, 0): cards not
+ * home, cards above the sorted run at the bottom of their column, occupied
+ * free cells, empty columns (a bonus, subtracted), and blockers (the cards
+ * above each suit's next foundation card in its column, summed over suits).
+ */
+export function setBeamWeights(notHome: i32, unsorted: i32, cells: i32, empty: i32, blockers: i32): void {
   wNotHome = notHome;
   wUnsorted = unsorted;
   wCells = cells;
   wEmpty = empty;
+  wBlockers = blockers;
 }
 
 /** Length of the best path in counted moves (after shortenBegin). */
@@ -595,19 +1017,19 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
   let foundMoves = 0;
 
   let slots: u32 = 1 << 10;
-  while (slots < <u32>width * 32 && slots < seenSlots) slots <<= 1;
+  while (slots < <u32>width * 8 && slots < seenSlots) slots <<= 1;
   seenMask = slots - 1;
 
   // level 0: the one start node
   if (levelParents(0) == 0) return bestLength;
-  encodeKey(WORK, curKeys);
+  storeNode(WORK, curNodes);
   store<u8>(curRepeat, 0);
   let curCount: u32 = 1;
   memory.fill(seenCur, 0, (<usize>seenMask + 1) << 3);
   seenCurCount = 0;
   memory.fill(seenNext, 0, (<usize>seenMask + 1) << 3);
   seenNextCount = 0;
-  seenAdd(hashKey64(curKeys));
+  seenAdd(positionHash(WORK));
 
   for (let d = 0; d + 1 < bound && d + 1 < MAX_LEVELS; d++) {
     // the set of level d becomes the current one, level d+1 starts empty
@@ -629,18 +1051,30 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         stopped = true;
         break;
       }
-      decodeKey(curKeys + <usize>i * KEY_BYTES, WORK);
+      loadNode(curNodes + <usize>i * NODE_BYTES, WORK);
       const repeat = <i32>load<u8>(curRepeat + i);
-      const k = listMoves(WORK, repeat);
+      if (selfCheck) {
+        const kg = listMoves(WORK, repeat, false);
+        const sg = movesSignature(kg);
+        const kf = listMoves(WORK, repeat, true);
+        selfChecks++;
+        if (kf != kg || movesSignature(kf) != sg) selfCheckFailures++;
+      }
+      const k = listMoves(WORK, repeat, true);
+      beamChildren += <u32>k;
       measureRuns(WORK);
+      const parentHash = measureHashes(WORK);
       memory.copy(HEADER_SAVE, WORK, OFF_CARDS);
       for (let m = 0; m < k; m++) {
         const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
-        playListed(WORK, m);
-        const autoMoved = applyAutoMoves(WORK, false);
-        const depth = d + 1;
         const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
-        const c = childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1);
+        playListed(WORK, m);
+        const autoMoved = autoMovesAfter(WORK, at);
+        const depth = d + 1;
+        const c = autoMoved
+          ? childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1)
+          : childCostQuick(WORK, move, at);
+        if (selfCheck) checkChild(WORK, c, autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at));
         if (childSorted) {
           copyPosition(SCRATCH, WORK);
           const rest = finish(SCRATCH);
@@ -656,8 +1090,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         } else if (depth + 1 < bound) {
           // a full level takes only children cheaper than its dearest
           if (nextCount < <u32>width || c < worst) {
-            encodeKey(WORK, KEY);
-            const h = hashKey64(KEY);
+            const h = autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at);
             if (!seenContains(seenCur, h) && !seenContains(seenNext, h)) {
               let slot: u32 = 0;
               if (nextCount < <u32>width) {
@@ -667,7 +1100,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
                 store<u32>(BIN_HEAD + (<usize>worst << 2), load<u32>(nextLink + (<usize>slot << 2)));
               }
               seenAdd(h);
-              memory.copy(nextKeys + <usize>slot * KEY_BYTES, KEY, KEY_BYTES);
+              storeNode(WORK, nextNodes + <usize>slot * NODE_BYTES);
               const single = moveCount(move) == 1 && moveKind(move) != MOVE_TO_FOUNDATION && !autoMoved;
               store<u8>(nextRepeat + slot, single ? moveCard(move) : 0);
               store<u16>(nextCost + (<usize>slot << 1), c);
@@ -684,9 +1117,9 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       }
     }
     if (stopped || nextCount == 0) break;
-    const tk = curKeys;
-    curKeys = nextKeys;
-    nextKeys = tk;
+    const tk = curNodes;
+    curNodes = nextNodes;
+    nextNodes = tk;
     const tr = curRepeat;
     curRepeat = nextRepeat;
     nextRepeat = tr;

@@ -85,5 +85,5 @@ export function fingerprintHighBits(): u32 {
 
 export {
   shortenBegin, shortenBeam, shortenWrite, shortenBestLength, shortenPathMoves, shortenStopped, setBeamWeights,
-  outputCountedMoves, shortenMemoryBytes, beamExpanded,
+  outputCountedMoves, shortenMemoryBytes, beamExpanded, beamChildren, setBeamSelfCheck, beamSelfChecks, beamSelfCheckFailures,
 } from './beam';

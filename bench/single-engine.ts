@@ -27,6 +27,8 @@ export interface DealSet {
   numbering: Numbering;
   from: number;
   to: number;
+  /** Take every step-th deal from `from` on (default 1: every deal). */
+  step?: number;
 }
 
 /** A deal set with its deals generated: `numbers[i]` is the deal number of `deals[i]`. */
@@ -43,7 +45,7 @@ export interface PreparedSet extends DealSet {
 export function prepare(set: DealSet): PreparedSet {
   const numbers: number[] = [];
   const deals: Deal[] = [];
-  for (let n = set.from; n <= set.to; n++) {
+  for (let n = set.from; n <= set.to; n += set.step ?? 1) {
     numbers.push(n);
     deals.push(resolveDeal({ game: set.game, numbering: set.numbering, deal: n } as Parameters<typeof resolveDeal>[0]));
   }

@@ -75,6 +75,7 @@ interface BenchOptions {
   numbering?: Numbering;
   from?: number;
   to?: number;
+  step?: number;
   maxStates: number;
   timeoutMs: number;
   threads: number;
@@ -94,6 +95,7 @@ function parseOptions(): BenchOptions {
     .addOption(new Option('--numbering <n>', 'deal numbering of the custom set (default: the game\'s default)').choices(NUMBERINGS))
     .option('--from <n>', 'first deal of the custom set (default 1)', positiveInt)
     .option('--to <n>', 'last deal of the custom set (default 1000)', positiveInt)
+    .option('--step <n>', 'every n-th deal of the custom set from --from on (a sample; default 1: every deal)', positiveInt)
     .option('--max-states <n>', 'state budget per deal', positiveInt, DEFAULT_LIMITS_CONFIG.defaultMaxStates)
     .option('--timeout-ms <n>', 'time budget per deal, ms', positiveInt, DEFAULT_LIMITS_CONFIG.defaultTimeoutMs)
     .option('--threads <n>', 'pool worker threads', positiveInt, availableParallelism())
@@ -106,8 +108,8 @@ function parseOptions(): BenchOptions {
     .showHelpAfterError();
   program.parse();
   const opts = program.opts<BenchOptions>();
-  if (opts.game === undefined && (opts.numbering !== undefined || opts.from !== undefined || opts.to !== undefined)) {
-    program.error('--numbering, --from and --to describe a custom set: give --game too');
+  if (opts.game === undefined && (opts.numbering !== undefined || opts.from !== undefined || opts.to !== undefined || opts.step !== undefined)) {
+    program.error('--numbering, --from, --to and --step describe a custom set: give --game too');
   }
   if (opts.skipSingle && opts.skipPool) program.error('--skip-single and --skip-pool together leave nothing to run');
   if (opts.perTask > 1 && opts.optimizeMs !== undefined) program.error('--per-task above 1 does not shorten solutions (batches do not): drop --optimize-ms or --per-task');
@@ -129,7 +131,9 @@ function dealSets(opts: BenchOptions): DealSet[] {
   const from = opts.from ?? 1;
   const to = opts.to ?? Math.max(from, 1000);
   if (to < from) throw new RangeError(`--to (${to}) is below --from (${from})`);
-  return [{ label: `${preset.id} ${numbering} ${from}..${to}`, game: preset.id, numbering, from, to }];
+  const step = opts.step ?? 1;
+  const label = `${preset.id} ${numbering} ${from}..${to}${step > 1 ? ` every ${step}th` : ''}`;
+  return [{ label, game: preset.id, numbering, from, to, step }];
 }
 
 // ---------------------------------------------------------------- memory sampling

@@ -141,7 +141,7 @@ interface EngineExports {
   shortenPathMoves(): number;
   shortenStopped(): number;
   shortenMemoryBytes(): number;
-  setBeamWeights(notHome: number, unsorted: number, cells: number, emptyColumns: number): void;
+  setBeamWeights(notHome: number, unsorted: number, cells: number, emptyColumns: number, blockers: number): void;
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -392,7 +392,7 @@ export class Engine {
         begin: (width) => e.shortenBegin(width, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES)),
         beam: (width, prefix) => e.shortenBeam(width, prefix),
         pathMoves: () => e.shortenPathMoves(),
-        weights: (notHome, unsorted, cells, empty) => e.setBeamWeights(notHome, unsorted, cells, empty),
+        weights: (notHome, unsorted, cells, empty, blockers) => e.setBeamWeights(notHome, unsorted, cells, empty, blockers),
         stopped: () => e.shortenStopped() !== 0,
         read: () => (e.shortenWrite() !== 0 ? this.readSolution(base) : null),
         now: this.clock,

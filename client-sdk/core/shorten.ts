@@ -63,8 +63,8 @@ export interface BeamEngine {
   beam(width: number, prefix: number): number;
   /** Counted moves in the best path. */
   pathMoves(): number;
-  /** Sets the cost weights of the next beams (cards not home, unsorted cards, occupied cells). */
-  weights(notHome: number, unsorted: number, cells: number, emptyColumns: number): void;
+  /** Sets the cost weights of the next beams (cards not home, unsorted cards, occupied cells, empty columns as a bonus, blockers; assembly/beam.ts `setBeamWeights`). */
+  weights(notHome: number, unsorted: number, cells: number, emptyColumns: number, blockers: number): void;
   /** True once the deadline or a cancel stopped the session. */
   stopped(): boolean;
   /** Writes the best path into the solution buffer and returns it as moves; null on an internal inconsistency. */
@@ -95,10 +95,13 @@ const PREFIX_STEP = 16;
  * different costs of one width found shorter solutions than one beam twice
  * as wide (docs/short-solutions.md).
  */
-const WEIGHTS: readonly (readonly [number, number, number, number])[] = [
-  [2, 4, 6, 2],
-  [1, 1, 4, 0],
+export const WEIGHTS: readonly BeamCost[] = [
+  [2, 4, 8, 2, 1],
+  [1, 1, 4, 0, 1],
 ];
+
+/** Cost weights of one beam: cards not home, cards above the bottom sorted run, occupied free cells, empty columns (a bonus), blockers (assembly/beam.ts `setBeamWeights`). */
+export type BeamCost = readonly [notHome: number, unsorted: number, cells: number, emptyColumns: number, blockers: number];
 
 /** Counted moves of a solution: every move not flagged as a safe auto-move (a sequence move counts one). */
 export function countedMoves(moves: readonly Move[]): number {
@@ -118,13 +121,14 @@ export function countedMoves(moves: readonly Move[]): number {
  *    in turn; then all of it again with twice the width.
  * Each beam is bounded by the best length so far, so a later one can only
  * make the solution shorter. Returns the widest width whose beam ran to its end.
+ * `costs` (default WEIGHTS) are the cost weights, the first for the main beams.
  */
-export function runBeams(engine: BeamEngine, maxWidth: number): number {
+export function runBeams(engine: BeamEngine, maxWidth: number, costs: readonly BeamCost[] = WEIGHTS): number {
   const left = () => engine.deadline - engine.now();
   let done = 0;
   const first = Math.min(FIRST_WIDTH, maxWidth);
   const t0 = engine.now();
-  engine.weights(...WEIGHTS[0]);
+  engine.weights(...costs[0]);
   engine.beam(first, 0);
   if (engine.stopped()) return done;
   done = first;
@@ -138,20 +142,20 @@ export function runBeams(engine: BeamEngine, maxWidth: number): number {
   }
   let turn = 1;
   for (;;) {
-    for (const w of WEIGHTS.slice(1)) {
+    for (const w of costs.slice(1)) {
       if (perWidth * width > left() * 1.5) break;
       engine.weights(...w);
       engine.beam(width, 0);
       if (engine.stopped()) return done;
     }
     for (let prefix = PREFIX_STEP; prefix < engine.pathMoves(); prefix += PREFIX_STEP) {
-      engine.weights(...WEIGHTS[turn++ % WEIGHTS.length]);
+      engine.weights(...costs[turn++ % costs.length]);
       engine.beam(width, prefix);
       if (engine.stopped()) return done;
     }
     if (width * 2 > maxWidth) return done;
     width *= 2;
-    engine.weights(...WEIGHTS[0]);
+    engine.weights(...costs[0]);
     engine.beam(width, 0);
     if (engine.stopped()) return done;
     done = width;

@@ -105,6 +105,46 @@ describe('solveShort', () => {
   });
 });
 
+describe('the beam\'s shortcuts (assembly/beam.ts self-check)', () => {
+  /** The engine's self-check hooks (not part of the Engine class's API). */
+  interface SelfCheck {
+    setBeamSelfCheck(on: number): void;
+    beamSelfChecks(): number;
+    beamSelfCheckFailures(): number;
+  }
+  const hooks = () => (engine as unknown as { exports: SelfCheck }).exports;
+
+  // Every build rule and sequence rule the beam meets: the fast move listing
+  // (builds on the rank above, no wrap) and the generic one (Fortress up or
+  // down, Penguin's wrapping ranks), cells and no cells.
+  it.each([
+    ['freecell', 'ms', [1, 617]],
+    ['bakers_game', 'ms', [1]],
+    ['seahaven_towers', 'pysolfc', [1]],
+    ['eight_off', 'pysolfc', [2]],
+    ['beleaguered_castle', 'pysolfc', [1, 2]],
+    ['fortress', 'pysolfc', [1, 2]],
+    ['penguin', 'pysolfc', [1, 2]],
+    ['citadel', 'pysolfc', [1]],
+  ] as const)('%s: incremental cost, goal test, hash, auto-moves and move listing equal their from-scratch values', (game, numbering, deals) => {
+    let checks = 0;
+    for (const n of deals) {
+      const deal = dealOf(game, numbering, n);
+      hooks().setBeamSelfCheck(1);
+      try {
+        const short = engine.solveShort(deal, LIMITS, { budgetMs: 40, maxWidth: 256 });
+        if (short.verdict !== 'solved') continue;
+        expect(checkSolution(deal.rules, deal.layout, short.moves).ok).toBe(true);
+        expect([n, hooks().beamSelfCheckFailures()]).toEqual([n, 0]);
+        checks += hooks().beamSelfChecks();
+      } finally {
+        hooks().setBeamSelfCheck(0);
+      }
+    }
+    expect(checks).toBeGreaterThan(1000);
+  });
+});
+
 describe('shortenSolution never returns an unchecked or longer solution', () => {
   const deal = dealOf('freecell', 'ms', 1);
   let first: Move[];
