@@ -126,6 +126,9 @@ let activeScans: i32 = EAGER_SCANS;
  * against 6,177; Baker's Game even), docs/engine.md.
  */
 let ruleScans: i32 = SCANS;
+/** The scan that takes the first `preludeItems` items alone, before the scans take turns (fc-solve's prelude of quotas). */
+let preludeScan: i32 = 0;
+let preludeItems: u32 = 0;
 /** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
 let scanStep: u32 = 1;
 /** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
@@ -142,6 +145,8 @@ const WEIGHT_COUNT: i32 = 8;
 const WEIGHTS: usize = memory.data(SCANS * WEIGHT_COUNT * 4);
 const MIN_BUCKET: usize = memory.data(SCANS * 4);
 let weightsOverridden: bool = false;
+/** Scan count fixed by a tuning run (0: the build rule's default). */
+let scanCountOverride: i32 = 0;
 let parentDepth: i32 = 0;
 
 
@@ -201,6 +206,23 @@ function chooseWeights(): void {
     setWeights(2, 6, 3, 2, 6, 2, 0, 64);
     setWeights(3, 6, 2, 6, 8, 1, 1, 32);
   }
+}
+
+/** Tuning hook (bench only): scans of every later solve, 1..4 (0: the build rule's default). */
+export function setScanCount(n: i32): void {
+  scanCountOverride = n < 0 ? 0 : n > SCANS ? SCANS : n;
+}
+
+/** Tuning hook (bench only): back to the build rule's default weights and scan count. */
+export function resetHeuristicWeights(): void {
+  weightsOverridden = false;
+  scanCountOverride = 0;
+}
+
+/** Tuning hook (bench only): the first `items` items of every later solve are taken by scan `scan` alone (0 items: no prelude). */
+export function setScanPrelude(scan: i32, items: u32): void {
+  preludeScan = scan < 0 ? 0 : scan >= SCANS ? SCANS - 1 : scan;
+  preludeItems = items;
 }
 
 /** Tuning hook (bench only): items a scan takes in a row (1 = strict turns). */
@@ -854,7 +876,7 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
 /** Takes the next item of the scan whose turn it is (the other when that list is dry); 0 when both are empty. */
 // @ts-ignore: decorator
 @inline function popNext(): u32 {
-  const turn = <i32>((polls / scanStep) % <u32>activeScans);
+  const turn = polls < preludeItems ? preludeScan : <i32>(((polls - preludeItems) / scanStep) % <u32>activeScans);
   for (let k = 0; k < activeScans; k++) {
     let scan = turn + k;
     if (scan >= activeScans) scan -= activeScans;
@@ -960,10 +982,10 @@ let lazyQuota: u32 = LAZY_QUOTA;
 let lazyQuotaOverridden: bool = false;
 let lazyQuotaReached: bool = false;
 
-/** Tuning hook (bench only): positions the lazy phase may store before the hand-over, for every later solve. */
+/** Tuning hook (bench only): positions the lazy phase may store before the hand-over, for every later solve (0: the build rule's default). */
 export function setLazyQuota(quota: u32): void {
   lazyQuota = quota;
-  lazyQuotaOverridden = true;
+  lazyQuotaOverridden = quota != 0;
 }
 
 /**
@@ -1068,7 +1090,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyPeakBytes = 0;
 
   lazyPhase = true;
-  ruleScans = SCANS;
+  ruleScans = scanCountOverride > 0 ? scanCountOverride : SCANS;
   activeScans = ruleScans;
   lazyQuotaReached = false;
   if (!lazyQuotaOverridden) lazyQuota = buildRule == BUILD_ALTERNATE_COLOR ? LAZY_QUOTA_ALTERNATE : LAZY_QUOTA;
