@@ -126,9 +126,18 @@ let activeScans: i32 = EAGER_SCANS;
  * against 6,177; Baker's Game even), docs/engine.md.
  */
 let ruleScans: i32 = SCANS;
-/** The scan that takes the first `preludeItems` items alone, before the scans take turns (fc-solve's prelude of quotas). */
+/**
+ * The scan that takes the first `preludeItems` items of a solve alone,
+ * before the scans take turns (after fc-solve's prelude of quotas,
+ * docs/search.md §1). Most deals are won by one good dive: strict turns
+ * from the start make four scans pay for four dives. Under alternate-colour
+ * building, scan 0 alone for the first PRELUDE_ALTERNATE items (docs/engine.md).
+ */
 let preludeScan: i32 = 0;
 let preludeItems: u32 = 0;
+let preludeOverridden: bool = false;
+/** Items of scan 0's prelude under alternate-colour building (MS FreeCell 1..4000 and 20001..24000, docs/engine.md). */
+const PRELUDE_ALTERNATE: u32 = 300;
 /** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
 let scanStep: u32 = 1;
 /** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
@@ -137,7 +146,12 @@ const W_UNSORTED: i32 = 1;
 const W_CELL: i32 = 2;
 const W_EMPTY_COLUMN: i32 = 3;
 const W_NEXT_DEPTH: i32 = 4;
-/** 0: count cards below the top movable run; 1: count cards above the natural sequence on the column's bottom. */
+/**
+ * Which cards the W_UNSORTED weight counts. 0: cards below the top movable
+ * run; 1: cards above the natural sequence on the column's bottom; 2: cards
+ * above a lower card of their own suit in their column (`blockedIn`); 3: the
+ * sum of 1 and 2.
+ */
 const W_MODE: i32 = 5;
 /** Sixteenths of a score point per move of depth: a little breadth against greedy plateaus. */
 const W_DEPTH: i32 = 6;
@@ -189,12 +203,16 @@ function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColu
  * and Alleys 1..100 (docs/search.md §7).
  */
 function chooseWeights(): void {
+  if (!preludeOverridden) {
+    preludeScan = 0;
+    preludeItems = buildRule == BUILD_ALTERNATE_COLOR ? PRELUDE_ALTERNATE : 0;
+  }
   if (weightsOverridden) return;
   if (buildRule == BUILD_ALTERNATE_COLOR) {
-    setWeights(0, 6, 3, 4, 6, 2, 0, 32);
-    setWeights(1, 6, 3, 2, 6, 2, 0, 64);
-    setWeights(2, 6, 2, 6, 8, 1, 0, 32);
-    setWeights(3, 6, 3, 2, 6, 2, 0, 32);
+    setWeights(0, 5, 3, 5, 6, 2, 0, 32);
+    setWeights(1, 5, 3, 3, 6, 2, 0, 64);
+    setWeights(2, 5, 2, 6, 8, 1, 0, 32);
+    setWeights(3, 5, 3, 2, 6, 2, 0, 32);
   } else if (buildRule == BUILD_RANK) {
     setWeights(0, 6, 3, 4, 6, 2, 1, 48);
     setWeights(1, 6, 3, 4, 6, 2, 0, 24);
@@ -213,16 +231,18 @@ export function setScanCount(n: i32): void {
   scanCountOverride = n < 0 ? 0 : n > SCANS ? SCANS : n;
 }
 
-/** Tuning hook (bench only): back to the build rule's default weights and scan count. */
+/** Tuning hook (bench only): back to the build rule's default weights, scan count and prelude. */
 export function resetHeuristicWeights(): void {
   weightsOverridden = false;
   scanCountOverride = 0;
+  preludeOverridden = false;
 }
 
 /** Tuning hook (bench only): the first `items` items of every later solve are taken by scan `scan` alone (0 items: no prelude). */
 export function setScanPrelude(scan: i32, items: u32): void {
   preludeScan = scan < 0 ? 0 : scan >= SCANS ? SCANS - 1 : scan;
   preludeItems = items;
+  preludeOverridden = true;
 }
 
 /** Tuning hook (bench only): items a scan takes in a row (1 = strict turns). */
@@ -251,6 +271,9 @@ let featureUnsortedBottom: i32 = 0;
 let featureCellsUsed: i32 = 0;
 let featureEmptyColumns: i32 = 0;
 let featureNextDepth: i32 = 0;
+let featureBlocked: i32 = 0;
+/** Some scan of this solve counts blocked cards (W_MODE 2 or 3), so `measure` keeps that feature. */
+let useBlocked: bool = false;
 
 /**
  * Per-column terms of the features of the position being expanded (the
@@ -265,6 +288,10 @@ const COL_TOP: usize = memory.data(MAX_COLUMNS * 4);
 const COL_BOTTOM: usize = memory.data(MAX_COLUMNS * 4);
 const COL_NEXT: usize = memory.data(MAX_COLUMNS * 4);
 const COL_RUN: usize = memory.data(MAX_COLUMNS * 4);
+const COL_BLOCK: usize = memory.data(MAX_COLUMNS * 4);
+/** Lowest rank seen per suit (one byte each), scratch of `blockedIn`. */
+const LOWEST_RANK: usize = memory.data(4);
+let parentBlocked: i32 = 0;
 let parentUnsortedTop: i32 = 0;
 let parentUnsortedBottom: i32 = 0;
 let parentNextDepth: i32 = 0;
@@ -289,6 +316,26 @@ let parentFoundations: u32 = 0;
   return d;
 }
 
+/**
+ * Cards of column `col` of `p` (length `n`) that lie above a lower card of
+ * their own suit: each must leave the column before that card can go home,
+ * whatever the build rule (a suit's foundation takes its cards in rank
+ * order). The W_MODE 2 feature; in suit building it marks the blockers
+ * that a "natural sequence" count (mode 1) misses once the sequence breaks.
+ */
+function blockedIn(p: usize, col: i32, n: i32): i32 {
+  store<u32>(LOWEST_RANK, 0x7f7f7f7f);
+  let blocked = 0;
+  for (let i = 0; i < n; i++) {
+    const card = cardAt(p, col, i);
+    const at = LOWEST_RANK + <usize>suitOf(card);
+    const rank = rankOf(card);
+    if (<i32>load<u8>(at) < rank) blocked++;
+    else store<u8>(at, <u8>rank);
+  }
+  return blocked;
+}
+
 // @ts-ignore: decorator
 @inline function colTerm(table: usize, col: i32): i32 {
   return load<i32>(table + (<usize>col << 2));
@@ -296,7 +343,8 @@ let parentFoundations: u32 = 0;
 
 /**
  * Measures a position for the scores: cards not home, cards buried under
- * out-of-order cards (two ways), occupied cells, empty columns, and how deep
+ * out-of-order cards (two ways), cards above a lower card of their suit
+ * (when a scan counts them, `useBlocked`), occupied cells, empty columns, and how deep
  * the next foundation cards lie (features from docs/search.md §1 and §6).
  * Also keeps the per-column terms (COL_*) for `measureChild`.
  */
@@ -305,6 +353,7 @@ function measure(p: usize): void {
   for (let s = 0; s < 4; s++) home += foundation(p, s);
   featureNotHome = 52 - home;
   featureUnsortedTop = 0;
+  featureBlocked = 0;
   featureUnsortedBottom = 0;
   featureEmptyColumns = 0;
   featureNextDepth = 0;
@@ -317,6 +366,7 @@ function measure(p: usize): void {
       store<i32>(COL_BOTTOM + at, 0);
       store<i32>(COL_NEXT + at, 0);
       store<i32>(COL_RUN + at, 0);
+      store<i32>(COL_BLOCK + at, 0);
       continue;
     }
     const run = topRunLength(p, c);
@@ -327,12 +377,18 @@ function measure(p: usize): void {
     store<i32>(COL_BOTTOM + at, bottom);
     store<i32>(COL_NEXT + at, next);
     store<i32>(COL_RUN + at, run);
+    if (useBlocked) {
+      const blocked = blockedIn(p, c, n);
+      store<i32>(COL_BLOCK + at, blocked);
+      featureBlocked += blocked;
+    }
     featureUnsortedTop += top;
     featureUnsortedBottom += bottom;
     featureNextDepth += next;
   }
   featureCellsUsed = numCells - emptyCellCount(p);
   parentUnsortedTop = featureUnsortedTop;
+  parentBlocked = featureBlocked;
   parentUnsortedBottom = featureUnsortedBottom;
   parentNextDepth = featureNextDepth;
   parentFoundations = load<u32>(p + OFF_FOUNDATIONS);
@@ -351,6 +407,7 @@ function measureChild(p: usize): void {
   for (let s = 0; s < 4; s++) home += foundation(p, s);
   featureNotHome = 52 - home;
   let top = parentUnsortedTop;
+  let blocked = parentBlocked;
   let bottom = parentUnsortedBottom;
   const sameFoundations = foundations == parentFoundations;
   let next = sameFoundations ? parentNextDepth : 0;
@@ -363,14 +420,17 @@ function measureChild(p: usize): void {
       continue;
     }
     top -= colTerm(COL_TOP, c);
+    if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
     bottom -= colTerm(COL_BOTTOM, c);
     if (sameFoundations) next -= colTerm(COL_NEXT, c);
     if (n == 0) continue;
     top += n - topRunLength(p, c);
+    if (useBlocked) blocked += blockedIn(p, c, n);
     bottom += n - bottomRunLength(p, c, n);
     next += nextDepthOf(p, c, n);
   }
   featureUnsortedTop = top;
+  featureBlocked = blocked;
   featureUnsortedBottom = bottom;
   featureNextDepth = next;
   featureEmptyColumns = empty;
@@ -379,8 +439,10 @@ function measureChild(p: usize): void {
 
 /** Score of the measured position for one scan, lower is better, clamped to a bucket. */
 function score(scan: i32, depth: i32): i32 {
+  const mode = weight(scan, W_MODE);
+  const unsorted = mode == 0 ? featureUnsortedTop : mode == 1 ? featureUnsortedBottom : mode == 2 ? featureBlocked : featureBlocked + featureUnsortedBottom;
   let s = featureNotHome * weight(scan, W_NOT_HOME)
-    + (weight(scan, W_MODE) == 0 ? featureUnsortedTop : featureUnsortedBottom) * weight(scan, W_UNSORTED)
+    + unsorted * weight(scan, W_UNSORTED)
     + featureCellsUsed * weight(scan, W_CELL)
     - featureEmptyColumns * weight(scan, W_EMPTY_COLUMN)
     + featureNextDepth * weight(scan, W_NEXT_DEPTH)
@@ -1082,6 +1144,8 @@ function eagerSearch(): void {
 export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   readInput();
   chooseWeights();
+  useBlocked = false;
+  for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
   resetOutput();
   stopReason = REASON_NONE;
   lastReason = REASON_NONE;

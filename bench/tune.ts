@@ -4,7 +4,9 @@
  * engine's tuning hooks (scan weights, scan count, scan step, lazy quota) and
  * prints, per configuration, the deterministic position counts that tuning
  * goes by: positions expanded per deal (mean), the tail (sum of the
- * expansions of the 1 % of deals that expand the most), stored positions,
+ * expansions of the 1 % of deals that expand the most), the mean over the
+ * solved deals alone (an unsolvable deal's complete search expands the same
+ * set in any order), stored positions,
  * verdicts and mean solution length (with and without auto-moves), and CPU
  * seconds (process.cpuUsage; noisy on a shared machine). A development tool,
  * not a test.
@@ -102,7 +104,7 @@ for (const config of configs) {
   }
   hooks.setLazyQuota(config.quota ?? 0);
   hooks.setScanStep(config.step ?? 1);
-  hooks.setScanPrelude(config.prelude?.[0] ?? 0, config.prelude?.[1] ?? 0);
+  if (config.prelude) hooks.setScanPrelude(config.prelude[0], config.prelude[1]);
   const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number }[] = [];
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < deals.length; i++) {
@@ -119,7 +121,8 @@ for (const config of configs) {
   const count = (v: string) => rows.filter((r) => r.v === v).length;
   console.log(
     `${config.name}\t${values.game} ${from}..${to}: expanded mean ${mean(rows.map((r) => r.exp)).toFixed(1)} ` +
-      `tail1% ${tail} max ${byExp[0]}; stored mean ${mean(rows.map((r) => r.st)).toFixed(1)}; ` +
+      `tail1% ${tail} max ${byExp[0]}; solved only ${mean(solved.map((r) => r.exp)).toFixed(1)}; ` +
+      `stored mean ${mean(rows.map((r) => r.st)).toFixed(1)}; ` +
       `solved ${solved.length} unsolvable ${count('unsolvable')} unknown ${count('unknown')}; ` +
       `moves ${mean(solved.map((r) => r.moves)).toFixed(2)} (no auto ${mean(solved.map((r) => r.noAuto)).toFixed(2)}); ` +
       `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`,
