@@ -23,7 +23,7 @@
  * (MOVE_TO_CARD), bits 14-19 the number of cards.
  */
 import {
-  numColumns, numCells, buildRule, BUILD_ALTERNATE_COLOR, BUILD_RANK, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
+  numColumns, numCells, buildRule, emptyColumnRule, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT, EMPTY_ANY, EMPTY_KINGS, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
 } from './rules';
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS,
@@ -120,10 +120,11 @@ const SCANS: i32 = LAZY_SCANS;
 /** Scans of the current phase. */
 let activeScans: i32 = EAGER_SCANS;
 /**
- * Scans of this solve: all four for every build rule. Scans 2 and 3 cut the
- * FreeCell tail; elsewhere they expand fewer positions too (Eight Off
- * 1..1000: 317 a deal against 528 with two; Seahaven Towers 1..300: 5,117
- * against 6,177; Baker's Game even), docs/engine.md.
+ * Scans of this solve (`defaultScanCount` unless a tuning run fixed it).
+ * Scans 2 and 3 cut the FreeCell tail; Eight Off and Seahaven Towers expand
+ * fewer positions with four too (Eight Off 1..1000: 317 a deal against 528
+ * with two; Seahaven Towers 1..300: 5,117 against 6,177); Baker's Game
+ * expands as many with two, docs/engine.md.
  */
 let ruleScans: i32 = SCANS;
 /**
@@ -161,6 +162,13 @@ const MIN_BUCKET: usize = memory.data(SCANS * 4);
 let weightsOverridden: bool = false;
 /** Scan count fixed by a tuning run (0: the build rule's default). */
 let scanCountOverride: i32 = 0;
+/**
+ * Scans of this solve by default (chooseWeights): four, but two under suit
+ * building with any card to an empty column (Baker's Game), where scans 2
+ * and 3 expanded as many positions and cost a score each per child
+ * (docs/engine.md).
+ */
+let defaultScanCount: i32 = SCANS;
 let parentDepth: i32 = 0;
 
 
@@ -197,16 +205,22 @@ function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColu
 }
 
 /**
- * Sets the default weights for the current build rule (unless a tuning run
- * overrode them). Tuned with the bench on MS FreeCell 1..5000, PySolFC
- * Seahaven Towers and Baker's Game 1..500, Beleaguered Castle and Streets
- * and Alleys 1..100 (docs/search.md §7).
+ * Sets the default weights, scan count and prelude for the current rules
+ * (unless a tuning run overrode them). Tuned on position counts with
+ * bench/tune.ts (docs/engine.md, "Search tuning"): alternate colours on MS
+ * FreeCell 1..4000 (checked on 20001..24000); suit building with Kings-only
+ * empty columns and at most four cells (the Seahaven Towers family) on
+ * PySolFC Seahaven Towers 1..300 (checked on 301..1000); the rank (any-suit)
+ * weights and the other suit-building weights are the earlier ones, tuned on
+ * Baker's Game 1..500, Beleaguered Castle and Streets and Alleys 1..100
+ * (docs/search.md §7).
  */
 function chooseWeights(): void {
   if (!preludeOverridden) {
     preludeScan = 0;
     preludeItems = buildRule == BUILD_ALTERNATE_COLOR ? PRELUDE_ALTERNATE : 0;
   }
+  defaultScanCount = buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_ANY ? 2 : SCANS;
   if (weightsOverridden) return;
   if (buildRule == BUILD_ALTERNATE_COLOR) {
     setWeights(0, 5, 3, 5, 6, 2, 0, 32);
@@ -218,6 +232,14 @@ function chooseWeights(): void {
     setWeights(1, 6, 3, 4, 6, 2, 0, 24);
     setWeights(2, 6, 3, 4, 6, 2, 1, 96);
     setWeights(3, 6, 2, 6, 8, 1, 0, 32);
+  } else if (buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_KINGS && numCells <= 4) {
+    // the Seahaven Towers family: three scans count the cards that lie above
+    // a lower card of their suit (W_MODE 2), which an empty column, open to
+    // Kings only, cannot take away cheaply
+    setWeights(0, 6, 4, 4, 6, 2, 2, 24);
+    setWeights(1, 6, 3, 2, 6, 2, 2, 32);
+    setWeights(2, 6, 3, 2, 6, 2, 2, 64);
+    setWeights(3, 6, 2, 6, 8, 1, 1, 32);
   } else {
     setWeights(0, 6, 3, 4, 6, 2, 1, 24);
     setWeights(1, 6, 3, 2, 6, 2, 0, 32);
@@ -1154,7 +1176,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyPeakBytes = 0;
 
   lazyPhase = true;
-  ruleScans = scanCountOverride > 0 ? scanCountOverride : SCANS;
+  ruleScans = scanCountOverride > 0 ? scanCountOverride : defaultScanCount;
   activeScans = ruleScans;
   lazyQuotaReached = false;
   if (!lazyQuotaOverridden) lazyQuota = buildRule == BUILD_ALTERNATE_COLOR ? LAZY_QUOTA_ALTERNATE : LAZY_QUOTA;

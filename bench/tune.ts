@@ -43,13 +43,13 @@ interface TuneConfig {
   prelude?: [number, number];
 }
 
-/** The engine's tuning hooks (assembly/search.ts, exported through assembly/index.ts). */
+/** The engine's tuning hooks (assembly/search.ts, exported through assembly/index.ts); the optional ones are missing from older builds (ENGINE_WASM). */
 interface TuningExports {
   setHeuristicWeights(scan: number, ...weights: number[]): void;
-  resetHeuristicWeights(): void;
-  setScanCount(n: number): void;
+  resetHeuristicWeights?(): void;
+  setScanCount?(n: number): void;
   setScanStep(step: number): void;
-  setScanPrelude(scan: number, items: number): void;
+  setScanPrelude?(scan: number, items: number): void;
   setLazyQuota(quota: number): void;
 }
 
@@ -95,16 +95,19 @@ const engine = process.env.ENGINE_WASM
   : await Engine.create();
 const hooks = (engine as unknown as { exports: TuningExports }).exports;
 
+let quotaSet = false;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 for (const config of configs) {
-  hooks.resetHeuristicWeights();
+  hooks.resetHeuristicWeights?.();
   if (config.scans) {
     config.scans.forEach((w, scan) => hooks.setHeuristicWeights(scan, ...w));
-    hooks.setScanCount(config.scans.length);
+    hooks.setScanCount?.(config.scans.length);
   }
-  hooks.setLazyQuota(config.quota ?? 0);
+  // 0 is the default quota in this build; an older build takes it as a quota of 0, so it is set only when asked for
+  if (config.quota !== undefined || quotaSet) hooks.setLazyQuota(config.quota ?? 0);
+  quotaSet ||= config.quota !== undefined;
   hooks.setScanStep(config.step ?? 1);
-  if (config.prelude) hooks.setScanPrelude(config.prelude[0], config.prelude[1]);
+  if (config.prelude) hooks.setScanPrelude?.(config.prelude[0], config.prelude[1]);
   const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number }[] = [];
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < deals.length; i++) {
