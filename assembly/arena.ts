@@ -21,8 +21,17 @@ const FREE_STARTS: usize = memory.data(MAX_FREE_REGIONS * 8);
 const FREE_ENDS: usize = memory.data(MAX_FREE_REGIONS * 8);
 let freeRegions: i32 = 0;
 
+/**
+ * How many times the arena was reset since the module started. A block's
+ * contents survive a reset (nothing is cleared), so a user that knows what it
+ * left in a block can reuse those bytes after exactly one reset, its own, when
+ * it gets the same address back (the state table's clean slots, table.ts).
+ */
+export let arenaResets: u32 = 0;
+
 /** Starts a new solve: forgets every block, caps the memory at `limitBytes`. */
 export function resetArena(limitBytes: u64): void {
+  arenaResets++;
   top = (<u64>__heap_base + 15) & ~(<u64>15);
   limit = limitBytes;
   freeRegions = 0;

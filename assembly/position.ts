@@ -78,6 +78,32 @@ export const KEY_BYTES: i32 = KEY_WORDS * 8;
   store<u8>(p + OFF_FOUNDATIONS + suit, n);
 }
 
+/**
+ * Copies the header of a position (column lengths, free cells, foundations:
+ * the OFF_CARDS = 32 bytes before the cards) with two 16-byte loads and
+ * stores; `memory.copy` is a call into the runtime, which costs more for so
+ * few bytes.
+ */
+// @ts-ignore: decorator
+@inline export function copyHeader(dst: usize, src: usize): void {
+  const low = v128.load(src);
+  const high = v128.load(src, 16);
+  v128.store(dst, low);
+  v128.store(dst, high, 16);
+}
+
+/**
+ * Copies `count` card bytes of a column from `src` to `dst` (neither range
+ * overlapping the other) eight bytes at a time: up to 7 bytes past
+ * `dst + count` are overwritten and as many past `src + count` read. Both
+ * must lie in a column's COLUMN_STRIDE bytes, and the bytes written past the
+ * end must lie past the end of the column (not part of the position).
+ */
+// @ts-ignore: decorator
+@inline export function copyCards(dst: usize, src: usize, count: i32): void {
+  for (let i = 0; i < count; i += 8) store<u64>(dst + i, load<u64>(src + i));
+}
+
 /** Copies a whole position. */
 // @ts-ignore: decorator
 @inline export function copyPosition(dst: usize, src: usize): void {
@@ -275,12 +301,27 @@ function sortCells(p: usize): i32 {
   return m;
 }
 
-/** Writes the canonical key of `p` (KEY_BYTES bytes) at `out`. */
+/**
+ * Packs up to eight card bytes (the low `count` bytes of `bytes`, each below
+ * 64) into 6-bit symbols, the first byte in the lowest bits: pairs of bytes
+ * into 12-bit lanes, pairs of those into 24 bits, then into 48.
+ */
+// @ts-ignore: decorator
+@inline function packSymbols(bytes: u64, count: i32): u64 {
+  let x = count >= 8 ? bytes : bytes & ((<u64>1 << (<u64>count << 3)) - 1);
+  x = (x & 0x003f003f003f003f) | ((x >> 2) & 0x0fc00fc00fc00fc0);
+  x = (x & 0x00000fff00000fff) | ((x >> 4) & 0x00fff00000fff000);
+  return (x & 0x0000000000ffffff) | ((x >> 8) & 0x0000ffffff000000);
+}
+
+/**
+ * Writes the canonical key of `p` (KEY_BYTES bytes) at `out`: for each column
+ * in canonical order its cards and a 0, then the free cells descending and a
+ * 0, as 6-bit symbols (file comment). The cards go in eight at a time
+ * (`packSymbols`) into a 64-bit accumulator; a full word is stored and the
+ * bits that did not fit start the next.
+ */
 export function encodeKey(p: usize, out: usize): void {
-  // The symbols go into a 64-bit accumulator held in locals; a full word is
-  // stored and the bits of a symbol that straddle two words start the next.
-  // Segment k < numColumns is the k-th column in canonical order, followed by
-  // its 0; the last segment is the free cells, descending.
   let acc: u64 = 0;
   let bits: u64 = 0;
   let at = out;
@@ -295,15 +336,18 @@ export function encodeKey(p: usize, out: usize): void {
     } else {
       n = sortCells(p);
     }
-    for (let i = 0; i < n; i++) {
-      const sym = <u64>load<u8>(base + i);
-      acc |= sym << bits;
-      bits += 6;
+    // A column's stride (COLUMN_STRIDE) and CELL_SORT hold the bytes read past its end.
+    for (let i = 0; i < n; i += 8) {
+      const count = n - i < 8 ? n - i : 8;
+      const v = packSymbols(load<u64>(base + i), count);
+      const width = <u64>(count * 6);
+      acc |= v << bits;
+      bits += width;
       if (bits >= 64) {
         store<u64>(at, acc);
         at += 8;
         bits -= 64;
-        acc = bits > 0 ? sym >> (6 - bits) : 0;
+        acc = bits > 0 ? v >> (width - bits) : 0;
       }
     }
     if (k == numColumns) break;

@@ -23,12 +23,12 @@
  * (MOVE_TO_CARD), bits 14-19 the number of cards.
  */
 import {
-  numColumns, numCells, buildRule, emptyColumnRule, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT, EMPTY_ANY, EMPTY_KINGS, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
+  numColumns, numCells, buildRule, emptyColumnRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT, BUILD_SUIT_UP_OR_DOWN, EMPTY_ANY, EMPTY_KINGS, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
 } from './rules';
 import {
-  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS,
+  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
+  copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
 import {
@@ -93,7 +93,6 @@ export const INPUT: usize = memory.data(INPUT_BYTES);
 const START: usize = memory.data(POSITION_BYTES);
 const PARENT: usize = memory.data(POSITION_BYTES);
 const KEY: usize = memory.data(KEY_BYTES);
-const BUCKETS: usize = memory.data(2 * NUM_BUCKETS * 4);
 const PATH: usize = memory.data(MAX_PATH * 4);
 
 let stopReason: i32 = REASON_NONE;
@@ -117,6 +116,8 @@ const LAZY_SCANS: i32 = 4;
 /** Scans of the eager phase (a record has four bucket links, table.ts). */
 const EAGER_SCANS: i32 = 4;
 const SCANS: i32 = LAZY_SCANS;
+/** Bucket heads of the open lists, NUM_BUCKETS per scan (item index, 0 = empty). */
+const BUCKETS: usize = memory.data(SCANS * NUM_BUCKETS * 4);
 /** Scans of the current phase. */
 let activeScans: i32 = EAGER_SCANS;
 /**
@@ -369,16 +370,24 @@ function blockedIn(p: usize, col: i32, n: i32): i32 {
  * (when a scan counts them, `useBlocked`), occupied cells, empty columns, and how deep
  * the next foundation cards lie (features from docs/search.md §1 and §6).
  * Also keeps the per-column terms (COL_*) for `measureChild`.
+ *
+ * `fromParent`: `p` is the child of the position measured last, in the same
+ * column order, and SAVED_HEADER still holds that parent's header (see
+ * `measuredHeld`). Then a column whose length did not change keeps the
+ * parent's terms (its cards did not change; the next-card depth is summed
+ * again when a card went home), and a changed one gets them from
+ * `changedColumnTerms`, as in `measureChild`. The result is the same as a
+ * full measure.
  */
-function measure(p: usize): void {
-  let home = 0;
-  for (let s = 0; s < 4; s++) home += foundation(p, s);
-  featureNotHome = 52 - home;
+function measure(p: usize, fromParent: bool): void {
+  featureNotHome = 52 - homeCount(p);
   featureUnsortedTop = 0;
   featureBlocked = 0;
   featureUnsortedBottom = 0;
   featureEmptyColumns = 0;
   featureNextDepth = 0;
+  const foundations = load<u32>(p + OFF_FOUNDATIONS);
+  const sameFoundations = foundations == parentFoundations;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     const at = <usize>c << 2;
@@ -391,16 +400,36 @@ function measure(p: usize): void {
       store<i32>(COL_BLOCK + at, 0);
       continue;
     }
-    const run = topRunLength(p, c);
-    const top = n - run;
-    const bottom = n - bottomRunLength(p, c, n);
-    const next = nextDepthOf(p, c, n);
+    let run: i32;
+    let top: i32;
+    let bottom: i32;
+    let next: i32;
+    let unchanged = false;
+    if (!fromParent) {
+      run = topRunLength(p, c);
+      top = n - run;
+      bottom = n - bottomRunLength(p, c, n);
+      next = nextDepthOf(p, c, n);
+    } else if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
+      unchanged = true;
+      run = colTerm(COL_RUN, c);
+      top = colTerm(COL_TOP, c);
+      bottom = colTerm(COL_BOTTOM, c);
+      next = sameFoundations ? colTerm(COL_NEXT, c) : nextDepthOf(p, c, n);
+    } else {
+      const terms = changedColumnTerms(p, c, n);
+      top = terms >> 16;
+      bottom = terms & 0xffff;
+      run = n - top;
+      next = nextDepthOf(p, c, n);
+    }
     store<i32>(COL_TOP + at, top);
     store<i32>(COL_BOTTOM + at, bottom);
     store<i32>(COL_NEXT + at, next);
     store<i32>(COL_RUN + at, run);
     if (useBlocked) {
-      const blocked = blockedIn(p, c, n);
+      // an unchanged column keeps its cards, so its blocked count
+      const blocked = unchanged ? colTerm(COL_BLOCK, c) : blockedIn(p, c, n);
       store<i32>(COL_BLOCK + at, blocked);
       featureBlocked += blocked;
     }
@@ -408,69 +437,197 @@ function measure(p: usize): void {
     featureUnsortedBottom += bottom;
     featureNextDepth += next;
   }
-  featureCellsUsed = numCells - emptyCellCount(p);
+  featureCellsUsed = cellsInUse(p);
   parentUnsortedTop = featureUnsortedTop;
   parentBlocked = featureBlocked;
   parentUnsortedBottom = featureUnsortedBottom;
   parentNextDepth = featureNextDepth;
-  parentFoundations = load<u32>(p + OFF_FOUNDATIONS);
+  parentFoundations = foundations;
+}
+
+/**
+ * The record whose position PARENT held, in the same column order, when it
+ * was last measured by `expand` (so COL_*, SAVED_HEADER and the parent*
+ * sums describe it); 0 after PARENT was rebuilt from a key or the terms were
+ * overwritten. The lazy phase then measures a new child of it with
+ * `measure(p, true)`.
+ */
+let measuredHeld: u32 = 0;
+
+/** Cards on the foundations of `p`: the sum of the four foundation bytes (each at most 13, so one multiply adds them). */
+// @ts-ignore: decorator
+@inline function homeCount(p: usize): i32 {
+  return <i32>((load<u32>(p + OFF_FOUNDATIONS) * 0x01010101) >>> 24);
+}
+
+/**
+ * Occupied free cells of `p`: the non-zero bytes among the MAX_CELLS cell
+ * bytes, counted at once. Cells at or past `numCells` are always 0 (readInput
+ * and decodeKey clear them, moves use only the first `numCells`), and a card
+ * byte is below 0x80, so adding 0x7f to a byte sets its high bit exactly when
+ * it is not 0, without a carry into the next byte.
+ */
+// @ts-ignore: decorator
+@inline function cellsInUse(p: usize): i32 {
+  const cells = load<u64>(p + OFF_CELLS);
+  return <i32>popcnt((cells + 0x7f7f7f7f7f7f7f7f) & 0x8080808080808080);
+}
+
+/**
+ * The unsorted-card terms (`measure`'s COL_TOP and COL_BOTTOM) of column `c`
+ * of the child `p`, whose length changed from the parent's `n0` (in
+ * SAVED_HEADER) to `n` > 0, packed as top << 16 | bottom, from the parent's
+ * terms where they tell. A move puts cards on top of one column and takes
+ * them off the top of another, and auto-moves only take cards off, so the
+ * child's column is the parent's with cards taken off, or with cards put on
+ * that form a run (they came off a top run, or are one card from a cell):
+ * - cards taken off (n < n0): the parent's top run covered cards top0..n0-1,
+ *   so while n > top0 the run is n - top0 long and the top term stays top0;
+ *   the natural bottom run is min(bottom run, n) long.
+ * - cards put on an empty column: the column is one run, both terms 0.
+ * - cards put on a card they build on: the top run grows by the cards, the
+ *   top term stays; the bottom run grows with them when it was the whole
+ *   column. (When the first card put on does not build on the old top, which
+ *   no move makes, both terms are recomputed.)
+ */
+// @ts-ignore: decorator
+@inline function changedColumnTerms(p: usize, c: i32, n: i32): i32 {
+  const n0 = <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c);
+  const top0 = colTerm(COL_TOP, c);
+  const bottomRun0 = n0 - colTerm(COL_BOTTOM, c);
+  if (n < n0) {
+    const top = n > top0 ? top0 : n - topRunLength(p, c);
+    return (top << 16) | (n - (bottomRun0 < n ? bottomRun0 : n));
+  }
+  if (n0 == 0) return 0;
+  if (buildsOn(cardAt(p, c, n0), cardAt(p, c, n0 - 1))) {
+    return (top0 << 16) | (bottomRun0 == n0 ? 0 : n - bottomRun0);
+  }
+  return ((n - topRunLength(p, c)) << 16) | (n - bottomRunLength(p, c, n));
 }
 
 /**
  * Measures the child in PARENT after `measure` of its parent, whose header is
  * in SAVED_HEADER: the same features as `measure` would give, from the
- * parent's per-column terms and the columns that changed. When a card went
- * home, the next foundation cards changed, so the next-card depth is summed
- * over every column again.
+ * parent's per-column terms and the columns that changed. The columns whose
+ * length changed, and the empty ones, are found with one SIMD compare of the
+ * 16 length bytes each (bit c of a mask = column c). When a card went home,
+ * the next foundation cards changed, so the next-card depth is summed over
+ * every column again.
  */
 function measureChild(p: usize): void {
   const foundations = load<u32>(p + OFF_FOUNDATIONS);
-  let home = 0;
-  for (let s = 0; s < 4; s++) home += foundation(p, s);
-  featureNotHome = 52 - home;
+  featureNotHome = 52 - homeCount(p);
+  const columnMask = (1 << numColumns) - 1;
+  const lengths = v128.load(p + OFF_LENGTHS);
+  let changed = ~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask;
+  featureEmptyColumns = <i32>popcnt(i8x16.bitmask(i8x16.eq(lengths, i8x16.splat(0))) & columnMask);
+  featureCellsUsed = cellsInUse(p);
   let top = parentUnsortedTop;
   let blocked = parentBlocked;
   let bottom = parentUnsortedBottom;
-  const sameFoundations = foundations == parentFoundations;
-  let next = sameFoundations ? parentNextDepth : 0;
-  let empty = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    if (n == 0) empty++;
-    if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
-      if (!sameFoundations) next += nextDepthOf(p, c, n);
-      continue;
+  if (foundations == parentFoundations) {
+    let next = parentNextDepth;
+    while (changed != 0) {
+      const c = <i32>ctz(changed);
+      changed &= changed - 1;
+      top -= colTerm(COL_TOP, c);
+      bottom -= colTerm(COL_BOTTOM, c);
+      next -= colTerm(COL_NEXT, c);
+      if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
+      const n = columnLength(p, c);
+      if (n == 0) continue;
+      const terms = changedColumnTerms(p, c, n);
+      top += terms >> 16;
+      bottom += terms & 0xffff;
+      next += nextDepthOf(p, c, n);
+      if (useBlocked) blocked += blockedIn(p, c, n);
     }
-    top -= colTerm(COL_TOP, c);
-    if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
-    bottom -= colTerm(COL_BOTTOM, c);
-    if (sameFoundations) next -= colTerm(COL_NEXT, c);
-    if (n == 0) continue;
-    top += n - topRunLength(p, c);
-    if (useBlocked) blocked += blockedIn(p, c, n);
-    bottom += n - bottomRunLength(p, c, n);
-    next += nextDepthOf(p, c, n);
+    featureNextDepth = next;
+  } else {
+    let next = 0;
+    for (let c = 0; c < numColumns; c++) {
+      const n = columnLength(p, c);
+      if (n == 0) {
+        if ((changed >> c) & 1) {
+          top -= colTerm(COL_TOP, c);
+          bottom -= colTerm(COL_BOTTOM, c);
+          if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
+        }
+        continue;
+      }
+      if ((changed >> c) & 1) {
+        const terms = changedColumnTerms(p, c, n);
+        top += (terms >> 16) - colTerm(COL_TOP, c);
+        bottom += (terms & 0xffff) - colTerm(COL_BOTTOM, c);
+        if (useBlocked) blocked += blockedIn(p, c, n) - colTerm(COL_BLOCK, c);
+      }
+      next += nextDepthOf(p, c, n);
+    }
+    featureNextDepth = next;
   }
   featureUnsortedTop = top;
   featureBlocked = blocked;
   featureUnsortedBottom = bottom;
-  featureNextDepth = next;
-  featureEmptyColumns = empty;
-  featureCellsUsed = numCells - emptyCellCount(p);
 }
 
-/** Score of the measured position for one scan, lower is better, clamped to a bucket. */
-function score(scan: i32, depth: i32): i32 {
-  const mode = weight(scan, W_MODE);
-  const unsorted = mode == 0 ? featureUnsortedTop : mode == 1 ? featureUnsortedBottom : mode == 2 ? featureBlocked : featureBlocked + featureUnsortedBottom;
-  let s = featureNotHome * weight(scan, W_NOT_HOME)
-    + unsorted * weight(scan, W_UNSORTED)
-    + featureCellsUsed * weight(scan, W_CELL)
-    - featureEmptyColumns * weight(scan, W_EMPTY_COLUMN)
-    + featureNextDepth * weight(scan, W_NEXT_DEPTH)
-    + ((depth * weight(scan, W_DEPTH)) >> 4)
-    + SCORE_OFFSET;
-  return s < 0 ? 0 : s >= NUM_BUCKETS ? NUM_BUCKETS - 1 : s;
+/**
+ * The weights of the four scans lane by lane (lane k = scan k), one i32x4 per
+ * feature, so that `scores` computes every scan's score at once: WV_TOP holds
+ * W_UNSORTED in the lanes of mode-0 scans and 0 elsewhere, WV_BOTTOM in the
+ * lanes of mode-1 and mode-3 scans, WV_BLOCKED in those of mode-2 and mode-3
+ * scans, so `top * WV_TOP + bottom * WV_BOTTOM + blocked * WV_BLOCKED` is
+ * each scan's unsorted term (W_MODE). Filled by `packWeights` from WEIGHTS.
+ */
+const WV_NOT_HOME: usize = memory.data(16, 16);
+const WV_TOP: usize = memory.data(16, 16);
+const WV_BOTTOM: usize = memory.data(16, 16);
+const WV_BLOCKED: usize = memory.data(16, 16);
+const WV_CELL: usize = memory.data(16, 16);
+const WV_EMPTY_COLUMN: usize = memory.data(16, 16);
+const WV_NEXT_DEPTH: usize = memory.data(16, 16);
+const WV_DEPTH: usize = memory.data(16, 16);
+/** The last `scores`: bucket of scan k in lane k. */
+const SCORES: usize = memory.data(16, 16);
+
+/** Lays the weights in WEIGHTS out for `scores` (WV_*); called once per solve, after `chooseWeights`. */
+function packWeights(): void {
+  for (let scan = 0; scan < SCANS; scan++) {
+    const at = <usize>scan << 2;
+    const mode = weight(scan, W_MODE);
+    store<i32>(WV_NOT_HOME + at, weight(scan, W_NOT_HOME));
+    store<i32>(WV_TOP + at, mode == 0 ? weight(scan, W_UNSORTED) : 0);
+    store<i32>(WV_BOTTOM + at, mode == 1 || mode == 3 ? weight(scan, W_UNSORTED) : 0);
+    store<i32>(WV_BLOCKED + at, mode >= 2 ? weight(scan, W_UNSORTED) : 0);
+    store<i32>(WV_CELL + at, weight(scan, W_CELL));
+    store<i32>(WV_EMPTY_COLUMN + at, weight(scan, W_EMPTY_COLUMN));
+    store<i32>(WV_NEXT_DEPTH + at, weight(scan, W_NEXT_DEPTH));
+    store<i32>(WV_DEPTH + at, weight(scan, W_DEPTH));
+  }
+}
+
+/**
+ * Scores of the measured position for every scan at once, lower is better,
+ * each clamped to a bucket (0..NUM_BUCKETS-1), written to SCORES (lane k =
+ * scan k). Per scan the score is
+ *   notHome * W_NOT_HOME + unsorted * W_UNSORTED (the cards W_MODE names)
+ *   + cellsUsed * W_CELL - emptyColumns * W_EMPTY_COLUMN
+ *   + nextDepth * W_NEXT_DEPTH + (depth * W_DEPTH) >> 4 + SCORE_OFFSET,
+ * `depth` in moves from the start.
+ */
+// @ts-ignore: decorator
+@inline function scores(depth: i32): void {
+  let s = i32x4.mul(i32x4.splat(featureNotHome), v128.load(WV_NOT_HOME));
+  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedTop), v128.load(WV_TOP)));
+  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedBottom), v128.load(WV_BOTTOM)));
+  if (useBlocked) s = i32x4.add(s, i32x4.mul(i32x4.splat(featureBlocked), v128.load(WV_BLOCKED)));
+  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureCellsUsed), v128.load(WV_CELL)));
+  s = i32x4.sub(s, i32x4.mul(i32x4.splat(featureEmptyColumns), v128.load(WV_EMPTY_COLUMN)));
+  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureNextDepth), v128.load(WV_NEXT_DEPTH)));
+  s = i32x4.add(s, i32x4.shr_s(i32x4.mul(i32x4.splat(depth), v128.load(WV_DEPTH)), 4));
+  s = i32x4.add(s, i32x4.splat(SCORE_OFFSET));
+  s = i32x4.min_s(i32x4.max_s(s, i32x4.splat(0)), i32x4.splat(NUM_BUCKETS - 1));
+  v128.store(SCORES, s);
 }
 
 // ---------------------------------------------------------------------------
@@ -489,11 +646,34 @@ let lazyPhase: bool = false;
   return lazyPhase ? entryAt(index) : recordAt(index);
 }
 
+/**
+ * Highest bucket any scan has queued an item in since the open lists were
+ * last cleared (`clearOpenLists`); buckets above it are still all zero.
+ * Starts at the top, so that the first clear is a full one.
+ */
+let bucketHigh: i32 = NUM_BUCKETS - 1;
+
+/**
+ * Empties every scan's open list: zeroes the bucket heads up to `bucketHigh`
+ * (the rest are zero already), a few KiB instead of SCANS * NUM_BUCKETS * 4
+ * = 64 KiB per solve.
+ */
+function clearOpenLists(): void {
+  const bytes = <usize>(bucketHigh + 1) << 2;
+  for (let scan = 0; scan < SCANS; scan++) {
+    memory.fill(BUCKETS + (<usize>(scan * NUM_BUCKETS) << 2), 0, bytes);
+    store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  }
+  bucketHigh = 0;
+}
+
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
   const rec = itemAt(index);
+  scores(depth);
   for (let scan = 0; scan < activeScans; scan++) {
-    const bucket = score(scan, depth);
+    const bucket = load<i32>(SCORES + (<usize>scan << 2));
+    if (bucket > bucketHigh) bucketHigh = bucket;
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
     store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
     store<u32>(head, index);
@@ -539,12 +719,12 @@ const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
 
 // @ts-ignore: decorator
 @inline function saveHeader(p: usize): void {
-  memory.copy(SAVED_HEADER, p, HEADER_BYTES);
+  copyHeader(SAVED_HEADER, p);
 }
 
 // @ts-ignore: decorator
 @inline function restoreHeader(p: usize): void {
-  memory.copy(p, SAVED_HEADER, HEADER_BYTES);
+  copyHeader(p, SAVED_HEADER);
 }
 
 /**
@@ -633,11 +813,7 @@ function addChild(parent: u32, move: u32): bool {
 @inline function moveRun(p: usize, from: i32, to: i32, count: i32): void {
   const n = columnLength(p, from);
   const m = columnLength(p, to);
-  memory.copy(
-    p + OFF_CARDS + to * COLUMN_STRIDE + m,
-    p + OFF_CARDS + from * COLUMN_STRIDE + n - count,
-    count,
-  );
+  copyCards(p + OFF_CARDS + to * COLUMN_STRIDE + m, p + OFF_CARDS + from * COLUMN_STRIDE + n - count, count);
   setColumnLength(p, from, n - count);
   setColumnLength(p, to, m + count);
 }
@@ -650,10 +826,11 @@ function addChild(parent: u32, move: u32): bool {
  * column into an empty one gives the same position and is skipped.
  * Returns false when the search must stop.
  */
-function expand(parent: u32): bool {
+function expand(parent: u32, fromParent: bool): bool {
   const p = PARENT;
+  measure(p, fromParent);
   saveHeader(p);
-  measure(p);
+  measuredHeld = parent;
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   const emptyTarget = firstEmptyColumn(p);
@@ -678,7 +855,12 @@ function expand(parent: u32): bool {
     }
   }
 
-  // Column to column, single cards and sequences.
+  // Column to column, single cards and sequences. Under the rank-down builds
+  // without wrapping (alternate colours, suit, any suit) a card builds on
+  // `below` only when its rank is one less, so in a column's top run (every
+  // card building on the one under it) the card k from the top has the
+  // exposed card's rank + k - 1.
+  const directRunLength = !wrapRanks && buildRule != BUILD_SUIT_UP_OR_DOWN;
   const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
   const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
   for (let from = 0; from < numColumns; from++) {
@@ -692,7 +874,16 @@ function expand(parent: u32): bool {
       if (m > 0) {
         const top = cardAt(p, to, m - 1);
         const most = run < capacityOnCard ? run : capacityOnCard;
-        for (let k = 1; k <= most; k++) {
+        // Under a rank-down build the only run length that can fit on `top`
+        // is its rank minus the exposed card's (ranks in a top run go up one
+        // a card going down the column); the loop would find the same k.
+        let first = 1;
+        let last = most;
+        if (directRunLength) {
+          first = last = rankOf(top) - rankOf(cardAt(p, from, n - 1));
+          if (first < 1 || first > most) continue;
+        }
+        for (let k = first; k <= last; k++) {
           const card = cardAt(p, from, n - k);
           if (card == repeatCard || !buildsOn(card, top)) continue;
           moveRun(p, from, to, k);
@@ -836,7 +1027,7 @@ export function applyMove(p: usize, move: u32): bool {
   } else {
     const m = columnLength(p, dstIndex);
     if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
-    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
+    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
     setColumnLength(p, dstIndex, m + count);
   }
   playedSrcKind = srcKind;
@@ -915,8 +1106,8 @@ function readInput(): void {
 function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   resetArena(<u64>memoryLimitBytes);
   resetEntries();
-  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
-  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  clearOpenLists();
+  measuredHeld = 0;
   goalIndex = 0;
   lazyOutOfMemory = false;
   if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
@@ -940,9 +1131,9 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
     parentDepth = 0;
     repeatCard = 0;
     statesExpanded++;
-    if (!expand(root)) return false;
+    if (!expand(root, false)) return false;
   } else {
-    measure(PARENT);
+    measure(PARENT, false);
     pushOpen(root, 0);
   }
   return true;
@@ -1019,10 +1210,14 @@ function lazySearch(): void {
     if (parent != held) {
       decodeKey(recordKey(recordAt(parent)), PARENT);
       held = parent;
+      measuredHeld = 0; // canonical column order now, not the measured one
     }
-    memory.copy(POP_HEADER, PARENT, HEADER_BYTES);
+    copyHeader(POP_HEADER, PARENT);
     if (!applyMove(PARENT, word)) unreachable();
-    applyAutoMoves(PARENT, false);
+    // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
+    // move (addChild); without it the closure is known to move nothing (the
+    // parent is closed and `exposedCard` could not start one), so it is skipped.
+    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
     encodeKey(PARENT, KEY);
     const index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
     if (index == 0) {
@@ -1030,14 +1225,14 @@ function lazySearch(): void {
       return;
     }
     if (!lastInsertWasNew) {
-      memory.copy(PARENT, POP_HEADER, HEADER_BYTES);
+      copyHeader(PARENT, POP_HEADER);
       continue;
     }
     held = index;
     statesExpanded++;
     parentDepth = moveDepth(word);
     repeatCard = repeatCardOf(word);
-    if (!expand(index)) return;
+    if (!expand(index, measuredHeld == parent)) return;
     if (recordCount >= lazyQuota) {
       lazyQuotaReached = true;
       return;
@@ -1086,9 +1281,9 @@ function handOver(): bool {
   const entries = entryCount;
   queuedTotal = entries;
   lazyPhase = false;
+  measuredHeld = 0;
   activeScans = ruleScans;
-  memory.fill(BUCKETS, 0, SCANS * NUM_BUCKETS * 4);
-  for (let scan = 0; scan < SCANS; scan++) store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
+  clearOpenLists();
   let held: u32 = 0;
   for (let item: u32 = 1; item <= entries; item++) {
     if (item % (POLL_INTERVAL * 16) == 0) {
@@ -1108,7 +1303,7 @@ function handOver(): bool {
     }
     saveHeader(PARENT);
     if (!applyMove(PARENT, word)) unreachable();
-    applyAutoMoves(PARENT, false);
+    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
     encodeKey(PARENT, KEY);
     const index = findOrInsert(KEY, hashKey(KEY), parent, word);
     if (index == 0) {
@@ -1120,7 +1315,7 @@ function handOver(): bool {
         goalIndex = index;
         return false;
       }
-      measure(PARENT);
+      measure(PARENT, false);
       pushOpen(index, moveDepth(word));
     }
     restoreHeader(PARENT);
@@ -1145,7 +1340,7 @@ function eagerSearch(): void {
     const word = recordMove(recordAt(index));
     parentDepth = moveDepth(word);
     repeatCard = repeatCardOf(word);
-    if (!expand(index)) return;
+    if (!expand(index, false)) return;
   }
 }
 
@@ -1168,6 +1363,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   chooseWeights();
   useBlocked = false;
   for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
+  packWeights();
   resetOutput();
   stopReason = REASON_NONE;
   lastReason = REASON_NONE;

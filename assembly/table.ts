@@ -23,7 +23,7 @@
  *
  * Use the accessors below rather than raw offsets.
  */
-import { allocate, release } from './arena';
+import { allocate, release, arenaResets } from './arena';
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey } from './position';
 
@@ -98,17 +98,69 @@ const GROW_POLL_RECORDS: u32 = 1 << 20;
   return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * RECORD_BYTES);
 }
 
-/** Empties the table for a new solve that may store at most `maxRecords` positions. Returns false when out of memory. */
+/**
+ * Most records the last table may hold for `resetTable` to clear its slots
+ * one record at a time (a hash and a short probe each) instead of filling
+ * all INITIAL_SLOTS * 8 bytes (512 KiB). Most solves store a few hundred
+ * positions, so this saves a 512 KiB fill per solve.
+ */
+const CLEAR_BY_RECORDS_MAX: u32 = 4096;
+
+/** `arenaResets` right after the last `resetTable` allocated its slots. */
+let slotsEpoch: u32 = 0;
+
+/**
+ * Zeroes the slots of the last table's records, so that the slot block is
+ * all zero again. Each record's slot lies at or after its hash's home slot
+ * (linear probing), so the probe from there, skipping slots already zeroed,
+ * ends at it. Returns false (the caller then fills the whole block) if a
+ * record's slot is not found within one lap, which a consistent table never
+ * gives: a guard against a hang, not a path in use.
+ */
+function clearSlotsByRecords(): bool {
+  for (let i: u32 = 1; i <= recordCount; i++) {
+    let h = hashKey(recordKey(recordAt(i))) & slotMask;
+    let steps: u32 = 0;
+    while (<u32>load<u64>(slots + (<usize>h << 3)) != i) {
+      h = (h + 1) & slotMask;
+      if (++steps > slotMask) return false;
+    }
+    store<u64>(slots + (<usize>h << 3), 0);
+  }
+  return true;
+}
+
+/**
+ * Empties the table for a new solve that may store at most `maxRecords`
+ * positions. Returns false when out of memory.
+ *
+ * The fresh slots must be all zero. When the last table used the same
+ * INITIAL_SLOTS block (never grown, so never released to other users), with
+ * no other arena reset since its own (`arenaResets` one above `slotsEpoch`,
+ * so no other user such as the shortening beam took that memory), and held at
+ * most CLEAR_BY_RECORDS_MAX records, only its records' slots are zeroed;
+ * otherwise the whole block is filled.
+ */
 export function resetTable(maxRecords: u32): bool {
-  recordCount = 0;
+  const oldSlots = slots;
+  const reusable = oldSlots != 0 && slotMask == INITIAL_SLOTS - 1 && arenaResets == slotsEpoch + 1 &&
+    recordCount <= CLEAR_BY_RECORDS_MAX;
   recordLimit = maxRecords;
   insertFailure = FAIL_NONE;
   insertStopReason = 0;
   slotsAtMemoryLimit = false;
-  slotMask = INITIAL_SLOTS - 1;
   slots = allocate(<u64>INITIAL_SLOTS * 8);
-  if (slots == 0) return false;
-  memory.fill(slots, 0, INITIAL_SLOTS * 8);
+  if (slots == 0) {
+    recordCount = 0;
+    slotMask = INITIAL_SLOTS - 1;
+    return false;
+  }
+  slotsEpoch = arenaResets;
+  if (!(reusable && slots == oldSlots && clearSlotsByRecords())) {
+    memory.fill(slots, 0, INITIAL_SLOTS * 8);
+  }
+  recordCount = 0;
+  slotMask = INITIAL_SLOTS - 1;
   // record index 0 is never used: reserve it in chunk 0
   const chunk = allocate(<u64>CHUNK_RECORDS * RECORD_BYTES);
   if (chunk == 0) return false;
@@ -146,6 +198,13 @@ function growSlots(): i32 {
   slots = fresh;
   slotMask = mask;
   return FAIL_NONE;
+}
+
+/** Slots that hold a record, counted over the whole slot block (for the tests: 0 right after `resetTable`). */
+export function usedSlotCount(): u32 {
+  let n: u32 = 0;
+  for (let h: u32 = 0; h <= slotMask; h++) if (load<u64>(slots + (<usize>h << 3)) != 0) n++;
+  return n;
 }
 
 /** True when the last `findOrInsert` stored a new record (false: the key was there already). */
@@ -195,7 +254,9 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   setRecordMove(rec, move);
   store<u64>(rec + REC_NEXT, 0);
   store<u64>(rec + REC_NEXT + 8, 0);
-  memory.copy(recordKey(rec), key, KEY_BYTES);
+  // 16 bytes at a time (KEY_BYTES is 48) instead of a memory.copy call
+  const dst = recordKey(rec);
+  for (let at = 0; at < KEY_BYTES; at += 16) v128.store(dst + at, v128.load(key + at));
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
   if (!slotsAtMemoryLimit && <u64>recordCount * MAX_LOAD_D > (<u64>slotMask + 1) * MAX_LOAD_N) {

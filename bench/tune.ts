@@ -6,7 +6,9 @@
  * goes by: positions expanded per deal (mean), the tail (sum of the
  * expansions of the 1 % of deals that expand the most), the mean over the
  * solved deals alone (an unsolvable deal's complete search expands the same
- * set in any order), stored positions,
+ * set in any order), stored positions, pending moves queued and open-list
+ * items taken (the lazy phase's work per child: each queued child was played,
+ * measured and scored),
  * verdicts and mean solution length (with and without auto-moves), and CPU
  * seconds (process.cpuUsage; noisy on a shared machine). A development tool,
  * not a test.
@@ -51,6 +53,10 @@ interface TuningExports {
   setScanStep(step: number): void;
   setScanPrelude?(scan: number, items: number): void;
   setLazyQuota(quota: number): void;
+  /** Pending moves (generated, measured and scored children) the last solve's lazy phase queued. */
+  pendingMovesQueued(): number;
+  /** Items the last solve took from its open lists. */
+  openItemsTaken(): number;
 }
 
 const { values } = parseArgs({
@@ -108,13 +114,17 @@ for (const config of configs) {
   quotaSet ||= config.quota !== undefined;
   hooks.setScanStep(config.step ?? 1);
   if (config.prelude) hooks.setScanPrelude?.(config.prelude[0], config.prelude[1]);
-  const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number }[] = [];
+  const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number; queued: number; taken: number; cpuMs: number }[] = [];
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < deals.length; i++) {
+    const before = process.cpuUsage();
     const out = engine.solve(deals[i], limits);
+    const used = process.cpuUsage(before);
     rows.push({
+      cpuMs: (used.user + used.system) / 1000,
       n: from + i, v: out.verdict, moves: out.moves.length, noAuto: out.moves.filter((m) => !m.auto).length,
       exp: out.stats.statesExpanded, st: out.stats.statesStored,
+      queued: hooks.pendingMovesQueued(), taken: hooks.openItemsTaken(),
     });
   }
   const cpu = process.cpuUsage(cpu0);
@@ -122,13 +132,15 @@ for (const config of configs) {
   const byExp = rows.map((r) => r.exp).sort((a, b) => b - a);
   const tail = byExp.slice(0, Math.max(1, Math.round(rows.length / 100))).reduce((a, b) => a + b, 0);
   const count = (v: string) => rows.filter((r) => r.v === v).length;
+  const unsolvableCpu = rows.filter((r) => r.v === 'unsolvable').reduce((a, r) => a + r.cpuMs, 0);
   console.log(
     `${config.name}\t${values.game} ${from}..${to}: expanded mean ${mean(rows.map((r) => r.exp)).toFixed(1)} ` +
       `tail1% ${tail} max ${byExp[0]}; solved only ${mean(solved.map((r) => r.exp)).toFixed(1)}; ` +
-      `stored mean ${mean(rows.map((r) => r.st)).toFixed(1)}; ` +
+      `stored mean ${mean(rows.map((r) => r.st)).toFixed(1)}; queued ${mean(rows.map((r) => r.queued)).toFixed(0)} taken ${mean(rows.map((r) => r.taken)).toFixed(0)}; ` +
       `solved ${solved.length} unsolvable ${count('unsolvable')} unknown ${count('unknown')}; ` +
       `moves ${mean(solved.map((r) => r.moves)).toFixed(2)} (no auto ${mean(solved.map((r) => r.noAuto)).toFixed(2)}); ` +
-      `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`,
+      `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, ` +
+      `${(100 * unsolvableCpu / Math.max(1e-9, rows.reduce((a, r) => a + r.cpuMs, 0))).toFixed(0)} % of it in unsolvable deals`,
   );
   if (values.rows) writeFileSync(values.rows, JSON.stringify(rows));
 }

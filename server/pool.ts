@@ -47,6 +47,7 @@ import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import {
   cancelledOutcome,
+  outcomeOf,
   FLAGS_BYTES,
   RETIRE_INDEX,
   STARTED_AT_BYTE,
@@ -345,7 +346,7 @@ export class SolverPool {
         if (error.status >= 500) this.#log.error(`solver pool: solve failed (${code})`, detail ?? message);
         throw error;
       }
-      const outcome = result.outcome;
+      const outcome = outcomeOf(result);
       // A stop the pool requested for the deadline is a timeout, not a cancel.
       if (why === 'deadline' && outcome.verdict === 'unknown' && outcome.reason === 'cancelled') outcome.reason = 'timeout';
       this.#settled({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });

@@ -8,6 +8,7 @@
  */
 import { SolverError, type ErrorCode, type ErrorLocation } from '../client-sdk/core/errors.js';
 import type { ProofRequest } from '../client-sdk/core/proof/format.js';
+import { packMoves, unpackMoves } from '../client-sdk/core/moves.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import type { ShortenOptions } from '../client-sdk/core/shorten.js';
@@ -66,8 +67,27 @@ export interface SolveTask {
   recycleMemoryBytes?: number;
 }
 
-/** What a worker gives back for one task. */
-export type SolveTaskResult = { ok: true; outcome: SolveOutcome } | TaskFailure;
+/**
+ * What a worker gives back for one task. A solution's moves travel packed
+ * (`packMoves` of client-sdk/core/moves.ts, 8 bytes a move) beside an
+ * outcome whose `moves` is empty: cloning one byte array is a copy, while an
+ * array of some 90 move objects is cloned field by field, which cost the
+ * worker about a fifth of an easy MS FreeCell solve (docs/engine.md, "Pool
+ * scaling"). `answerFor` packs, `outcomeOf` unpacks.
+ */
+export type SolveTaskResult = { ok: true; outcome: SolveOutcome; moves: Uint8Array } | TaskFailure;
+
+/** The worker's answer for `outcome`: its moves packed, the rest as it is. */
+export function answerFor(outcome: SolveOutcome): SolveTaskResult {
+  return { ok: true, outcome: { ...outcome, moves: [] }, moves: packMoves(outcome.moves) };
+}
+
+/** The outcome of a worker's successful answer, its moves unpacked. */
+export function outcomeOf(result: Extract<SolveTaskResult, { ok: true }>): SolveOutcome {
+  const outcome = result.outcome;
+  outcome.moves = unpackMoves(result.moves);
+  return outcome;
+}
 
 /** A failure reported by the worker, rebuilt as a `SolverError` by the pool. */
 export interface TaskFailure {

@@ -19,6 +19,7 @@ import { Engine } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import { solveWithProof } from '../client-sdk/core/proof/writer.js';
 import {
+  answerFor,
   cancelledOutcome,
   describeFailure,
   markStarted,
@@ -45,7 +46,7 @@ function getEngine(): Engine {
 /** Solves one task; never throws (failures come back as `{ok: false}`). */
 export default function solveTask(task: SolveTask): SolveTaskResult {
   // Cancelled while it waited in the queue: do not start the search.
-  if (Atomics.load(task.stop, STOP_INDEX) !== 0) return { ok: true, outcome: cancelledOutcome() };
+  if (Atomics.load(task.stop, STOP_INDEX) !== 0) return answerFor(cancelledOutcome());
   markStarted(task.stop);
   let used: Engine | undefined;
   try {
@@ -54,9 +55,9 @@ export default function solveTask(task: SolveTask): SolveTaskResult {
     const outcome = solveWithProof(used, task.deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {
-      return { ok: true, outcome: used.shorten(task.deal, outcome, task.optimize, task.stop, task.memoryLimitBytes) };
+      return answerFor(used.shorten(task.deal, outcome, task.optimize, task.stop, task.memoryLimitBytes));
     }
-    return { ok: true, outcome };
+    return answerFor(outcome);
   } catch (err) {
     // A trap or an abort may leave the instance's memory inconsistent: start afresh next time.
     engine = undefined;

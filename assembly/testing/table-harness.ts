@@ -9,7 +9,7 @@
 import { allocate, arenaBytesUsed, release, resetArena } from '../arena';
 import { KEY_BYTES, hashKey } from '../position';
 import {
-  FAIL_MEMORY, FAIL_STATES, FAIL_STOPPED, findOrInsert, insertFailure, insertStopReason, lastInsertWasNew, recordAt, recordCount, recordKey, recordMove, recordParent, resetTable,
+  FAIL_MEMORY, FAIL_STATES, FAIL_STOPPED, findOrInsert, insertFailure, insertStopReason, lastInsertWasNew, recordAt, recordCount, recordKey, recordMove, recordParent, resetTable, usedSlotCount,
 } from '../table';
 
 /** One key's bytes, rebuilt from its seed before each call. */
@@ -35,6 +35,14 @@ export function tableReset(maxRecords: u32, limitBytes: u32): bool {
   resetArena(<u64>limitBytes);
   return resetTable(maxRecords);
 }
+
+/** Starts a table without resetting the arena first (its first slots then come from fresh memory, which resetTable fills). */
+export function tableResetOnly(maxRecords: u32): bool {
+  return resetTable(maxRecords);
+}
+
+/** Slots holding a record. */
+export function slotsInUse(): u32 { return usedSlotCount(); }
 
 /** findOrInsert of the key of `seed`, with the table's own hash of it. */
 export function insertSeed(seed: u32, parent: u32, move: u32): u32 {

@@ -8,7 +8,7 @@
  * or a list of boards (fc-solve text). Every position has an `index` (0-based,
  * its place in the batch); results are keyed by it.
  */
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
 import { DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
 
@@ -21,13 +21,13 @@ export const BatchDealsSchema = z
     z
       .string()
       .regex(DEAL_RANGE_PATTERN, { error: 'a deal range is written "first..last", e.g. "1..1000"' })
-      .openapi({ description: 'A range of deal numbers, both ends included: `"1..100000"` (or `"1-100000"`).', example: '1..1000' }),
+      .meta({ description: 'A range of deal numbers, both ends included: `"1..100000"` (or `"1-100000"`).', example: '1..1000' }),
     z
       .strictObject({ from: DealNumberSchema, to: DealNumberSchema })
-      .openapi({ description: 'A range of deal numbers, both ends included.', example: { from: 1, to: 1000 } }),
-    z.array(DealNumberSchema).min(1).openapi({ description: 'A list of deal numbers, in the order they get their `index`.', example: [1, 617, 11982] }),
+      .meta({ description: 'A range of deal numbers, both ends included.', example: { from: 1, to: 1000 } }),
+    z.array(DealNumberSchema).min(1).meta({ description: 'A list of deal numbers, in the order they get their `index`.', example: [1, 617, 11982] }),
   ], { error: 'expected a range "1..1000" (or "1-1000"), {"from": 1, "to": 1000}, or a list of deal numbers like [1, 617, 11982]' })
-  .openapi('BatchDeals');
+  .meta({ id: 'BatchDeals' });
 
 /** Body of `POST /v1/batches`. Exactly one of `deals` and `boards`. */
 export const BatchRequestSchema = z
@@ -38,11 +38,11 @@ export const BatchRequestSchema = z
       .array(z.string())
       .min(1)
       .optional()
-      .openapi({ description: 'Positions in fc-solve board text, one per deal (see `SolveRequest.board`); the request body limit applies.' }),
-    numbering: NumberingSchema.optional().openapi({ description: 'Numbering of `deals`; default as for `POST /v1/solve`.' }),
+      .meta({ description: 'Positions in fc-solve board text, one per deal (see `SolveRequest.board`); the request body limit applies.' }),
+    numbering: NumberingSchema.optional().meta({ description: 'Numbering of `deals`; default as for `POST /v1/solve`.' }),
     rules: RulesOverrideSchema.optional(),
-    limits: LimitsRequestSchema.optional().openapi({ description: 'Budgets of each deal (not of the whole batch); defaults and caps as for `POST /v1/solve`.' }),
-    name: z.string().max(200).optional().openapi({ description: 'A label of your choice, echoed in the status.' }),
+    limits: LimitsRequestSchema.optional(),
+    name: z.string().max(200).optional().meta({ description: 'A label of your choice, echoed in the status.' }),
   })
   .superRefine((req, ctx) => {
     const given = (['deals', 'boards'] as const).filter((k) => req[k] !== undefined);
@@ -57,8 +57,9 @@ export const BatchRequestSchema = z
       ctx.addIssue({ code: 'custom', message: 'numbering applies only to deal numbers', path: ['numbering'] });
     }
   })
-  .openapi('BatchRequest', {
-    description: 'Many positions of one game, solved one by one with the same rules and per-deal budgets.',
+  .meta({ id: 'BatchRequest',
+    description:
+      'Many positions of one game, solved one by one with the same rules and per-deal budgets (`limits`: the budgets of each deal, not of the whole batch; defaults and caps as for `POST /v1/solve`).',
     example: { game: 'freecell', deals: '1..1000', numbering: 'ms', limits: { maxStates: 1000000, timeoutMs: 10000 } },
   });
 
@@ -71,82 +72,82 @@ export const BatchCountsSchema = z
     solved: z.number().int(),
     unsolvable: z.number().int(),
     unknown: z.number().int(),
-    error: z.number().int().openapi({ description: 'Deals whose solve failed (e.g. `solution_check_failed`); see their result lines.' }),
+    error: z.number().int().meta({ description: 'Deals whose solve failed (e.g. `solution_check_failed`); see their result lines.' }),
   })
-  .openapi('BatchCounts');
+  .meta({ id: 'BatchCounts' });
 
 /** Statistics over the finished deals. */
 export const BatchSummarySchema = z
   .object({
     solvable: z
       .object({
-        share: z.number().openapi({ description: 'solved / (solved + unsolvable): the share of decided deals that are solvable.' }),
-        low: z.number().openapi({ description: 'Lower end of the 95 % Wilson score interval of `share`.' }),
-        high: z.number().openapi({ description: 'Upper end of the 95 % Wilson score interval of `share`.' }),
-        decided: z.number().int().openapi({ description: 'solved + unsolvable: the sample the interval is computed on.' }),
+        share: z.number().meta({ description: 'solved / (solved + unsolvable): the share of decided deals that are solvable.' }),
+        low: z.number().meta({ description: 'Lower end of the 95 % Wilson score interval of `share`.' }),
+        high: z.number().meta({ description: 'Upper end of the 95 % Wilson score interval of `share`.' }),
+        decided: z.number().int().meta({ description: 'solved + unsolvable: the sample the interval is computed on.' }),
       })
       .nullable()
-      .openapi({ description: 'Null until a deal is decided. Unknowns are left out of the share and counted apart.' }),
-    unknown: z.number().int().openapi({ description: 'Deals whose budget ran out: they could go either way.' }),
-    unknownShare: z.number().openapi({ description: 'unknown / done.' }),
-    meanMoves: z.number().nullable().openapi({ description: 'Mean solution length of the solved deals (moves as `stats.moveCount` counts them).' }),
-    meanMsPerDeal: z.number().nullable().openapi({ description: 'Mean engine time per finished deal, milliseconds (search time on one thread).' }),
+      .meta({ description: 'Null until a deal is decided. Unknowns are left out of the share and counted apart.' }),
+    unknown: z.number().int().meta({ description: 'Deals whose budget ran out: they could go either way.' }),
+    unknownShare: z.number().meta({ description: 'unknown / done.' }),
+    meanMoves: z.number().nullable().meta({ description: 'Mean solution length of the solved deals (moves as `stats.moveCount` counts them).' }),
+    meanMsPerDeal: z.number().nullable().meta({ description: 'Mean engine time per finished deal, milliseconds (search time on one thread).' }),
   })
-  .openapi('BatchSummary');
+  .meta({ id: 'BatchSummary' });
 
 /** Answer of `POST /v1/batches` (202), `GET /v1/batches/{id}` and `DELETE /v1/batches/{id}`. */
 export const BatchStatusSchema = z
   .object({
     id: z.string(),
     name: z.string().optional(),
-    status: z.enum(['running', 'done', 'cancelled']).openapi({
+    status: z.enum(['running', 'done', 'cancelled']).meta({
       description: '`running` until every deal has a result (also across a restart of the server), then `done`; `cancelled` after a DELETE.',
     }),
     game: GameIdSchema,
     numbering: NumberingSchema.nullable(),
     rules: RulesSchema,
     limits: LimitsSchema,
-    createdAt: z.string().openapi({ description: 'ISO 8601.' }),
+    createdAt: z.string().meta({ description: 'ISO 8601.' }),
     finishedAt: z.string().nullable(),
-    total: z.number().int().openapi({ description: 'Deals in the batch.' }),
-    done: z.number().int().openapi({ description: 'Deals with a result.' }),
+    total: z.number().int().meta({ description: 'Deals in the batch.' }),
+    done: z.number().int().meta({ description: 'Deals with a result.' }),
     counts: BatchCountsSchema,
-    dealsPerSecond: z.number().openapi({ description: 'Recent throughput (last 30 s while running; over the whole run once finished).' }),
-    etaSeconds: z.number().nullable().openapi({ description: 'Estimated seconds to the end at the recent throughput; null when unknown or finished.' }),
+    dealsPerSecond: z.number().meta({ description: 'Recent throughput (last 30 s while running; over the whole run once finished).' }),
+    etaSeconds: z.number().nullable().meta({ description: 'Estimated seconds to the end at the recent throughput; null when unknown or finished.' }),
     summary: BatchSummarySchema,
     urls: z
       .object({
         self: z.string(),
-        results: z.string().openapi({ description: 'NDJSON stream of the results; `text/event-stream` with `Accept: text/event-stream`.' }),
+        results: z.string().meta({ description: 'NDJSON stream of the results; `text/event-stream` with `Accept: text/event-stream`.' }),
       })
-      .openapi({ description: 'Paths relative to the service.' }),
+      .meta({ description: 'Paths relative to the service.' }),
   })
-  .openapi('BatchStatus');
+  .meta({ id: 'BatchStatus' });
 
 /** Counters of one deal's solve. */
 export const BatchResultStatsSchema = z
   .object({
     statesExpanded: z.number().int(),
     statesStored: z.number().int(),
-    elapsedMs: z.number().openapi({ description: 'Engine time, milliseconds.' }),
+    elapsedMs: z.number().meta({ description: 'Engine time, milliseconds.' }),
   })
-  .openapi('BatchResultStats');
+  .meta({ id: 'BatchResultStats' });
 
 /** One line of `GET /v1/batches/{id}/results`. */
 export const BatchResultSchema = z
   .object({
-    seq: z.number().int().min(1).openapi({ description: 'Position in completion order, 1-based: the cursor to resume after (`?after=seq`).' }),
-    index: z.number().int().min(0).openapi({ description: 'Place of the deal in the batch, 0-based.' }),
-    deal: DealNumberSchema.nullable().openapi({ description: 'The deal number; null for a board.' }),
+    seq: z.number().int().min(1).meta({ description: 'Position in completion order, 1-based: the cursor to resume after (`?after=seq`).' }),
+    index: z.number().int().min(0).meta({ description: 'Place of the deal in the batch, 0-based.' }),
+    deal: DealNumberSchema.nullable().meta({ description: 'The deal number; null for a board.' }),
     verdict: BatchVerdictSchema,
-    reason: z.enum(UNKNOWN_REASONS).optional().openapi({ description: 'Which budget ran out; only with `unknown`.' }),
-    moveCount: z.number().int().openapi({ description: 'Moves of the solution (0 unless solved).' }),
-    notation: z.array(z.string()).openapi({ description: 'The solution in standard notation.' }),
-    moves: z.array(MoveSchema).optional().openapi({ description: 'The solution as JSON moves; only with `?moves=true`.' }),
+    reason: z.enum(UNKNOWN_REASONS).optional().meta({ description: 'Which budget ran out; only with `unknown`.' }),
+    moveCount: z.number().int().meta({ description: 'Moves of the solution (0 unless solved).' }),
+    notation: z.array(z.string()).meta({ description: 'The solution in standard notation.' }),
+    moves: z.array(MoveSchema).optional().meta({ description: 'The solution as JSON moves; only with `?moves=true`.' }),
     stats: BatchResultStatsSchema,
-    error: z.object({ code: z.string(), message: z.string() }).optional().openapi({ description: 'Why the solve failed; only with verdict `error`.' }),
+    error: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'Why the solve failed; only with verdict `error`.' }),
   })
-  .openapi('BatchResult');
+  .meta({ id: 'BatchResult' });
 
 /** Query of `GET /v1/batches/{id}/results`. */
 export const BatchResultsQuerySchema = z.object({
@@ -154,16 +155,16 @@ export const BatchResultsQuerySchema = z.object({
     .string()
     .regex(/^\d{1,15}$/, { error: 'must be a whole number: the seq of the last result received (0 = from the start)' })
     .optional()
-    .openapi({ description: 'Resume after this `seq` (the last one received); default 0 = from the start. SSE clients may send `Last-Event-ID` instead.' }),
-  moves: z.enum(['true', 'false']).optional().openapi({ description: 'Include each solution as JSON `moves` (default false: `notation` only).' }),
-  follow: z.enum(['true', 'false']).optional().openapi({
+    .meta({ description: 'Resume after this `seq` (the last one received); default 0 = from the start. SSE clients may send `Last-Event-ID` instead.' }),
+  moves: z.enum(['true', 'false']).optional().meta({ description: 'Include each solution as JSON `moves` (default false: `notation` only).' }),
+  follow: z.enum(['true', 'false']).optional().meta({
     description: 'Keep the stream open until the batch ends, sending results as they are decided (default true); false answers what is there now.',
   }),
 });
 
 /** Path parameter of the batch routes. */
 export const BatchIdParamSchema = z.object({
-  id: z.string().min(1).max(64).openapi({ param: { name: 'id', in: 'path' }, example: '7f9c1c1e-0f53-4a9e-9d8e-2f0e5e0b7a51' }),
+  id: z.string().min(1).max(64).meta({ param: { name: 'id', in: 'path' }, example: '7f9c1c1e-0f53-4a9e-9d8e-2f0e5e0b7a51' }),
 });
 
 /** A parsed, valid batch request. */

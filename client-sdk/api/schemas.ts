@@ -3,14 +3,17 @@
  * validation on the server, the typed HTTP client of the SDK, and the OpenAPI
  * document (`GET /openapi.json`), which is generated from these schemas.
  *
- * `z` comes from `@hono/zod-openapi`, which extends zod with `.openapi()` for
- * names, descriptions and examples; it is the same zod instance as `zod`.
+ * Plain `zod`, so that the SDK's client does not load hono: names,
+ * descriptions and examples are zod's own metadata (`.meta({ id, description,
+ * example })`, zod's global registry), which the server's
+ * `@hono/zod-openapi` reads when it writes the document (`id` becomes the
+ * component name; zod-to-openapi's `getMetadataFromRegistry`).
  *
  * Request objects are strict (an unknown field is an error, so a typo such as
  * `"limit"` cannot be silently ignored); response objects are not, so that a
  * client keeps working when the service adds a field.
  */
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { ERROR_STATUS, SolverError, type ErrorCode } from '../core/errors.js';
 import { LayoutJsonSchema } from '../core/layout.js';
 import { MOVE_SOURCES, MOVE_TARGETS } from '../core/moves.js';
@@ -26,14 +29,14 @@ export const GameIdSchema = z
   })
   .min(1)
   .max(64)
-  .openapi({
+  .meta({
     // Every preset named, from the presets themselves (so the document cannot leave one out).
     description: `Game preset id, as listed by \`GET /v1/games\`: ${PRESETS.map((p) => `\`${p.id}\``).join(', ')}.`,
     example: 'seahaven_towers',
   });
 
 /** A deal numbering scheme. */
-export const NumberingSchema = z.enum(NUMBERINGS).openapi({
+export const NumberingSchema = z.enum(NUMBERINGS).meta({
   description:
     '`ms`: Microsoft FreeCell / FreeCell Pro numbers (1..2^33-1). `pysolfc`: PySolFC game numbers (every game).',
 });
@@ -66,34 +69,34 @@ export const DealNumberSchema = z
     ],
     { error: 'deal must be an integer or a string of decimal digits' },
   )
-  .openapi({
+  .meta({
     description: 'Deal number: an integer, or a string of digits for numbers above 2^53. Which range is valid depends on the numbering.',
     example: 1,
   });
 
-export const BuildRuleSchema = z.enum(BUILD_RULES).openapi({
+export const BuildRuleSchema = z.enum(BUILD_RULES).meta({
   description: 'How tableau cards build down: alternate colours, in suit, any suit (rank only), or in suit up or down.',
 });
-export const EmptyColumnRuleSchema = z.enum(EMPTY_COLUMN_RULES).openapi({
+export const EmptyColumnRuleSchema = z.enum(EMPTY_COLUMN_RULES).meta({
   description: 'Which cards an empty column takes: any card, kings only (with wrapping ranks: the rank below the foundation base), or none.',
 });
-export const SequenceMoveRuleSchema = z.enum(SEQUENCE_MOVE_RULES).openapi({
+export const SequenceMoveRuleSchema = z.enum(SEQUENCE_MOVE_RULES).meta({
   description:
     'How many cards move at once between columns: `none` single cards; `supermove` (f+1)·2^e; `cells_plus_one` f+1; `unlimited` any valid sequence (f = empty free cells, e = empty columns other than the destination).',
 });
 
 const rulesShape = {
-  columns: z.number().int().min(1).max(MAX_COLUMNS).openapi({ description: `Tableau columns, 1..${MAX_COLUMNS}.` }),
-  freeCells: z.number().int().min(0).max(MAX_FREE_CELLS).openapi({ description: `Free cells, 0..${MAX_FREE_CELLS}.` }),
+  columns: z.number().int().min(1).max(MAX_COLUMNS).meta({ description: `Tableau columns, 1..${MAX_COLUMNS}.` }),
+  freeCells: z.number().int().min(0).max(MAX_FREE_CELLS).meta({ description: `Free cells, 0..${MAX_FREE_CELLS}.` }),
   build: BuildRuleSchema,
   emptyColumn: EmptyColumnRuleSchema,
   sequenceMove: SequenceMoveRuleSchema,
-  foundationBase: z.number().int().min(1).max(13).openapi({ description: 'Rank the foundations start from, 1..13 (1 = Ace).' }),
-  wrap: z.boolean().openapi({ description: 'Ranks wrap K→A on the foundations and A→K on the tableau (Penguin).' }),
+  foundationBase: z.number().int().min(1).max(13).meta({ description: 'Rank the foundations start from, 1..13 (1 = Ace).' }),
+  wrap: z.boolean().meta({ description: 'Ranks wrap K→A on the foundations and A→K on the tableau (Penguin).' }),
 };
 
 /** Every rule parameter of a game (the `Rules` type of `rules.ts`). */
-export const RulesSchema = z.object(rulesShape).openapi('Rules', { description: 'Rule parameters of a game (rules as data).' });
+export const RulesSchema = z.object(rulesShape).meta({ id: 'Rules', description: 'Rule parameters of a game (rules as data).' });
 
 /**
  * A partial rules override: any subset of the rule parameters, each within its
@@ -102,7 +105,7 @@ export const RulesSchema = z.object(rulesShape).openapi('Rules', { description: 
 export const RulesOverrideSchema = z
   .strictObject(rulesShape)
   .partial()
-  .openapi('RulesOverride', {
+  .meta({ id: 'RulesOverride',
     description: "Overrides of the preset's rules, e.g. `{\"emptyColumn\": \"any\"}`. The position must fit the resulting rules.",
     example: { emptyColumn: 'any' },
   });
@@ -114,34 +117,34 @@ export const RulesOverrideSchema = z
  */
 export const LimitsRequestSchema = z
   .strictObject({
-    maxStates: z.number().optional().openapi({
+    maxStates: z.number().optional().meta({
       type: 'integer',
       minimum: 1,
       description: 'Most positions the search may store: an integer from 1 to the server cap (defaults: 5,000,000, cap 50,000,000).',
     }),
-    timeoutMs: z.number().optional().openapi({
+    timeoutMs: z.number().optional().meta({
       type: 'integer',
       minimum: 1,
       description: 'Deadline of the search in milliseconds: an integer from 1 to the server cap (defaults: 30,000, cap 120,000).',
     }),
-    optimizeMs: z.number().optional().openapi({
+    optimizeMs: z.number().optional().meta({
       type: 'integer',
       minimum: 1,
       description:
         'With `optimize: "length"`: milliseconds spent shortening the solution after it was found, an integer from 1 to 10,000 (default 1,000). Comes on top of `timeoutMs`.',
     }),
   })
-  .openapi('LimitsRequest');
+  .meta({ id: 'LimitsRequest' });
 
 /** Body of `POST /v1/solve`. Exactly one of `deal`, `board`, `layout`. */
 export const SolveRequestSchema = z
   .strictObject({
     game: GameIdSchema,
     deal: DealNumberSchema.optional(),
-    numbering: NumberingSchema.optional().openapi({
+    numbering: NumberingSchema.optional().meta({
       description: "Numbering of `deal`. Default: `ms` when the game supports it, otherwise `pysolfc`. Only with `deal`.",
     }),
-    board: z.string().optional().openapi({
+    board: z.string().optional().meta({
       description:
         'The start position in fc-solve board text: optional `Foundations:` and `Freecells:` lines, then one line per column, deepest card first.',
       example:
@@ -150,12 +153,12 @@ export const SolveRequestSchema = z
     layout: LayoutJsonSchema.meta({ id: 'Layout' }).optional(),
     rules: RulesOverrideSchema.optional(),
     limits: LimitsRequestSchema.optional(),
-    optimize: z.enum(['none', 'length']).optional().openapi({
+    optimize: z.enum(['none', 'length']).optional().meta({
       description:
         '`length`: after a solution is found, spend `limits.optimizeMs` making it shorter (beam search and a checked peephole pass, docs/short-solutions.md); ' +
         'the answer\'s `optimize` says how long the first solution was. The verdict never changes. Default `none`: the first solution, fastest.',
     }),
-    proof: z.boolean().optional().openapi({
+    proof: z.boolean().optional().meta({
       description:
         'With `true`, an `unsolvable` answer carries its certificate inline (`proof.certificate`, base64 gzip) when it is within the size cap the answer states; ' +
         '`POST /v1/proofs` returns it as a file. Checked with `npm run check-proof` (docs/proofs.md).',
@@ -177,7 +180,7 @@ export const SolveRequestSchema = z
       ctx.addIssue({ code: 'custom', message: 'numbering applies only to a deal number', path: ['numbering'] });
     }
   })
-  .openapi('SolveRequest', {
+  .meta({ id: 'SolveRequest',
     description: 'A position to solve: a game, and exactly one of a deal number, a board text or a JSON layout.',
     example: { game: 'seahaven_towers', deal: 1, limits: { maxStates: 1000000 } },
   });
@@ -186,14 +189,14 @@ export const SolveRequestSchema = z
 export const MoveSchema = z
   .object({
     from: z.enum(MOVE_SOURCES),
-    fromIndex: z.number().int().min(0).openapi({ description: 'Source column or free cell, 0-based.' }),
+    fromIndex: z.number().int().min(0).meta({ description: 'Source column or free cell, 0-based.' }),
     to: z.enum(MOVE_TARGETS),
-    toIndex: z.number().int().min(0).openapi({ description: 'Target column or free cell, 0-based; for a foundation the suit (0 C, 1 D, 2 H, 3 S).' }),
-    count: z.number().int().min(1).openapi({ description: 'Cards moved (more than 1 only for a sequence move).' }),
-    card: z.string().openapi({ description: 'The moved card; for a sequence move the deepest card of the run.', example: '9H' }),
-    auto: z.boolean().openapi({ description: 'Played by the solver as a safe auto-move to the foundation.' }),
+    toIndex: z.number().int().min(0).meta({ description: 'Target column or free cell, 0-based; for a foundation the suit (0 C, 1 D, 2 H, 3 S).' }),
+    count: z.number().int().min(1).meta({ description: 'Cards moved (more than 1 only for a sequence move).' }),
+    card: z.string().meta({ description: 'The moved card; for a sequence move the deepest card of the run.', example: '9H' }),
+    auto: z.boolean().meta({ description: 'Played by the solver as a safe auto-move to the foundation.' }),
   })
-  .openapi('Move');
+  .meta({ id: 'Move' });
 
 /** The budgets a solve actually ran with (after defaults and caps). */
 export const LimitsSchema = z
@@ -201,89 +204,93 @@ export const LimitsSchema = z
     maxStates: z.number().int(),
     timeoutMs: z.number().int(),
   })
-  .openapi('Limits');
+  .meta({ id: 'Limits' });
 
 /** Counters of one solve. */
 export const SolveStatsSchema = z
   .object({
-    statesExpanded: z.number().int().openapi({ description: 'Positions whose moves were generated.' }),
-    statesStored: z.number().int().openapi({ description: 'Distinct canonical positions stored.' }),
-    elapsedMs: z.number().openapi({ description: 'Wall-clock time of the search, milliseconds.' }),
-    memoryBytes: z.number().int().openapi({ description: 'Bytes of Wasm linear memory in use at the end of the search.' }),
-    moveCount: z.number().int().openapi({ description: 'Moves in the solution: foundation and auto-moves included, a sequence move counts one.' }),
+    statesExpanded: z.number().int().meta({ description: 'Positions whose moves were generated.' }),
+    statesStored: z.number().int().meta({ description: 'Distinct canonical positions stored.' }),
+    elapsedMs: z.number().meta({ description: 'Wall-clock time of the search, milliseconds.' }),
+    memoryBytes: z.number().int().meta({ description: 'Bytes of Wasm linear memory in use at the end of the search.' }),
+    moveCount: z.number().int().meta({ description: 'Moves in the solution: foundation and auto-moves included, a sequence move counts one.' }),
     limits: LimitsSchema,
   })
-  .openapi('SolveStats');
+  .meta({ id: 'SolveStats' });
 
 /** What the shortening did (client-sdk/core/shorten.ts `ShortenReport`). */
 export const OptimizeInfoSchema = z
   .object({
-    firstLength: z.number().int().openapi({ description: 'Moves of the first solution found, not counting safe auto-moves (a sequence move counts one).' }),
-    length: z.number().int().openapi({ description: 'Moves of the returned solution, counted the same way (never more than `firstLength`).' }),
-    budgetExhausted: z.boolean().openapi({ description: 'True when `limits.optimizeMs` ran out before the last beam finished.' }),
-    elapsedMs: z.number().openapi({ description: 'Wall-clock milliseconds spent shortening.' }),
-    beamWidth: z.number().int().openapi({ description: 'Widest beam that ran to its end (0 when none did).' }),
-    budgetMs: z.number().int().openapi({ description: 'The shortening budget used, milliseconds.' }),
+    firstLength: z.number().int().meta({ description: 'Moves of the first solution found, not counting safe auto-moves (a sequence move counts one).' }),
+    length: z.number().int().meta({ description: 'Moves of the returned solution, counted the same way (never more than `firstLength`).' }),
+    budgetExhausted: z.boolean().meta({ description: 'True when `limits.optimizeMs` ran out before the last beam finished.' }),
+    elapsedMs: z.number().meta({ description: 'Wall-clock milliseconds spent shortening.' }),
+    beamWidth: z.number().int().meta({ description: 'Widest beam that ran to its end (0 when none did).' }),
+    budgetMs: z.number().int().meta({ description: 'The shortening budget used, milliseconds.' }),
   })
-  .openapi('OptimizeInfo');
+  .meta({ id: 'OptimizeInfo', description: 'What the shortening did; only with `optimize: "length"` and a `solved` verdict.' });
 
 /** One reduction of the search (client-sdk/core/proof/format.ts `reductionsFor`). */
 export const ReductionSchema = z
   .object({
     name: z.enum(['safe_auto_moves', 'column_order', 'free_cell_order']),
-    meaning: z.string().openapi({ description: 'What the reduction does and why it loses no solution, in one line.' }),
-    rule: z.enum(AUTO_MOVE_RULES).optional().openapi({ description: 'For `safe_auto_moves`: the rule applied (docs/proofs.md).' }),
+    meaning: z.string().meta({ description: 'What the reduction does and why it loses no solution, in one line.' }),
+    rule: z.enum(AUTO_MOVE_RULES).optional().meta({ description: 'For `safe_auto_moves`: the rule applied (docs/proofs.md).' }),
   })
-  .openapi('Reduction');
+  .meta({ id: 'Reduction' });
 
 /** The certificate part of a proof: inline, or why not. */
 export const CertificateInfoSchema = z
   .object({
-    included: z.boolean().openapi({ description: 'True when `data` holds the certificate.' }),
+    included: z.boolean().meta({ description: 'True when `data` holds the certificate.' }),
     format: z.literal(CERTIFICATE_FORMAT).optional(),
     version: z.number().int().optional(),
     mediaType: z.literal(CERTIFICATE_MEDIA_TYPE).optional(),
     encoding: z.literal('base64').optional(),
-    data: z.string().optional().openapi({ description: 'The certificate file (gzip), base64.' }),
-    bytes: z.number().int().optional().openapi({ description: 'Size of the certificate file in bytes (also when it was over the cap).' }),
-    reason: z.enum(['over_size_cap', 'over_position_cap']).optional().openapi({ description: 'Why the certificate is not included.' }),
-    maxBytes: z.number().int().optional().openapi({ description: 'The size cap of inline certificates, bytes.' }),
-    download: z.string().optional().openapi({ description: 'Where the file can be fetched instead (same request body).' }),
+    data: z.string().optional().meta({ description: 'The certificate file (gzip), base64.' }),
+    bytes: z.number().int().optional().meta({ description: 'Size of the certificate file in bytes (also when it was over the cap).' }),
+    reason: z.enum(['over_size_cap', 'over_position_cap']).optional().meta({ description: 'Why the certificate is not included.' }),
+    maxBytes: z.number().int().optional().meta({ description: 'The size cap of inline certificates, bytes.' }),
+    download: z.string().optional().meta({ description: 'Where the file can be fetched instead (same request body).' }),
     positions: z.number().int().optional(),
-    maxPositions: z.number().int().optional().openapi({ description: 'The most positions the service puts in a certificate.' }),
-    estimatedRawBytes: z.number().int().optional().openapi({ description: 'Bytes of keys before compression (positions × 48).' }),
+    maxPositions: z.number().int().optional().meta({ description: 'The most positions the service puts in a certificate.' }),
+    estimatedRawBytes: z.number().int().optional().meta({ description: 'Bytes of keys before compression (positions × 48).' }),
   })
-  .openapi('CertificateInfo');
+  .meta({ id: 'CertificateInfo', description: 'The certificate of a proof, only when the request asked for `proof: true`: inline, or why not.' });
 
 /** The proof summary of an `unsolvable` answer. */
 export const ProofSchema = z
   .object({
-    positions: z.number().int().openapi({ description: 'Distinct canonical positions reachable from the start; the search examined every one.' }),
-    reductions: z.array(ReductionSchema).openapi({ description: 'Every reduction the search used; nothing else was pruned.' }),
-    fingerprint: z.string().openapi({ description: 'Fingerprint of the explored set, 16 hex digits: the sum mod 2^64 of FNV-1a-64 over each 48-byte key.' }),
+    positions: z.number().int().meta({ description: 'Distinct canonical positions reachable from the start; the search examined every one.' }),
+    reductions: z.array(ReductionSchema).meta({ description: 'Every reduction the search used; nothing else was pruned.' }),
+    fingerprint: z.string().meta({ description: 'Fingerprint of the explored set, 16 hex digits: the sum mod 2^64 of FNV-1a-64 over each 48-byte key.' }),
     fingerprintAlgorithm: z.string(),
-    certificate: CertificateInfoSchema.optional().openapi({ description: 'Only when the request asked for `proof: true`.' }),
+    certificate: CertificateInfoSchema.optional(),
   })
-  .openapi('Proof', { description: 'What the complete search proved, and how to check it (docs/proofs.md).' });
+  .meta({ id: 'Proof', description: 'What the complete search proved, and how to check it (docs/proofs.md).' });
 
 /** Answer of `POST /v1/solve`. */
 export const SolveResponseSchema = z
   .object({
-    verdict: z.enum(VERDICTS).openapi({
+    verdict: z.enum(VERDICTS).meta({
       description: '`solved`: a solution checked by an independent replay. `unsolvable`: the complete search found none. `unknown`: a budget ran out (see `reason`).',
     }),
-    reason: z.enum(UNKNOWN_REASONS).optional().openapi({ description: 'Which budget ended the search; only with `unknown`.' }),
+    reason: z.enum(UNKNOWN_REASONS).optional().meta({ description: 'Which budget ended the search; only with `unknown`.' }),
     game: GameIdSchema,
     rules: RulesSchema,
-    board: z.string().openapi({ description: 'The start position in fc-solve board text.' }),
-    moves: z.array(MoveSchema).openapi({ description: 'The solution (empty unless solved).' }),
-    notation: z.array(z.string()).openapi({ description: 'The solution in standard notation (`3a`, `a4`, `3h`, `38`), one entry per move.' }),
-    fcsMoves: z.array(z.string()).openapi({ description: "The solution as fc-solve's text lines (`Move a card from stack 3 to freecell 0`)." }),
+    board: z.string().meta({ description: 'The start position in fc-solve board text.' }),
+    moves: z.array(MoveSchema).meta({ description: 'The solution (empty unless solved).' }),
+    notation: z.array(z.string()).meta({ description: 'The solution in standard notation (`3a`, `a4`, `3h`, `38`), one entry per move.' }),
+    fcsMoves: z.array(z.string()).meta({ description: "The solution as fc-solve's text lines (`Move a card from stack 3 to freecell 0`)." }),
     stats: SolveStatsSchema,
-    optimize: OptimizeInfoSchema.optional().openapi({ description: 'Only with `optimize: "length"` and a `solved` verdict.' }),
-    proof: ProofSchema.optional().openapi({ description: 'Only with `unsolvable`: positions examined, reductions, fingerprint, and the certificate when asked for.' }),
+    optimize: OptimizeInfoSchema.optional(),
+    proof: ProofSchema.optional(),
   })
-  .openapi('SolveResponse');
+  .meta({
+    id: 'SolveResponse',
+    description:
+      'The verdict and its evidence. `optimize` comes only with `optimize: "length"` and a `solved` verdict; `proof` only with `unsolvable` (positions examined, reductions, fingerprint, and the certificate when asked for).',
+  });
 
 const errorCodes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
@@ -291,15 +298,15 @@ const errorCodes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 export const ErrorResponseSchema = z
   .object({
     error: z.object({
-      code: z.enum(errorCodes).openapi({ description: 'Stable machine-readable error code.' }),
-      message: z.string().openapi({ description: 'Human-readable explanation.' }),
-      line: z.number().int().optional().openapi({ description: '1-based line of the board text at fault, or of a request body that is not valid JSON.' }),
-      column: z.number().int().optional().openapi({ description: '1-based character in that line.' }),
-      token: z.string().optional().openapi({ description: 'The offending token.' }),
-      path: z.string().optional().openapi({ description: 'Dotted path of the offending request field, e.g. `layout.columns.3`.' }),
+      code: z.enum(errorCodes).meta({ description: 'Stable machine-readable error code.' }),
+      message: z.string().meta({ description: 'Human-readable explanation.' }),
+      line: z.number().int().optional().meta({ description: '1-based line of the board text at fault, or of a request body that is not valid JSON.' }),
+      column: z.number().int().optional().meta({ description: '1-based character in that line.' }),
+      token: z.string().optional().meta({ description: 'The offending token.' }),
+      path: z.string().optional().meta({ description: 'Dotted path of the offending request field, e.g. `layout.columns.3`.' }),
     }),
   })
-  .openapi('ErrorResponse', {
+  .meta({ id: 'ErrorResponse',
     example: { error: { code: 'malformed_board', message: 'not a card: "ZZ"', line: 3, column: 7, token: 'ZZ' } },
   });
 
@@ -310,19 +317,19 @@ export const GameSchema = z
     name: z.string(),
     description: z.string(),
     rules: RulesSchema,
-    numberings: z.array(NumberingSchema).openapi({ description: 'Deal numberings the game accepts; empty when a board or layout is required.' }),
-    defaultNumbering: NumberingSchema.nullable().openapi({ description: 'Numbering used when a request gives a deal without one; null when the game has no deal numbers.' }),
+    numberings: z.array(NumberingSchema).meta({ description: 'Deal numberings the game accepts; empty when a board or layout is required.' }),
+    defaultNumbering: NumberingSchema.nullable().meta({ description: 'Numbering used when a request gives a deal without one; null when the game has no deal numbers.' }),
   })
-  .openapi('Game');
+  .meta({ id: 'Game' });
 
 /** Answer of `GET /v1/games`. */
-export const GamesResponseSchema = z.object({ games: z.array(GameSchema) }).openapi('GamesResponse');
+export const GamesResponseSchema = z.object({ games: z.array(GameSchema) }).meta({ id: 'GamesResponse' });
 
 /** Answer of `GET /healthz`. */
 export const HealthResponseSchema = z
   .object({ status: z.literal('ok') })
   .catchall(z.unknown())
-  .openapi('HealthResponse');
+  .meta({ id: 'HealthResponse' });
 
 /** Most problems one validation message lists; the rest are counted. */
 const MAX_LISTED_PROBLEMS = 10;
@@ -346,7 +353,9 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
     if (issue.code === 'invalid_union') {
-      const typed = issue.errors.filter((branch) => !(branch.length === 1 && branch[0].code === 'invalid_type' && branch[0].path.length === 0));
+      // a branch whose type the input does not have says so at its root (zod may add
+      // more issues there, e.g. a string's length check on a 100,000-entry list)
+      const typed = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
       if (typed.length === 1) {
         out.push(...flatten(typed[0], path));
         continue;

@@ -63,6 +63,10 @@ export function cardToString(card: Card): string {
  * by a suit letter `C D H S`. Returns `null` when the token is not a card.
  */
 export function parseCard(token: string): Card | null {
+  // the 52 standard forms (as cardToString writes them) are looked up: the
+  // engine's solutions carry them, and the checker parses one per move
+  const known = STANDARD_FORMS.get(token);
+  if (known !== undefined) return known;
   const m = /^(10|[1-9]|[atjqk])([cdhs])$/i.exec(token.trim());
   if (!m) return null;
   const r = m[1].toUpperCase();
@@ -71,6 +75,11 @@ export function parseCard(token: string): Card | null {
   const suit = SUIT_LETTERS.indexOf(m[2].toUpperCase() as SuitLetter);
   return makeCard(rank, suit);
 }
+
+/** Each card's standard text (`cardToString`) to its code: what `parseCard` gives for it, without the pattern match. */
+const STANDARD_FORMS: ReadonlyMap<string, Card> = new Map(
+  Array.from({ length: DECK_SIZE }, (_, i) => makeCard((i >> 2) + 1, i & 3)).map((card) => [cardToString(card), card]),
+);
 
 /** All 52 card codes in deck-index order (Ace of Clubs first, suit fastest). */
 export function fullDeck(): Card[] {

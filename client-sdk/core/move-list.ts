@@ -22,10 +22,17 @@ import { cardToString } from './cards.js';
 import { SolverError } from './errors.js';
 import type { Move } from './moves.js';
 import type { Layout, Rules } from './rules.js';
-import { checkMove, cloneLayout, applyMove } from './verify.js';
+import { checkMove, cloneLayout, applyMove, INDEX_PLACE_NAMES, type PlaceNames } from './verify.js';
 
 /** Free-cell letters of the standard notation (index = cell; `h` means the foundations). */
 const CELL_LETTERS = 'abcdefgi';
+
+/**
+ * Places as standard notation writes them (docs/rules.md "Move notation"),
+ * for the checker's reasons about a notation token: columns from 1 (`66` is
+ * "the same column 6"), free cells by letter (`free cell a`).
+ */
+const NOTATION_PLACE_NAMES: PlaceNames = { column: (i) => `column ${i + 1}`, cell: (i) => `free cell ${CELL_LETTERS[i] ?? i}` };
 
 /** One entry of a move list: a standard-notation token (`"3a"`) or a JSON move. */
 export type MoveListEntry = string | Move;
@@ -188,7 +195,7 @@ function replayFrom(rules: Rules, entries: readonly MoveListEntry[], first: numb
       throw firstFailure;
     }
     const move = readings[0];
-    const reason = checkMove(rules, layout, move);
+    const reason = checkMove(rules, layout, move, typeof entry === 'string' ? NOTATION_PLACE_NAMES : INDEX_PLACE_NAMES);
     if (reason !== null) {
       throw new SolverError('illegal_move', `move ${i}${typeof entry === 'string' ? ` "${entry}"` : ''} is illegal: ${reason}`, {
         path: `moves.${i}`,

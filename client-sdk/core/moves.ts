@@ -36,3 +36,48 @@ export interface Move {
   card: string;
   auto: boolean;
 }
+
+/** Bytes per move of {@link packMoves}. */
+export const PACKED_MOVE_BYTES = 8;
+
+/**
+ * Packs moves into bytes, {@link PACKED_MOVE_BYTES} each: source kind (index
+ * in {@link MOVE_SOURCES}), source index, target kind (index in
+ * {@link MOVE_TARGETS}), target index, count, auto flag (0/1), and the card's
+ * two ASCII characters (`"9H"`). Used where moves are stored or cross a
+ * thread: the batch stores, and the pool's worker answers (a byte array is
+ * cloned as one copy, where an array of move objects is cloned field by field).
+ * Indices and counts must be 0..255 (they are: at most 10 columns, 8 cells, 52 cards).
+ */
+export function packMoves(moves: readonly Move[]): Uint8Array {
+  const bytes = new Uint8Array(moves.length * PACKED_MOVE_BYTES);
+  for (let i = 0, o = 0; i < moves.length; i++, o += PACKED_MOVE_BYTES) {
+    const m = moves[i];
+    bytes[o] = MOVE_SOURCES.indexOf(m.from);
+    bytes[o + 1] = m.fromIndex;
+    bytes[o + 2] = MOVE_TARGETS.indexOf(m.to);
+    bytes[o + 3] = m.toIndex;
+    bytes[o + 4] = m.count;
+    bytes[o + 5] = m.auto ? 1 : 0;
+    bytes[o + 6] = m.card.charCodeAt(0);
+    bytes[o + 7] = m.card.length > 1 ? m.card.charCodeAt(1) : 32;
+  }
+  return bytes;
+}
+
+/** The inverse of {@link packMoves}; trailing bytes short of a whole move are ignored. */
+export function unpackMoves(bytes: Uint8Array): Move[] {
+  const moves: Move[] = [];
+  for (let o = 0; o + PACKED_MOVE_BYTES <= bytes.length; o += PACKED_MOVE_BYTES) {
+    moves.push({
+      from: MOVE_SOURCES[bytes[o]],
+      fromIndex: bytes[o + 1],
+      to: MOVE_TARGETS[bytes[o + 2]],
+      toIndex: bytes[o + 3],
+      count: bytes[o + 4],
+      card: String.fromCharCode(bytes[o + 6], bytes[o + 7]),
+      auto: bytes[o + 5] === 1,
+    });
+  }
+  return moves;
+}

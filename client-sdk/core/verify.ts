@@ -236,6 +236,21 @@ function fault(check: MoveCheck, reason: string): MoveFault {
 }
 
 /**
+ * How a fault's reason names a column or a free cell (index 0-based), so
+ * that it reads in the user's own terms: JSON moves count from 0
+ * ({@link INDEX_PLACE_NAMES}: `column 5`, `free cell 0`); standard notation
+ * numbers columns from 1 and letters cells (move-list.ts: `column 6`, `free
+ * cell a`; docs/rules.md "Move notation").
+ */
+export interface PlaceNames {
+  column(index: number): string;
+  cell(index: number): string;
+}
+
+/** Places by their 0-based indices, as JSON moves give them (`column 5`, `free cell 0`). */
+export const INDEX_PLACE_NAMES: PlaceNames = { column: (i) => `column ${i}`, cell: (i) => `free cell ${i}` };
+
+/**
  * Why `move` is illegal in `layout` under `rules`, or `null` when it is legal.
  * Never throws and never changes its arguments.
  *
@@ -262,9 +277,17 @@ function fault(check: MoveCheck, reason: string): MoveFault {
  *    empty column under `emptyColumn` (`any`: any card; `kings`: only the top
  *    rank, see docs/rules.md "Rule parameters"; `none`: nothing).
  */
-export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault | null {
+export function moveFault(rules: Rules, layout: Layout, move: Move, names: PlaceNames = INDEX_PLACE_NAMES): MoveFault | null {
   const badRules = rulesProblem(rules);
   if (badRules !== null) return fault('invalid_rules', badRules);
+  return moveFaultUnderValidRules(rules, layout, move, names);
+}
+
+/**
+ * {@link moveFault} from its check 1 on, for rules already found valid (check
+ * 0): {@link checkSolution} validates the rules once, not once per move.
+ */
+function moveFaultUnderValidRules(rules: Rules, layout: Layout, move: Move, names: PlaceNames): MoveFault | null {
   if (move === null || typeof move !== 'object') return fault('bad_shape', 'move is not an object');
   const { from, fromIndex, to, toIndex, count, auto } = move;
   if (from !== 'column' && from !== 'cell') return fault('bad_shape', `unknown source ${JSON.stringify(from)}`);
@@ -283,7 +306,7 @@ export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault |
   if (to === 'foundation' && !isIndex(toIndex, 4)) return fault('bad_shape', `no foundation ${JSON.stringify(toIndex)} (foundations are 0..3: C, D, H, S)`);
 
   if (auto && to !== 'foundation') return fault('auto_not_to_foundation', 'an auto move must go to a foundation');
-  if (from === to && fromIndex === toIndex) return fault('same_place', `source and destination are the same ${from === 'cell' ? 'free cell' : 'column'} ${fromIndex}`);
+  if (from === to && fromIndex === toIndex) return fault('same_place', `source and destination are the same ${from === 'cell' ? names.cell(fromIndex) : names.column(fromIndex)}`);
   if (count > 1 && from === 'cell') return fault('one_card_only', `a free cell holds one card; count must be 1, got ${count}`);
   if (count > 1 && to === 'cell') return fault('one_card_only', `a free cell takes one card; count must be 1, got ${count}`);
   if (count > 1 && to === 'foundation') return fault('one_card_only', `cards go to the foundations one at a time; count must be 1, got ${count}`);
@@ -292,15 +315,15 @@ export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault |
   let run: Card[];
   if (from === 'column') {
     const col = layout.columns[fromIndex];
-    if (col.length === 0) return fault('card_not_there', `column ${fromIndex} is empty`);
-    if (col.length < count) return fault('card_not_there', `column ${fromIndex} holds ${col.length} card${col.length === 1 ? '' : 's'}, cannot move ${count}`);
+    if (col.length === 0) return fault('card_not_there', `${names.column(fromIndex)} is empty`);
+    if (col.length < count) return fault('card_not_there', `${names.column(fromIndex)} holds ${col.length} card${col.length === 1 ? '' : 's'}, cannot move ${count}`);
     const found = col[col.length - count];
-    if (found !== card) return fault('card_not_there', `column ${fromIndex}: card ${count} from the top is ${cardToString(found)}, not ${cardToString(card)}`);
+    if (found !== card) return fault('card_not_there', `${names.column(fromIndex)}: card ${count} from the top is ${cardToString(found)}, not ${cardToString(card)}`);
     run = col.slice(col.length - count);
   } else {
     const held = layout.freeCells[fromIndex];
-    if (held === null) return fault('card_not_there', `free cell ${fromIndex} is empty`);
-    if (held !== card) return fault('card_not_there', `free cell ${fromIndex} holds ${cardToString(held)}, not ${cardToString(card)}`);
+    if (held === null) return fault('card_not_there', `${names.cell(fromIndex)} is empty`);
+    if (held !== card) return fault('card_not_there', `${names.cell(fromIndex)} holds ${cardToString(held)}, not ${cardToString(card)}`);
     run = [held];
   }
 
@@ -319,7 +342,7 @@ export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault |
   // The destination accepts the card(s).
   if (to === 'cell') {
     const held = layout.freeCells[toIndex];
-    if (held !== null) return fault('destination_refuses', `free cell ${toIndex} is occupied by ${cardToString(held)}`);
+    if (held !== null) return fault('destination_refuses', `${names.cell(toIndex)} is occupied by ${cardToString(held)}`);
     return null;
   }
   if (to === 'foundation') {
@@ -334,7 +357,7 @@ export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault |
   if (dest.length > 0) {
     const top = dest[dest.length - 1];
     if (firstBreak(rules, [top, ...run]) >= 0) {
-      return fault('destination_refuses', `${cardsText(run)} cannot go on ${cardToString(top)} in column ${toIndex} (build ${rules.build})`);
+      return fault('destination_refuses', `${cardsText(run)} cannot go on ${cardToString(top)} in ${names.column(toIndex)} (build ${rules.build})`);
     }
     return null;
   }
@@ -342,10 +365,10 @@ export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault |
     case 'any':
       return null;
     case 'none':
-      return fault('destination_refuses', `empty column ${toIndex} takes no cards (emptyColumn none)`);
+      return fault('destination_refuses', `empty ${names.column(toIndex)} takes no cards (emptyColumn none)`);
     case 'kings': {
       const r = topRank(rules);
-      if (rankOf(card) !== r) return fault('destination_refuses', `empty column ${toIndex} takes only ${RANK_LETTERS[r]}s (emptyColumn kings), not ${cardToString(card)}`);
+      if (rankOf(card) !== r) return fault('destination_refuses', `empty ${names.column(toIndex)} takes only ${RANK_LETTERS[r]}s (emptyColumn kings), not ${cardToString(card)}`);
       return null;
     }
   }
@@ -355,8 +378,8 @@ export function moveFault(rules: Rules, layout: Layout, move: Move): MoveFault |
  * The reason of {@link moveFault} in words, or `null` when the move is legal.
  * Never throws and never changes its arguments.
  */
-export function checkMove(rules: Rules, layout: Layout, move: Move): string | null {
-  return moveFault(rules, layout, move)?.reason ?? null;
+export function checkMove(rules: Rules, layout: Layout, move: Move, names: PlaceNames = INDEX_PLACE_NAMES): string | null {
+  return moveFault(rules, layout, move, names)?.reason ?? null;
 }
 
 /** Carries out a move already found legal by {@link checkMove}; mutates `layout`. */
@@ -504,7 +527,8 @@ export function checkSolution(rules: Rules, start: Layout, moves: Move[]): Check
   if (!Array.isArray(moves)) return { ok: false, moveIndex: -1, reason: 'moves is not a list' };
   const layout = cloneLayout(start);
   for (let i = 0; i < moves.length; i++) {
-    const reason = checkMove(rules, layout, moves[i]);
+    // the rules were validated above; each move gets every other check of moveFault
+    const reason = moveFaultUnderValidRules(rules, layout, moves[i], INDEX_PLACE_NAMES)?.reason ?? null;
     if (reason !== null) return { ok: false, moveIndex: i, reason };
     performMove(layout, moves[i]);
   }

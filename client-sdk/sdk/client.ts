@@ -19,7 +19,7 @@
  * `retryAfterMs` when the service gave one; `unavailable` when the service
  * could not be reached or answered something that is not the API.
  */
-import type { z } from '@hono/zod-openapi';
+import type { z } from 'zod';
 import {
   BatchResultSchema,
   BatchStatusSchema,

@@ -30,7 +30,7 @@ import {
   type DifficultyResponse,
   type ReviewResponse,
 } from '../api/apps-schemas.js';
-import type { z } from '@hono/zod-openapi';
+import type { z } from 'zod';
 import type { Deal } from '../core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
 import type { ProofRequest } from '../core/proof/format.js';

@@ -10,7 +10,7 @@
 import { wilsonInterval, type BatchResult, type BatchStatus, type BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
 import type { RulesOverride } from '../../client-sdk/api/schemas.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { MOVE_SOURCES as SOURCES, MOVE_TARGETS as TARGETS, type Move } from '../../client-sdk/core/moves.js';
+import { packMoves, unpackMoves, type Move } from '../../client-sdk/core/moves.js';
 import { toStandardNotation } from '../../client-sdk/core/notation.js';
 import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/core/solve-types.js';
@@ -95,44 +95,18 @@ export const VERDICT_COUNTER: Readonly<Record<BatchVerdict, VerdictCounter>> = {
 
 // ------------------------------------------------------------ move codec
 
-/** Bytes per move of the codec (the SQLite `moves` column, base64 in Redis). */
-const MOVE_BYTES = 8;
-
 /**
- * Packs moves, 8 bytes each: source kind, source index, target kind, target
- * index, count, auto flag, and the card's two ASCII characters (`"9H"`).
+ * Packs moves for the stores (the SQLite `moves` column, base64 in Redis):
+ * `packMoves` of client-sdk/core/moves.ts, 8 bytes a move, as a Buffer.
  */
 export function encodeMoves(moves: readonly Move[]): Buffer {
-  const buf = Buffer.alloc(moves.length * MOVE_BYTES);
-  moves.forEach((m, i) => {
-    const o = i * MOVE_BYTES;
-    buf[o] = SOURCES.indexOf(m.from);
-    buf[o + 1] = m.fromIndex;
-    buf[o + 2] = TARGETS.indexOf(m.to);
-    buf[o + 3] = m.toIndex;
-    buf[o + 4] = m.count;
-    buf[o + 5] = m.auto ? 1 : 0;
-    buf.write(m.card.padEnd(2).slice(0, 2), o + 6, 'latin1');
-  });
-  return buf;
+  const bytes = packMoves(moves);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** The inverse of `encodeMoves`. */
+/** The inverse of `encodeMoves` (no moves for `null`). */
 export function decodeMoves(buf: Uint8Array | null): Move[] {
-  if (!buf) return [];
-  const moves: Move[] = [];
-  for (let o = 0; o + MOVE_BYTES <= buf.length; o += MOVE_BYTES) {
-    moves.push({
-      from: SOURCES[buf[o]],
-      fromIndex: buf[o + 1],
-      to: TARGETS[buf[o + 2]],
-      toIndex: buf[o + 3],
-      count: buf[o + 4],
-      card: String.fromCharCode(buf[o + 6], buf[o + 7]),
-      auto: buf[o + 5] === 1,
-    });
-  }
-  return moves;
+  return buf ? unpackMoves(buf) : [];
 }
 
 // ------------------------------------------------------------ results and wire shapes

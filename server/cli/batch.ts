@@ -33,7 +33,7 @@ import { createBatchService, type BatchService } from '../batches/embedded/servi
 import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
 import { MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
-import { exitOnUsageError, positiveInt, userPath } from './usage.js';
+import { exitOnUsageError, isEntryPoint, positiveInt, userPath } from './usage.js';
 import type { Measure } from '../../client-sdk/api/apps-schemas.js';
 import { DEFAULT_PROOF_CAPS } from '../../client-sdk/core/proof/certificate.js';
 import { formatDistribution, runDifficultyBatch } from '../batches/difficulty.js';
@@ -67,7 +67,13 @@ function dealsValue(text: string): BatchRequest['deals'] {
   return list.map((t) => (Number.isSafeInteger(Number(t)) ? Number(t) : t));
 }
 
-function parseOptions(): CliOptions {
+/**
+ * The `batch` command (commander), as `solitaire-solver batch` and `npm run
+ * batch` run it. Its action ends the process (`process.exit`: the worker
+ * pool's threads would keep it alive) with status 0 when the batch ran to
+ * the end, 2 for bad input, 130 when interrupted, 1 otherwise.
+ */
+export function batchCommand(): Command {
   return new Command()
     .name('batch')
     .exitOverride(exitOnUsageError)
@@ -85,8 +91,15 @@ function parseOptions(): CliOptions {
     .option('--quiet', 'no progress bar')
     .addOption(new Option('--analysis <measure>', 'rate each deal\'s difficulty instead (docs/apps.md); prints the distribution').choices(['min_cells', 'castle_ladder']))
     .showHelpAfterError()
-    .parse()
-    .opts<CliOptions>();
+    .action((options: CliOptions) =>
+      main(options).then(
+        (code) => process.exit(code),
+        (err: unknown) => {
+          console.error(err);
+          process.exit(1);
+        },
+      ),
+    );
 }
 
 function request(o: CliOptions): BatchRequest {
@@ -137,8 +150,7 @@ function finishedBatch(service: BatchService, req: BatchRequest): string | undef
   return service.store.finished().find((r) => JSON.stringify(r.spec) === wanted)?.id;
 }
 
-async function main(): Promise<number> {
-  const options = parseOptions();
+async function main(options: CliOptions): Promise<number> {
   let req: BatchRequest;
   try {
     req = request(options);
@@ -311,10 +323,4 @@ async function analysis(options: CliOptions, req: BatchRequest): Promise<number>
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+if (isEntryPoint(import.meta.url)) await batchCommand().parseAsync();

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/core/proof/check.js';
 import { findPreset } from '../../client-sdk/core/rules.js';
-import { exitOnUsageError, positiveInt, userPath } from './usage.js';
+import { exitOnUsageError, isEntryPoint, positiveInt, userPath } from './usage.js';
 
 interface CliOptions {
   threads?: number;
@@ -85,7 +85,13 @@ async function run(file: string, opts: CliOptions): Promise<void> {
   process.exitCode = result.ok ? 0 : 1;
 }
 
-await new Command()
+/**
+ * The `check-proof` command (commander), as `solitaire-solver check-proof`
+ * and `npm run check-proof` run it; the exit status is set on
+ * `process.exitCode` (0 proven, 1 not proven, 2 unreadable file).
+ */
+export function checkProofCommand(): Command {
+  return new Command()
   .name('check-proof')
   .exitOverride(exitOnUsageError)
   .description('Check an unsolvability certificate (docs/proofs.md) without the engine.')
@@ -93,5 +99,7 @@ await new Command()
   .option('--threads <n>', 'most worker threads for the move check (default: the available cores, one per 100,000 positions)', positiveInt)
   .option('--exhaustive', 'give every candidate move to checkMove, skipping none (slower; one thread)')
   .option('--json', 'print the result as JSON')
-  .action(run)
-  .parseAsync();
+  .action(run);
+}
+
+if (isEntryPoint(import.meta.url)) await checkProofCommand().parseAsync();

@@ -24,7 +24,7 @@ import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
-import { exitOnUsageError, userPath } from './usage.js';
+import { exitOnUsageError, isEntryPoint, userPath } from './usage.js';
 
 interface CliOptions {
   game: string;
@@ -127,7 +127,11 @@ function checkProofPath(path: string): void {
   }
 }
 
-async function run(opts: CliOptions): Promise<void> {
+/**
+ * @param checkCommand how the user runs the checker, for the hint after a
+ *   certificate is written (`solitaire-solver check-proof` or `npm run check-proof --`).
+ */
+async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   // before any input is read: '--board - --layout -' must not consume standard input first
   const given = (['deal', 'board', 'layout'] as const).filter((k) => opts[k] !== undefined);
   if (given.length > 1) {
@@ -166,7 +170,7 @@ async function run(opts: CliOptions): Promise<void> {
   if (opts.proof !== undefined) {
     if (certificate?.included) {
       writeFileSync(opts.proof, certificate.certificate);
-      process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes); check it with: npm run check-proof -- ${opts.proof}\n`);
+      process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes); check it with: ${checkCommand} ${opts.proof}\n`);
     } else {
       process.stderr.write(`no certificate written: the verdict is ${outcome.verdict}${certificate && !certificate.included ? ` (${certificate.reason})` : ''}\n`);
     }
@@ -183,7 +187,13 @@ async function run(opts: CliOptions): Promise<void> {
   }
 }
 
-const program = new Command()
+/**
+ * The `solve` command (commander), as `solitaire-solver solve` and `npm run
+ * solve` run it: options as docs/cli.md lists them; the exit status is set
+ * on `process.exitCode` (0 any verdict, 2 bad input, 1 internal failure).
+ */
+export function solveCommand(): Command {
+  return new Command()
   .name('solve')
   .exitOverride(exitOnUsageError)
   .description('Solve one solitaire position in-process with the Wasm engine.')
@@ -198,9 +208,9 @@ const program = new Command()
   .option('--fast', 'the first solution found, not shortened (as batches get it)')
   .option('--json', "print the API's JSON response")
   .option('--proof <file>', 'when the verdict is unsolvable, write its certificate (docs/proofs.md) to this file', userPath)
-  .action(async (opts: CliOptions) => {
+  .action(async (opts: CliOptions, cmd: Command) => {
     try {
-      await run(opts);
+      await run(opts, cmd.name().startsWith('solitaire-solver') ? 'solitaire-solver check-proof' : 'npm run check-proof --');
     } catch (err) {
       const e = err instanceof SolverError ? err : new SolverError('internal_error', err instanceof Error ? err.message : String(err));
       if (opts.json) {
@@ -222,5 +232,6 @@ const program = new Command()
       process.exitCode = e.status < 500 ? 2 : 1;
     }
   });
+}
 
-await program.parseAsync();
+if (isEntryPoint(import.meta.url)) await solveCommand().parseAsync();

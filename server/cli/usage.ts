@@ -2,7 +2,9 @@
  * What the command-line tools (server/cli/, bench/) share: one exit status
  * for bad usage, and the parser of whole-number options.
  */
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type CommanderError } from 'commander';
 
 /**
@@ -37,4 +39,21 @@ export function positiveInt(text: string): number {
 export function userPath(text: string): string {
   if (text === '-' || text === ':memory:') return text;
   return resolve(process.env.INIT_CWD || process.cwd(), text);
+}
+
+/**
+ * Whether the module at `moduleUrl` (its `import.meta.url`) is the script
+ * node was started with (`process.argv[1]`, symlinks resolved): a tool file
+ * run directly (`tsx server/cli/solve.ts`, `node dist/server/cli/solve.js`)
+ * parses its own arguments; imported by the `solitaire-solver` entry point
+ * (main.ts) it only provides its command.
+ */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
+  }
 }

@@ -98,6 +98,20 @@ describe('POST /v1/review', () => {
     expect(await error(await post('/v1/review', { game: 'freecell', deal: 1 }), 400)).toMatchObject({ code: 'invalid_request', path: 'moves' });
     expect(await error(await post('/v1/review', { game: 'freecell', moves: '' }), 400)).toMatchObject({ code: 'invalid_request' });
     expect(await error(await post('/v1/review', { game: 'nope', deal: 1, moves: '' }), 404)).toMatchObject({ code: 'unknown_game' });
+    // fields a review would ignore are refused by name (as batches refuse limits.optimizeMs)
+    expect(await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: '1a', optimize: 'length' }), 400)).toMatchObject({ code: 'invalid_request', path: 'optimize' });
+    expect(await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: '1a', limits: { optimizeMs: 500 } }), 400)).toMatchObject({ code: 'bad_limits', path: 'limits.optimizeMs' });
+    // a JSON move is strict: an unknown key is named, not ignored
+    const move = { from: 'column', fromIndex: 0, to: 'cell', toIndex: 0, count: 1, card: '6S', auto: false };
+    const strict = await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: ['2b', { ...move, colour: 'red' }] }), 400);
+    expect(strict).toMatchObject({ code: 'invalid_request', path: 'moves.1.colour' });
+    expect(strict.message).toContain('colour');
+    // over the cap: the cap is said, whatever the size
+    for (const n of [2001, 100_000]) {
+      const big = await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: Array(n).fill('1a') }), 400);
+      expect(big, String(n)).toMatchObject({ code: 'invalid_request', path: 'moves' });
+      expect(big.message).toBe('moves: at most 2,000 moves in one review');
+    }
     const get = await app.request('/v1/review');
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
@@ -165,6 +179,8 @@ describe('POST /v1/difficulty', () => {
       path: 'measure',
     });
     expect(await error(await post('/v1/difficulty', { game: 'freecell', deal: 2, measure: 'hardest' }), 400)).toMatchObject({ code: 'invalid_request', path: 'measure' });
+    expect(await error(await post('/v1/difficulty', { game: 'freecell', deal: 2, optimize: 'length' }), 400)).toMatchObject({ code: 'invalid_request', path: 'optimize' });
+    expect(await error(await post('/v1/difficulty', { game: 'freecell', deal: 2, limits: { optimizeMs: 500 } }), 400)).toMatchObject({ code: 'bad_limits', path: 'limits.optimizeMs' });
   });
 
   it('a budget too small answers unknown with the bounds proven', async () => {

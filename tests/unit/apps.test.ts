@@ -150,6 +150,13 @@ describe('move lists in standard notation', () => {
     err = fail([{ from: 'cell', fromIndex: 0, to: 'column', toIndex: 0, count: 1, card: 'KD', auto: false }]);
     expect(err).toMatchObject({ code: 'illegal_move', location: { path: 'moves.0' } });
     expect(err.message).toMatch(/free cell 0 is empty/);
+    // a notation token's fault names places as the notation does: columns from 1, cells by letter
+    expect(fail(['66']).message).toBe('move 0 "66" is illegal: source and destination are the same column 6');
+    expect(fail(['1a', '2a']).message).toBe('move 1 "2a" is illegal: free cell a is occupied by 6S');
+    expect(fail(['1a', 'a5']).message).toBe('move 1 "a5" is illegal: 6S cannot go on 6C in column 5 (build alternate_color)');
+    // a JSON move's fault keeps its 0-based indices
+    err = fail([{ from: 'column', fromIndex: 5, to: 'column', toIndex: 5, count: 1, card: '6H', auto: false }]);
+    expect(err.message).toBe('move 0 is illegal: source and destination are the same column 5');
   });
 });
 

@@ -28,6 +28,8 @@ interface Harness {
   failure(): number;
   stopReason(): number;
   count(): number;
+  tableResetOnly(maxRecords: number): number;
+  slotsInUse(): number;
   failStates: WebAssembly.Global;
   failMemory: WebAssembly.Global;
   failStopped: WebAssembly.Global;
@@ -122,6 +124,34 @@ describe('state table', () => {
     const fresh = h.insertSeed(n + 1, 7, 9);
     expect(h.wasNew()).toBe(1);
     expect(fresh).toBe(n + 1);
+  });
+
+  it('starts every table with all slots empty, whether it zeroes the last small table\'s slots or fills the block', () => {
+    // small table, one arena reset between: only its records' slots are zeroed
+    expect(h.tableReset(1_000_000, 512 * MiB)).toBe(1);
+    expect(h.insertRange(1, 3000)).toBe(3000);
+    expect(h.slotsInUse()).toBe(3000);
+    expect(h.tableReset(1_000_000, 512 * MiB)).toBe(1);
+    expect(h.slotsInUse()).toBe(0);
+    expect(h.count()).toBe(0);
+    expect(h.insertRange(2001, 3000)).toBe(3000); // none of the old keys is found
+    expect(h.insertRange(1, 2000)).toBe(2000);
+    // two arena resets between (as when the shortening beam ran): the whole block is filled
+    h.arenaReset(512 * MiB);
+    expect(h.tableReset(1_000_000, 512 * MiB)).toBe(1);
+    expect(h.slotsInUse()).toBe(0);
+    expect(h.insertRange(1, 10)).toBe(10);
+    // no arena reset between (the same slots are handed out again only after one): filled
+    expect(h.tableResetOnly(1_000_000)).toBe(1);
+    expect(h.slotsInUse()).toBe(0);
+    // a table that outgrew its first slots, then a small one after it
+    expect(h.tableReset(1_000_000, 512 * MiB)).toBe(1);
+    expect(h.insertRange(1, 100_000)).toBe(100_000);
+    expect(h.tableReset(1_000_000, 512 * MiB)).toBe(1);
+    expect(h.slotsInUse()).toBe(0);
+    expect(h.insertRange(1, 100)).toBe(100);
+    expect(h.tableReset(1_000_000, 512 * MiB)).toBe(1);
+    expect(h.slotsInUse()).toBe(0);
   });
 
   it('refuses the record past its state budget with FAIL_STATES, and still finds the stored ones', () => {
