@@ -10,7 +10,9 @@
  * deals 1..1000. Each set is run twice:
  *  (a) single: one engine (`Engine.create()`), called directly on the main thread;
  *  (b) pool: the service's Piscina pool (`createPool`), all deals submitted with
- *      at most 2 × threads in flight (below the pool's queue limit).
+ *      at most 2 × threads tasks in flight (below the pool's queue limit);
+ *      one deal a task (as POST /v1/solve), or `--per-task n` deals a task
+ *      through `pool.solveMany` (as batches hand out quick deals).
  * Deals are generated (and validated, as the API does) before the clock starts;
  * engine compilation, pool start-up and a warm-up round are not timed either.
  *
@@ -81,6 +83,7 @@ interface BenchOptions {
   json?: string;
   optimizeMs?: number;
   optimizeCpu?: boolean;
+  perTask: number;
 }
 
 function parseOptions(): BenchOptions {
@@ -96,6 +99,7 @@ function parseOptions(): BenchOptions {
     .option('--threads <n>', 'pool worker threads', positiveInt, availableParallelism())
     .option('--skip-single', 'skip the single-engine run')
     .option('--skip-pool', 'skip the pool run')
+    .option('--per-task <n>', 'deals per pool task (pool.solveMany, as batches hand out quick deals); 1 = one a task, as POST /v1/solve', positiveInt, 1)
     .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
     .option('--optimize-ms <n>', 'shorten every solution for this many ms (optimize: "length"); default: the first solution', positiveInt)
     .option('--optimize-cpu', 'count --optimize-ms in CPU time of this process, not wall time (single run only: a shared machine then gives each deal the same work)')
@@ -106,6 +110,7 @@ function parseOptions(): BenchOptions {
     program.error('--numbering, --from and --to describe a custom set: give --game too');
   }
   if (opts.skipSingle && opts.skipPool) program.error('--skip-single and --skip-pool together leave nothing to run');
+  if (opts.perTask > 1 && opts.optimizeMs !== undefined) program.error('--per-task above 1 does not shorten solutions (batches do not): drop --optimize-ms or --per-task');
   return opts;
 }
 
@@ -178,6 +183,8 @@ interface RunSummary {
   set: string;
   run: RunKind;
   threads: number;
+  /** Deals per pool task (1 for the single run). */
+  perTask: number;
   deals: number;
   wallMs: number;
   dealsPerSec: number;
@@ -220,7 +227,7 @@ function count(values: (string | undefined)[]): Record<string, number> {
   return out;
 }
 
-function summarise(set: string, run: RunKind, threads: number, m: RunMeasure): RunSummary {
+function summarise(set: string, run: RunKind, threads: number, m: RunMeasure, perTask = 1): RunSummary {
   const { rows, wallMs } = m;
   const solved = rows.filter((r) => r.verdict === 'solved');
   const unknown = rows.filter((r) => r.verdict === 'unknown');
@@ -232,6 +239,7 @@ function summarise(set: string, run: RunKind, threads: number, m: RunMeasure): R
     set,
     run,
     threads,
+    perTask,
     deals: rows.length,
     wallMs,
     dealsPerSec: rows.length / (wallMs / 1000),
@@ -280,7 +288,10 @@ const fmtCounts = (counts: Record<string, number>) =>
     .join(', ');
 
 function printRun(s: RunSummary): void {
-  const title = s.run === 'single' ? 'single engine, main thread' : `pool, ${s.threads} thread${s.threads === 1 ? '' : 's'}`;
+  const title =
+    s.run === 'single'
+      ? 'single engine, main thread'
+      : `pool, ${s.threads} thread${s.threads === 1 ? '' : 's'}${s.perTask > 1 ? `, ${s.perTask} deals a task` : ''}`;
   const unknownText = s.unknown > 0 ? ` (${fmtCounts(s.unknownReasons)})` : '';
   const errorText = s.errors > 0 ? `, errors ${s.errors} (${fmtCounts(s.errorCodes)})` : '';
   const lines = [
@@ -316,7 +327,7 @@ function printTable(summaries: RunSummary[]): void {
   console.table(
     summaries.map((s) => ({
       set: s.set,
-      run: s.run === 'pool' ? `pool×${s.threads}` : 'single',
+      run: s.run === 'pool' ? `pool×${s.threads}${s.perTask > 1 ? `/${s.perTask}` : ''}` : 'single',
       deals: s.deals,
       'wall s': Number((s.wallMs / 1000).toFixed(1)),
       'deals/s': Number(s.dealsPerSec.toFixed(1)),
@@ -350,6 +361,7 @@ async function runPool(
   module: WebAssembly.Module,
   sampler: RssSampler,
   optimize?: ShortenOptions,
+  perTask = 1,
 ): Promise<RunMeasure> {
   const pool = createPool({ module, threads });
   try {
@@ -363,17 +375,34 @@ async function runPool(
     const startRss = sampler.reset();
     const cpu0 = process.cpuUsage();
     const started = performance.now();
+    const one = async (i: number) => {
+      const t0 = performance.now();
+      try {
+        const outcome = await pool.solve(set.deals[i], limits, undefined, optimize ? { optimize } : undefined);
+        rows[i] = rowFromOutcome(set.numbers[i], outcome, outcome.stats.elapsedMs);
+      } catch (err) {
+        rows[i] = rowFromError(set.numbers[i], err, performance.now() - t0);
+      }
+      done++;
+    };
+    const several = async (from: number, to: number) => {
+      const t0 = performance.now();
+      try {
+        const answers = await pool.solveMany(set.deals.slice(from, to), limits);
+        answers.forEach((answer, k) => {
+          const i = from + k;
+          rows[i] = answer instanceof Error ? rowFromError(set.numbers[i], answer, 0) : rowFromOutcome(set.numbers[i], answer, answer.stats.elapsedMs);
+        });
+      } catch (err) {
+        for (let i = from; i < to; i++) rows[i] = rowFromError(set.numbers[i], err, performance.now() - t0);
+      }
+      done += to - from;
+    };
     const lane = async () => {
       while (next < set.deals.length) {
-        const i = next++;
-        const t0 = performance.now();
-        try {
-          const outcome = await pool.solve(set.deals[i], limits, undefined, optimize ? { optimize } : undefined);
-          rows[i] = rowFromOutcome(set.numbers[i], outcome, outcome.stats.elapsedMs);
-        } catch (err) {
-          rows[i] = rowFromError(set.numbers[i], err, performance.now() - t0);
-        }
-        done++;
+        const from = next;
+        next = Math.min(set.deals.length, next + perTask);
+        await (perTask > 1 ? several(from, next) : one(from));
         tick(bar, done, started);
       }
     };
@@ -421,8 +450,8 @@ async function main(): Promise<void> {
     }
     if (!opts.skipPool) {
       collectGarbage();
-      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize);
-      const s = summarise(set.label, 'pool', opts.threads, m);
+      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask);
+      const s = summarise(set.label, 'pool', opts.threads, m, opts.perTask);
       summaries.push(s);
       perDeal[`${set.label} · pool`] = m.rows;
       printRun(s);

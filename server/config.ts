@@ -41,6 +41,11 @@
  * | `WORKER_STALLED_INTERVAL_MS` | 15000 | how often workers look for stalled jobs |
  * | `WORKER_METRICS_PORT` | (none) | port of the worker's own `/metrics` (Prometheus); unset = none |
  * | `WORKER_NAME` | hostname:pid | the worker's name in metrics and logs |
+ *
+ * The offline tools (`npm run solve`, `npm run batch`) also read the deep
+ * budget (`loadDeepBudget`): `DEEP_MAX_STATES` (2000000000), `DEEP_TIMEOUT_MS`
+ * (1800000), `DEEP_MAX_MEMORY_MB` (4095, the most one wasm32 engine can have);
+ * the service does not.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -48,7 +53,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from './app.js';
-import { DEFAULT_LIMITS_CONFIG } from './limits.js';
+import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, type DeepBudget } from './limits.js';
 
 /** One API key: the bearer token and the name logs and metrics show for it (never the token). */
 export interface ApiKey {
@@ -373,4 +378,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       name: e.WORKER_NAME ?? `${hostname()}:${process.pid}`,
     },
   };
+}
+
+/** Largest `DEEP_MAX_STATES`: the engine counts stored positions in a u32 and the glue reads them as i32. */
+export const DEEP_MAX_STATES_LIMIT = 2_147_483_647;
+/** Largest `DEEP_TIMEOUT_MS`: 7 days (the engine reads the clock, no timer is set, but a week is enough for a deal). */
+export const DEEP_TIMEOUT_MS_LIMIT = 7 * 24 * 3_600_000;
+
+/**
+ * Reads the deep budget of the offline tools (server/limits.ts `DeepBudget`;
+ * docs/configuration.md "Offline tools") from `env` (default `process.env`):
+ * `DEEP_MAX_STATES` (1..2^31 − 1, default 2,000,000,000), `DEEP_TIMEOUT_MS`
+ * (1..604,800,000, default 1,800,000 = 30 min), `DEEP_MAX_MEMORY_MB`
+ * (16..4095, default 4095: one wasm32 engine's linear memory cannot pass
+ * 4 GiB). Empty strings count as unset. The service never reads these.
+ * @throws Error listing every invalid variable, e.g. `DEEP_MAX_MEMORY_MB: Too big: expected number to be <=4095`.
+ */
+export function loadDeepBudget(env: Record<string, string | undefined> = process.env): DeepBudget {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const result = z
+    .object({
+      DEEP_MAX_STATES: intVar(DEFAULT_DEEP_BUDGET.maxStates, 1, DEEP_MAX_STATES_LIMIT),
+      DEEP_TIMEOUT_MS: intVar(DEFAULT_DEEP_BUDGET.timeoutMs, 1, DEEP_TIMEOUT_MS_LIMIT),
+      DEEP_MAX_MEMORY_MB: intVar(DEFAULT_DEEP_BUDGET.maxMemoryMb, 16, ENGINE_MEMORY_MB_MAX),
+    })
+    .safeParse(cleaned);
+  if (!result.success) {
+    throw new Error(`invalid configuration: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return { maxStates: result.data.DEEP_MAX_STATES, timeoutMs: result.data.DEEP_TIMEOUT_MS, maxMemoryMb: result.data.DEEP_MAX_MEMORY_MB };
 }

@@ -19,3 +19,59 @@ export const DEFAULT_LIMITS_CONFIG: Readonly<LimitsConfig> = Object.freeze({
   defaultTimeoutMs: 30_000,
   timeoutMsCap: 120_000,
 });
+
+/**
+ * Largest engine memory one solve can have, MiB: 4095. The engine is
+ * wasm32, so one engine's linear memory cannot pass 4 GiB (65,536 pages of
+ * 64 KiB; the glue keeps below 0xffff0000 bytes, `MAX_ENGINE_MEMORY_BYTES`
+ * in client-sdk/core/engine.ts). A larger budget (issue #15 asks about
+ * 16 GB) would need a wasm64 engine or several engines sharing a search.
+ */
+export const ENGINE_MEMORY_MB_MAX = 4095;
+
+/**
+ * The deep budget of the offline tools (`npm run solve`, `npm run batch`),
+ * which the HTTP service never applies: what `--deep` asks for, and the most
+ * an explicit `--max-states`, `--timeout-ms` or `--max-memory-mb` may ask.
+ * Counts are positions stored, times milliseconds (CPU and wall clock are
+ * the same for one engine on one core), memory MiB of engine linear memory.
+ */
+export interface DeepBudget {
+  /** Positions stored at most (the engine's table is indexed by u32, so at most 2^31 − 1 here). */
+  maxStates: number;
+  /** Deadline, ms of wall clock. */
+  timeoutMs: number;
+  /** Engine memory cap, MiB (at most ENGINE_MEMORY_MB_MAX). */
+  maxMemoryMb: number;
+}
+
+/**
+ * The deep budget when the environment sets none (`DEEP_MAX_STATES`,
+ * `DEEP_TIMEOUT_MS`, `DEEP_MAX_MEMORY_MB`, read by `loadDeepBudget` in
+ * server/config.ts): 2,000,000,000 positions, 30 minutes, 4095 MiB. At about
+ * 70 bytes a stored Castle position, 4 GiB holds some 60 M positions, so the
+ * memory cap, not the state count, is what ends a deep Castle search today.
+ */
+export const DEFAULT_DEEP_BUDGET: Readonly<DeepBudget> = Object.freeze({
+  maxStates: 2_000_000_000,
+  timeoutMs: 30 * 60_000,
+  maxMemoryMb: ENGINE_MEMORY_MB_MAX,
+});
+
+/**
+ * The budget policy of an offline tool: the service's defaults when a
+ * request names no budget (and a game's own, client-sdk/core/rules.ts
+ * `defaultLimits`, which `resolveLimits` in client-sdk/api/request.ts puts
+ * first), but the deep budget's caps, so that an explicit value may go past
+ * the service's caps up to the deep maxima. `--deep` names the deep budget
+ * explicitly in the request (the game defaults would otherwise win).
+ * @param service the service's policy (DEFAULT_LIMITS_CONFIG unless configured).
+ */
+export function offlineLimitsPolicy(budget: Readonly<DeepBudget>, service: Readonly<LimitsConfig> = DEFAULT_LIMITS_CONFIG): LimitsConfig {
+  return {
+    defaultMaxStates: Math.min(service.defaultMaxStates, budget.maxStates),
+    maxStatesCap: budget.maxStates,
+    defaultTimeoutMs: Math.min(service.defaultTimeoutMs, budget.timeoutMs),
+    timeoutMsCap: budget.timeoutMs,
+  };
+}

@@ -35,14 +35,22 @@ export const RETIRE_INDEX = 1;
 export const FLAGS_BYTES = 16;
 export const STARTED_AT_BYTE = 8;
 
-/** Records in the task's flags that the search begins now (called by the worker). */
+/** Records in the task's flags that the search begins now (called by the worker; a task of several deals keeps its first deal's start). */
 export function markStarted(stop: Int32Array): void {
-  if (stop.buffer.byteLength >= STARTED_AT_BYTE + 8) new Float64Array(stop.buffer, STARTED_AT_BYTE, 1)[0] = Date.now();
+  if (stop.buffer.byteLength < STARTED_AT_BYTE + 8) return;
+  const startedAt = new Float64Array(stop.buffer, STARTED_AT_BYTE, 1);
+  if (startedAt[0] === 0) startedAt[0] = Date.now();
 }
 
 /** One solve, as posted to a worker. */
 export interface SolveTask {
   deal: Deal;
+  /**
+   * Several deals to solve in turn with the same limits (`SolverPool.solveMany`);
+   * then `deal` is ignored and the answer has one entry per deal. The stop
+   * flag stops the deal being solved and skips the rest (`cancelled`).
+   */
+  deals?: Deal[];
   limits: SolveLimits;
   /**
    * Cooperative stop flag: an Int32Array (length >= 1) over a
@@ -75,17 +83,20 @@ export interface SolveTask {
  * worker about a fifth of an easy MS FreeCell solve (docs/engine.md, "Pool
  * scaling"). `answerFor` packs, `outcomeOf` unpacks.
  */
-export type SolveTaskResult = { ok: true; outcome: SolveOutcome; moves: Uint8Array } | TaskFailure;
+export type SolveAnswer = { ok: true; outcome: SolveOutcome; moves: Uint8Array; many?: undefined } | TaskFailure;
+
+/** A task's answer: one deal's, or for a task of several deals (`SolveTask.deals`) one answer per deal, in order. */
+export type SolveTaskResult = SolveAnswer | { ok: true; many: SolveAnswer[] };
 
 /** The worker's answer for `outcome`: its moves packed, the rest as it is. */
-export function answerFor(outcome: SolveOutcome): SolveTaskResult {
+export function answerFor(outcome: SolveOutcome): SolveAnswer {
   return { ok: true, outcome: { ...outcome, moves: [] }, moves: packMoves(outcome.moves) };
 }
 
 /** The outcome of a worker's successful answer, its moves unpacked. */
-export function outcomeOf(result: Extract<SolveTaskResult, { ok: true }>): SolveOutcome {
-  const outcome = result.outcome;
-  outcome.moves = unpackMoves(result.moves);
+export function outcomeOf(answer: Extract<SolveAnswer, { ok: true }>): SolveOutcome {
+  const outcome = answer.outcome;
+  outcome.moves = unpackMoves(answer.moves);
   return outcome;
 }
 

@@ -17,6 +17,7 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { Engine } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
+import type { Deal } from '../client-sdk/core/rules.js';
 import { solveWithProof } from '../client-sdk/core/proof/writer.js';
 import {
   answerFor,
@@ -26,6 +27,7 @@ import {
   RETIRE_INDEX,
   STOP_INDEX,
   type SolveTask,
+  type SolveAnswer,
   type SolveTaskResult,
   type SolverWorkerData,
 } from './worker-protocol.js';
@@ -43,8 +45,16 @@ function getEngine(): Engine {
   return engine;
 }
 
-/** Solves one task; never throws (failures come back as `{ok: false}`). */
+/**
+ * Solves one task (one deal, or each of `task.deals` in turn); never throws
+ * (failures come back as `{ok: false}`, per deal for a task of several).
+ */
 export default function solveTask(task: SolveTask): SolveTaskResult {
+  if (task.deals === undefined) return solveDeal(task, task.deal);
+  return { ok: true, many: task.deals.map((deal) => solveDeal(task, deal)) };
+}
+
+function solveDeal(task: SolveTask, deal: Deal): SolveAnswer {
   // Cancelled while it waited in the queue: do not start the search.
   if (Atomics.load(task.stop, STOP_INDEX) !== 0) return answerFor(cancelledOutcome());
   markStarted(task.stop);
@@ -52,10 +62,10 @@ export default function solveTask(task: SolveTask): SolveTaskResult {
   try {
     used = getEngine();
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
-    const outcome = solveWithProof(used, task.deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
+    const outcome = solveWithProof(used, deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {
-      return answerFor(used.shorten(task.deal, outcome, task.optimize, task.stop, task.memoryLimitBytes));
+      return answerFor(used.shorten(deal, outcome, task.optimize, task.stop, task.memoryLimitBytes));
     }
     return answerFor(outcome);
   } catch (err) {

@@ -208,6 +208,40 @@ function fromEngineCard(code: number, base: number): Card {
 }
 
 /**
+ * One report of a running solve (see `ProgressOptions`): the engine's
+ * counters read between two of its polls.
+ */
+export interface SolveProgress {
+  /** Positions in the state table so far. */
+  statesStored: number;
+  /** Positions expanded so far (both phases). */
+  statesExpanded: number;
+  /** Engine linear memory the search holds, bytes (the larger of its two phases so far). */
+  memoryBytes: number;
+  /** Wall-clock time since the solve started, ms. */
+  elapsedMs: number;
+}
+
+/**
+ * Progress reports of a long solve. The engine calls its host's `pollStop`
+ * every 512 positions taken from its open lists (assembly/search.ts
+ * `POLL_INTERVAL`; a table's rehash polls too); at a poll at least
+ * `intervalMs` after the last report (or the start) the glue reads the
+ * engine's counters and calls `onProgress`, synchronously, inside the
+ * search: keep it short. It is never called after `solve` has returned, nor
+ * during a shortening. A throw from `onProgress` ends the search, and
+ * `solve` throws it.
+ */
+export interface ProgressOptions {
+  onProgress: (progress: SolveProgress) => void;
+  /** Least time between two reports, ms of wall clock; default 1000. */
+  intervalMs?: number;
+}
+
+/** Least time between two progress reports when `ProgressOptions.intervalMs` is not given, ms. */
+export const DEFAULT_PROGRESS_INTERVAL_MS = 1000;
+
+/**
  * One instance of the engine with its own linear memory; not thread-safe
  * (one solve at a time). Reuse it: its memory is kept between solves.
  */
@@ -218,6 +252,8 @@ export class Engine {
   private deadline = 0;
   /** The clock `deadline` is read on: wall clock, or (a shortening with `cpuClock`) this process's CPU time. */
   private clock: () => number = () => performance.now();
+  /** The running solve's progress reports (undefined outside `solve`). */
+  private progress: { onProgress: (p: SolveProgress) => void; intervalMs: number; started: number; next: number } | undefined;
 
   private constructor(module: WebAssembly.Module) {
     const instance = new WebAssembly.Instance(module, {
@@ -256,8 +292,23 @@ export class Engine {
 
   private pollStop(): number {
     if (this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0) return this.abi.reasonCode.cancelled;
-    if (this.clock() > this.deadline) return this.abi.reasonCode.timeout;
+    const now = this.clock();
+    if (this.progress !== undefined && now >= this.progress.next) this.reportProgress(now);
+    if (now > this.deadline) return this.abi.reasonCode.timeout;
     return 0;
+  }
+
+  /** Calls the running solve's `onProgress` with the engine's counters now (`now`: performance.now()). */
+  private reportProgress(now: number): void {
+    const p = this.progress!;
+    p.next = now + p.intervalMs;
+    const e = this.exports;
+    p.onProgress({
+      statesStored: e.statesStored() >>> 0,
+      statesExpanded: e.expandedCount() >>> 0,
+      memoryBytes: e.memoryBytesUsed(),
+      elapsedMs: Math.round((now - p.started) * 1000) / 1000,
+    });
   }
 
   /**
@@ -268,17 +319,28 @@ export class Engine {
    * `validateLayout`). A solution is replayed by the independent checker
    * (client-sdk/core/verify.ts) before it is returned.
    * @param memoryLimitBytes cap on the engine's linear memory for this solve.
+   * @param progress progress reports during the search (see `ProgressOptions`).
    * @throws SolverError `solution_check_failed` when the checker rejects the
-   *   engine's solution, `engine_error` on an internal inconsistency.
+   *   engine's solution, `engine_error` on an internal inconsistency;
+   *   whatever `progress.onProgress` throws.
+   * @throws RangeError when `progress.intervalMs` is not a number ≥ 0.
    */
-  solve(deal: Deal, limits: SolveLimits, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): SolveOutcome {
+  solve(deal: Deal, limits: SolveLimits, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES, progress?: ProgressOptions): SolveOutcome {
+    const intervalMs = progress?.intervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+    if (!(intervalMs >= 0)) throw new RangeError(`progress.intervalMs must be a number >= 0, got ${intervalMs}`);
     const started = performance.now();
     this.writeInput(deal);
     this.stopFlag = stop;
     this.deadline = started + limits.timeoutMs;
+    this.progress = progress && { onProgress: progress.onProgress, intervalMs, started, next: started + intervalMs };
     const e = this.exports;
-    const verdictCode = e.solve(limits.maxStates, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES));
-    this.stopFlag = undefined;
+    let verdictCode: number;
+    try {
+      verdictCode = e.solve(limits.maxStates, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES));
+    } finally {
+      this.stopFlag = undefined;
+      this.progress = undefined;
+    }
     const stats = {
       statesExpanded: e.expandedCount(),
       statesStored: e.statesStored(),

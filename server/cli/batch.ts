@@ -13,6 +13,14 @@
  * of solving it once (server/batches/difficulty.ts, docs/apps.md) and prints
  * the distribution; it runs in this process only (no `--db`, no resume).
  *
+ * The budgets per deal are the service's defaults (a game's own first), but
+ * `--max-states`, `--timeout-ms` and `--max-memory-mb` may go past the
+ * service's caps up to the deep budget of the offline tools
+ * (`DEEP_MAX_STATES`, `DEEP_TIMEOUT_MS`, `DEEP_MAX_MEMORY_MB`; server/config.ts
+ * `loadDeepBudget`), and `--deep` asks for the whole deep budget per deal
+ * (explicit values win). Each thread may then hold up to that much engine
+ * memory: `--threads` × `--max-memory-mb` in all.
+ *
  * `--out` writes one JSON object per deal, in deal order (the API's result
  * lines; `--moves` adds each solution's JSON moves). Without `--db` the batch
  * lives in memory; with it, an interrupted run picks up where it stopped.
@@ -30,8 +38,8 @@ import { NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { validationError } from '../../client-sdk/api/schemas.js';
 import { planBatch } from '../batches/positions.js';
 import { createBatchService, type BatchService } from '../batches/embedded/service.js';
-import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
-import { MAX_THREADS } from '../config.js';
+import { DEFAULT_LIMITS_CONFIG, offlineLimitsPolicy, type DeepBudget, type LimitsConfig } from '../limits.js';
+import { loadDeepBudget, MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
 import { exitOnUsageError, isEntryPoint, positiveInt, userPath } from './usage.js';
 import type { Measure } from '../../client-sdk/api/apps-schemas.js';
@@ -51,6 +59,8 @@ interface CliOptions {
   db?: string;
   quiet?: boolean;
   analysis?: Measure;
+  deep?: boolean;
+  maxMemoryMb?: number;
 }
 
 function threadCount(text: string): number {
@@ -82,8 +92,10 @@ export function batchCommand(): Command {
     .option('--deals <range|list>', 'deal numbers: 1-1000, 1..1000 or 1,617,11982')
     .option('--boards <file>', 'a JSON file with an array of board texts (instead of --deals)', userPath)
     .addOption(new Option('--numbering <n>', 'numbering of the deals (default: the game\'s)').choices(NUMBERINGS))
-    .option('--max-states <n>', 'state budget per deal (default 5,000,000)', positiveInt)
-    .option('--timeout-ms <n>', 'deadline per deal, ms (default 30,000)', positiveInt)
+    .option('--max-states <n>', 'state budget per deal (default 5,000,000, a game\'s own first; at most DEEP_MAX_STATES)', positiveInt)
+    .option('--timeout-ms <n>', 'deadline per deal, ms (default 30,000, a game\'s own first; at most DEEP_TIMEOUT_MS)', positiveInt)
+    .option('--max-memory-mb <n>', 'engine memory cap per deal, MiB (default: the engine\'s most; 16 up to DEEP_MAX_MEMORY_MB, default 4095)', positiveInt)
+    .option('--deep', 'the deep budget per deal: DEEP_MAX_STATES, DEEP_TIMEOUT_MS, DEEP_MAX_MEMORY_MB (explicit limits win)')
     .option('--threads <n>', `solver threads (at most ${MAX_THREADS}: 4 per CPU)`, threadCount, availableParallelism())
     .option('--out <file>', 'write the results as NDJSON, in deal order', userPath)
     .option('--moves', 'with --out: include each solution as JSON moves')
@@ -102,8 +114,25 @@ export function batchCommand(): Command {
     );
 }
 
-function request(o: CliOptions): BatchRequest {
-  const limits = { ...(o.maxStates !== undefined ? { maxStates: o.maxStates } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
+/**
+ * The engine memory cap per deal, bytes: `--max-memory-mb`, else with
+ * `--deep` the deep budget's, else undefined (the pool's default, the
+ * engine's most).
+ * @throws SolverError `bad_limits` when `--max-memory-mb` is outside 16..DEEP_MAX_MEMORY_MB.
+ */
+function memoryLimit(o: CliOptions, budget: DeepBudget): number | undefined {
+  const mb = o.maxMemoryMb ?? (o.deep ? budget.maxMemoryMb : undefined);
+  if (mb === undefined) return undefined;
+  if (mb < 16 || mb > budget.maxMemoryMb) {
+    throw new SolverError('bad_limits', `--max-memory-mb must be an integer from 16 to ${budget.maxMemoryMb} (DEEP_MAX_MEMORY_MB; one wasm32 engine cannot pass 4 GiB)`, { path: '--max-memory-mb' });
+  }
+  return mb * 2 ** 20;
+}
+
+function request(o: CliOptions, budget: DeepBudget): BatchRequest {
+  const maxStates = o.maxStates ?? (o.deep ? budget.maxStates : undefined);
+  const timeoutMs = o.timeoutMs ?? (o.deep ? budget.timeoutMs : undefined);
+  const limits = { ...(maxStates !== undefined ? { maxStates } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
   const raw: Record<string, unknown> = { game: o.game, ...(Object.keys(limits).length > 0 ? { limits } : {}) };
   if (o.numbering) raw.numbering = o.numbering;
   if (o.deals !== undefined) raw.deals = dealsValue(o.deals);
@@ -140,10 +169,10 @@ export function formatSummary(s: BatchStatus, wallMs: number): string {
  * spec as `req` would get (game, numbering, rules, limits, positions, name),
  * or undefined. The spec is planned as the service plans it.
  */
-function finishedBatch(service: BatchService, req: BatchRequest): string | undefined {
+function finishedBatch(service: BatchService, req: BatchRequest, policy: LimitsConfig): string | undefined {
   let wanted: string;
   try {
-    wanted = JSON.stringify(planBatch(req, DEFAULT_LIMITS_CONFIG, Number.MAX_SAFE_INTEGER).spec);
+    wanted = JSON.stringify(planBatch(req, policy, Number.MAX_SAFE_INTEGER).spec);
   } catch {
     return undefined; // service.create reports the fault
   }
@@ -152,8 +181,18 @@ function finishedBatch(service: BatchService, req: BatchRequest): string | undef
 
 async function main(options: CliOptions): Promise<number> {
   let req: BatchRequest;
+  let policy: LimitsConfig;
+  let memoryLimitBytes: number | undefined;
   try {
-    req = request(options);
+    let budget: DeepBudget;
+    try {
+      budget = loadDeepBudget();
+    } catch (err) {
+      throw new SolverError('invalid_request', err instanceof Error ? err.message : String(err));
+    }
+    policy = offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG);
+    memoryLimitBytes = memoryLimit(options, budget);
+    req = request(options, budget);
   } catch (err) {
     if (err instanceof SolverError) {
       console.error(`error ${err.code}: ${err.message}`);
@@ -162,19 +201,20 @@ async function main(options: CliOptions): Promise<number> {
     throw err;
   }
 
-  if (options.analysis !== undefined) return analysis(options, req);
+  if (options.analysis !== undefined) return analysis(options, req, policy, memoryLimitBytes);
 
-  const pool = createPool({ module: await loadEngineModule(), threads: options.threads });
+  const pool = createPool({ module: await loadEngineModule(), threads: options.threads, memoryLimitBytes });
   const service: BatchService = createBatchService({
     dbPath: options.db ?? ':memory:',
-    pool: { solve: pool.solve, queued: () => pool.stats().queued },
+    limits: policy,
+    pool: { solve: pool.solve, solveMany: (deals, limits, signal) => pool.solveMany(deals, limits, signal), queued: () => pool.stats().queued },
     concurrency: options.threads,
   });
   const started = Date.now();
   let status: BatchStatus;
   const resumable = service.store.running()[0];
   // A rerun of a finished batch (same --db, same request) shows it instead of solving it all again.
-  const finished = resumable || !options.db ? undefined : finishedBatch(service, req);
+  const finished = resumable || !options.db ? undefined : finishedBatch(service, req, policy);
   try {
     status = resumable ? service.status(resumable.id)! : finished ? service.status(finished)! : service.create(req);
   } catch (err) {
@@ -254,11 +294,11 @@ async function main(options: CliOptions): Promise<number> {
 }
 
 /** `--analysis`: every deal's difficulty on the pool, the distribution at the end. */
-async function analysis(options: CliOptions, req: BatchRequest): Promise<number> {
+async function analysis(options: CliOptions, req: BatchRequest, policy: LimitsConfig, memoryLimitBytes: number | undefined): Promise<number> {
   let planned;
   try {
     if (options.db !== undefined) throw new SolverError('invalid_request', '--analysis runs in memory only: drop --db');
-    planned = planBatch(req, DEFAULT_LIMITS_CONFIG, 1_000_000);
+    planned = planBatch(req, policy, 1_000_000);
   } catch (err) {
     if (err instanceof SolverError) {
       console.error(`error ${err.code}: ${err.message}${err.location?.path ? ` (${err.location.path})` : ''}`);
@@ -267,7 +307,7 @@ async function analysis(options: CliOptions, req: BatchRequest): Promise<number>
     throw err;
   }
   const { spec, total } = planned;
-  const pool = createPool({ module: await loadEngineModule(), threads: options.threads });
+  const pool = createPool({ module: await loadEngineModule(), threads: options.threads, memoryLimitBytes });
   const bar = options.quiet
     ? null
     : new cliProgress.SingleBar({ format: '{bar} {percentage}% | {value}/{total} deals | ETA {eta_formatted} | {counts}', hideCursor: true, etaBuffer: 200 }, cliProgress.Presets.shades_classic);
@@ -287,7 +327,7 @@ async function analysis(options: CliOptions, req: BatchRequest): Promise<number>
     result = await runDifficultyBatch(spec, total, pool.solve, {
       measure: options.analysis,
       parallelism: options.threads,
-      config: { limits: DEFAULT_LIMITS_CONFIG, proofCaps: DEFAULT_PROOF_CAPS },
+      config: { limits: policy, proofCaps: DEFAULT_PROOF_CAPS },
       moves: options.moves,
       signal: stop.signal,
       onRow: (row, done) => {

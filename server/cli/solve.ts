@@ -6,6 +6,16 @@
  *   npm run solve -- --game freecell --deal 11982 --max-states 2000000
  *   npm run solve -- --game freecell --board my-board.txt --json
  *   npm run solve -- --game freecell --deal 11982 --proof 11982.proof.gz
+ *   npm run solve -- --game streets_and_alleys --deal 77 --deep --progress
+ *
+ * The budgets are the service's defaults (a game's own first), but an
+ * explicit `--max-states`, `--timeout-ms` or `--max-memory-mb` may go past
+ * the service's caps up to the deep budget (`DEEP_MAX_STATES`,
+ * `DEEP_TIMEOUT_MS`, `DEEP_MAX_MEMORY_MB`; server/config.ts
+ * `loadDeepBudget`), and `--deep` asks for the whole deep budget (by default
+ * 2,000,000,000 positions, 30 minutes, 4095 MiB). A long solve shows its
+ * progress on stderr (positions stored, rate, engine memory, elapsed) when
+ * stderr is a terminal, or with `--progress`.
  *
  * Prints the verdict, the counters and the solution in standard notation and
  * in fc-solve's lines (or, with `--json`, the API's JSON response). Exit
@@ -15,12 +25,15 @@
 import { accessSync, constants, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
-import { Engine, loadEngineModule } from '../../client-sdk/core/engine.js';
+import { Engine, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import {
   buildSolveResponse, defaultNumbering, OPTIMIZE_MS_CAP, PLAYER_OPTIMIZE_MS, resolveDeal, resolveLimits, resolveOptimize,
 } from '../../client-sdk/api/request.js';
-import { DEFAULT_LIMITS_CONFIG } from '../limits.js';
+import { DEFAULT_LIMITS_CONFIG, offlineLimitsPolicy, type DeepBudget } from '../limits.js';
+import { loadDeepBudget } from '../config.js';
+import cliProgress from 'cli-progress';
+import type { SolveLimits } from '../../client-sdk/core/solve-types.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
@@ -38,6 +51,80 @@ interface CliOptions {
   proof?: string;
   optimizeMs?: string;
   fast?: boolean;
+  deep?: boolean;
+  maxMemoryMb?: string;
+  /** true: `--progress`, false: `--no-progress`, undefined: on when stderr is a terminal. */
+  progress?: boolean;
+}
+
+/** Least engine memory `--max-memory-mb` takes, MiB (as the service's MAX_MEMORY_MB). */
+const MIN_MEMORY_MB = 16;
+
+/**
+ * The engine memory cap of a solve, bytes: `--max-memory-mb` (16 up to the
+ * deep budget's), else with `--deep` the deep budget's, else the engine's
+ * maximum (as before the deep budget: about 4 GiB, `MAX_ENGINE_MEMORY_BYTES`).
+ * @throws SolverError `bad_limits` (exit status 2) for a value out of range.
+ */
+function memoryLimit(opts: CliOptions, budget: DeepBudget): number {
+  if (opts.maxMemoryMb !== undefined) {
+    const mb = Number(opts.maxMemoryMb);
+    if (!/^\d+$/.test(opts.maxMemoryMb.trim()) || mb < MIN_MEMORY_MB || mb > budget.maxMemoryMb) {
+      throw new SolverError('bad_limits', `--max-memory-mb must be an integer from ${MIN_MEMORY_MB} to ${budget.maxMemoryMb} (DEEP_MAX_MEMORY_MB; one wasm32 engine cannot pass 4 GiB)`, { path: '--max-memory-mb' });
+    }
+    return mb * 2 ** 20;
+  }
+  return opts.deep ? Math.min(budget.maxMemoryMb * 2 ** 20, MAX_ENGINE_MEMORY_BYTES) : MAX_ENGINE_MEMORY_BYTES;
+}
+
+/**
+ * The progress bar of a long solve on stderr (cli-progress): the share of
+ * the budget used (the largest of positions, memory and time against their
+ * caps), positions stored, positions stored per second since the last
+ * report, engine memory and elapsed time. On a terminal it redraws one line;
+ * elsewhere (`--progress` into a file or pipe) it writes one line a report.
+ * The engine glue calls it at most once per `intervalMs` (client-sdk/core/engine.ts
+ * `ProgressOptions`); the search is synchronous, so every report renders at
+ * once (cli-progress's own timer cannot run until the search returns).
+ */
+function progressBar(limits: SolveLimits, memoryLimitBytes: number): { options: ProgressOptions; stop: () => void } {
+  const tty = process.stderr.isTTY === true;
+  const bar = new cliProgress.SingleBar(
+    {
+      format: '{bar} {percentage}% of budget | {stored} positions | {rate}/s | {memory} MiB | {elapsed} s',
+      stream: process.stderr,
+      hideCursor: tty,
+      noTTYOutput: !tty,
+      // off a terminal the last report's line (drawn again by stop) ends the output, with no blank line after it
+      clearOnComplete: !tty,
+      synchronousUpdate: false,
+      notTTYSchedule: 60_000,
+      barsize: 20,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const permille = (p: SolveProgress) =>
+    Math.min(1000, Math.floor(1000 * Math.max(p.statesStored / limits.maxStates, p.memoryBytes / memoryLimitBytes, p.elapsedMs / limits.timeoutMs)));
+  let last: SolveProgress = { statesStored: 0, statesExpanded: 0, memoryBytes: 0, elapsedMs: 0 };
+  let started = false;
+  const onProgress = (p: SolveProgress) => {
+    const seconds = (p.elapsedMs - last.elapsedMs) / 1000;
+    const payload = {
+      stored: p.statesStored.toLocaleString('en'),
+      rate: seconds > 0 ? Math.round((p.statesStored - last.statesStored) / seconds).toLocaleString('en') : '-',
+      memory: (p.memoryBytes / 2 ** 20).toFixed(0),
+      elapsed: (p.elapsedMs / 1000).toFixed(0),
+    };
+    last = p;
+    if (!started) {
+      bar.start(1000, permille(p), payload);
+      started = true;
+    } else {
+      bar.update(permille(p), payload);
+      bar.render();
+    }
+  };
+  return { options: { onProgress }, stop: () => started && bar.stop() };
 }
 
 /** A deal number as the API takes it: a number when exact, else the digit string. */
@@ -70,7 +157,7 @@ function readLayout(file: string): unknown {
 }
 
 /** The report printed without `--json`. */
-function formatReport(res: SolveResponse, title: string): string {
+function formatReport(res: SolveResponse, title: string, memoryNote: string): string {
   const s = res.stats;
   const lines: string[] = [];
   const verdict =
@@ -82,7 +169,7 @@ function formatReport(res: SolveResponse, title: string): string {
   lines.push(`${title}: ${verdict}`);
   lines.push(
     `states expanded ${s.statesExpanded}, stored ${s.statesStored}; ${s.elapsedMs} ms; memory ${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB` +
-      ` (limits: ${s.limits.maxStates} states, ${s.limits.timeoutMs} ms)`,
+      ` (limits: ${s.limits.maxStates} states, ${s.limits.timeoutMs} ms, ${memoryNote})`,
   );
   if (res.optimize) {
     const o = res.optimize;
@@ -137,6 +224,12 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   if (given.length > 1) {
     throw new SolverError('invalid_request', `give exactly one of --deal, --board, --layout (got ${given.map((k) => `--${k}`).join(', ')})`);
   }
+  let budget: DeepBudget;
+  try {
+    budget = loadDeepBudget();
+  } catch (err) {
+    throw new SolverError('invalid_request', err instanceof Error ? err.message : String(err));
+  }
   const request = {
     game: opts.game,
     deal: opts.deal === undefined ? undefined : dealValue(opts.deal),
@@ -144,8 +237,8 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     board: opts.board === undefined ? undefined : readInput(opts.board, 'board'),
     layout: opts.layout === undefined ? undefined : readLayout(opts.layout),
     limits: {
-      maxStates: numberValue(opts.maxStates),
-      timeoutMs: numberValue(opts.timeoutMs),
+      maxStates: numberValue(opts.maxStates) ?? (opts.deep ? budget.maxStates : undefined),
+      timeoutMs: numberValue(opts.timeoutMs) ?? (opts.deep ? budget.timeoutMs : undefined),
       // a player's default: short solutions within a small budget (--fast: the first solution)
       optimizeMs: opts.fast ? undefined : opts.optimizeMs === undefined ? PLAYER_OPTIMIZE_MS : numberValue(opts.optimizeMs),
     },
@@ -156,15 +249,24 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   if (!parsed.success) throw validationError(parsed.error);
   const req = parsed.data;
   const deal = resolveDeal(req);
-  const limits = resolveLimits(req.limits, DEFAULT_LIMITS_CONFIG, req.game);
+  const limits = resolveLimits(req.limits, offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG), req.game);
   const optimize = resolveOptimize(req);
+  const memoryLimitBytes = memoryLimit(opts, budget);
 
   if (opts.proof !== undefined) checkProofPath(opts.proof);
   const engine = Engine.instantiate(await loadEngineModule());
   // The certificate (--proof FILE) is written to the file, not inlined in the answer.
-  const proof = opts.proof === undefined ? undefined : proofRequestFor(req, { ...DEFAULT_PROOF_CAPS, maxPositions: DEFAULT_LIMITS_CONFIG.maxStatesCap }, 'download');
-  const found = solveWithProof(engine, deal, limits, { proof });
-  const outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize);
+  // a certificate holds every stored position: at most the solve's own budget
+  const maxPositions = Math.max(DEFAULT_LIMITS_CONFIG.maxStatesCap, limits.maxStates);
+  const proof = opts.proof === undefined ? undefined : proofRequestFor(req, { ...DEFAULT_PROOF_CAPS, maxPositions }, 'download');
+  const bar = (opts.progress ?? process.stderr.isTTY === true) ? progressBar(limits, memoryLimitBytes) : undefined;
+  let found;
+  try {
+    found = solveWithProof(engine, deal, limits, { proof, memoryLimitBytes, progress: bar?.options });
+  } finally {
+    bar?.stop();
+  }
+  const outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize, undefined, memoryLimitBytes);
   const certificate = outcome.proof?.certificate;
   if (outcome.proof !== undefined) outcome.proof = { ...outcome.proof, certificate: undefined };
   if (opts.proof !== undefined) {
@@ -176,6 +278,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     }
   }
   const response = buildSolveResponse(req.game, deal, limits, outcome);
+  const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB`;
 
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
@@ -183,7 +286,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     const preset = findPreset(req.game);
     const numbering = req.numbering ?? (preset ? defaultNumbering(preset) : null);
     const source = req.deal !== undefined ? `deal ${req.deal}${numbering ? ` (${numbering})` : ''}` : req.board !== undefined ? 'board' : 'layout';
-    process.stdout.write(`${formatReport(response, `${preset?.name ?? req.game}, ${source}`)}\n`);
+    process.stdout.write(`${formatReport(response, `${preset?.name ?? req.game}, ${source}`, memoryNote)}\n`);
   }
 }
 
@@ -202,8 +305,12 @@ export function solveCommand(): Command {
   .addOption(new Option('--numbering <scheme>', "deal numbering (default: ms when the game has it, else pysolfc)").choices(NUMBERINGS))
   .option('--board <file>', "start position as fc-solve board text ('-' = standard input)", userPath)
   .option('--layout <file>', "start position as the API's JSON layout ('-' = standard input)", userPath)
-  .option('--max-states <n>', `state budget (default ${DEFAULT_LIMITS_CONFIG.defaultMaxStates}, at most ${DEFAULT_LIMITS_CONFIG.maxStatesCap})`)
-  .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, at most ${DEFAULT_LIMITS_CONFIG.timeoutMsCap})`)
+  .option('--max-states <n>', `state budget (default ${DEFAULT_LIMITS_CONFIG.defaultMaxStates}, a game's own first; at most DEEP_MAX_STATES, default 2000000000)`)
+  .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, a game's own first; at most DEEP_TIMEOUT_MS, default 1800000)`)
+  .option('--max-memory-mb <n>', `engine memory cap, MiB (default: the engine's most; ${MIN_MEMORY_MB} up to DEEP_MAX_MEMORY_MB, default 4095)`)
+  .option('--deep', 'the deep budget for offline work: DEEP_MAX_STATES, DEEP_TIMEOUT_MS, DEEP_MAX_MEMORY_MB (explicit limits win)')
+  .option('--progress', 'show progress on stderr even when it is not a terminal (on a terminal it is on)')
+  .option('--no-progress', 'no progress, even on a terminal')
   .option('--optimize-ms <n>', `time to spend shortening the solution, ms (default ${PLAYER_OPTIMIZE_MS}, at most ${OPTIMIZE_MS_CAP})`)
   .option('--fast', 'the first solution found, not shortened (as batches get it)')
   .option('--json', "print the API's JSON response")

@@ -26,6 +26,7 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { expectCheckedAnswer } from '../helpers/answers.js';
 import { createApp, type AppDeps } from '../../server/app.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
+import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 import { ROOT } from '../helpers/paths.js';
 
 
@@ -301,6 +302,27 @@ describe('POST /v1/solve: every 4xx', () => {
     // The default limit is 1 MiB.
     const huge = JSON.stringify({ game: 'freecell', board: 'x'.repeat(1024 * 1024 + 10) });
     await expectError(await post(app, huge), 413, 'payload_too_large');
+  });
+});
+
+describe('POST /v1/solve: the deep budget of the offline tools is not the service\'s', () => {
+  // `npm run solve -- --deep` takes these (tests/integration/cli-deep.test.ts); the service keeps its caps
+  it('refuses the deep positions, the deep deadline and a memory budget with 400 bad_limits, and never solves', async () => {
+    const { app, calls } = fakeApp();
+    const deal = { game: 'streets_and_alleys', deal: 77 };
+    const states = await expectError(await post(app, { ...deal, limits: { maxStates: DEFAULT_DEEP_BUDGET.maxStates } }), 400, 'bad_limits');
+    expect(states).toMatchObject({ path: 'limits.maxStates' });
+    expect(states.message).toContain(`1 to ${DEFAULT_LIMITS_CONFIG.maxStatesCap}`);
+    const time = await expectError(await post(app, { ...deal, limits: { timeoutMs: DEFAULT_DEEP_BUDGET.timeoutMs } }), 400, 'bad_limits');
+    expect(time).toMatchObject({ path: 'limits.timeoutMs' });
+    expect(time.message).toContain(`1 to ${DEFAULT_LIMITS_CONFIG.timeoutMsCap}`);
+    await expectError(await post(app, { ...deal, limits: { maxStates: DEFAULT_LIMITS_CONFIG.maxStatesCap + 1 } }), 400, 'bad_limits');
+    await expectError(await post(app, { ...deal, limits: { maxMemoryMb: DEFAULT_DEEP_BUDGET.maxMemoryMb } }), 400, 'bad_limits');
+    expect(calls).toEqual([]);
+    // the caps themselves are still taken
+    const ok = await post(app, { ...deal, limits: { maxStates: DEFAULT_LIMITS_CONFIG.maxStatesCap, timeoutMs: DEFAULT_LIMITS_CONFIG.timeoutMsCap } });
+    expect(ok.status).toBe(200);
+    expect(calls[0].limits).toEqual({ maxStates: DEFAULT_LIMITS_CONFIG.maxStatesCap, timeoutMs: DEFAULT_LIMITS_CONFIG.timeoutMsCap });
   });
 });
 

@@ -21,6 +21,7 @@ import { BatchScheduler, type BatchPool } from '../../server/batches/embedded/sc
 import { createBatchService, type BatchService } from '../../server/batches/embedded/service.js';
 import { BatchStore } from '../../server/batches/embedded/store.js';
 import { decodeMoves, encodeMoves, type BatchSpec } from '../../server/batches/model.js';
+import { dealAt } from '../../server/batches/positions.js';
 import { ROOT, REFERENCE_VERDICTS } from '../helpers/paths.js';
 
 let dir: string;
@@ -179,6 +180,46 @@ describe('scheduler', () => {
     expect(p.pending).toHaveLength(0);
     expect(store.get('b')).toMatchObject({ status: 'cancelled', done: 1 });
     expect(scheduler.cancel('b')).toBe(false);
+    await scheduler.stop();
+  });
+
+  it('hands quick deals out several a task (solveMany), one a task until a deal is timed; a task that fails as a whole gives its deals back one a task', async () => {
+    const store = new BatchStore(':memory:');
+    const sizes: number[] = [];
+    const seen = new Map<number, number>();
+    // Deal number 7 takes its whole task down (a lost worker) whenever it is in a task of several.
+    const dealNumber = (deal: Deal) => deal.layout.columns.flat().join(',');
+    const numbers = new Map<string, number>();
+    for (let n = 1; n <= 40; n++) numbers.set(dealNumber(dealAt(spec(40), n - 1)), n);
+    const quick = (n: number): SolveOutcome => ({ ...SOLVED, stats: { ...SOLVED.stats, elapsedMs: 0.5 } , moves: [{ ...SOLVED.moves[0], count: n }] });
+    const pool: BatchPool = {
+      solve: async (deal: Deal) => {
+        sizes.push(1);
+        const n = numbers.get(dealNumber(deal))!;
+        seen.set(n, (seen.get(n) ?? 0) + 1);
+        if (n === 7) throw new SolverError('worker_crashed', 'the solver worker died during this solve');
+        return quick(n);
+      },
+      solveMany: async (deals: readonly Deal[]) => {
+        sizes.push(deals.length);
+        const ns = deals.map((deal) => numbers.get(dealNumber(deal))!);
+        for (const n of ns) seen.set(n, (seen.get(n) ?? 0) + 1);
+        if (ns.includes(7)) throw new SolverError('worker_crashed', 'the solver worker died during this solve');
+        return ns.map(quick);
+      },
+      queued: () => 0,
+    };
+    const scheduler = new BatchScheduler(store, pool, { concurrency: 1, chunkMs: 5 });
+    scheduler.add(store.create('b', spec(40), 40));
+    for (let i = 0; i < 100 && store.get('b')!.status === 'running'; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(store.get('b')).toMatchObject({ status: 'done', done: 40, solved: 39, errors: 1 });
+    expect(sizes[0]).toBe(1); // nothing timed yet
+    expect(Math.max(...sizes)).toBe(10); // 5 ms / 0.5 ms a deal
+    const results = store.resultsAfter('b', 0, 100);
+    expect(results.find((r) => r.index === 6)).toMatchObject({ verdict: 'error', error: { code: 'worker_crashed' } });
+    // every other deal stored with its own moves, and deal 7's task mates were solved again alone
+    for (const r of results.filter((r) => r.verdict === 'solved')) expect(r.moves[0].count).toBe(r.index + 1);
+    expect(seen.get(7)).toBe(2);
     await scheduler.stop();
   });
 

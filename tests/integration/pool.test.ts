@@ -240,6 +240,36 @@ describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
     expect(checkSolution(deal.rules, deal.layout, outcome.moves).ok).toBe(true);
   });
 
+  it('solveMany: several deals as one task give the same outcomes, in order, as one task a deal; a cancel stops the one running and skips the rest', async () => {
+    const module = await loadEngineModule();
+    const pool = createPool({ module, threads: 1 });
+    pools.push(pool);
+    const limits = { maxStates: 5_000_000, timeoutMs: 30_000 };
+    const deals = [1, 2, 617, 11982, 3].map((n) => dealOf('freecell', 'ms', n));
+    const many = await pool.solveMany(deals, limits);
+    expect(many.map((o) => (o instanceof SolverError ? o.code : o.verdict))).toEqual(['solved', 'solved', 'solved', 'unsolvable', 'solved']);
+    for (let i = 0; i < deals.length; i++) {
+      const one = await pool.solve(deals[i], limits);
+      const got = many[i] as SolveOutcome;
+      expect(got.moves).toEqual(one.moves);
+      expect(got.stats.statesStored).toBe(one.stats.statesStored);
+      if (got.verdict === 'solved') expect(checkSolution(deals[i].rules, deals[i].layout, got.moves).ok).toBe(true);
+    }
+    // Streets and Alleys 77 under FreeCell's name (as below) runs for over a minute: cancel it and the deal after it.
+    const hard = resolveDeal({ game: 'freecell', deal: 77, numbering: 'pysolfc', rules: { build: 'rank', freeCells: 0, sequenceMove: 'none' } });
+    const ac = new AbortController();
+    const running = pool.solveMany([deals[0], hard, deals[1]], { maxStates: 50_000_000, timeoutMs: 120_000 }, ac.signal);
+    await new Promise((r) => setTimeout(r, 300));
+    ac.abort();
+    const stopped = (await running) as SolveOutcome[];
+    expect(stopped.map((o) => [o.verdict, o.reason])).toEqual([
+      ['solved', undefined],
+      ['unknown', 'cancelled'],
+      ['unknown', 'cancelled'],
+    ]);
+    expect(await pool.solveMany([], limits)).toEqual([]);
+  });
+
   it('cancels a long search through the stop flag within a poll, keeping the worker', async () => {
     const pool = createPool({ module: await loadEngineModule(), threads: 1, stopGraceMs: 10_000 });
     pools.push(pool);

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, MAX_THREADS } from '../../server/config.js';
+import { loadConfig, loadDeepBudget, MAX_THREADS } from '../../server/config.js';
+import { DEFAULT_LIMITS_CONFIG, offlineLimitsPolicy } from '../../server/limits.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -161,5 +162,36 @@ describe('loadConfig', () => {
     expect(loadConfig({ SHUTDOWN_READY_DELAY_MS: '5000' }).shutdownReadyDelayMs).toBe(5000);
     expect(() => loadConfig({ SHUTDOWN_READY_DELAY_MS: '5001' })).toThrow(/SHUTDOWN_READY_DELAY_MS: must not exceed half of SHUTDOWN_TIMEOUT_MS/);
     expect(() => loadConfig({ SHUTDOWN_READY_DELAY_MS: '4000', SHUTDOWN_DRAIN_MS: '7000' })).toThrow(/SHUTDOWN_READY_DELAY_MS: with SHUTDOWN_DRAIN_MS \(7000\) must not exceed/);
+  });
+});
+
+describe('loadDeepBudget (the offline tools\' deep budget)', () => {
+  it('has the documented defaults: 2,000,000,000 positions, 30 min, 4095 MiB, and reads DEEP_*', () => {
+    expect(loadDeepBudget({})).toEqual({ maxStates: 2_000_000_000, timeoutMs: 1_800_000, maxMemoryMb: 4095 });
+    expect(loadDeepBudget({ DEEP_MAX_STATES: '100000000', DEEP_TIMEOUT_MS: '3600000', DEEP_MAX_MEMORY_MB: '2048', DEEP_OTHER: 'x' })).toEqual({
+      maxStates: 100_000_000,
+      timeoutMs: 3_600_000,
+      maxMemoryMb: 2048,
+    });
+    expect(loadDeepBudget({ DEEP_MAX_STATES: ' ' }).maxStates).toBe(2_000_000_000);
+  });
+
+  it('refuses what one wasm32 engine cannot take, and non-numbers, naming each variable', () => {
+    expect(() => loadDeepBudget({ DEEP_MAX_MEMORY_MB: '4096' })).toThrow(/DEEP_MAX_MEMORY_MB/);
+    expect(() => loadDeepBudget({ DEEP_MAX_MEMORY_MB: '15' })).toThrow(/DEEP_MAX_MEMORY_MB/);
+    expect(() => loadDeepBudget({ DEEP_MAX_STATES: String(2 ** 31) })).toThrow(/DEEP_MAX_STATES/);
+    expect(() => loadDeepBudget({ DEEP_TIMEOUT_MS: '0', DEEP_MAX_STATES: 'many' })).toThrow(/DEEP_MAX_STATES.*DEEP_TIMEOUT_MS|DEEP_TIMEOUT_MS.*DEEP_MAX_STATES/);
+  });
+
+  it('offlineLimitsPolicy: the service\'s defaults, the deep caps', () => {
+    const budget = { maxStates: 80_000_000, timeoutMs: 600_000, maxMemoryMb: 4095 };
+    expect(offlineLimitsPolicy(budget)).toEqual({
+      defaultMaxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates,
+      maxStatesCap: 80_000_000,
+      defaultTimeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs,
+      timeoutMsCap: 600_000,
+    });
+    // a deep budget below the service's defaults lowers them too
+    expect(offlineLimitsPolicy({ ...budget, maxStates: 1000, timeoutMs: 10 })).toMatchObject({ defaultMaxStates: 1000, maxStatesCap: 1000, defaultTimeoutMs: 10, timeoutMsCap: 10 });
   });
 });

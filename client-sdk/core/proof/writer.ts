@@ -15,7 +15,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type CertificateInput } from './certificate.js';
-import type { Engine } from '../engine.js';
+import type { Engine, ProgressOptions } from '../engine.js';
 import { withProofSummary, type CertificateResult, type ProofRequest } from './format.js';
 import type { Deal } from '../rules.js';
 import type { SolveLimits, SolveOutcome } from '../solve-types.js';
@@ -55,6 +55,8 @@ export interface SolveWithProofOptions {
   memoryLimitBytes?: number;
   /** Build the certificate of an `unsolvable` verdict within these caps. */
   proof?: ProofRequest;
+  /** Progress reports during the search (see `Engine.solve`). */
+  progress?: ProgressOptions;
 }
 
 /**
@@ -66,7 +68,7 @@ export interface SolveWithProofOptions {
  *   is inconsistent (see {@link sortKeys}).
  */
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
-  const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, limits, options.stop, options.memoryLimitBytes));
+  const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress));
   if (outcome.proof === undefined || !options.proof?.certificate) return outcome;
   const certificate = certificateFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, options.proof);
   return { ...outcome, proof: { ...outcome.proof, certificate } };

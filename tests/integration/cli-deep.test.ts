@@ -1,0 +1,113 @@
+/**
+ * The deep budget of the offline tools (server/limits.ts `DeepBudget`,
+ * docs/cli.md "Deep budget"): `npm run solve` and `npm run batch` take
+ * budgets past the service's caps up to the DEEP_* maxima, `--deep` asks for
+ * the whole deep budget, and a long solve shows its progress on stderr with
+ * `--progress` (the service's own refusal of the same values is in
+ * tests/integration/api.test.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
+import { workerExecArgv } from '../../server/pool.js';
+import { ROOT } from '../helpers/paths.js';
+
+function tool(file: string, args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [...workerExecArgv(file), join(ROOT, file), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, INIT_CWD: ROOT, ...env },
+    timeout: 120_000,
+  });
+}
+
+const solve = (args: string[], env?: Record<string, string>) => tool('server/cli/solve.ts', ['--game', 'streets_and_alleys', '--fast', ...args], env);
+
+/** The JSON answer of `solve --json`. */
+function answer(r: ReturnType<typeof solve>): { verdict: string; reason?: string; stats: { statesStored: number; limits: { maxStates: number; timeoutMs: number } } } {
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('npm run solve: the deep budget', () => {
+  it('--deep asks for the deep budget: its positions and its 30 minutes, past the service caps', () => {
+    // Streets and Alleys 77 is unknown at 58 M positions: a 1 ms deadline keeps this short
+    const r = solve(['--deal', '77', '--deep', '--timeout-ms', '1', '--json']);
+    const a = answer(r);
+    expect(a.stats.limits.maxStates).toBe(DEFAULT_DEEP_BUDGET.maxStates);
+    expect(a.stats.limits.maxStates).toBeGreaterThan(DEFAULT_LIMITS_CONFIG.maxStatesCap);
+    expect(a).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
+    const t = answer(solve(['--deal', '77', '--deep', '--max-states', '1000', '--json']));
+    expect(t.stats.limits.timeoutMs).toBe(DEFAULT_DEEP_BUDGET.timeoutMs);
+    expect(t.stats.limits.timeoutMs).toBeGreaterThan(DEFAULT_LIMITS_CONFIG.timeoutMsCap);
+    expect(t).toMatchObject({ verdict: 'unknown', reason: 'max_states', stats: { statesStored: 1000 } });
+  });
+
+  it('explicit limits past the service caps are taken without --deep; the defaults stay the game\'s', () => {
+    const a = answer(solve(['--deal', '77', '--max-states', String(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1), '--timeout-ms', '1', '--json']));
+    expect(a.stats.limits.maxStates).toBe(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1);
+    const b = answer(solve(['--deal', '77', '--timeout-ms', String(DEFAULT_LIMITS_CONFIG.timeoutMsCap + 1), '--max-states', '1000', '--json']));
+    expect(b.stats.limits.timeoutMs).toBe(DEFAULT_LIMITS_CONFIG.timeoutMsCap + 1);
+    // no limits given: the Castle games' own defaults (client-sdk/core/rules.ts), not the deep budget
+    const c = answer(solve(['--deal', '1', '--json']));
+    expect(c.stats.limits).toEqual({ maxStates: 30_000_000, timeoutMs: 60_000 });
+  });
+
+  it('refuses budgets past the deep maxima with bad_limits (exit status 2), and a bad DEEP_* variable', () => {
+    const states = solve(['--deal', '1', '--max-states', '1001'], { DEEP_MAX_STATES: '1000' });
+    expect(states.status).toBe(2);
+    expect(states.stderr).toMatch(/bad_limits.*1 to 1000/);
+    const time = solve(['--deal', '1', '--timeout-ms', String(DEFAULT_DEEP_BUDGET.timeoutMs + 1)]);
+    expect(time.status).toBe(2);
+    expect(time.stderr).toMatch(/bad_limits/);
+    for (const mb of ['4096', '15', 'lots']) {
+      const memory = solve(['--deal', '1', '--max-memory-mb', mb]);
+      expect(memory.status, mb).toBe(2);
+      expect(memory.stderr).toMatch(/bad_limits: --max-memory-mb must be an integer from 16 to 4095/);
+    }
+    const env = solve(['--deal', '1'], { DEEP_MAX_MEMORY_MB: '8192' });
+    expect(env.status).toBe(2);
+    expect(env.stderr).toMatch(/DEEP_MAX_MEMORY_MB/);
+  });
+
+  it('--max-memory-mb caps the engine: a hard deal ends unknown/memory', () => {
+    const a = answer(solve(['--deal', '77', '--deep', '--max-memory-mb', '32', '--json']));
+    expect(a).toMatchObject({ verdict: 'unknown', reason: 'memory' });
+  });
+
+  it('--progress reports positions, rate, memory and elapsed on stderr; without it (not a terminal) nothing', () => {
+    // about 2 s of search: a report a second
+    const shown = solve(['--deal', '77', '--max-states', '800000', '--progress']);
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/unknown: stopped by max_states/);
+    const lines = shown.stderr.split('\n').filter((l) => /positions/.test(l));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines[0]).toMatch(/\d+% of budget \| [\d,]+ positions \| [\d,-]+\/s \| \d+ MiB \| \d+ s$/);
+    const quiet = solve(['--deal', '77', '--max-states', '800000']);
+    expect(quiet.status).toBe(0);
+    expect(quiet.stderr).not.toMatch(/positions/);
+  });
+});
+
+describe('npm run batch: the deep budget', () => {
+  const batch = (args: string[]) => tool('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--threads', '1', ...args]);
+
+  it('takes --deep and limits past the service caps, per deal', () => {
+    const r = batch(['--deals', '1,2', '--deep', '--max-states', '1000']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`budget per deal 1,000 states / ${DEFAULT_DEEP_BUDGET.timeoutMs} ms`);
+    const past = batch(['--deals', '1', '--max-states', String(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1), '--timeout-ms', '1']);
+    expect(past.status, past.stderr).toBe(0);
+    expect(past.stdout).toContain(`budget per deal ${(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1).toLocaleString('en')} states / 1 ms`);
+  });
+
+  it('--max-memory-mb caps each deal\'s engine, and is refused past DEEP_MAX_MEMORY_MB', () => {
+    const r = batch(['--deals', '77', '--deep', '--max-memory-mb', '32']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/unknown 1/);
+    const bad = batch(['--deals', '1', '--max-memory-mb', '4096']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/bad_limits/);
+  });
+});
