@@ -23,7 +23,7 @@
  * (MOVE_TO_CARD), bits 14-19 the number of cards.
  */
 import {
-  numColumns, numCells, buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
+  numColumns, numCells, buildRule, emptyColumnRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT, BUILD_SUIT_UP_OR_DOWN, EMPTY_ANY, EMPTY_KINGS, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
 } from './rules';
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
@@ -121,12 +121,25 @@ const BUCKETS: usize = memory.data(SCANS * NUM_BUCKETS * 4);
 /** Scans of the current phase. */
 let activeScans: i32 = EAGER_SCANS;
 /**
- * Scans of this solve: all four for every build rule. Scans 2 and 3 cut the
- * FreeCell tail; elsewhere they expand fewer positions too (Eight Off
- * 1..1000: 317 a deal against 528 with two; Seahaven Towers 1..300: 5,117
- * against 6,177; Baker's Game even), docs/engine.md.
+ * Scans of this solve (`defaultScanCount` unless a tuning run fixed it).
+ * Scans 2 and 3 cut the FreeCell tail; Eight Off and Seahaven Towers expand
+ * fewer positions with four too (Eight Off 1..1000: 317 a deal against 528
+ * with two; Seahaven Towers 1..300: 5,117 against 6,177); Baker's Game
+ * expands as many with two, docs/engine.md.
  */
 let ruleScans: i32 = SCANS;
+/**
+ * The scan that takes the first `preludeItems` items of a solve alone,
+ * before the scans take turns (after fc-solve's prelude of quotas,
+ * docs/search.md §1). Most deals are won by one good dive: strict turns
+ * from the start make four scans pay for four dives. Under alternate-colour
+ * building, scan 0 alone for the first PRELUDE_ALTERNATE items (docs/engine.md).
+ */
+let preludeScan: i32 = 0;
+let preludeItems: u32 = 0;
+let preludeOverridden: bool = false;
+/** Items of scan 0's prelude under alternate-colour building (MS FreeCell 1..4000 and 20001..24000, docs/engine.md). */
+const PRELUDE_ALTERNATE: u32 = 300;
 /** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
 let scanStep: u32 = 1;
 /** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
@@ -135,7 +148,12 @@ const W_UNSORTED: i32 = 1;
 const W_CELL: i32 = 2;
 const W_EMPTY_COLUMN: i32 = 3;
 const W_NEXT_DEPTH: i32 = 4;
-/** 0: count cards below the top movable run; 1: count cards above the natural sequence on the column's bottom. */
+/**
+ * Which cards the W_UNSORTED weight counts. 0: cards below the top movable
+ * run; 1: cards above the natural sequence on the column's bottom; 2: cards
+ * above a lower card of their own suit in their column (`blockedIn`); 3: the
+ * sum of 1 and 2.
+ */
 const W_MODE: i32 = 5;
 /** Sixteenths of a score point per move of depth: a little breadth against greedy plateaus. */
 const W_DEPTH: i32 = 6;
@@ -143,6 +161,15 @@ const WEIGHT_COUNT: i32 = 8;
 const WEIGHTS: usize = memory.data(SCANS * WEIGHT_COUNT * 4);
 const MIN_BUCKET: usize = memory.data(SCANS * 4);
 let weightsOverridden: bool = false;
+/** Scan count fixed by a tuning run (0: the build rule's default). */
+let scanCountOverride: i32 = 0;
+/**
+ * Scans of this solve by default (chooseWeights): four, but two under suit
+ * building with any card to an empty column (Baker's Game), where scans 2
+ * and 3 expanded as many positions and cost a score each per child
+ * (docs/engine.md).
+ */
+let defaultScanCount: i32 = SCANS;
 let parentDepth: i32 = 0;
 
 
@@ -179,29 +206,66 @@ function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColu
 }
 
 /**
- * Sets the default weights for the current build rule (unless a tuning run
- * overrode them). Tuned with the bench on MS FreeCell 1..5000, PySolFC
- * Seahaven Towers and Baker's Game 1..500, Beleaguered Castle and Streets
- * and Alleys 1..100 (docs/search.md §7).
+ * Sets the default weights, scan count and prelude for the current rules
+ * (unless a tuning run overrode them). Tuned on position counts with
+ * bench/tune.ts (docs/engine.md, "Search tuning"): alternate colours on MS
+ * FreeCell 1..4000 (checked on 20001..24000); suit building with Kings-only
+ * empty columns and at most four cells (the Seahaven Towers family) on
+ * PySolFC Seahaven Towers 1..300 (checked on 301..1000); the rank (any-suit)
+ * weights and the other suit-building weights are the earlier ones, tuned on
+ * Baker's Game 1..500, Beleaguered Castle and Streets and Alleys 1..100
+ * (docs/search.md §7).
  */
 function chooseWeights(): void {
+  if (!preludeOverridden) {
+    preludeScan = 0;
+    preludeItems = buildRule == BUILD_ALTERNATE_COLOR ? PRELUDE_ALTERNATE : 0;
+  }
+  defaultScanCount = buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_ANY ? 2 : SCANS;
   if (weightsOverridden) return;
   if (buildRule == BUILD_ALTERNATE_COLOR) {
-    setWeights(0, 6, 3, 4, 6, 2, 0, 32);
-    setWeights(1, 6, 3, 2, 6, 2, 0, 64);
-    setWeights(2, 6, 2, 6, 8, 1, 0, 32);
-    setWeights(3, 6, 3, 2, 6, 2, 0, 32);
+    setWeights(0, 5, 3, 5, 6, 2, 0, 32);
+    setWeights(1, 5, 3, 3, 6, 2, 0, 64);
+    setWeights(2, 5, 2, 6, 8, 1, 0, 32);
+    setWeights(3, 5, 3, 2, 6, 2, 0, 32);
   } else if (buildRule == BUILD_RANK) {
     setWeights(0, 6, 3, 4, 6, 2, 1, 48);
     setWeights(1, 6, 3, 4, 6, 2, 0, 24);
     setWeights(2, 6, 3, 4, 6, 2, 1, 96);
     setWeights(3, 6, 2, 6, 8, 1, 0, 32);
+  } else if (buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_KINGS && numCells <= 4) {
+    // the Seahaven Towers family: three scans count the cards that lie above
+    // a lower card of their suit (W_MODE 2), which an empty column, open to
+    // Kings only, cannot take away cheaply
+    setWeights(0, 6, 4, 4, 6, 2, 2, 24);
+    setWeights(1, 6, 3, 2, 6, 2, 2, 32);
+    setWeights(2, 6, 3, 2, 6, 2, 2, 64);
+    setWeights(3, 6, 2, 6, 8, 1, 1, 32);
   } else {
     setWeights(0, 6, 3, 4, 6, 2, 1, 24);
     setWeights(1, 6, 3, 2, 6, 2, 0, 32);
     setWeights(2, 6, 3, 2, 6, 2, 0, 64);
     setWeights(3, 6, 2, 6, 8, 1, 1, 32);
   }
+}
+
+/** Tuning hook (bench only): scans of every later solve, 1..4 (0: the build rule's default). */
+export function setScanCount(n: i32): void {
+  scanCountOverride = n < 0 ? 0 : n > SCANS ? SCANS : n;
+}
+
+/** Tuning hook (bench only): back to the build rule's default weights, scan count and prelude. */
+export function resetHeuristicWeights(): void {
+  weightsOverridden = false;
+  scanCountOverride = 0;
+  preludeOverridden = false;
+}
+
+/** Tuning hook (bench only): the first `items` items of every later solve are taken by scan `scan` alone (0 items: no prelude). */
+export function setScanPrelude(scan: i32, items: u32): void {
+  preludeScan = scan < 0 ? 0 : scan >= SCANS ? SCANS - 1 : scan;
+  preludeItems = items;
+  preludeOverridden = true;
 }
 
 /** Tuning hook (bench only): items a scan takes in a row (1 = strict turns). */
@@ -230,6 +294,9 @@ let featureUnsortedBottom: i32 = 0;
 let featureCellsUsed: i32 = 0;
 let featureEmptyColumns: i32 = 0;
 let featureNextDepth: i32 = 0;
+let featureBlocked: i32 = 0;
+/** Some scan of this solve counts blocked cards (W_MODE 2 or 3), so `measure` keeps that feature. */
+let useBlocked: bool = false;
 
 /**
  * Per-column terms of the features of the position being expanded (the
@@ -244,6 +311,10 @@ const COL_TOP: usize = memory.data(MAX_COLUMNS * 4);
 const COL_BOTTOM: usize = memory.data(MAX_COLUMNS * 4);
 const COL_NEXT: usize = memory.data(MAX_COLUMNS * 4);
 const COL_RUN: usize = memory.data(MAX_COLUMNS * 4);
+const COL_BLOCK: usize = memory.data(MAX_COLUMNS * 4);
+/** Lowest rank seen per suit (one byte each), scratch of `blockedIn`. */
+const LOWEST_RANK: usize = memory.data(4);
+let parentBlocked: i32 = 0;
 let parentUnsortedTop: i32 = 0;
 let parentUnsortedBottom: i32 = 0;
 let parentNextDepth: i32 = 0;
@@ -268,6 +339,26 @@ let parentFoundations: u32 = 0;
   return d;
 }
 
+/**
+ * Cards of column `col` of `p` (length `n`) that lie above a lower card of
+ * their own suit: each must leave the column before that card can go home,
+ * whatever the build rule (a suit's foundation takes its cards in rank
+ * order). The W_MODE 2 feature; in suit building it marks the blockers
+ * that a "natural sequence" count (mode 1) misses once the sequence breaks.
+ */
+function blockedIn(p: usize, col: i32, n: i32): i32 {
+  store<u32>(LOWEST_RANK, 0x7f7f7f7f);
+  let blocked = 0;
+  for (let i = 0; i < n; i++) {
+    const card = cardAt(p, col, i);
+    const at = LOWEST_RANK + <usize>suitOf(card);
+    const rank = rankOf(card);
+    if (<i32>load<u8>(at) < rank) blocked++;
+    else store<u8>(at, <u8>rank);
+  }
+  return blocked;
+}
+
 // @ts-ignore: decorator
 @inline function colTerm(table: usize, col: i32): i32 {
   return load<i32>(table + (<usize>col << 2));
@@ -275,7 +366,8 @@ let parentFoundations: u32 = 0;
 
 /**
  * Measures a position for the scores: cards not home, cards buried under
- * out-of-order cards (two ways), occupied cells, empty columns, and how deep
+ * out-of-order cards (two ways), cards above a lower card of their suit
+ * (when a scan counts them, `useBlocked`), occupied cells, empty columns, and how deep
  * the next foundation cards lie (features from docs/search.md §1 and §6).
  * Also keeps the per-column terms (COL_*) for `measureChild`.
  *
@@ -290,6 +382,7 @@ let parentFoundations: u32 = 0;
 function measure(p: usize, fromParent: bool): void {
   featureNotHome = 52 - homeCount(p);
   featureUnsortedTop = 0;
+  featureBlocked = 0;
   featureUnsortedBottom = 0;
   featureEmptyColumns = 0;
   featureNextDepth = 0;
@@ -304,18 +397,21 @@ function measure(p: usize, fromParent: bool): void {
       store<i32>(COL_BOTTOM + at, 0);
       store<i32>(COL_NEXT + at, 0);
       store<i32>(COL_RUN + at, 0);
+      store<i32>(COL_BLOCK + at, 0);
       continue;
     }
     let run: i32;
     let top: i32;
     let bottom: i32;
     let next: i32;
+    let unchanged = false;
     if (!fromParent) {
       run = topRunLength(p, c);
       top = n - run;
       bottom = n - bottomRunLength(p, c, n);
       next = nextDepthOf(p, c, n);
     } else if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
+      unchanged = true;
       run = colTerm(COL_RUN, c);
       top = colTerm(COL_TOP, c);
       bottom = colTerm(COL_BOTTOM, c);
@@ -331,12 +427,19 @@ function measure(p: usize, fromParent: bool): void {
     store<i32>(COL_BOTTOM + at, bottom);
     store<i32>(COL_NEXT + at, next);
     store<i32>(COL_RUN + at, run);
+    if (useBlocked) {
+      // an unchanged column keeps its cards, so its blocked count
+      const blocked = unchanged ? colTerm(COL_BLOCK, c) : blockedIn(p, c, n);
+      store<i32>(COL_BLOCK + at, blocked);
+      featureBlocked += blocked;
+    }
     featureUnsortedTop += top;
     featureUnsortedBottom += bottom;
     featureNextDepth += next;
   }
   featureCellsUsed = cellsInUse(p);
   parentUnsortedTop = featureUnsortedTop;
+  parentBlocked = featureBlocked;
   parentUnsortedBottom = featureUnsortedBottom;
   parentNextDepth = featureNextDepth;
   parentFoundations = foundations;
@@ -421,6 +524,7 @@ function measureChild(p: usize): void {
   featureEmptyColumns = <i32>popcnt(i8x16.bitmask(i8x16.eq(lengths, i8x16.splat(0))) & columnMask);
   featureCellsUsed = cellsInUse(p);
   let top = parentUnsortedTop;
+  let blocked = parentBlocked;
   let bottom = parentUnsortedBottom;
   if (foundations == parentFoundations) {
     let next = parentNextDepth;
@@ -430,12 +534,14 @@ function measureChild(p: usize): void {
       top -= colTerm(COL_TOP, c);
       bottom -= colTerm(COL_BOTTOM, c);
       next -= colTerm(COL_NEXT, c);
+      if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
       const n = columnLength(p, c);
       if (n == 0) continue;
       const terms = changedColumnTerms(p, c, n);
       top += terms >> 16;
       bottom += terms & 0xffff;
       next += nextDepthOf(p, c, n);
+      if (useBlocked) blocked += blockedIn(p, c, n);
     }
     featureNextDepth = next;
   } else {
@@ -446,6 +552,7 @@ function measureChild(p: usize): void {
         if ((changed >> c) & 1) {
           top -= colTerm(COL_TOP, c);
           bottom -= colTerm(COL_BOTTOM, c);
+          if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
         }
         continue;
       }
@@ -453,25 +560,29 @@ function measureChild(p: usize): void {
         const terms = changedColumnTerms(p, c, n);
         top += (terms >> 16) - colTerm(COL_TOP, c);
         bottom += (terms & 0xffff) - colTerm(COL_BOTTOM, c);
+        if (useBlocked) blocked += blockedIn(p, c, n) - colTerm(COL_BLOCK, c);
       }
       next += nextDepthOf(p, c, n);
     }
     featureNextDepth = next;
   }
   featureUnsortedTop = top;
+  featureBlocked = blocked;
   featureUnsortedBottom = bottom;
 }
 
 /**
  * The weights of the four scans lane by lane (lane k = scan k), one i32x4 per
  * feature, so that `scores` computes every scan's score at once: WV_TOP holds
- * W_UNSORTED in the lanes of mode-0 scans and 0 elsewhere, WV_BOTTOM the
- * reverse, so `top * WV_TOP + bottom * WV_BOTTOM` is each scan's unsorted
- * term. Filled by `packWeights` from WEIGHTS.
+ * W_UNSORTED in the lanes of mode-0 scans and 0 elsewhere, WV_BOTTOM in the
+ * lanes of mode-1 and mode-3 scans, WV_BLOCKED in those of mode-2 and mode-3
+ * scans, so `top * WV_TOP + bottom * WV_BOTTOM + blocked * WV_BLOCKED` is
+ * each scan's unsorted term (W_MODE). Filled by `packWeights` from WEIGHTS.
  */
 const WV_NOT_HOME: usize = memory.data(16, 16);
 const WV_TOP: usize = memory.data(16, 16);
 const WV_BOTTOM: usize = memory.data(16, 16);
+const WV_BLOCKED: usize = memory.data(16, 16);
 const WV_CELL: usize = memory.data(16, 16);
 const WV_EMPTY_COLUMN: usize = memory.data(16, 16);
 const WV_NEXT_DEPTH: usize = memory.data(16, 16);
@@ -486,7 +597,8 @@ function packWeights(): void {
     const mode = weight(scan, W_MODE);
     store<i32>(WV_NOT_HOME + at, weight(scan, W_NOT_HOME));
     store<i32>(WV_TOP + at, mode == 0 ? weight(scan, W_UNSORTED) : 0);
-    store<i32>(WV_BOTTOM + at, mode == 0 ? 0 : weight(scan, W_UNSORTED));
+    store<i32>(WV_BOTTOM + at, mode == 1 || mode == 3 ? weight(scan, W_UNSORTED) : 0);
+    store<i32>(WV_BLOCKED + at, mode >= 2 ? weight(scan, W_UNSORTED) : 0);
     store<i32>(WV_CELL + at, weight(scan, W_CELL));
     store<i32>(WV_EMPTY_COLUMN + at, weight(scan, W_EMPTY_COLUMN));
     store<i32>(WV_NEXT_DEPTH + at, weight(scan, W_NEXT_DEPTH));
@@ -498,7 +610,7 @@ function packWeights(): void {
  * Scores of the measured position for every scan at once, lower is better,
  * each clamped to a bucket (0..NUM_BUCKETS-1), written to SCORES (lane k =
  * scan k). Per scan the score is
- *   notHome * W_NOT_HOME + (mode 0 ? unsortedTop : unsortedBottom) * W_UNSORTED
+ *   notHome * W_NOT_HOME + unsorted * W_UNSORTED (the cards W_MODE names)
  *   + cellsUsed * W_CELL - emptyColumns * W_EMPTY_COLUMN
  *   + nextDepth * W_NEXT_DEPTH + (depth * W_DEPTH) >> 4 + SCORE_OFFSET,
  * `depth` in moves from the start.
@@ -508,6 +620,7 @@ function packWeights(): void {
   let s = i32x4.mul(i32x4.splat(featureNotHome), v128.load(WV_NOT_HOME));
   s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedTop), v128.load(WV_TOP)));
   s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedBottom), v128.load(WV_BOTTOM)));
+  if (useBlocked) s = i32x4.add(s, i32x4.mul(i32x4.splat(featureBlocked), v128.load(WV_BLOCKED)));
   s = i32x4.add(s, i32x4.mul(i32x4.splat(featureCellsUsed), v128.load(WV_CELL)));
   s = i32x4.sub(s, i32x4.mul(i32x4.splat(featureEmptyColumns), v128.load(WV_EMPTY_COLUMN)));
   s = i32x4.add(s, i32x4.mul(i32x4.splat(featureNextDepth), v128.load(WV_NEXT_DEPTH)));
@@ -1038,7 +1151,7 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
 /** Takes the next item of the scan whose turn it is (the other when that list is dry); 0 when both are empty. */
 // @ts-ignore: decorator
 @inline function popNext(): u32 {
-  const turn = <i32>((polls / scanStep) % <u32>activeScans);
+  const turn = polls < preludeItems ? preludeScan : <i32>(((polls - preludeItems) / scanStep) % <u32>activeScans);
   for (let k = 0; k < activeScans; k++) {
     let scan = turn + k;
     if (scan >= activeScans) scan -= activeScans;
@@ -1148,10 +1261,10 @@ let lazyQuota: u32 = LAZY_QUOTA;
 let lazyQuotaOverridden: bool = false;
 let lazyQuotaReached: bool = false;
 
-/** Tuning hook (bench only): positions the lazy phase may store before the hand-over, for every later solve. */
+/** Tuning hook (bench only): positions the lazy phase may store before the hand-over, for every later solve (0: the build rule's default). */
 export function setLazyQuota(quota: u32): void {
   lazyQuota = quota;
-  lazyQuotaOverridden = true;
+  lazyQuotaOverridden = quota != 0;
 }
 
 /**
@@ -1248,6 +1361,8 @@ function eagerSearch(): void {
 export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   readInput();
   chooseWeights();
+  useBlocked = false;
+  for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
   packWeights();
   resetOutput();
   stopReason = REASON_NONE;
@@ -1257,7 +1372,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyPeakBytes = 0;
 
   lazyPhase = true;
-  ruleScans = SCANS;
+  ruleScans = scanCountOverride > 0 ? scanCountOverride : defaultScanCount;
   activeScans = ruleScans;
   lazyQuotaReached = false;
   if (!lazyQuotaOverridden) lazyQuota = buildRule == BUILD_ALTERNATE_COLOR ? LAZY_QUOTA_ALTERNATE : LAZY_QUOTA;
