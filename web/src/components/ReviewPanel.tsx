@@ -11,6 +11,17 @@ import { ErrorBox } from './ErrorBox.js';
 
 const nf = new Intl.NumberFormat('en-US');
 
+/**
+ * The review request for the form's solve request: the same position and
+ * search budget, without the shortening (`optimize`, `limits.optimizeMs`),
+ * which a review refuses (400): it returns no solution to shorten.
+ */
+export function reviewRequestOf(request: SolveRequest, moves: string) {
+  const { optimize: _optimize, limits, ...position } = request;
+  const { optimizeMs: _optimizeMs, ...budget } = limits ?? {};
+  return { ...position, ...(limits ? { limits: budget } : {}), moves };
+}
+
 /** The panel; `request` is the form's position (game, deal or board, limits). */
 export function ReviewPanel({ request }: { request: SolveRequest }) {
   const [moves, setMoves] = useState('');
@@ -23,7 +34,7 @@ export function ReviewPanel({ request }: { request: SolveRequest }) {
     setError(null);
     setAnswer(null);
     try {
-      setAnswer(await review({ ...request, moves }));
+      setAnswer(await review(reviewRequestOf(request, moves)));
     } catch (err) {
       setError(err instanceof ApiError ? err.body : { code: 'page_error', message: String(err) });
     } finally {
