@@ -68,6 +68,10 @@ export const MAX_REVIEW_TEXT = 20_000;
  */
 export const MoveRequestSchema = z.strictObject(MoveSchema.shape);
 
+/** The message of a review's list entry that is neither a notation token nor an object (a JSON move's own faults name their key). */
+const MOVE_ENTRY_ERROR =
+  'a move is a notation token (a string such as "3a") or a JSON move {from, fromIndex, to, toIndex, count, card, auto}';
+
 /** Body of `POST /v1/review`: a start position (as `POST /v1/solve`) and the moves the player made. */
 export const ReviewRequestSchema = z
   .strictObject({
@@ -80,9 +84,14 @@ export const ReviewRequestSchema = z
           .max(MAX_REVIEW_TEXT, { error: `at most ${MAX_REVIEW_TEXT.toLocaleString('en')} characters of notation` })
           .meta({ description: 'Standard notation, tokens separated by spaces or commas: `"3a 32 a3 1h"`.' }),
         z
-          .array(z.union([z.string().max(8), MoveRequestSchema]))
+          .array(z.union([z.string().max(8), MoveRequestSchema], { error: MOVE_ENTRY_ERROR }))
           .max(MAX_REVIEW_MOVES, { error: `at most ${MAX_REVIEW_MOVES.toLocaleString('en')} moves in one review` }),
-      ])
+      ], {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'required: the moves the player made, as standard notation ("3a 32 a3") or a list of tokens or JSON moves'
+            : 'must be standard notation as one string ("3a 32 a3") or a list of tokens or JSON moves',
+      })
       .meta({
         description:
           'The moves the player made from the start, every one (foundation moves too): standard notation as one string or a list, or JSON moves (as `POST /v1/solve` answers them). ' +

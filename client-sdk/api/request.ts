@@ -155,7 +155,16 @@ export function resolveDeal(req: SolveRequest): Deal {
     }
     checkBaseWraps(rules);
     const layout = fitLayout(dealt.layout, rules);
-    validateLayout(layout, rules);
+    try {
+      validateLayout(layout, rules);
+    } catch (err) {
+      // The deal is valid under its game's rules, so an override broke it (e.g. a foundation
+      // base of 7 on a Castle deal, whose aces are dealt to the foundations): say so at the
+      // rules, not at a layout the client never sent.
+      if (!(err instanceof SolverError)) throw err;
+      const culprit = req.rules?.foundationBase !== undefined ? 'rules.foundationBase' : 'rules';
+      throw new SolverError('bad_rules', `this deal cannot be played under these rules: ${err.message}`, { path: culprit });
+    }
     return { rules, layout };
   }
 

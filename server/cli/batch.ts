@@ -188,7 +188,8 @@ async function main(options: CliOptions): Promise<number> {
     try {
       budget = loadDeepBudget();
     } catch (err) {
-      throw new SolverError('invalid_request', err instanceof Error ? err.message : String(err));
+      // a DEEP_* variable out of its range is a budget fault (docs/cli.md "Deep budget")
+      throw new SolverError('bad_limits', err instanceof Error ? err.message : String(err));
     }
     policy = offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG);
     memoryLimitBytes = memoryLimit(options, budget);

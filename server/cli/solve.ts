@@ -228,7 +228,8 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   try {
     budget = loadDeepBudget();
   } catch (err) {
-    throw new SolverError('invalid_request', err instanceof Error ? err.message : String(err));
+    // a DEEP_* variable out of its range is a budget fault (docs/cli.md "Deep budget")
+    throw new SolverError('bad_limits', err instanceof Error ? err.message : String(err));
   }
   const request = {
     game: opts.game,

@@ -68,7 +68,10 @@ describe('npm run solve: the deep budget', () => {
     }
     const env = solve(['--deal', '1'], { DEEP_MAX_MEMORY_MB: '8192' });
     expect(env.status).toBe(2);
-    expect(env.stderr).toMatch(/DEEP_MAX_MEMORY_MB/);
+    expect(env.stderr).toMatch(/^error bad_limits: .*DEEP_MAX_MEMORY_MB/m);
+    const zero = solve(['--deal', '1'], { DEEP_MAX_STATES: '0' });
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toMatch(/^error bad_limits: .*DEEP_MAX_STATES/m);
   });
 
   it('--max-memory-mb caps the engine: a hard deal ends unknown/memory', () => {
@@ -109,5 +112,8 @@ describe('npm run batch: the deep budget', () => {
     const bad = batch(['--deals', '1', '--max-memory-mb', '4096']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/bad_limits/);
+    const env = tool('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--deals', '1'], { DEEP_TIMEOUT_MS: '0' });
+    expect(env.status).toBe(2);
+    expect(env.stderr).toMatch(/^error bad_limits: .*DEEP_TIMEOUT_MS/m);
   });
 });

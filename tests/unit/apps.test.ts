@@ -250,6 +250,19 @@ describe('review of a played game (local solver)', () => {
     await expect(solver.review({ game: 'freecell', deal: 1, moves: '1a 2b 1h' })).rejects.toMatchObject({ code: 'illegal_move', status: 400, location: { path: 'moves.2' } });
   });
 
+  it('moves missing or of the wrong type: a 400 at moves (or the entry) that says what moves are', async () => {
+    const fault = (moves: unknown) => solver.review({ game: 'freecell', deal: 1, moves } as Parameters<typeof solver.review>[0]).then(() => null, (err: unknown) => err as SolverError);
+    const missing = await fault(undefined);
+    expect(missing).toMatchObject({ code: 'invalid_request', status: 400, location: { path: 'moves' } });
+    expect(missing?.message).toMatch(/^moves: required: the moves the player made, as standard notation/);
+    for (const moves of [5, null, {}]) expect((await fault(moves))?.message, JSON.stringify(moves)).toMatch(/^moves: must be standard notation as one string/);
+    const entry = await fault(['1a', 7]);
+    expect(entry).toMatchObject({ code: 'invalid_request', location: { path: 'moves.1' } });
+    expect(entry?.message).toMatch(/^moves\.1: a move is a notation token .* or a JSON move \{from, fromIndex, to, toIndex, count, card, auto\}$/);
+    // the faults inside a JSON move still name their key
+    expect(await fault([{ from: 'column', fromIndex: 0, to: 'cell', toIndex: 0, count: 1, card: '6S', auto: false, colour: 'red' }])).toMatchObject({ location: { path: 'moves.0.colour' } });
+  });
+
   it('fuzz: any move text is a review or a 4xx with the move at fault, never another error', async () => {
     const symbol = fc.constantFrom(...'1234567890abcdefghiz'.split(''));
     const token = fc.oneof(fc.tuple(symbol, symbol).map(([a, b]) => a + b), fc.string({ maxLength: 4 }));

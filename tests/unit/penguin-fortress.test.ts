@@ -44,6 +44,15 @@ describe('Penguin', () => {
     expect(resolveDeal({ game: 'penguin', deal: 1, rules: { foundationBase: base } }).rules.foundationBase).toBe(base);
   });
 
+  it('a foundation base that breaks a dealt position is bad_rules at rules.foundationBase, not a fault of a layout never sent', () => {
+    // Beleaguered Castle deals its aces to the foundations: with a base of 7 they would be the 7s, dealt twice
+    const refusal = expect.objectContaining({ code: 'bad_rules', location: { path: 'rules.foundationBase' } });
+    expect(() => resolveDeal({ game: 'beleaguered_castle', deal: 3, rules: { foundationBase: 7, wrap: true } })).toThrow(refusal);
+    expect(() => resolveDeal({ game: 'beleaguered_castle', deal: 3, rules: { foundationBase: 7, wrap: true } })).toThrow(/^this deal cannot be played under these rules: card 7. appears twice/);
+    // a deal with nothing on its foundations takes the same base
+    expect(resolveDeal({ game: 'freecell', deal: 3, rules: { foundationBase: 7, wrap: true } }).rules.foundationBase).toBe(7);
+  });
+
   it('solves deals 1..40 with checked solutions, using wrap-around builds and the beak rule for empty columns', () => {
     let solved = 0;
     let wrapBuilds = 0;
