@@ -393,6 +393,8 @@ export class SolverPool {
       const result = await this.#piscina.run(task, { signal: kill.signal });
       const answers = result.ok && result.many ? result.many : [result];
       this.#completed += answers.length;
+      // The backstop's stop ends the deal being solved (a timeout) and skips the rest (still cancelled: never tried).
+      let timedOut = false;
       return answers.map((answer) => {
         if (!answer.ok) {
           const { code, message, location, detail } = answer.error;
@@ -403,7 +405,10 @@ export class SolverPool {
         }
         const outcome = outcomeOf(answer);
         // A stop the pool requested for the deadline is a timeout, not a cancel.
-        if (why === 'deadline' && outcome.verdict === 'unknown' && outcome.reason === 'cancelled') outcome.reason = 'timeout';
+        if (why === 'deadline' && !timedOut && outcome.verdict === 'unknown' && outcome.reason === 'cancelled') {
+          outcome.reason = 'timeout';
+          timedOut = true;
+        }
         this.#settled({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
         return outcome;
       });

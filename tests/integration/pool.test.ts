@@ -197,6 +197,16 @@ describe('pool cancellation (fixture worker)', () => {
     expect((await pool.solve(fixtureDeal('solve').deal, LIMITS)).verdict).toBe('solved');
   });
 
+  it('solveMany: a backstop stop is a timeout for the deal it ended, and the deals it skipped stay cancelled (never tried)', async () => {
+    const pool = fixturePool({ stopGraceMs: 100, log: quiet });
+    const answers = await pool.solveMany([fixtureDeal('wait').deal, fixtureDeal('wait').deal, fixtureDeal('solve').deal], { maxStates: 10, timeoutMs: 50 });
+    expect(answers.map((a) => (a instanceof SolverError ? a.code : [a.verdict, a.reason]))).toEqual([
+      ['unknown', 'timeout'],
+      ['unknown', 'cancelled'],
+      ['unknown', 'cancelled'],
+    ]);
+  });
+
   it('a full queue answers overloaded at once', async () => {
     const pool = fixturePool({ maxQueue: 1, stopGraceMs: 100 });
     const a = fixtureDeal('wait');
