@@ -50,7 +50,7 @@ import {
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
   columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
+  copyPosition, copyHeader, copyCards, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
 } from './position';
 import { resetArena, allocate, arenaBytesUsed } from './arena';
 import {
@@ -194,7 +194,7 @@ function playListed(p: usize, m: i32): void {
   } else {
     const m2 = columnLength(p, dstIndex);
     if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m2, card);
-    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m2, liftedFrom, count);
+    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m2, liftedFrom, count);
     setColumnLength(p, dstIndex, m2 + count);
   }
 }
@@ -717,25 +717,32 @@ function childHash(p: usize, parent: u64, move: u32, at: u32): u64 {
 // of the columns one after the other, deepest first (at most 52).
 const NODE_BYTES: i32 = 96;
 
+// The copies go eight bytes at a time (position.ts copyCards, copyHeader; a
+// memory.copy call costs more for so few bytes): storeNode writes up to 7
+// bytes past a column's cards, which the next column's copy overwrites or
+// which lie past the node's last card (OFF_CARDS + 52 + 7 < NODE_BYTES);
+// loadNode reads as far past a node's last card (inside the node) and
+// writes past a column's length inside its COLUMN_STRIDE bytes.
+
 /** Writes position `p` as a node at `out` (NODE_BYTES). */
 function storeNode(p: usize, out: usize): void {
-  memory.copy(out, p, OFF_CARDS);
+  copyHeader(out, p);
   let at = out + OFF_CARDS;
   for (let c = 0; c < numColumns; c++) {
-    const n = <usize>columnLength(p, c);
-    memory.copy(at, p + OFF_CARDS + c * COLUMN_STRIDE, n);
-    at += n;
+    const n = columnLength(p, c);
+    copyCards(at, p + OFF_CARDS + c * COLUMN_STRIDE, n);
+    at += <usize>n;
   }
 }
 
 /** Rebuilds the position of the node at `node` into `p` (columns in the order they were stored). */
 function loadNode(node: usize, p: usize): void {
-  memory.copy(p, node, OFF_CARDS);
+  copyHeader(p, node);
   let at = node + OFF_CARDS;
   for (let c = 0; c < numColumns; c++) {
-    const n = <usize>columnLength(p, c);
-    memory.copy(p + OFF_CARDS + c * COLUMN_STRIDE, at, n);
-    at += n;
+    const n = columnLength(p, c);
+    copyCards(p + OFF_CARDS + c * COLUMN_STRIDE, at, n);
+    at += <usize>n;
   }
 }
 
@@ -1064,7 +1071,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       beamChildren += <u32>k;
       measureRuns(WORK);
       const parentHash = measureHashes(WORK);
-      memory.copy(HEADER_SAVE, WORK, OFF_CARDS);
+      copyHeader(HEADER_SAVE, WORK);
       for (let m = 0; m < k; m++) {
         const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
         const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
@@ -1113,7 +1120,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
             }
           }
         }
-        memory.copy(WORK, HEADER_SAVE, OFF_CARDS);
+        copyHeader(WORK, HEADER_SAVE);
       }
     }
     if (stopped || nextCount == 0) break;
