@@ -220,16 +220,44 @@ function autoMovesAfter(p: usize, at: u32): bool {
   return applyAutoMoves(p, false);
 }
 
-/** Cards at the top of column `col` that form one movable sequence. */
-function topRun(p: usize, col: i32): i32 {
+/**
+ * Per card (0..63, rank << 2 | suit): the set of cards it builds on
+ * (rules.ts buildsOn) as a 64-bit mask, for the rules of the session
+ * (fillBuildMasks; readStart calls it after setRules).
+ */
+const BUILD_MASK: usize = memory.data(64 * 8);
+
+/** Fills BUILD_MASK from rules.ts buildsOn for the rules in force. */
+function fillBuildMasks(): void {
+  for (let a = 0; a < 64; a++) {
+    let m: u64 = 0;
+    if (rankOf(a) >= 1 && rankOf(a) <= 13) {
+      for (let b = 4; b < 56; b++) if (buildsOn(a, b)) m |= (<u64>1) << <u64>b;
+    }
+    store<u64>(BUILD_MASK + (<usize>a << 3), m);
+  }
+}
+
+/** buildsOn(card, below) through BUILD_MASK. */
+// @ts-ignore: decorator
+@inline function builds(card: i32, below: i32): bool {
+  return ((load<u64>(BUILD_MASK + (<usize>card << 3)) >> <u64>below) & 1) != 0;
+}
+
+/** Cards at the top of column `col` that form one movable sequence (`fast`: through BUILD_MASK, else rules.ts buildsOn, the self-check's reference). */
+function topRun(p: usize, col: i32, fast: bool): i32 {
   const n = columnLength(p, col);
   if (n == 0) return 0;
   let run = 1;
-  while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  if (fast) {
+    while (run < n && builds(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  } else {
+    while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  }
   return run;
 }
 
-/** Per card byte: 1 + the column whose top card it is, 0 for none (listMoves fills it and clears it again). */
+/** Per card byte: 1 + the column whose top card it is (listMoves fills it; only the cards of its TOPS mask are read). */
 const TOP_OWNER: usize = memory.data(64);
 
 /**
@@ -259,23 +287,28 @@ function listMoves(p: usize, repeat: i32, fast: bool): i32 {
   // consecutive ranks, and a card can go on at most four top cards (the rank
   // above, each suit), found through TOP_OWNER instead of trying every column.
   const rankStep = fast && !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
+  // the top cards of the columns as a mask (bit = card), ANDed with a card's BUILD_MASK
+  let tops: u64 = 0;
   if (rankStep) {
     for (let c = 0; c < numColumns; c++) {
       const n = columnLength(p, c);
-      if (n > 0) store<u8>(TOP_OWNER + cardAt(p, c, n - 1), c + 1);
+      if (n > 0) {
+        const top = cardAt(p, c, n - 1);
+        store<u8>(TOP_OWNER + top, c + 1);
+        tops |= (<u64>1) << <u64>top;
+      }
     }
   }
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
     if (card == 0 || card == repeat) continue;
     if (rankStep) {
-      const above = (rankOf(card) + 1) << 2;
-      if (above <= (13 << 2)) {
-        for (let s = 0; s < 4; s++) {
-          const top = above | s;
-          const owner = <i32>load<u8>(TOP_OWNER + top);
-          if (owner != 0 && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, owner - 1));
-        }
+      // the tops it builds on, in the order of their suits (as card numbers)
+      let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
+      while (on != 0) {
+        const top = <i32>ctz(on);
+        on &= on - 1;
+        k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, <i32>load<u8>(TOP_OWNER + top) - 1));
       }
       if (emptyTarget >= 0 && emptyColumnAccepts(card)) k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, emptyTarget));
       continue;
@@ -295,19 +328,18 @@ function listMoves(p: usize, repeat: i32, fast: bool): i32 {
   for (let from = 0; from < numColumns; from++) {
     const n = columnLength(p, from);
     if (n == 0) continue;
-    const run = topRun(p, from);
+    const run = topRun(p, from, rankStep);
     if (rankStep) {
       const most = run < capacityOnCard ? run : capacityOnCard;
       for (let j = 1; j <= most; j++) {
         const card = cardAt(p, from, n - j);
         if (card == repeat) continue;
-        const above = (rankOf(card) + 1) << 2;
-        if (above > (13 << 2)) continue;
-        for (let s = 0; s < 4; s++) {
-          const top = above | s;
-          const owner = <i32>load<u8>(TOP_OWNER + top);
-          // owner is never `from`: its top ranks at most `card`
-          if (owner != 0 && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, owner - 1));
+        // owner is never `from`: its top ranks at most `card`
+        let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
+        while (on != 0) {
+          const top = <i32>ctz(on);
+          on &= on - 1;
+          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, <i32>load<u8>(TOP_OWNER + top) - 1));
         }
       }
       if (emptyTarget >= 0 && run < n) {
@@ -354,7 +386,6 @@ function listMoves(p: usize, repeat: i32, fast: bool): i32 {
       k = putMove(k, packMove(card, MOVE_TO_CELL, 0, 1), where(SOURCE_COLUMN, from, TARGET_CELL, cell));
     }
   }
-  if (rankStep) memory.fill(TOP_OWNER, 0, 64);
   return k;
 }
 
@@ -426,7 +457,7 @@ function measureRuns(p: usize): void {
     const n = columnLength(p, c);
     store<u8>(PARENT_LENGTHS + c, n);
     let ok = n == 0 ? 0 : 1;
-    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
     store<u8>(SORTED_RUN + c, ok);
     let fall = n == 0 ? 0 : 1;
     while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
@@ -500,10 +531,10 @@ function childCostQuick(p: usize, move: u32, at: u32): i32 {
     unsorted -= before - ok;
     if (fall < before) unfallen--;
     if (before == 0) empty--;
-    if (ok >= before) while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    if (ok >= before) while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
     if (ok == 0) {
       ok = 1;
-      while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
     }
     if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
     if (fall == 0) {
@@ -541,10 +572,10 @@ function childCost(p: usize, target: i32): i32 {
     let fall = <i32>load<u8>(FALLING_RUN + c);
     if (c == target) {
       const before = <i32>load<u8>(PARENT_LENGTHS + c);
-      if (ok >= before) while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      if (ok >= before) while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
       if (ok == 0 && n > 0) {
         ok = 1;
-        while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+        while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
       }
       if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
       if (fall == 0 && n > 0) {
@@ -854,6 +885,7 @@ function readStart(): bool {
   if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) return false;
   for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) return false;
   setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
+  fillBuildMasks();
   memory.fill(START, 0, POSITION_BYTES);
   for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));
   for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + 16 + i) : 0);
