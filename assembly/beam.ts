@@ -445,6 +445,30 @@ function blockersOf(p: usize, record: bool): i32 {
 }
 
 /**
+ * blockersOf(p, true) for the position measureHashes just measured, through
+ * its CARD_COLUMN and CARD_INDEX (where each card in play lies) instead of a
+ * scan of the columns.
+ */
+function blockersMeasured(p: usize): i32 {
+  let total = 0;
+  for (let s = 0; s < 4; s++) {
+    store<u8>(NEXT_COLUMN + s, 255);
+    const r = foundation(p, s) + 1;
+    if (r > 13) continue;
+    const card = (r << 2) | s;
+    const c = <i32>load<u8>(CARD_COLUMN + card);
+    if (c == 255) continue; // in a free cell
+    const i = <i32>load<u8>(CARD_INDEX + card);
+    // a stale entry (the card is home: a wrapping game's complete suit) is no card in a column
+    if (i >= columnLength(p, c) || cardAt(p, c, i) != card) continue;
+    store<u8>(NEXT_COLUMN + s, c);
+    store<u8>(NEXT_INDEX + s, i);
+    total += columnLength(p, c) - 1 - i;
+  }
+  return total;
+}
+
+/**
  * Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about
  * to be expanded, and its totals: cards home, cards above the sorted runs,
  * columns that do not fall strictly in rank, empty columns, occupied cells.
@@ -473,7 +497,7 @@ function measureRuns(p: usize): void {
   parentUnfallen = unfallen;
   parentEmpty = empty;
   parentCells = numCells - emptyCellCount(p);
-  parentBlockers = wBlockers != 0 ? blockersOf(p, true) : 0;
+  parentBlockers = wBlockers != 0 ? blockersMeasured(p) : 0;
 }
 
 /**
@@ -685,9 +709,13 @@ function positionHash(p: usize): u64 {
 /**
  * Sequence hashes of every prefix of every column of the position `p` about
  * to be expanded: PREFIX_HASHES[c * 64 + i] is the hash of the deepest i cards
- * of column c. Returns the position's hash (positionHash, the same value).
+ * of column c; and where each card in play lies: CARD_COLUMN[card] (255: a
+ * free cell) and CARD_INDEX[card] (cards home keep stale entries). Returns the
+ * position's hash (positionHash, the same value).
  */
 const PREFIX_HASHES: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE * 8);
+const CARD_COLUMN: usize = memory.data(64);
+const CARD_INDEX: usize = memory.data(64);
 function measureHashes(p: usize): u64 {
   let h: u64 = 0;
   for (let c = 0; c < numColumns; c++) {
@@ -696,14 +724,20 @@ function measureHashes(p: usize): u64 {
     store<u64>(row, x);
     const n = columnLength(p, c);
     for (let i = 0; i < n; i++) {
-      x = columnStep(x, cardAt(p, c, i));
+      const card = cardAt(p, c, i);
+      x = columnStep(x, card);
       store<u64>(row + (<usize>(i + 1) << 3), x);
+      store<u8>(CARD_COLUMN + card, c);
+      store<u8>(CARD_INDEX + card, i);
     }
     h += columnTerm(x);
   }
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
-    if (card != 0) h += cellTerm(card);
+    if (card != 0) {
+      h += cellTerm(card);
+      store<u8>(CARD_COLUMN + card, 255);
+    }
   }
   return h == 0 ? 1 : h;
 }
@@ -1101,8 +1135,8 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       }
       const k = listMoves(WORK, repeat, true);
       beamChildren += <u32>k;
-      measureRuns(WORK);
       const parentHash = measureHashes(WORK);
+      measureRuns(WORK);
       copyHeader(HEADER_SAVE, WORK);
       for (let m = 0; m < k; m++) {
         const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
