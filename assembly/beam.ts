@@ -508,6 +508,7 @@ function measureRuns(p: usize): void {
  */
 function childCostQuick(p: usize, move: u32, at: u32): i32 {
   const count = moveCount(move);
+  const card = moveCard(move);
   const srcKind = <i32>(at & 15);
   const srcIndex = <i32>((at >> 4) & 15);
   const dstKind = <i32>((at >> 8) & 15);
@@ -569,8 +570,26 @@ function childCostQuick(p: usize, move: u32, at: u32): i32 {
     if (fall < n) unfallen++;
   }
   childSorted = unfallen == 0;
-  // a foundation move changes that suit's next card: counted afresh
-  if (wBlockers != 0 && dstKind == TARGET_FOUNDATION) blockers = blockersOf(p, false);
+  // A foundation move takes the suit's next card (a top card or a cell's:
+  // nothing above it) home: the other suits' next cards in its column lose
+  // it from above them, and the suit's new next card (where measureHashes saw
+  // it; `p` is the child) adds the cards above it.
+  if (wBlockers != 0 && dstKind == TARGET_FOUNDATION) {
+    const suit = suitOf(card);
+    if (srcKind == SOURCE_COLUMN) {
+      for (let s = 0; s < 4; s++) if (s != suit && <i32>load<u8>(NEXT_COLUMN + s) == srcIndex) blockers--;
+    }
+    const r = rankOf(card) + 1;
+    if (r <= 13) {
+      const next = (r << 2) | suit;
+      const c = <i32>load<u8>(CARD_COLUMN + next);
+      if (c != 255) {
+        const i = <i32>load<u8>(CARD_INDEX + next);
+        const n = columnLength(p, c);
+        if (i < n && cardAt(p, c, i) == next) blockers += n - 1 - i;
+      }
+    }
+  }
   const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockers * wBlockers + 64;
   return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
