@@ -116,9 +116,7 @@ export function countedMoves(moves: readonly Move[]): number {
  * 1. one beam of FIRST_WIDTH from the start, timed on the budget's clock;
  * 2. one beam of the widest power-of-two width w ≤ maxWidth that this time
  *    (a beam's cost grows with its width) says fits into the time left;
- * 3. with time left: a beam of w for each other cost of WEIGHTS (only when
- *    the time per width says it fits in the time left: a beam the deadline
- *    cuts finds nothing), then the
+ * 3. with time left: a beam of w for each other cost of WEIGHTS, then the
  *    suffixes after every PREFIX_STEP counted moves of the best path, costs
  *    in turn; then all of it again with twice the width.
  * Each beam is bounded by the best length so far, so a later one can only
@@ -145,7 +143,7 @@ export function runBeams(engine: BeamEngine, maxWidth: number, costs: readonly B
   let turn = 1;
   for (;;) {
     for (const w of costs.slice(1)) {
-      if (perWidth * width > left()) break;
+      if (perWidth * width > left() * 1.5) break;
       engine.weights(...w);
       engine.beam(width, 0);
       if (engine.stopped()) return done;
