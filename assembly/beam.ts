@@ -50,7 +50,7 @@ import {
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
   columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
+  copyPosition, copyHeader, copyCards, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
 } from './position';
 import { resetArena, allocate, arenaBytesUsed } from './arena';
 import {
@@ -194,7 +194,7 @@ function playListed(p: usize, m: i32): void {
   } else {
     const m2 = columnLength(p, dstIndex);
     if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m2, card);
-    else memory.copy(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m2, liftedFrom, count);
+    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m2, liftedFrom, count);
     setColumnLength(p, dstIndex, m2 + count);
   }
 }
@@ -220,16 +220,44 @@ function autoMovesAfter(p: usize, at: u32): bool {
   return applyAutoMoves(p, false);
 }
 
-/** Cards at the top of column `col` that form one movable sequence. */
-function topRun(p: usize, col: i32): i32 {
+/**
+ * Per card (0..63, rank << 2 | suit): the set of cards it builds on
+ * (rules.ts buildsOn) as a 64-bit mask, for the rules of the session
+ * (fillBuildMasks; readStart calls it after setRules).
+ */
+const BUILD_MASK: usize = memory.data(64 * 8);
+
+/** Fills BUILD_MASK from rules.ts buildsOn for the rules in force. */
+function fillBuildMasks(): void {
+  for (let a = 0; a < 64; a++) {
+    let m: u64 = 0;
+    if (rankOf(a) >= 1 && rankOf(a) <= 13) {
+      for (let b = 4; b < 56; b++) if (buildsOn(a, b)) m |= (<u64>1) << <u64>b;
+    }
+    store<u64>(BUILD_MASK + (<usize>a << 3), m);
+  }
+}
+
+/** buildsOn(card, below) through BUILD_MASK. */
+// @ts-ignore: decorator
+@inline function builds(card: i32, below: i32): bool {
+  return ((load<u64>(BUILD_MASK + (<usize>card << 3)) >> <u64>below) & 1) != 0;
+}
+
+/** Cards at the top of column `col` that form one movable sequence (`fast`: through BUILD_MASK, else rules.ts buildsOn, the self-check's reference). */
+function topRun(p: usize, col: i32, fast: bool): i32 {
   const n = columnLength(p, col);
   if (n == 0) return 0;
   let run = 1;
-  while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  if (fast) {
+    while (run < n && builds(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  } else {
+    while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  }
   return run;
 }
 
-/** Per card byte: 1 + the column whose top card it is, 0 for none (listMoves fills it and clears it again). */
+/** Per card byte: 1 + the column whose top card it is (listMoves fills it; only the cards of its TOPS mask are read). */
 const TOP_OWNER: usize = memory.data(64);
 
 /**
@@ -259,23 +287,28 @@ function listMoves(p: usize, repeat: i32, fast: bool): i32 {
   // consecutive ranks, and a card can go on at most four top cards (the rank
   // above, each suit), found through TOP_OWNER instead of trying every column.
   const rankStep = fast && !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
+  // the top cards of the columns as a mask (bit = card), ANDed with a card's BUILD_MASK
+  let tops: u64 = 0;
   if (rankStep) {
     for (let c = 0; c < numColumns; c++) {
       const n = columnLength(p, c);
-      if (n > 0) store<u8>(TOP_OWNER + cardAt(p, c, n - 1), c + 1);
+      if (n > 0) {
+        const top = cardAt(p, c, n - 1);
+        store<u8>(TOP_OWNER + top, c + 1);
+        tops |= (<u64>1) << <u64>top;
+      }
     }
   }
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
     if (card == 0 || card == repeat) continue;
     if (rankStep) {
-      const above = (rankOf(card) + 1) << 2;
-      if (above <= (13 << 2)) {
-        for (let s = 0; s < 4; s++) {
-          const top = above | s;
-          const owner = <i32>load<u8>(TOP_OWNER + top);
-          if (owner != 0 && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, owner - 1));
-        }
+      // the tops it builds on, in the order of their suits (as card numbers)
+      let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
+      while (on != 0) {
+        const top = <i32>ctz(on);
+        on &= on - 1;
+        k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, <i32>load<u8>(TOP_OWNER + top) - 1));
       }
       if (emptyTarget >= 0 && emptyColumnAccepts(card)) k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, emptyTarget));
       continue;
@@ -295,19 +328,18 @@ function listMoves(p: usize, repeat: i32, fast: bool): i32 {
   for (let from = 0; from < numColumns; from++) {
     const n = columnLength(p, from);
     if (n == 0) continue;
-    const run = topRun(p, from);
+    const run = topRun(p, from, rankStep);
     if (rankStep) {
       const most = run < capacityOnCard ? run : capacityOnCard;
       for (let j = 1; j <= most; j++) {
         const card = cardAt(p, from, n - j);
         if (card == repeat) continue;
-        const above = (rankOf(card) + 1) << 2;
-        if (above > (13 << 2)) continue;
-        for (let s = 0; s < 4; s++) {
-          const top = above | s;
-          const owner = <i32>load<u8>(TOP_OWNER + top);
-          // owner is never `from`: its top ranks at most `card`
-          if (owner != 0 && buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, owner - 1));
+        // owner is never `from`: its top ranks at most `card`
+        let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
+        while (on != 0) {
+          const top = <i32>ctz(on);
+          on &= on - 1;
+          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, <i32>load<u8>(TOP_OWNER + top) - 1));
         }
       }
       if (emptyTarget >= 0 && run < n) {
@@ -354,7 +386,6 @@ function listMoves(p: usize, repeat: i32, fast: bool): i32 {
       k = putMove(k, packMove(card, MOVE_TO_CELL, 0, 1), where(SOURCE_COLUMN, from, TARGET_CELL, cell));
     }
   }
-  if (rankStep) memory.fill(TOP_OWNER, 0, 64);
   return k;
 }
 
@@ -414,6 +445,30 @@ function blockersOf(p: usize, record: bool): i32 {
 }
 
 /**
+ * blockersOf(p, true) for the position measureHashes just measured, through
+ * its CARD_COLUMN and CARD_INDEX (where each card in play lies) instead of a
+ * scan of the columns.
+ */
+function blockersMeasured(p: usize): i32 {
+  let total = 0;
+  for (let s = 0; s < 4; s++) {
+    store<u8>(NEXT_COLUMN + s, 255);
+    const r = foundation(p, s) + 1;
+    if (r > 13) continue;
+    const card = (r << 2) | s;
+    const c = <i32>load<u8>(CARD_COLUMN + card);
+    if (c == 255) continue; // in a free cell
+    const i = <i32>load<u8>(CARD_INDEX + card);
+    // a stale entry (the card is home: a wrapping game's complete suit) is no card in a column
+    if (i >= columnLength(p, c) || cardAt(p, c, i) != card) continue;
+    store<u8>(NEXT_COLUMN + s, c);
+    store<u8>(NEXT_INDEX + s, i);
+    total += columnLength(p, c) - 1 - i;
+  }
+  return total;
+}
+
+/**
  * Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about
  * to be expanded, and its totals: cards home, cards above the sorted runs,
  * columns that do not fall strictly in rank, empty columns, occupied cells.
@@ -426,7 +481,7 @@ function measureRuns(p: usize): void {
     const n = columnLength(p, c);
     store<u8>(PARENT_LENGTHS + c, n);
     let ok = n == 0 ? 0 : 1;
-    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
     store<u8>(SORTED_RUN + c, ok);
     let fall = n == 0 ? 0 : 1;
     while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
@@ -442,7 +497,7 @@ function measureRuns(p: usize): void {
   parentUnfallen = unfallen;
   parentEmpty = empty;
   parentCells = numCells - emptyCellCount(p);
-  parentBlockers = wBlockers != 0 ? blockersOf(p, true) : 0;
+  parentBlockers = wBlockers != 0 ? blockersMeasured(p) : 0;
 }
 
 /**
@@ -453,6 +508,7 @@ function measureRuns(p: usize): void {
  */
 function childCostQuick(p: usize, move: u32, at: u32): i32 {
   const count = moveCount(move);
+  const card = moveCard(move);
   const srcKind = <i32>(at & 15);
   const srcIndex = <i32>((at >> 4) & 15);
   const dstKind = <i32>((at >> 8) & 15);
@@ -500,10 +556,10 @@ function childCostQuick(p: usize, move: u32, at: u32): i32 {
     unsorted -= before - ok;
     if (fall < before) unfallen--;
     if (before == 0) empty--;
-    if (ok >= before) while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+    if (ok >= before) while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
     if (ok == 0) {
       ok = 1;
-      while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
     }
     if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
     if (fall == 0) {
@@ -514,8 +570,26 @@ function childCostQuick(p: usize, move: u32, at: u32): i32 {
     if (fall < n) unfallen++;
   }
   childSorted = unfallen == 0;
-  // a foundation move changes that suit's next card: counted afresh
-  if (wBlockers != 0 && dstKind == TARGET_FOUNDATION) blockers = blockersOf(p, false);
+  // A foundation move takes the suit's next card (a top card or a cell's:
+  // nothing above it) home: the other suits' next cards in its column lose
+  // it from above them, and the suit's new next card (where measureHashes saw
+  // it; `p` is the child) adds the cards above it.
+  if (wBlockers != 0 && dstKind == TARGET_FOUNDATION) {
+    const suit = suitOf(card);
+    if (srcKind == SOURCE_COLUMN) {
+      for (let s = 0; s < 4; s++) if (s != suit && <i32>load<u8>(NEXT_COLUMN + s) == srcIndex) blockers--;
+    }
+    const r = rankOf(card) + 1;
+    if (r <= 13) {
+      const next = (r << 2) | suit;
+      const c = <i32>load<u8>(CARD_COLUMN + next);
+      if (c != 255) {
+        const i = <i32>load<u8>(CARD_INDEX + next);
+        const n = columnLength(p, c);
+        if (i < n && cardAt(p, c, i) == next) blockers += n - 1 - i;
+      }
+    }
+  }
   const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockers * wBlockers + 64;
   return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
 }
@@ -541,10 +615,10 @@ function childCost(p: usize, target: i32): i32 {
     let fall = <i32>load<u8>(FALLING_RUN + c);
     if (c == target) {
       const before = <i32>load<u8>(PARENT_LENGTHS + c);
-      if (ok >= before) while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+      if (ok >= before) while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
       if (ok == 0 && n > 0) {
         ok = 1;
-        while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
+        while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
       }
       if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
       if (fall == 0 && n > 0) {
@@ -654,9 +728,13 @@ function positionHash(p: usize): u64 {
 /**
  * Sequence hashes of every prefix of every column of the position `p` about
  * to be expanded: PREFIX_HASHES[c * 64 + i] is the hash of the deepest i cards
- * of column c. Returns the position's hash (positionHash, the same value).
+ * of column c; and where each card in play lies: CARD_COLUMN[card] (255: a
+ * free cell) and CARD_INDEX[card] (cards home keep stale entries). Returns the
+ * position's hash (positionHash, the same value).
  */
 const PREFIX_HASHES: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE * 8);
+const CARD_COLUMN: usize = memory.data(64);
+const CARD_INDEX: usize = memory.data(64);
 function measureHashes(p: usize): u64 {
   let h: u64 = 0;
   for (let c = 0; c < numColumns; c++) {
@@ -665,14 +743,20 @@ function measureHashes(p: usize): u64 {
     store<u64>(row, x);
     const n = columnLength(p, c);
     for (let i = 0; i < n; i++) {
-      x = columnStep(x, cardAt(p, c, i));
+      const card = cardAt(p, c, i);
+      x = columnStep(x, card);
       store<u64>(row + (<usize>(i + 1) << 3), x);
+      store<u8>(CARD_COLUMN + card, c);
+      store<u8>(CARD_INDEX + card, i);
     }
     h += columnTerm(x);
   }
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
-    if (card != 0) h += cellTerm(card);
+    if (card != 0) {
+      h += cellTerm(card);
+      store<u8>(CARD_COLUMN + card, 255);
+    }
   }
   return h == 0 ? 1 : h;
 }
@@ -717,25 +801,32 @@ function childHash(p: usize, parent: u64, move: u32, at: u32): u64 {
 // of the columns one after the other, deepest first (at most 52).
 const NODE_BYTES: i32 = 96;
 
+// The copies go eight bytes at a time (position.ts copyCards, copyHeader; a
+// memory.copy call costs more for so few bytes): storeNode writes up to 7
+// bytes past a column's cards, which the next column's copy overwrites or
+// which lie past the node's last card (OFF_CARDS + 52 + 7 < NODE_BYTES);
+// loadNode reads as far past a node's last card (inside the node) and
+// writes past a column's length inside its COLUMN_STRIDE bytes.
+
 /** Writes position `p` as a node at `out` (NODE_BYTES). */
 function storeNode(p: usize, out: usize): void {
-  memory.copy(out, p, OFF_CARDS);
+  copyHeader(out, p);
   let at = out + OFF_CARDS;
   for (let c = 0; c < numColumns; c++) {
-    const n = <usize>columnLength(p, c);
-    memory.copy(at, p + OFF_CARDS + c * COLUMN_STRIDE, n);
-    at += n;
+    const n = columnLength(p, c);
+    copyCards(at, p + OFF_CARDS + c * COLUMN_STRIDE, n);
+    at += <usize>n;
   }
 }
 
 /** Rebuilds the position of the node at `node` into `p` (columns in the order they were stored). */
 function loadNode(node: usize, p: usize): void {
-  memory.copy(p, node, OFF_CARDS);
+  copyHeader(p, node);
   let at = node + OFF_CARDS;
   for (let c = 0; c < numColumns; c++) {
-    const n = <usize>columnLength(p, c);
-    memory.copy(p + OFF_CARDS + c * COLUMN_STRIDE, at, n);
-    at += n;
+    const n = columnLength(p, c);
+    copyCards(p + OFF_CARDS + c * COLUMN_STRIDE, at, n);
+    at += <usize>n;
   }
 }
 
@@ -847,6 +938,7 @@ function readStart(): bool {
   if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) return false;
   for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) return false;
   setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
+  fillBuildMasks();
   memory.fill(START, 0, POSITION_BYTES);
   for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));
   for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + 16 + i) : 0);
@@ -1062,9 +1154,9 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       }
       const k = listMoves(WORK, repeat, true);
       beamChildren += <u32>k;
-      measureRuns(WORK);
       const parentHash = measureHashes(WORK);
-      memory.copy(HEADER_SAVE, WORK, OFF_CARDS);
+      measureRuns(WORK);
+      copyHeader(HEADER_SAVE, WORK);
       for (let m = 0; m < k; m++) {
         const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
         const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
@@ -1113,7 +1205,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
             }
           }
         }
-        memory.copy(WORK, HEADER_SAVE, OFF_CARDS);
+        copyHeader(WORK, HEADER_SAVE);
       }
     }
     if (stopped || nextCount == 0) break;
