@@ -17,6 +17,7 @@
  * positions expanded and the CPU ns per expanded position. Every beam
  * solution is replayed by the checker (verify.ts); a rejected one is an error.
  */
+import { parseArgs } from 'node:util';
 import { Engine, compileEngine } from '../client-sdk/core/engine.js';
 import { pathToFileURL } from 'node:url';
 import { resolveDeal } from '../client-sdk/api/request.js';
@@ -25,7 +26,8 @@ import { checkSolution } from '../client-sdk/core/verify.js';
 import { countedMoves, runBeams, type BeamEngine, type BeamCost } from '../client-sdk/core/shorten.js';
 import type { Move } from '../client-sdk/core/moves.js';
 
-const [game = 'freecell', fromArg = '1', toArg = '100', widthArg = '1024', weightsArg = '2,4,6,2,0'] = process.argv.slice(2);
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const [game = 'freecell', fromArg = '1', toArg = '100', widthArg = '1024', weightsArg = '2,4,6,2,0'] = positionals;
 const from = Number(fromArg);
 const to = Number(toArg);
 const width = Number(widthArg);
