@@ -57,7 +57,7 @@ import {
   OUTPUT, OUTPUT_MOVE_BYTES, outputCount, outputOverflow, resetOutput, writeMove,
   SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
 } from './output';
-import { INPUT, applyMove, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex } from './search';
+import { INPUT, applyMove, moveCards, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex } from './search';
 import { pollStop } from './host';
 import {
   MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, packMove, moveCard, moveKind, moveCount,
@@ -179,24 +179,7 @@ function playListed(p: usize, m: i32): void {
   const srcIndex = <i32>((at >> 4) & 15);
   const dstKind = <i32>((at >> 8) & 15);
   const dstIndex = <i32>((at >> 12) & 15);
-  let liftedFrom: usize = 0;
-  if (srcKind == SOURCE_CELL) {
-    setCellCard(p, srcIndex, 0);
-  } else {
-    const n = columnLength(p, srcIndex) - count;
-    setColumnLength(p, srcIndex, n);
-    liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + n;
-  }
-  if (dstKind == TARGET_FOUNDATION) {
-    setFoundation(p, suitOf(card), rankOf(card));
-  } else if (dstKind == TARGET_CELL) {
-    setCellCard(p, dstIndex, card);
-  } else {
-    const m2 = columnLength(p, dstIndex);
-    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m2, card);
-    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m2, liftedFrom, count);
-    setColumnLength(p, dstIndex, m2 + count);
-  }
+  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
 }
 
 /**

@@ -961,6 +961,35 @@ function playMove(p: usize, move: u32): bool {
 }
 
 /**
+ * Takes `count` cards (`card` the deepest) from the source (SOURCE_CELL or
+ * SOURCE_COLUMN `srcIndex`) and puts them on the target (TARGET_FOUNDATION,
+ * TARGET_CELL or TARGET_COLUMN `dstIndex`) of position `p`; both already
+ * known to fit. Changes only the header and card bytes past a column's end
+ * (see saveHeader). Shared by applyMove and the beam's playListed.
+ */
+// @ts-ignore: decorator
+@inline export function moveCards(p: usize, card: i32, count: i32, srcKind: i32, srcIndex: i32, dstKind: i32, dstIndex: i32): void {
+  let liftedFrom: usize = 0;
+  if (srcKind == SOURCE_CELL) {
+    setCellCard(p, srcIndex, 0);
+  } else {
+    const n = columnLength(p, srcIndex) - count;
+    setColumnLength(p, srcIndex, n);
+    liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + n;
+  }
+  if (dstKind == TARGET_FOUNDATION) {
+    setFoundation(p, suitOf(card), rankOf(card));
+  } else if (dstKind == TARGET_CELL) {
+    setCellCard(p, dstIndex, card);
+  } else {
+    const m = columnLength(p, dstIndex);
+    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
+    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
+    setColumnLength(p, dstIndex, m + count);
+  }
+}
+
+/**
  * Plays the packed move `move` on position `p` in whatever column order `p`
  * has: the source is found by the moved card, the target by the card under
  * it (or the first empty column or cell). Leaves the column and cell numbers
@@ -1012,24 +1041,7 @@ export function applyMove(p: usize, move: u32): bool {
   }
   if (dstIndex < 0) return false;
 
-  // Lift the cards.
-  if (srcKind == SOURCE_CELL) {
-    setCellCard(p, srcIndex, 0);
-  } else {
-    setColumnLength(p, srcIndex, columnLength(p, srcIndex) - count);
-  }
-  const liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + columnLength(p, srcIndex);
-  // Drop them.
-  if (dstKind == TARGET_FOUNDATION) {
-    setFoundation(p, suitOf(card), rankOf(card));
-  } else if (dstKind == TARGET_CELL) {
-    setCellCard(p, dstIndex, card);
-  } else {
-    const m = columnLength(p, dstIndex);
-    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
-    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
-    setColumnLength(p, dstIndex, m + count);
-  }
+  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
   playedSrcKind = srcKind;
   playedSrcIndex = srcIndex;
   playedDstKind = dstKind;
