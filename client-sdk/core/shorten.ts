@@ -86,6 +86,17 @@ export const PLAYER_OPTIMIZE_MS = 150;
 export const DEFAULT_MAX_BEAM_WIDTH = 16384;
 /** Width of the first beam of a session, which also times the engine. */
 const FIRST_WIDTH = 64;
+/**
+ * Share of the time left that the one wide beam after the first may be
+ * expected to take. A beam stopped by the deadline returns nothing, and the
+ * estimate from the first, small beam is noisy (a warm engine, another job
+ * on the core: up to 2x either way), so a wide beam aimed at all of the
+ * time left was stopped often enough to lose the whole budget. On MS
+ * 1..1000, CPU clock: aiming at all of it left 16 deals unimproved at 57 ms
+ * (mean 36.34) and 18 at 480 ms (34.74); aiming at half left 4 (36.47) and
+ * 1 (34.52). docs/short-solutions.md, "Method".
+ */
+const JUMP_SHARE = 0.5;
 /** Counted moves between two prefixes whose suffixes are searched again. */
 const PREFIX_STEP = 16;
 /**
@@ -115,7 +126,8 @@ export function countedMoves(moves: readonly Move[]): number {
  * or the widest beam is done:
  * 1. one beam of FIRST_WIDTH from the start, timed on the budget's clock;
  * 2. one beam of the widest power-of-two width w ≤ maxWidth that this time
- *    (a beam's cost grows with its width) says fits into the time left;
+ *    (a beam's cost grows with its width) says fits into JUMP_SHARE of the
+ *    time left;
  * 3. with time left: a beam of w for each other cost of WEIGHTS, then the
  *    suffixes after every PREFIX_STEP counted moves of the best path, costs
  *    in turn; then all of it again with twice the width.
@@ -134,7 +146,7 @@ export function runBeams(engine: BeamEngine, maxWidth: number, costs: readonly B
   done = first;
   const perWidth = Math.max(engine.now() - t0, 0.01) / first;
   let width = first;
-  while (width * 2 <= maxWidth && perWidth * width * 2 <= left()) width *= 2;
+  while (width * 2 <= maxWidth && perWidth * width * 2 <= left() * JUMP_SHARE) width *= 2;
   if (width > first) {
     engine.beam(width, 0);
     if (engine.stopped()) return done;
