@@ -522,7 +522,11 @@ describe('web page (headless Chromium, real server)', () => {
       await page.goto(`${baseUrl}/#game=freecell&deal=617&numbering=ms`);
       await page.locator('[data-testid="verdict"]').waitFor();
       await page.getByRole('button', { name: 'Last: the end position' }).click();
-      await page.waitForTimeout(100);
+      // Waits for the list to have scrolled to its last row (a 100 ms sleep
+      // was a guess at a busy renderer); the checks below then measure it.
+      await expect
+        .poll(() => page.getByTestId('move-list').evaluate((l) => l.querySelector('li:last-child')!.getBoundingClientRect().bottom <= l.getBoundingClientRect().bottom), { timeout: 5000 })
+        .toBe(true);
       const m = await page.getByTestId('move-list').evaluate((l) => {
         const style = getComputedStyle(l);
         const inner = l.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
