@@ -89,7 +89,8 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', THREADS: '2' },
+    // BATCH_DB_PATH: not the checkout's data/batches.sqlite, shared with servers of other test files
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', THREADS: '2', BATCH_DB_PATH: ':memory:' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d) => (serverLog += d));
@@ -100,7 +101,7 @@ beforeAll(async () => {
   keyedUrl = `http://127.0.0.1:${keyedPort}`;
   keyed = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(keyedPort), HOST: '127.0.0.1', THREADS: '1', API_KEYS: `page:${KEY}` },
+    env: { ...process.env, PORT: String(keyedPort), HOST: '127.0.0.1', THREADS: '1', API_KEYS: `page:${KEY}`, BATCH_DB_PATH: ':memory:' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   keyed.stdout!.on('data', (d) => (keyedLog += d));

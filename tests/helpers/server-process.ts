@@ -38,7 +38,8 @@ export function lostItsPort(output: string): boolean {
 }
 
 /**
- * Starts `server/main.ts` with `env` on top of a quiet test environment, on a
+ * Starts `server/main.ts` with `env` on top of a quiet test environment (its
+ * own in-memory batch store unless `env` names a BATCH_DB_PATH), on a
  * free loopback port, and waits until `GET /healthz` answers. `freePort`'s
  * port is free when it is probed, not when the child listens a second or two
  * later: test files run in parallel and open connections all the time, so a
@@ -61,7 +62,10 @@ async function startServerOn(env: Record<string, string>, port: number): Promise
   // grandchild process, which a SIGKILL of the CLI would leave running.
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: '2', ...env },
+    // BATCH_DB_PATH: not the checkout's data/batches.sqlite, which servers of
+    // test files running in parallel would share (its locks, and any batch
+    // left running in it, which each of them would resume)
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: '2', BATCH_DB_PATH: ':memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
