@@ -301,15 +301,14 @@ let useBlocked: bool = false;
 /**
  * Per-column terms of the features of the position being expanded (the
  * parent), one i32 per column: cards below the top movable run, cards above
- * the natural sequence on the column's bottom, the depth of the next
- * foundation cards in it, and the top run's length. A child differs from its
+ * the natural sequence on the column's bottom, the top run's length, and
+ * (when a scan counts them) the blocked cards. A child differs from its
  * parent only in the columns whose length changed (a move takes cards off
  * the top of one column and puts them on another; auto-moves only take cards
  * off), so `measureChild` recomputes just those.
  */
 const COL_TOP: usize = memory.data(MAX_COLUMNS * 4);
 const COL_BOTTOM: usize = memory.data(MAX_COLUMNS * 4);
-const COL_NEXT: usize = memory.data(MAX_COLUMNS * 4);
 const COL_RUN: usize = memory.data(MAX_COLUMNS * 4);
 const COL_BLOCK: usize = memory.data(MAX_COLUMNS * 4);
 /** Lowest rank seen per suit (one byte each), scratch of `blockedIn`. */
@@ -317,8 +316,6 @@ const LOWEST_RANK: usize = memory.data(4);
 let parentBlocked: i32 = 0;
 let parentUnsortedTop: i32 = 0;
 let parentUnsortedBottom: i32 = 0;
-let parentNextDepth: i32 = 0;
-let parentFoundations: u32 = 0;
 
 /** Length of the natural sequence on the bottom of column `col` (cards from the deepest that build on each other). */
 // @ts-ignore: decorator
@@ -328,13 +325,79 @@ let parentFoundations: u32 = 0;
   return ok;
 }
 
-/** Depth below the top of the next foundation cards in column `col` of `p` (summed). */
+/**
+ * Where each card in play lies in the position last measured (`measure`):
+ * CARD_COLUMN[card] is its column, or 255 for a free cell, and
+ * CARD_INDEX[card] its index in the column (0 = deepest). Entries of cards
+ * not in play are stale and never read: the next-card depth asks only for
+ * the next foundation card of each suit, which is in play in the measured
+ * position and in each of its children (foundations only grow).
+ */
+const CARD_COLUMN: usize = memory.data(64);
+const CARD_INDEX: usize = memory.data(64);
+const IN_CELL: u8 = 255;
+
+/** Records where the `n` cards of column `col` of `p` lie (CARD_COLUMN, CARD_INDEX). */
 // @ts-ignore: decorator
-@inline function nextDepthOf(p: usize, col: i32, n: i32): i32 {
-  let d = 0;
+@inline function placeColumn(p: usize, col: i32, n: i32): void {
+  const base = p + OFF_CARDS + col * COLUMN_STRIDE;
   for (let i = 0; i < n; i++) {
-    const card = cardAt(p, col, i);
-    if (foundation(p, suitOf(card)) + 1 == rankOf(card)) d += n - 1 - i;
+    const card = <usize>load<u8>(base + i);
+    store<u8>(CARD_COLUMN + card, <u8>col);
+    store<u8>(CARD_INDEX + card, <u8>i);
+  }
+}
+
+/** Marks the free-cell cards of `p` as in a cell (CARD_COLUMN 255; the entry of card 0, an empty cell, is never read). */
+// @ts-ignore: decorator
+@inline function placeCells(p: usize): void {
+  for (let i = 0; i < numCells; i++) store<u8>(CARD_COLUMN + <usize>cellCard(p, i), IN_CELL);
+}
+
+/**
+ * The next-card depth of `p`: for each suit whose foundation is not full,
+ * the cards above its next foundation card when that card is in a column
+ * (0 in a free cell), summed; the same as counting, in every column, each
+ * card that fits its foundation by its distance from the top. `p` is the
+ * position last measured, or one of its children (the move and auto-moves
+ * played on it), its columns of changed length in `changed` (bit c =
+ * column c). The card places (CARD_COLUMN, CARD_INDEX) are the measured
+ * position's. In a child a column's cards below both its old and its new
+ * length are the old ones (a move puts cards on one column's top and takes
+ * them off another's, auto-moves only take cards off), so a card whose
+ * index is below its column's new length is still there; one at or past it
+ * was taken off, to a free cell or with the run the move carried to another
+ * column, which then is a changed column too, where it is looked for.
+ */
+// @ts-ignore: decorator
+@inline function nextDepthOf(p: usize, changed: u32): i32 {
+  let d = 0;
+  const foundations = load<u32>(p + OFF_FOUNDATIONS);
+  for (let s = 0; s < 4; s++) {
+    const f = <i32>((foundations >> (<u32>s << 3)) & 0xff);
+    if (f >= 13) continue;
+    const card = ((f + 1) << 2) | s;
+    const col = <i32>load<u8>(CARD_COLUMN + <usize>card);
+    if (col == IN_CELL) continue;
+    const i = <i32>load<u8>(CARD_INDEX + <usize>card);
+    const n = columnLength(p, col);
+    if (i < n) {
+      d += n - 1 - i;
+      continue;
+    }
+    let rest = changed & ~((<u32>1) << <u32>col);
+    while (rest != 0) {
+      const c = <i32>ctz(rest);
+      rest &= rest - 1;
+      const m = columnLength(p, c);
+      const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+      let k = m - 1;
+      while (k >= 0 && <i32>load<u8>(base + k) != card) k--;
+      if (k >= 0) {
+        d += m - 1 - k;
+        break;
+      }
+    }
   }
   return d;
 }
@@ -369,13 +432,14 @@ function blockedIn(p: usize, col: i32, n: i32): i32 {
  * out-of-order cards (two ways), cards above a lower card of their suit
  * (when a scan counts them, `useBlocked`), occupied cells, empty columns, and how deep
  * the next foundation cards lie (features from docs/search.md §1 and §6).
- * Also keeps the per-column terms (COL_*) for `measureChild`.
+ * Also keeps the per-column terms (COL_*) and the card places (CARD_COLUMN,
+ * CARD_INDEX) for `measureChild`.
  *
  * `fromParent`: `p` is the child of the position measured last, in the same
  * column order, and SAVED_HEADER still holds that parent's header (see
  * `measuredHeld`). Then a column whose length did not change keeps the
- * parent's terms (its cards did not change; the next-card depth is summed
- * again when a card went home), and a changed one gets them from
+ * parent's terms and card places (its cards did not change), and a changed
+ * one gets its terms from
  * `changedColumnTerms`, as in `measureChild`. The result is the same as a
  * full measure.
  */
@@ -385,9 +449,6 @@ function measure(p: usize, fromParent: bool): void {
   featureBlocked = 0;
   featureUnsortedBottom = 0;
   featureEmptyColumns = 0;
-  featureNextDepth = 0;
-  const foundations = load<u32>(p + OFF_FOUNDATIONS);
-  const sameFoundations = foundations == parentFoundations;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     const at = <usize>c << 2;
@@ -395,7 +456,6 @@ function measure(p: usize, fromParent: bool): void {
       featureEmptyColumns++;
       store<i32>(COL_TOP + at, 0);
       store<i32>(COL_BOTTOM + at, 0);
-      store<i32>(COL_NEXT + at, 0);
       store<i32>(COL_RUN + at, 0);
       store<i32>(COL_BLOCK + at, 0);
       continue;
@@ -403,29 +463,27 @@ function measure(p: usize, fromParent: bool): void {
     let run: i32;
     let top: i32;
     let bottom: i32;
-    let next: i32;
     let unchanged = false;
     if (!fromParent) {
       run = topRunLength(p, c);
       top = n - run;
       bottom = n - bottomRunLength(p, c, n);
-      next = nextDepthOf(p, c, n);
+      placeColumn(p, c, n);
     } else if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
+      // the same cards as in the parent (see nextDepthOf), so the same places
       unchanged = true;
       run = colTerm(COL_RUN, c);
       top = colTerm(COL_TOP, c);
       bottom = colTerm(COL_BOTTOM, c);
-      next = sameFoundations ? colTerm(COL_NEXT, c) : nextDepthOf(p, c, n);
     } else {
       const terms = changedColumnTerms(p, c, n);
       top = terms >> 16;
       bottom = terms & 0xffff;
       run = n - top;
-      next = nextDepthOf(p, c, n);
+      placeColumn(p, c, n);
     }
     store<i32>(COL_TOP + at, top);
     store<i32>(COL_BOTTOM + at, bottom);
-    store<i32>(COL_NEXT + at, next);
     store<i32>(COL_RUN + at, run);
     if (useBlocked) {
       // an unchanged column keeps its cards, so its blocked count
@@ -435,14 +493,14 @@ function measure(p: usize, fromParent: bool): void {
     }
     featureUnsortedTop += top;
     featureUnsortedBottom += bottom;
-    featureNextDepth += next;
   }
+  placeCells(p);
+  // every card in play is placed now, so no column needs a search
+  featureNextDepth = nextDepthOf(p, 0);
   featureCellsUsed = cellsInUse(p);
   parentUnsortedTop = featureUnsortedTop;
   parentBlocked = featureBlocked;
   parentUnsortedBottom = featureUnsortedBottom;
-  parentNextDepth = featureNextDepth;
-  parentFoundations = foundations;
 }
 
 /**
@@ -511,61 +569,36 @@ let measuredHeld: u32 = 0;
  * in SAVED_HEADER: the same features as `measure` would give, from the
  * parent's per-column terms and the columns that changed. The columns whose
  * length changed, and the empty ones, are found with one SIMD compare of the
- * 16 length bytes each (bit c of a mask = column c). When a card went home,
- * the next foundation cards changed, so the next-card depth is summed over
- * every column again.
+ * 16 length bytes each (bit c of a mask = column c). The next-card depth
+ * comes from where the parent had each suit's next foundation card
+ * (`nextDepthOf`), four look-ups instead of a pass over the changed columns
+ * (or, when a card went home, over every column).
  */
 function measureChild(p: usize): void {
-  const foundations = load<u32>(p + OFF_FOUNDATIONS);
   featureNotHome = 52 - homeCount(p);
   const columnMask = (1 << numColumns) - 1;
   const lengths = v128.load(p + OFF_LENGTHS);
-  let changed = ~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask;
+  const changedColumns = <u32>(~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask);
   featureEmptyColumns = <i32>popcnt(i8x16.bitmask(i8x16.eq(lengths, i8x16.splat(0))) & columnMask);
   featureCellsUsed = cellsInUse(p);
   let top = parentUnsortedTop;
   let blocked = parentBlocked;
   let bottom = parentUnsortedBottom;
-  if (foundations == parentFoundations) {
-    let next = parentNextDepth;
-    while (changed != 0) {
-      const c = <i32>ctz(changed);
-      changed &= changed - 1;
-      top -= colTerm(COL_TOP, c);
-      bottom -= colTerm(COL_BOTTOM, c);
-      next -= colTerm(COL_NEXT, c);
-      if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
-      const n = columnLength(p, c);
-      if (n == 0) continue;
-      const terms = changedColumnTerms(p, c, n);
-      top += terms >> 16;
-      bottom += terms & 0xffff;
-      next += nextDepthOf(p, c, n);
-      if (useBlocked) blocked += blockedIn(p, c, n);
-    }
-    featureNextDepth = next;
-  } else {
-    let next = 0;
-    for (let c = 0; c < numColumns; c++) {
-      const n = columnLength(p, c);
-      if (n == 0) {
-        if ((changed >> c) & 1) {
-          top -= colTerm(COL_TOP, c);
-          bottom -= colTerm(COL_BOTTOM, c);
-          if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
-        }
-        continue;
-      }
-      if ((changed >> c) & 1) {
-        const terms = changedColumnTerms(p, c, n);
-        top += (terms >> 16) - colTerm(COL_TOP, c);
-        bottom += (terms & 0xffff) - colTerm(COL_BOTTOM, c);
-        if (useBlocked) blocked += blockedIn(p, c, n) - colTerm(COL_BLOCK, c);
-      }
-      next += nextDepthOf(p, c, n);
-    }
-    featureNextDepth = next;
+  let changed = changedColumns;
+  while (changed != 0) {
+    const c = <i32>ctz(changed);
+    changed &= changed - 1;
+    top -= colTerm(COL_TOP, c);
+    bottom -= colTerm(COL_BOTTOM, c);
+    if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
+    const n = columnLength(p, c);
+    if (n == 0) continue;
+    const terms = changedColumnTerms(p, c, n);
+    top += terms >> 16;
+    bottom += terms & 0xffff;
+    if (useBlocked) blocked += blockedIn(p, c, n);
   }
+  featureNextDepth = nextDepthOf(p, changedColumns);
   featureUnsortedTop = top;
   featureBlocked = blocked;
   featureUnsortedBottom = bottom;
