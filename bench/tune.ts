@@ -22,7 +22,7 @@
  * column, next-card depth, unsorted mode (0 top run, 1 bottom sequence),
  * depth (sixteenths of a point per move); the number of `--scan`s is the scan
  * count. Without `--scan` the engine's defaults for the game run. `--configs`
- * names a JSON array of `{ "name", "scans"?: number[][], "quota"?, "step"?,
+ * names a JSON array of `{ "name", "scans"?: number[][], "quota"?, "step"?, "stick"?,
  * "prelude"?: [scan, items] }`,
  * each run in turn on the same deals. `--rows file.json` dumps the per-deal
  * rows of the last configuration. `ENGINE_WASM=path` runs another build.
@@ -41,6 +41,8 @@ interface TuneConfig {
   scans?: number[][];
   quota?: number;
   step?: number;
+  /** Items a scan may take in a row while its best pending move is one of the held position's. */
+  stick?: number;
   /** [scan, items]: that scan alone takes the first items. */
   prelude?: [number, number];
 }
@@ -51,6 +53,7 @@ interface TuningExports {
   resetHeuristicWeights?(): void;
   setScanCount?(n: number): void;
   setScanStep(step: number): void;
+  setScanStick?(items: number): void;
   setScanPrelude?(scan: number, items: number): void;
   setLazyQuota(quota: number): void;
   /** Pending moves (generated, measured and scored children) the last solve's lazy phase queued. */
@@ -115,6 +118,7 @@ for (const config of configs) {
   if (config.quota !== undefined || quotaSet) hooks.setLazyQuota(config.quota ?? 0);
   quotaSet ||= config.quota !== undefined;
   hooks.setScanStep(config.step ?? 1);
+  if (config.stick !== undefined) hooks.setScanStick?.(config.stick);
   if (config.prelude) hooks.setScanPrelude?.(config.prelude[0], config.prelude[1]);
   const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number; queued: number; taken: number; decoded: number; cpuMs: number }[] = [];
   const cpu0 = process.cpuUsage();
