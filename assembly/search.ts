@@ -285,7 +285,7 @@ function topRunLength(p: usize, col: i32): i32 {
   const n = columnLength(p, col);
   if (n == 0) return 0;
   let run = 1;
-  while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  while (run < n && builds(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
   return run;
 }
 
@@ -322,7 +322,7 @@ let parentUnsortedBottom: i32 = 0;
 // @ts-ignore: decorator
 @inline function bottomRunLength(p: usize, col: i32, n: i32): i32 {
   let ok = 1;
-  while (ok < n && buildsOn(cardAt(p, col, ok), cardAt(p, col, ok - 1))) ok++;
+  while (ok < n && builds(cardAt(p, col, ok), cardAt(p, col, ok - 1))) ok++;
   return ok;
 }
 
@@ -559,7 +559,7 @@ let measuredHeld: u32 = 0;
     return (top << 16) | (n - (bottomRun0 < n ? bottomRun0 : n));
   }
   if (n0 == 0) return 0;
-  if (buildsOn(cardAt(p, c, n0), cardAt(p, c, n0 - 1))) {
+  if (builds(cardAt(p, c, n0), cardAt(p, c, n0 - 1))) {
     return (top0 << 16) | (bottomRun0 == n0 ? 0 : n - bottomRun0);
   }
   return ((n - topRunLength(p, c)) << 16) | (n - bottomRunLength(p, c, n));
@@ -891,6 +891,12 @@ function fillBuildMasks(): void {
     }
     store<u64>(BUILD_MASK + (<usize>a << 3), m);
   }
+}
+
+/** buildsOn(card, below) through BUILD_MASK (filled at the start of each solve). */
+// @ts-ignore: decorator
+@inline function builds(card: i32, below: i32): bool {
+  return ((load<u64>(BUILD_MASK + (<usize>card << 3)) >> <u64>below) & 1) != 0;
 }
 
 /** Per card byte: the column whose top card it is (`expand` fills it per position; only cards of its `tops` mask are read). */
