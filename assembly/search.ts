@@ -1160,6 +1160,46 @@ function playMove(p: usize, move: u32): bool {
 }
 
 /**
+ * Plays the packed move `move` of the measured position on it (`p`, the
+ * position whose card places `measure` keeps: measuredHeld): the source
+ * column and the target column are read from CARD_COLUMN instead of
+ * searched for, the rest as in `applyMove` (a card in a free cell is found
+ * by a scan of the cells). Traps on a move that does not fit (an internal
+ * inconsistency).
+ */
+function applyMeasuredMove(p: usize, move: u32): void {
+  const card = moveCard(move);
+  const kind = moveKind(move);
+  const count = moveCount(move);
+  let srcKind = SOURCE_COLUMN;
+  let srcIndex = <i32>load<u8>(CARD_COLUMN + <usize>card);
+  if (srcIndex == <i32>IN_CELL) {
+    srcKind = SOURCE_CELL;
+    srcIndex = -1;
+    for (let i = 0; i < numCells; i++) if (cellCard(p, i) == card) srcIndex = i;
+    if (srcIndex < 0) unreachable();
+  } else if (<i32>load<u8>(CARD_INDEX + <usize>card) != columnLength(p, srcIndex) - count) {
+    unreachable();
+  }
+  let dstKind = TARGET_COLUMN;
+  let dstIndex = -1;
+  if (kind == MOVE_TO_FOUNDATION) {
+    dstKind = TARGET_FOUNDATION;
+    dstIndex = suitOf(card);
+  } else if (kind == MOVE_TO_CELL) {
+    dstKind = TARGET_CELL;
+    dstIndex = firstEmptyCell(p);
+  } else if (kind == MOVE_TO_EMPTY_COLUMN) {
+    dstIndex = firstEmptyColumn(p);
+  } else {
+    dstIndex = <i32>load<u8>(CARD_COLUMN + <usize>moveOnto(move));
+    if (dstIndex == <i32>IN_CELL || topCard(p, dstIndex) != moveOnto(move)) unreachable();
+  }
+  if (dstIndex < 0) unreachable();
+  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
+}
+
+/**
  * Plays the packed move `move` on position `p` in whatever column order `p`
  * has: the source is found by the moved card, the target by the card under
  * it (or the first empty column or cell). Leaves the column and cell numbers
@@ -1437,7 +1477,8 @@ function lazySearch(): void {
       measuredHeld = 0; // canonical column order now, not the measured one
     }
     copyHeader(POP_HEADER, PARENT);
-    if (!applyMove(PARENT, word)) unreachable();
+    if (measuredHeld == parent) applyMeasuredMove(PARENT, word);
+    else if (!applyMove(PARENT, word)) unreachable();
     // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
     // move (addChild); without it the closure is known to move nothing (the
     // parent is closed and `exposedCard` could not start one), so it is skipped.
