@@ -701,19 +701,32 @@ function clearOpenLists(): void {
   bucketHigh = 0;
 }
 
+/** Links item `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list. */
+// @ts-ignore: decorator
+@inline function pushBucket(rec: usize, index: u32, scan: i32, bucket: i32): void {
+  const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
+  store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
+  store<u32>(head, index);
+  const minAt = MIN_BUCKET + (<usize>scan << 2);
+  if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
+}
+
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
   const rec = itemAt(index);
   scores(depth);
-  for (let scan = 0; scan < activeScans; scan++) {
-    const bucket = load<i32>(SCORES + (<usize>scan << 2));
-    if (bucket > bucketHigh) bucketHigh = bucket;
-    const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
-    store<u32>(head, index);
-    const minAt = MIN_BUCKET + (<usize>scan << 2);
-    if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
-  }
+  const s = v128.load(SCORES);
+  const b0 = i32x4.extract_lane(s, 0);
+  const b1 = i32x4.extract_lane(s, 1);
+  const b2 = i32x4.extract_lane(s, 2);
+  const b3 = i32x4.extract_lane(s, 3);
+  // the highest of the four lanes (a lane past activeScans is a score too, so this bounds the used ones)
+  const top = max(max(b0, b1), max(b2, b3));
+  if (top > bucketHigh) bucketHigh = top;
+  pushBucket(rec, index, 0, b0);
+  if (activeScans > 1) pushBucket(rec, index, 1, b1);
+  if (activeScans > 2) pushBucket(rec, index, 2, b2);
+  if (activeScans > 3) pushBucket(rec, index, 3, b3);
 }
 
 /**
