@@ -138,8 +138,13 @@ let ruleScans: i32 = SCANS;
 let preludeScan: i32 = 0;
 let preludeItems: u32 = 0;
 let preludeOverridden: bool = false;
-/** Items of scan 0's prelude under alternate-colour building (MS FreeCell 1..4000 and 20001..24000, docs/engine.md). */
-const PRELUDE_ALTERNATE: u32 = 300;
+/**
+ * Items of scan 0's prelude under alternate-colour building (MS FreeCell
+ * 1..4000 and 20001..24000, docs/engine.md): 300 with strict turns, 150
+ * since the sticky turns (`scanStick`; expanded 236.1 -> 231.6 and 224.2 ->
+ * 222.4 a deal, mean moves 92.56 -> 92.40 and 92.48 -> 92.36).
+ */
+const PRELUDE_ALTERNATE: u32 = 150;
 /** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
 let scanStep: u32 = 1;
 /** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
