@@ -29,6 +29,13 @@ export const CERTIFICATE_FORMAT = 'solitaire-unsolvability-certificate';
 export const CERTIFICATE_VERSION = 1;
 /** Name of the key encoding of version 1 (docs/proofs.md, "Key encoding"). */
 export const KEY_ENCODING = 'canonical-6bit-le-v1';
+/**
+ * Name of the key encoding of a pooled certificate (docs/proofs.md, "Pooled
+ * certificates"): as `canonical-6bit-le-v1`, but a card's symbol is
+ * relRank * 4 + the lowest suit of its pool, and columns sort by their whole
+ * symbol sequence.
+ */
+export const POOLED_KEY_ENCODING = 'pooled-6bit-le-v1';
 /** Bytes of one canonical key: 64 symbols of 6 bits. */
 export const KEY_BYTES = 48;
 /** Name of the fingerprint function (docs/proofs.md, "Fingerprint"). */
@@ -83,7 +90,7 @@ const AUTO_MOVE_MEANING: Record<AutoMoveRule, string> = {
 };
 
 /** Names of the reductions, as they appear in summaries and certificate headers. */
-export type ReductionName = 'safe_auto_moves' | 'column_order' | 'free_cell_order';
+export type ReductionName = 'safe_auto_moves' | 'column_order' | 'free_cell_order' | 'suit_pools';
 
 /** One reduction of the search: what it is and, for auto-moves, which rule. */
 export interface Reduction {
@@ -105,6 +112,22 @@ export function reductionsFor(rules: Rules): Reduction[] {
   return [
     { name: 'safe_auto_moves', rule, meaning: AUTO_MOVE_MEANING[rule] },
     { name: 'column_order', meaning: 'positions that differ only in the order of their columns are one position (columns sorted by their deepest card)' },
+    { name: 'free_cell_order', meaning: 'positions that differ only in which free cell holds which card are one position (cells sorted)' },
+  ];
+}
+
+/**
+ * The reductions of a search of the *pooled* game (client-sdk/core/pools.ts):
+ * `suit_pools` (the suits merged into the header's `pools`), no auto-moves
+ * (`safe_auto_moves` with rule `none`), and the column and free-cell order of
+ * the pooled key. A pooled set with no won position proves the real deal
+ * unsolvable, since every real move is a pooled move (docs/proofs.md).
+ */
+export function pooledReductions(pools: readonly string[]): Reduction[] {
+  return [
+    { name: 'suit_pools', meaning: `the suits are merged into the pools ${pools.join(' ')}: a card is known by rank and pool only, and a pool's foundation piles are interchangeable; every real move is a pooled move, so no pooled solution means no solution` },
+    { name: 'safe_auto_moves', rule: 'none', meaning: 'none: the pooled search sends no card home by itself' },
+    { name: 'column_order', meaning: 'positions that differ only in the order of their columns are one position (columns sorted by their cards)' },
     { name: 'free_cell_order', meaning: 'positions that differ only in which free cell holds which card are one position (cells sorted)' },
   ];
 }
@@ -132,7 +155,12 @@ export const CertificateHeaderSchema = z.strictObject({
   start: z.string().max(16_384),
   positions: z.number().int().min(1),
   keyBytes: z.literal(KEY_BYTES),
-  keyEncoding: z.literal(KEY_ENCODING),
+  keyEncoding: z.enum([KEY_ENCODING, POOLED_KEY_ENCODING]),
+  /**
+   * Pooled certificates only (keyEncoding `pooled-6bit-le-v1`): the pools,
+   * as groups of suit letters, e.g. `["C", "DH", "S"]` (client-sdk/core/pools.ts).
+   */
+  pools: z.array(z.string().regex(/^[CDHS]{1,4}$/)).min(1).max(4).optional(),
   reductions: z.array(
     z.strictObject({
       name: z.string().max(64),
@@ -151,8 +179,13 @@ export type CertificateHeader = z.infer<typeof CertificateHeaderSchema>;
  * when one was asked for.
  */
 export interface ProofSummary {
-  /** Distinct canonical positions reachable from the start (all of them examined). */
+  /** Distinct canonical positions reachable from the start (all of them examined); of the pooled game when `pools` is set. */
   positions: number;
+  /**
+   * Set when the proof is of the pooled game (docs/proofs.md, "Pooled
+   * certificates"): the pools, e.g. `["C", "DH", "S"]`.
+   */
+  pools?: string[];
   /** The reductions the search used (see {@link reductionsFor}). */
   reductions: Reduction[];
   /** Fingerprint of the explored set, 16 hex digits (docs/proofs.md, "Fingerprint"). */
@@ -193,15 +226,16 @@ export interface FingerprintSource {
 /**
  * The outcome with its proof summary when the verdict is `unsolvable`
  * (positions = positions stored, every one expanded; the reductions for
- * `rules`; the engine's fingerprint of its last solve), else the outcome as
- * it is. Call it right after the solve, before the engine solves again.
+ * `rules`, or with `pools` the pooled game's; the engine's fingerprint of its
+ * last solve), else the outcome as it is. Call it right after the solve, before the engine solves again.
  * Browser-safe; `writer.ts` `solveWithProof` adds the certificate.
  */
-export function withProofSummary(engine: FingerprintSource, rules: Rules, outcome: SolveOutcome): SolveOutcome {
+export function withProofSummary(engine: FingerprintSource, rules: Rules, outcome: SolveOutcome, pools?: readonly string[]): SolveOutcome {
   if (outcome.verdict !== 'unsolvable') return outcome;
   const proof: ProofOutcome = {
     positions: outcome.stats.statesStored,
-    reductions: reductionsFor(rules),
+    ...(pools !== undefined ? { pools: [...pools] } : {}),
+    reductions: pools !== undefined ? pooledReductions(pools) : reductionsFor(rules),
     fingerprint: engine.fingerprint(),
     fingerprintAlgorithm: FINGERPRINT_ALGORITHM,
   };

@@ -39,10 +39,11 @@ function gzipBody(body: Uint8Array): Uint8Array {
 
 /**
  * The certificate of the engine's last solve (which must have answered
- * `unsolvable` on `deal`), within the request's caps.
+ * `unsolvable` on `deal`; with `pools`, the pooled solve of those pools),
+ * within the request's caps.
  */
-export function certificateFromEngine(engine: Engine, deal: Deal, positions: number, fingerprint: string, request: ProofRequest): CertificateResult {
-  const made = certificateBodyFromEngine(engine, deal, positions, fingerprint, request);
+export function certificateFromEngine(engine: Engine, deal: Deal, positions: number, fingerprint: string, request: ProofRequest, pools?: readonly string[]): CertificateResult {
+  const made = certificateBodyFromEngine(engine, deal, positions, fingerprint, request, pools);
   if (!('body' in made)) return made;
   return certificateWithinCap(gzipBody(made.body), request);
 }
