@@ -7,7 +7,9 @@
  * proof, after a full search that did not decide.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../client-sdk/core/engine.js';
@@ -17,7 +19,7 @@ import { KEY_BYTES, type CertificateHeader } from '../../client-sdk/core/proof/f
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { POOLINGS_TO_TRY, poolRepresentatives } from '../../client-sdk/core/pools.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
-import { REFERENCE_VERDICTS } from '../helpers/paths.js';
+import { REFERENCE_VERDICTS, ROOT } from '../helpers/paths.js';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -152,6 +154,21 @@ describe('pooled certificates', () => {
       }
     }
   });
+
+  it('check-proof (the CLI) says the proof is by the pooled game, and exits 1 on a tampered one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pooled-proof-'));
+    const run = (bytes: Uint8Array) => {
+      const file = join(dir, 'p.proof.gz');
+      writeFileSync(file, bytes);
+      return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'cli', 'check-proof.ts'), file, '--threads', '1'], { encoding: 'utf8', cwd: ROOT });
+    };
+    const pass = run(certificate);
+    expect(pass.status, pass.stderr).toBe(0);
+    expect(pass.stdout).toMatch(/^PASS: streets_and_alleys deal 1 \(pysolfc\) is unsolvable .*\n {2}by its pooled game \(pools CD HS/);
+    const { header, keys } = open(certificate);
+    const fail = run(seal(header, keys.slice(1)));
+    expect(fail.status).toBe(1);
+  }, 60_000);
 
   it('missing a position fail as not_closed (or start_missing)', () => {
     const { header, keys } = open(certificate);
