@@ -210,10 +210,14 @@ export function pooledPile(p: usize, card: i32): i32 {
  *   nothing can sit on it, so runs there have length one.
  */
 export function isSafeAutoMove(p: usize, card: i32): bool {
-  // The pooled game applies no auto-moves (docs/proofs.md, "Pooled certificates").
-  if (pooledMode) return false;
   const r = rankOf(card);
   const s = suitOf(card);
+  // The pooled game (`rank` build only): no auto-move for a card of a pool of
+  // two suits or more; a card of a suit pooled with none goes home by the
+  // rank rule below over every pile (docs/proofs.md, "Pooled certificates").
+  if (pooledMode) {
+    for (let t = 0; t < 4; t++) if (t != s && poolOf(t) == s) return false;
+  }
   if (buildRule == BUILD_SUIT_UP_OR_DOWN && sequenceRule == SEQ_UNLIMITED) return false;
   if (wrapRanks) {
     if (r == 1) return false;

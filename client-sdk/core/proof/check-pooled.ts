@@ -211,6 +211,52 @@ function fitsPooledFoundation(pos: PooledPosition, symbol: number): boolean {
   return r === 1 ? here > 0 : here > below;
 }
 
+/**
+ * The pooled auto-move closure (rule `rank_other_within_2_unpooled`,
+ * docs/proofs.md "Pooled certificates"), on `pos` (mutated): repeatedly, an
+ * exposed card (top of a column, or in a cell) of a suit pooled with no
+ * other, of relRank r, goes home when it is next on its pile (the lowest card
+ * of its suit in play) and every other pile holds at least r − 2 (no card of
+ * another pool of relRank r − 2 or lower is in play). A card of a pool of two
+ * suits or more never goes by itself. Order does not matter: piles only grow,
+ * so such a card stays allowed and exposed until it goes.
+ */
+export function closePooled(pos: PooledPosition, size: number[]): void {
+  const lowest = [14, 14, 14, 14];
+  const scan = () => {
+    lowest.fill(14);
+    for (const col of pos.columns) for (const s of col) if (s >> 2 < lowest[s & 3]) lowest[s & 3] = s >> 2;
+    for (const s of pos.cells) if (s >> 2 < lowest[s & 3]) lowest[s & 3] = s >> 2;
+  };
+  const goes = (s: number): boolean => {
+    const pool = s & 3;
+    const r = s >> 2;
+    if (size[pool] !== 1 || lowest[pool] !== r) return false;
+    for (let q = 0; q < 4; q++) if (q !== pool && size[q] > 0 && lowest[q] < r - 1) return false;
+    return true;
+  };
+  let moved = true;
+  while (moved) {
+    moved = false;
+    scan();
+    for (let j = 0; j < pos.cells.length; j++) {
+      if (goes(pos.cells[j])) {
+        pos.cells.splice(j, 1);
+        moved = true;
+        break;
+      }
+    }
+    if (moved) continue;
+    for (const col of pos.columns) {
+      if (col.length > 0 && goes(col[col.length - 1])) {
+        col.pop();
+        moved = true;
+        break;
+      }
+    }
+  }
+}
+
 /** A Layout of the pooled position's shape (the symbols as cards), for verify.ts `sequenceCapacity`, which reads only empty cells and columns. */
 function shapeOf(pos: PooledPosition, rules: Rules): Layout {
   const freeCells: (number | null)[] = [...pos.cells];
@@ -221,7 +267,8 @@ function shapeOf(pos: PooledPosition, rules: Rules): Layout {
 /**
  * Step 6 of a pooled certificate for positions `from` .. `to - 1` of the
  * sorted set: from every position every pooled move leads to a position in
- * the set (no auto-moves follow). The moves, with n cards in a column:
+ * the set after the pooled auto-move closure (`closePooled`). The moves,
+ * with n cards in a column:
  * - a run of the top k cards (k = 1..n, each card one relRank below the one
  *   under it) onto another column whose top card is one relRank above the
  *   run's deepest card, or onto an empty column that accepts it
@@ -261,6 +308,9 @@ export function checkPooledMoves(
     const look = (next: PooledPosition, move: Move) => {
       movesTried++;
       movesChecked++;
+      // the move's new arrays are its own; a column it did not touch is copied before the closure pops it
+      next = { columns: next.columns.map((col) => col.slice()), cells: next.cells.slice() };
+      closePooled(next, size);
       encodePooledKey(next, scratch);
       for (let w = 0; w < WORDS; w++) probe[w] = view.getUint32(w * 4, false);
       if (!contains(set, n, probe)) {

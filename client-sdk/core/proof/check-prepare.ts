@@ -16,7 +16,7 @@ import { checkReductions } from './check-reductions.js';
 import { Rejection } from './check-result.js';
 import { compareAt, contains, makeLookup, toWords, WORDS } from './check-set.js';
 import { fingerprintKeys } from './fingerprint.js';
-import { decodePooledKey, encodePooledKey, pooledFromLayout, pooledIsWon, pooledText, readPools } from './check-pooled.js';
+import { closePooled, decodePooledKey, encodePooledKey, pooledFromLayout, pooledIsWon, pooledText, readPools } from './check-pooled.js';
 import { CertificateHeaderSchema, KEY_BYTES, type AutoMoveRule, type CertificateHeader } from './format.js';
 
 /**
@@ -147,8 +147,8 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
 /**
  * Steps 4 and 5 of a pooled certificate (docs/proofs.md, "Pooled
  * certificates"): every key a valid pooled position in canonical form
- * (check-pooled.ts), none won; the start, its cards pooled (no auto-moves),
- * in the set, and the deal the header names dealt again.
+ * (check-pooled.ts), none won; the start, its cards pooled and closed under
+ * the pooled auto-moves, in the set, and the deal the header names dealt again.
  * @throws Rejection `bad_header` (the pools), `bad_position`, `won_position`, `bad_start`, `deal_mismatch`, `start_missing`
  */
 function preparePooled(header: CertificateHeader, rule: AutoMoveRule, body: Uint8Array, set: Uint32Array): Prepared {
@@ -179,10 +179,11 @@ function preparePooled(header: CertificateHeader, rule: AutoMoveRule, body: Uint
   }
   const dealtBase = checkDealOrigin(header, start);
   const pooledStart = pooledFromLayout(start, rules.foundationBase, poolOf);
+  closePooled(pooledStart, size);
   encodePooledKey(pooledStart, scratch);
   const probe = toWords(scratch, 1);
   if (!contains(set, n, probe)) {
-    throw new Rejection('start_missing', 'the start position (its cards pooled) is not in the set', { header, result: pooledText(pooledStart, poolOf), resultKey: hex(scratch) });
+    throw new Rejection('start_missing', 'the start position (its cards pooled, after the pooled auto-move closure) is not in the set', { header, result: pooledText(pooledStart, poolOf), resultKey: hex(scratch) });
   }
   return { header, rule, body, set, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
 }

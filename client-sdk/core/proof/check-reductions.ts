@@ -63,9 +63,10 @@ export function checkReductions(header: CertificateHeader): AutoMoveRule {
  * `pools` and the key encoding `pooled-6bit-le-v1` come together; the rules'
  * tableau must not look at suit (`rank` build, no wrap), or merging suits
  * could add no moves but lose some; the reductions are exactly `suit_pools`,
- * `safe_auto_moves` with rule `none` (this checker vouches for no auto-move
- * of pooled cards), `column_order` and `free_cell_order`.
- * @returns `none`
+ * `safe_auto_moves` with rule `rank_other_within_2_unpooled` (this checker
+ * vouches for no auto-move of a card of a pool of two suits or more),
+ * `column_order` and `free_cell_order`.
+ * @returns `rank_other_within_2_unpooled`
  * @throws Rejection `bad_header` (pools without the pooled encoding or the
  *   reverse), `unsupported_reduction`
  */
@@ -83,12 +84,12 @@ function checkPooledReductions(header: CertificateHeader): AutoMoveRule {
     throw new Rejection('unsupported_reduction', `the pooled header declares the reductions [${names.join(', ')}]; this checker vouches for exactly [${want.join(', ')}]`);
   }
   for (const r of header.reductions) {
-    const ruleWanted = r.name === 'safe_auto_moves' ? 'none' : undefined;
+    const ruleWanted = r.name === 'safe_auto_moves' ? 'rank_other_within_2_unpooled' : undefined;
     if (r.rule !== ruleWanted) {
       throw new Rejection('unsupported_reduction', r.name === 'safe_auto_moves'
-        ? `the pooled header declares the auto-move rule ${JSON.stringify(r.rule ?? null)}; for pooled cards this checker vouches only for none`
+        ? `the pooled header declares the auto-move rule ${JSON.stringify(r.rule ?? null)}; in the pooled game this checker vouches only for rank_other_within_2_unpooled`
         : `reduction ${r.name} takes no rule`);
     }
   }
-  return 'none';
+  return 'rank_other_within_2_unpooled';
 }

@@ -56,12 +56,15 @@ export const CERTIFICATE_MEDIA_TYPE = 'application/gzip';
  * - `suit_wrap_not_base`: `suit`/`suit_up_or_down` with wrap: every card but
  *   relRank 1 (the foundation base);
  * - `none`: no auto-moves (other builds with wrap, and `suit_up_or_down`
- *   with `unlimited` sequence moves, where a whole run can be parked on the card).
+ *   with `unlimited` sequence moves, where a whole run can be parked on the card);
+ * - `rank_other_within_2_unpooled`: the pooled game only (client-sdk/core/pools.ts):
+ *   a card of a suit pooled with no other, when every other pile holds at
+ *   least relRank - 2; never a card of a pool of two suits or more.
  */
-export type AutoMoveRule = 'suit_always' | 'alternate_color_horne' | 'rank_other_within_2' | 'suit_wrap_not_base' | 'none';
+export type AutoMoveRule = 'suit_always' | 'alternate_color_horne' | 'rank_other_within_2' | 'suit_wrap_not_base' | 'none' | 'rank_other_within_2_unpooled';
 
 /** Every auto-move rule name, for the header schema. */
-export const AUTO_MOVE_RULES = ['suit_always', 'alternate_color_horne', 'rank_other_within_2', 'suit_wrap_not_base', 'none'] as const;
+export const AUTO_MOVE_RULES = ['suit_always', 'alternate_color_horne', 'rank_other_within_2', 'suit_wrap_not_base', 'none', 'rank_other_within_2_unpooled'] as const;
 
 /**
  * The auto-move rule that is sound for `rules` (and that the engine uses).
@@ -87,6 +90,8 @@ const AUTO_MOVE_MEANING: Record<AutoMoveRule, string> = {
     'after every move, a card goes to its foundation when every other foundation reaches rank - 2: each card that could build on it can go home itself',
   suit_wrap_not_base: 'after every move, every card but the foundation base that fits its foundation goes there (wrapping in-suit building)',
   none: 'none: with wrapping ranks in this build no foundation move is provably safe',
+  rank_other_within_2_unpooled:
+    'pooled game: after every move, a card of a suit pooled with no other goes to its foundation when every other pile reaches rank - 2; a card of a pool of two suits or more never goes by itself',
 };
 
 /** Names of the reductions, as they appear in summaries and certificate headers. */
@@ -118,15 +123,16 @@ export function reductionsFor(rules: Rules): Reduction[] {
 
 /**
  * The reductions of a search of the *pooled* game (client-sdk/core/pools.ts):
- * `suit_pools` (the suits merged into the header's `pools`), no auto-moves
- * (`safe_auto_moves` with rule `none`), and the column and free-cell order of
+ * `suit_pools` (the suits merged into the header's `pools`), auto-moves of
+ * unpooled cards only (`safe_auto_moves` with rule
+ * `rank_other_within_2_unpooled`), and the column and free-cell order of
  * the pooled key. A pooled set with no won position proves the real deal
  * unsolvable, since every real move is a pooled move (docs/proofs.md).
  */
 export function pooledReductions(pools: readonly string[]): Reduction[] {
   return [
     { name: 'suit_pools', meaning: `the suits are merged into the pools ${pools.join(' ')}: a card is known by rank and pool only, and a pool's foundation piles are interchangeable; every real move is a pooled move, so no pooled solution means no solution` },
-    { name: 'safe_auto_moves', rule: 'none', meaning: 'none: the pooled search sends no card home by itself' },
+    { name: 'safe_auto_moves', rule: 'rank_other_within_2_unpooled', meaning: AUTO_MOVE_MEANING.rank_other_within_2_unpooled },
     { name: 'column_order', meaning: 'positions that differ only in the order of their columns are one position (columns sorted by their cards)' },
     { name: 'free_cell_order', meaning: 'positions that differ only in which free cell holds which card are one position (cells sorted)' },
   ];
