@@ -34,7 +34,9 @@
  *     auto-move closure, leads to a position in the set (`checkMoves` lists
  *     the candidates it need not ask `checkMove` about, and why).
  * docs/proofs.md explains why 1-6 prove that no position of the set, the
- * start included, can be won.
+ * start included, can be won. A pooled certificate (header `pools`,
+ * docs/proofs.md "Pooled certificates") goes through the same steps with
+ * the pooled game's keys, closure and moves (check-pooled.ts).
  *
  * The parts, one file each: the answer (check-result.ts), the vouched
  * auto-move rule and step 2 (check-reductions.ts), keys (check-keys.ts), the

@@ -10,6 +10,9 @@
  *   2. `positions` canonical keys of `keyBytes` (48) bytes each, sorted
  *      ascending bytewise, no duplicates, nothing after them.
  *
+ * A pooled certificate (docs/proofs.md "Pooled certificates") adds `pools`
+ * to the header and uses the key encoding `pooled-6bit-le-v1`.
+ *
  * The key encoding (`canonical-6bit-le-v1`) is the engine's canonical key,
  * written down in docs/proofs.md so that anyone can decode it without the
  * engine: 6-bit symbols packed little-endian; per column (canonical order)
