@@ -84,6 +84,8 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   if (full.verdict === 'unknown' && full.reason !== 'cancelled' && poolingApplies(deal.rules)) {
     const pooled = pooledPass(engine, deal, limits, full, started, options);
     if (pooled !== undefined) return pooled;
+    // undecided: the full search's answer, timed to the end of the pass
+    return { ...full, stats: { ...full.stats, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 } };
   }
   const outcome = withProofSummary(engine, deal.rules, full);
   if (outcome.proof === undefined || !options.proof?.certificate) return outcome;
@@ -104,7 +106,9 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
  * pooling whose search is exhausted answers `unsolvable`, with the pooled
  * proof summary (`proof.pools`) and, when asked for, the pooled certificate;
  * a pooled win proves nothing and is dropped.
- * @returns that answer, or undefined when no pooling decided (the caller answers `full`).
+ * @returns that answer, or undefined when no pooling decided (the caller
+ *   answers `full`, with `stats.elapsedMs` to the end of the pass; its other
+ *   counters and `reason` are the full search's).
  */
 function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, full: SolveOutcome, started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
   const poolings = options.poolings ?? POOLINGS_TO_TRY;
