@@ -980,7 +980,9 @@ function expand(parent: u32, fromParent: bool): bool {
   const directRunLength = !wrapRanks && buildRule != BUILD_SUIT_UP_OR_DOWN;
   const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
   const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
-  if (directRunLength) {
+  // Not in the pooled game: two columns may show the same card byte there (two
+  // cards of one rank and pool), and a top-card mask names only one of them.
+  if (directRunLength && !pooledMode) {
     // The columns' top cards as a mask (bit = card) and their owners
     // (TOP_OWNER): the targets of a card are BUILD_MASK[card] & tops. The
     // target columns of one source are gathered into a column mask and taken

@@ -18,6 +18,7 @@ import { checkCertificate, fingerprintKeys, type ProofCheckFail, type ProofCheck
 import { KEY_BYTES, type CertificateHeader } from '../../client-sdk/core/proof/format.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { POOLINGS_TO_TRY, poolRepresentatives } from '../../client-sdk/core/pools.js';
+import { closePooled, encodePooledKey, forEachPooledMove, pooledFromLayout, readPools, type PooledPosition } from '../../client-sdk/core/proof/check-pooled.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import { REFERENCE_VERDICTS, ROOT } from '../helpers/paths.js';
 
@@ -126,6 +127,49 @@ describe('pooled verdicts against the reference (1..200, 20,000 positions a pool
       expect(c.stats.statesStored).toBeLessThanOrEqual(f.stats.statesStored);
     }
   });
+});
+
+/** The pooled game's reachable set from the start, enumerated with the checker's own moves (check-pooled.ts), as hex keys. */
+function pooledReachable(d: Deal, pools: readonly string[]): Set<string> {
+  const { poolOf, size } = readPools(pools);
+  const key = new Uint8Array(KEY_BYTES);
+  const start = pooledFromLayout(d.layout, d.rules.foundationBase, poolOf);
+  closePooled(start, size);
+  encodePooledKey(start, key);
+  const seen = new Set([Buffer.from(key).toString('hex')]);
+  const queue: PooledPosition[] = [start];
+  while (queue.length > 0) {
+    forEachPooledMove(queue.pop()!, d.rules, poolOf, size, (next) => {
+      encodePooledKey(next, key);
+      const hex = Buffer.from(key).toString('hex');
+      if (!seen.has(hex)) {
+        seen.add(hex);
+        queue.push(next);
+      }
+    });
+  }
+  return seen;
+}
+
+describe('the engine\'s pooled set is the whole pooled game', () => {
+  it('equals the reachable set the checker\'s own moves enumerate, key for key', () => {
+    for (const [game, n, pools] of [
+      ['streets_and_alleys', 5, ['CD', 'HS']],
+      ['streets_and_alleys', 5, ['C', 'D', 'HS']],
+      ['streets_and_alleys', 1, ['C', 'DH', 'S']],
+      ['beleaguered_castle', 1, ['CH', 'DS']],
+    ] as const) {
+      const d = deal(game, n);
+      const out = engine.solvePooled(d, pools, { maxStates: 1_000_000, timeoutMs: 60_000 });
+      expect(out.verdict, `${game} ${n} ${pools.join('+')}`).toBe('unsolvable');
+      const keys = engine.storedKeys(1_000_000)!;
+      const stored = new Set<string>();
+      for (let i = 0; i < keys.length; i += KEY_BYTES) stored.add(Buffer.from(keys.subarray(i, i + KEY_BYTES)).toString('hex'));
+      const reachable = pooledReachable(d, pools);
+      expect(stored.size, `${game} ${n} ${pools.join('+')}`).toBe(reachable.size);
+      for (const k of reachable) if (!stored.has(k)) throw new Error(`${game} ${n} ${pools.join('+')}: the engine missed ${k}`);
+    }
+  }, 120_000);
 });
 
 describe('pooled certificates', () => {

@@ -265,10 +265,9 @@ function shapeOf(pos: PooledPosition, rules: Rules): Layout {
 }
 
 /**
- * Step 6 of a pooled certificate for positions `from` .. `to - 1` of the
- * sorted set: from every position every pooled move leads to a position in
- * the set after the pooled auto-move closure (`closePooled`). The moves,
- * with n cards in a column:
+ * Calls `visit` with every pooled move of `pos` and the position it leads
+ * to after the pooled auto-move closure (`closePooled`; a new position,
+ * `pos` is left as it is). The moves, with n cards in a column:
  * - a run of the top k cards (k = 1..n, each card one relRank below the one
  *   under it) onto another column whose top card is one relRank above the
  *   run's deepest card, or onto an empty column that accepts it
@@ -279,6 +278,86 @@ function shapeOf(pos: PooledPosition, rules: Rules): Layout {
  * - a card of a free cell onto a column (as above) or to a foundation.
  * Every empty column and free cell is alike under the key, so one of each
  * is tried.
+ */
+export function forEachPooledMove(
+  pos: PooledPosition,
+  rules: Rules,
+  poolOf: number[],
+  size: number[],
+  visit: (next: PooledPosition, move: Move) => void,
+): void {
+  const accepts = (symbol: number) => rules.emptyColumn === 'any' || (rules.emptyColumn === 'kings' && symbol >> 2 === 13);
+  const buildsOn = (symbol: number, below: number) => (symbol >> 2) + 1 === below >> 2;
+  const shape = shapeOf(pos, rules);
+  const emptyColumn = pos.columns.findIndex((col) => col.length === 0);
+  const look = (next: PooledPosition, move: Move) => {
+    // the move's new arrays are its own; a column it did not touch is copied before the closure pops it
+    const closed = { columns: next.columns.map((col) => col.slice()), cells: next.cells.slice() };
+    closePooled(closed, size);
+    visit(closed, move);
+  };
+  const moved = (cols: number[][], cells: number[]): PooledPosition => ({ columns: cols, cells });
+  const move = (card: number, count: number, fromKind: 'column' | 'cell', fromIndex: number, toKind: 'column' | 'cell' | 'foundation', toIndex: number): Move => ({
+    from: fromKind,
+    fromIndex,
+    to: toKind,
+    toIndex,
+    count,
+    card: symbolText(card, poolOf),
+    auto: false,
+  });
+  // from columns
+  for (let c = 0; c < pos.columns.length; c++) {
+    const col = pos.columns[c];
+    const len = col.length;
+    if (len === 0) continue;
+    const top = col[len - 1];
+    for (let k = 1; k <= len; k++) {
+      if (k > 1 && !buildsOn(col[len - k + 1], col[len - k])) break; // not a sequence: no longer run is either
+      const deepest = col[len - k];
+      const run = col.slice(len - k);
+      const rest = col.slice(0, len - k);
+      for (let d = 0; d < pos.columns.length; d++) {
+        if (d === c) continue;
+        const dest = pos.columns[d];
+        if (dest.length > 0 ? !buildsOn(deepest, dest[dest.length - 1]) : d !== emptyColumn || !accepts(deepest)) continue;
+        if (k > sequenceCapacity(rules, shape, d)) continue;
+        const cols = pos.columns.slice();
+        cols[c] = rest;
+        cols[d] = dest.concat(run);
+        look(moved(cols, pos.cells), move(deepest, k, 'column', c, 'column', d));
+      }
+    }
+    if (pos.cells.length < rules.freeCells) {
+      const cols = pos.columns.slice();
+      cols[c] = col.slice(0, len - 1);
+      look(moved(cols, [...pos.cells, top]), move(top, 1, 'column', c, 'cell', pos.cells.length));
+    }
+    if (fitsPooledFoundation(pos, top)) {
+      const cols = pos.columns.slice();
+      cols[c] = col.slice(0, len - 1);
+      look(moved(cols, pos.cells), move(top, 1, 'column', c, 'foundation', top & 3));
+    }
+  }
+  // from cells
+  for (let j = 0; j < pos.cells.length; j++) {
+    const card = pos.cells[j];
+    const cells = pos.cells.slice(0, j).concat(pos.cells.slice(j + 1));
+    for (let d = 0; d < pos.columns.length; d++) {
+      const dest = pos.columns[d];
+      if (dest.length > 0 ? !buildsOn(card, dest[dest.length - 1]) : d !== emptyColumn || !accepts(card)) continue;
+      const cols = pos.columns.slice();
+      cols[d] = dest.concat([card]);
+      look(moved(cols, cells), move(card, 1, 'cell', j, 'column', d));
+    }
+    if (fitsPooledFoundation(pos, card)) look(moved(pos.columns, cells), move(card, 1, 'cell', j, 'foundation', card & 3));
+  }
+}
+
+/**
+ * Step 6 of a pooled certificate for positions `from` .. `to - 1` of the
+ * sorted set: from every position every pooled move (`forEachPooledMove`),
+ * followed by the pooled auto-move closure, leads to a position in the set.
  * @throws Rejection `not_closed` at the first move whose result is missing.
  */
 export function checkPooledMoves(
@@ -296,21 +375,12 @@ export function checkPooledMoves(
   const view = new DataView(scratch.buffer);
   const probe = new Uint32Array(WORDS);
   const every = options.progressEvery ?? 10_000;
-  let movesTried = 0;
   let movesChecked = 0;
-  const accepts = (symbol: number) => rules.emptyColumn === 'any' || (rules.emptyColumn === 'kings' && symbol >> 2 === 13);
-  const buildsOn = (symbol: number, below: number) => (symbol >> 2) + 1 === below >> 2;
   for (let i = from; i < to; i++) {
     const key = body.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
     const pos = decodePooledKey(key, rules, poolOf, size, i);
-    const shape = shapeOf(pos, rules);
-    const emptyColumn = pos.columns.findIndex((col) => col.length === 0);
-    const look = (next: PooledPosition, move: Move) => {
-      movesTried++;
+    forEachPooledMove(pos, rules, poolOf, size, (next, move) => {
       movesChecked++;
-      // the move's new arrays are its own; a column it did not touch is copied before the closure pops it
-      next = { columns: next.columns.map((col) => col.slice()), cells: next.cells.slice() };
-      closePooled(next, size);
       encodePooledKey(next, scratch);
       for (let w = 0; w < WORDS; w++) probe[w] = view.getUint32(w * 4, false);
       if (!contains(set, n, probe)) {
@@ -322,65 +392,9 @@ export function checkPooledMoves(
           resultKey: hex(scratch),
         });
       }
-    };
-    const moved = (cols: number[][], cells: number[]): PooledPosition => ({ columns: cols, cells });
-    const move = (card: number, count: number, fromKind: 'column' | 'cell', fromIndex: number, toKind: 'column' | 'cell' | 'foundation', toIndex: number): Move => ({
-      from: fromKind,
-      fromIndex,
-      to: toKind,
-      toIndex,
-      count,
-      card: symbolText(card, poolOf),
-      auto: false,
     });
-    // from columns
-    for (let c = 0; c < pos.columns.length; c++) {
-      const col = pos.columns[c];
-      const len = col.length;
-      if (len === 0) continue;
-      const top = col[len - 1];
-      for (let k = 1; k <= len; k++) {
-        if (k > 1 && !buildsOn(col[len - k + 1], col[len - k])) break; // not a sequence: no longer run is either
-        const deepest = col[len - k];
-        const run = col.slice(len - k);
-        const rest = col.slice(0, len - k);
-        for (let d = 0; d < pos.columns.length; d++) {
-          if (d === c) continue;
-          const dest = pos.columns[d];
-          if (dest.length > 0 ? !buildsOn(deepest, dest[dest.length - 1]) : d !== emptyColumn || !accepts(deepest)) continue;
-          if (k > sequenceCapacity(rules, shape, d)) continue;
-          const cols = pos.columns.slice();
-          cols[c] = rest;
-          cols[d] = dest.concat(run);
-          look(moved(cols, pos.cells), move(deepest, k, 'column', c, 'column', d));
-        }
-      }
-      if (pos.cells.length < rules.freeCells) {
-        const cols = pos.columns.slice();
-        cols[c] = col.slice(0, len - 1);
-        look(moved(cols, [...pos.cells, top]), move(top, 1, 'column', c, 'cell', pos.cells.length));
-      }
-      if (fitsPooledFoundation(pos, top)) {
-        const cols = pos.columns.slice();
-        cols[c] = col.slice(0, len - 1);
-        look(moved(cols, pos.cells), move(top, 1, 'column', c, 'foundation', top & 3));
-      }
-    }
-    // from cells
-    for (let j = 0; j < pos.cells.length; j++) {
-      const card = pos.cells[j];
-      const cells = pos.cells.slice(0, j).concat(pos.cells.slice(j + 1));
-      for (let d = 0; d < pos.columns.length; d++) {
-        const dest = pos.columns[d];
-        if (dest.length > 0 ? !buildsOn(card, dest[dest.length - 1]) : d !== emptyColumn || !accepts(card)) continue;
-        const cols = pos.columns.slice();
-        cols[d] = dest.concat([card]);
-        look(moved(cols, cells), move(card, 1, 'cell', j, 'column', d));
-      }
-      if (fitsPooledFoundation(pos, card)) look(moved(pos.columns, cells), move(card, 1, 'cell', j, 'foundation', card & 3));
-    }
     if (options.onProgress && (i - from + 1) % every === 0) options.onProgress(i - from + 1, to - from);
   }
-  return { movesTried, movesChecked };
+  return { movesTried: movesChecked, movesChecked };
 }
 
