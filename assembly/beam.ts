@@ -45,7 +45,7 @@
  */
 import {
   numColumns, numCells, rankOf, suitOf, buildsOn, emptyColumnAccepts, sequenceCapacity, setRules,
-  buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK,
+  buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, setPools,
 } from './rules';
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
@@ -921,6 +921,7 @@ function readStart(): bool {
   if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) return false;
   for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) return false;
   setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
+  setPools(0, 1, 2, 3); // the beam shortens a solution of the real game, never of a pooled one
   fillBuildMasks();
   memory.fill(START, 0, POSITION_BYTES);
   for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));

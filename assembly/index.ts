@@ -10,7 +10,7 @@ export { solve, setHeuristicWeights, resetHeuristicWeights, setScanCount, setSca
 // instantiates the module and refuses a module that lacks one, so the two
 // sides cannot drift apart silently.
 export {
-  INPUT_BYTES, IN_COLUMNS, IN_CELLS, IN_BUILD, IN_EMPTY, IN_SEQUENCE, IN_WRAP,
+  INPUT_BYTES, IN_COLUMNS, IN_CELLS, IN_BUILD, IN_EMPTY, IN_SEQUENCE, IN_WRAP, IN_POOLED, IN_POOLS,
   IN_FOUNDATIONS, IN_FREE_CELLS, IN_LENGTHS, IN_CARDS, IN_COLUMN_STRIDE,
   VERDICT_SOLVED, VERDICT_UNSOLVABLE, VERDICT_UNKNOWN, VERDICT_ERROR,
   REASON_NONE, REASON_MAX_STATES, REASON_TIMEOUT, REASON_MEMORY, REASON_CANCELLED,

@@ -23,7 +23,7 @@
  * 378 bits <= 384 = 6 words.
  */
 import {
-  numColumns, numCells, buildRule, sequenceRule, wrapRanks, rankOf, suitOf, isRed, SEQ_UNLIMITED,
+  numColumns, numCells, buildRule, sequenceRule, wrapRanks, rankOf, suitOf, isRed, SEQ_UNLIMITED, pooledMode, poolOf,
   BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN,
 } from './rules';
 import { writeMove, SOURCE_CELL, SOURCE_COLUMN, TARGET_FOUNDATION } from './output';
@@ -141,10 +141,35 @@ export function firstEmptyColumn(p: usize): i32 {
   return -1;
 }
 
-/** True when `card` is the next card of its suit's foundation. */
+/**
+ * True when `card` is the next card of its suit's foundation; in the pooled
+ * game, of one of its pool's piles (`pooledPile`).
+ */
 // @ts-ignore: decorator
 @inline export function fitsFoundation(p: usize, card: i32): bool {
+  if (pooledMode) return pooledPile(p, card) >= 0;
   return foundation(p, suitOf(card)) + 1 == rankOf(card);
+}
+
+/**
+ * Pooled game: the pile (a suit slot of the card's pool) a pooled card of
+ * relative rank r goes on: the last of the pool's piles, in suit order, that
+ * holds r - 1, or -1 when none does. The piles of a pool are kept ascending
+ * in suit order, so the pile after it holds at least r and raising this one
+ * to r keeps them ascending (the pool's foundations as a sorted multiset).
+ */
+export function pooledPile(p: usize, card: i32): i32 {
+  const below = rankOf(card) - 1;
+  const pool = suitOf(card);
+  let pile = -1;
+  for (let t = 0; t < 4; t++) if (poolOf(t) == pool && foundation(p, t) == below) pile = t;
+  return pile;
+}
+
+/** Puts `card` (which fits, see `fitsFoundation`) on its foundation: its suit's, or in the pooled game its pile. */
+// @ts-ignore: decorator
+@inline export function sendHome(p: usize, card: i32): void {
+  setFoundation(p, pooledMode ? pooledPile(p, card) : suitOf(card), rankOf(card));
 }
 
 /**
@@ -187,6 +212,12 @@ export function firstEmptyColumn(p: usize): i32 {
 export function isSafeAutoMove(p: usize, card: i32): bool {
   const r = rankOf(card);
   const s = suitOf(card);
+  // The pooled game (`rank` build only): no auto-move for a card of a pool of
+  // two suits or more; a card of a suit pooled with none goes home by the
+  // rank rule below over every pile (docs/proofs.md, "Pooled certificates").
+  if (pooledMode) {
+    for (let t = 0; t < 4; t++) if (t != s && poolOf(t) == s) return false;
+  }
   if (buildRule == BUILD_SUIT_UP_OR_DOWN && sequenceRule == SEQ_UNLIMITED) return false;
   if (wrapRanks) {
     if (r == 1) return false;
@@ -226,7 +257,7 @@ export function applyAutoMoves(p: usize, emit: bool): bool {
       const card = cellCard(p, i);
       if (card != 0 && fitsFoundation(p, card) && isSafeAutoMove(p, card)) {
         setCellCard(p, i, 0);
-        setFoundation(p, suitOf(card), rankOf(card));
+        sendHome(p, card);
         if (emit) writeMove(SOURCE_CELL, i, TARGET_FOUNDATION, suitOf(card), 1, card, true);
         moved = true;
         any = true;
@@ -239,7 +270,7 @@ export function applyAutoMoves(p: usize, emit: bool): bool {
         if (!fitsFoundation(p, card) || !isSafeAutoMove(p, card)) break;
         n--;
         setColumnLength(p, c, n);
-        setFoundation(p, suitOf(card), rankOf(card));
+        sendHome(p, card);
         if (emit) writeMove(SOURCE_COLUMN, c, TARGET_FOUNDATION, suitOf(card), 1, card, true);
         moved = true;
         any = true;
@@ -268,6 +299,7 @@ const CELL_SORT: usize = memory.data(16);
  * sort: at most 10 columns) and returns its address.
  */
 export function canonicalColumnOrder(p: usize): usize {
+  if (pooledMode) return pooledColumnOrder(p);
   const n = numColumns;
   for (let i = 0; i < n; i++) store<u8>(COLUMN_SORT_KEYS + i, columnSortKey(p, i));
   for (let i = 0; i < n; i++) {
@@ -276,6 +308,42 @@ export function canonicalColumnOrder(p: usize): usize {
     while (j > 0) {
       const prev = load<u8>(COLUMN_ORDER + j - 1);
       if (load<u8>(COLUMN_SORT_KEYS + prev) <= key) break;
+      store<u8>(COLUMN_ORDER + j, prev);
+      j--;
+    }
+    store<u8>(COLUMN_ORDER + j, i);
+  }
+  return COLUMN_ORDER;
+}
+
+/**
+ * Pooled game: -1, 0, 1 as column `a` of `p` sorts before, with, or after
+ * column `b`: by their cards deepest first, a column that is a prefix of the
+ * other first, empty columns last. In the pooled game two columns may start
+ * with the same symbol (two cards of one rank and pool), so the deepest card
+ * alone does not order them; equal columns are interchangeable.
+ */
+function comparePooledColumns(p: usize, a: i32, b: i32): i32 {
+  const na = columnLength(p, a);
+  const nb = columnLength(p, b);
+  if (na == 0 || nb == 0) return na == nb ? 0 : na == 0 ? 1 : -1;
+  const n = na < nb ? na : nb;
+  for (let i = 0; i < n; i++) {
+    const x = cardAt(p, a, i);
+    const y = cardAt(p, b, i);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return na == nb ? 0 : na < nb ? -1 : 1;
+}
+
+/** `canonicalColumnOrder` of the pooled game: columns sorted by `comparePooledColumns` (insertion sort, stable). */
+function pooledColumnOrder(p: usize): usize {
+  const n = numColumns;
+  for (let i = 0; i < n; i++) {
+    let j = i;
+    while (j > 0) {
+      const prev = <i32>load<u8>(COLUMN_ORDER + j - 1);
+      if (comparePooledColumns(p, prev, i) <= 0) break;
       store<u8>(COLUMN_ORDER + j, prev);
       j--;
     }
@@ -405,11 +473,44 @@ export function decodeKey(key: usize, p: usize): void {
     i++;
   }
   for (; i < MAX_CELLS; i++) setCellCard(p, i, 0);
+  if (pooledMode) {
+    decodePooledFoundations(key, p);
+    return;
+  }
   // Foundations: every absent card is home; a suit's foundation ends below its lowest card in play.
   for (let s = 0; s < 4; s++) {
     let f = 13;
     for (let r = 1; r <= 13; r++) {
       if ((present >> <u64>(r * 4 + s)) & 1) {
+        f = r - 1;
+        break;
+      }
+    }
+    setFoundation(p, s, f);
+  }
+}
+
+const SYMBOL_COUNT: usize = memory.data(64);
+
+/**
+ * Pooled game: the foundations implied by a pooled key. For a pool whose
+ * piles, ascending, hold h_1 <= h_2 <= ..., the cards of rank r in play
+ * number c_r = #{i : h_i < r}, so h_i = (least r with c_r >= i) - 1 (13 when
+ * there is none); pile i is the pool's i-th suit in suit order.
+ */
+function decodePooledFoundations(key: usize, p: usize): void {
+  memory.fill(SYMBOL_COUNT, 0, 64);
+  for (let bit = 0; bit < KEY_BYTES * 8 - 5; bit += 6) {
+    const sym = readSymbol(key, bit);
+    if (sym != 0) store<u8>(SYMBOL_COUNT + sym, load<u8>(SYMBOL_COUNT + sym) + 1);
+  }
+  for (let s = 0; s < 4; s++) {
+    const pool = poolOf(s);
+    let index = 1; // s is the index-th suit of its pool
+    for (let t = 0; t < s; t++) if (poolOf(t) == pool) index++;
+    let f = 13;
+    for (let r = 1; r <= 13; r++) {
+      if (<i32>load<u8>(SYMBOL_COUNT + r * 4 + pool) >= index) {
         f = r - 1;
         break;
       }

@@ -32,6 +32,37 @@ export let emptyColumnRule: i32 = EMPTY_ANY;
 export let sequenceRule: i32 = SEQ_SUPERMOVE;
 export let wrapRanks: bool = false;
 
+/**
+ * Pooled game (docs/proofs.md, "Pooled certificates"): when set, suits are
+ * merged into pools; card bytes carry the pool's lowest suit instead of their
+ * own (a pooled card is known by rank and pool only), and the foundations of
+ * a pool are interchangeable piles, kept in ascending order of height over
+ * the pool's suits. Off (and `poolOf(s) == s`) for the real game.
+ */
+export let pooledMode: bool = false;
+/** Pool of each suit, as the lowest suit of the pool (u8 x 4). */
+export const POOL_OF: usize = memory.data(4);
+
+/** Pool (its lowest suit) of suit `suit`. */
+// @ts-ignore: decorator
+@inline export function poolOf(suit: i32): i32 {
+  return load<u8>(POOL_OF + suit);
+}
+
+/**
+ * Sets the pools of the next solve: `pools[s]` is the lowest suit of suit s's
+ * pool (s itself when s is alone). Pooled mode is on when some suit shares a
+ * pool. Only for rules whose tableau never looks at suit (`rank` build, no
+ * wrap); the glue refuses any other.
+ */
+export function setPools(p0: i32, p1: i32, p2: i32, p3: i32): void {
+  store<u8>(POOL_OF, p0);
+  store<u8>(POOL_OF + 1, p1);
+  store<u8>(POOL_OF + 2, p2);
+  store<u8>(POOL_OF + 3, p3);
+  pooledMode = p0 != 0 || p1 != 1 || p2 != 2 || p3 != 3;
+}
+
 /** Sets the rules of the next solve (values as in the constants above). */
 export function setRules(columns: i32, cells: i32, build: i32, empty: i32, seq: i32, wrap: bool): void {
   numColumns = columns;

@@ -23,12 +23,12 @@
  * (MOVE_TO_CARD), bits 14-19 the number of cards.
  */
 import {
-  numColumns, numCells, buildRule, emptyColumnRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT, BUILD_SUIT_UP_OR_DOWN, EMPTY_ANY, EMPTY_KINGS, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules,
+  numColumns, numCells, buildRule, emptyColumnRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT, BUILD_SUIT_UP_OR_DOWN, EMPTY_ANY, EMPTY_KINGS, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules, setPools, pooledMode, poolOf,
 } from './rules';
 import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey,
+  copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey, sendHome,
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
 import {
@@ -71,7 +71,9 @@ const MAX_PATH: i32 = 8192;
  * the module instead of repeating them):
  *   IN_COLUMNS 0, IN_CELLS 1, IN_BUILD 2 (BUILD_*), IN_EMPTY 3 (EMPTY_*),
  *   IN_SEQUENCE 4 (SEQ_*), IN_WRAP 5 (0/1)
+ *   IN_POOLED 6 (0/1): the pooled game (rules.ts `setPools`, docs/proofs.md)
  *   IN_FOUNDATIONS 8..11: foundations (relative counts, suits C D H S)
+ *   IN_POOLS 12..15: with IN_POOLED, the pool of each suit as its lowest suit
  *   IN_FREE_CELLS 16..23: free cells (card bytes, 0 = empty)
  *   IN_LENGTHS 32..41: column lengths
  *   IN_CARDS + c * IN_COLUMN_STRIDE + i: card i (deepest first) of column c
@@ -82,7 +84,9 @@ export const IN_BUILD: i32 = 2;
 export const IN_EMPTY: i32 = 3;
 export const IN_SEQUENCE: i32 = 4;
 export const IN_WRAP: i32 = 5;
+export const IN_POOLED: i32 = 6;
 export const IN_FOUNDATIONS: i32 = 8;
+export const IN_POOLS: i32 = 12;
 export const IN_FREE_CELLS: i32 = 16;
 export const IN_LENGTHS: i32 = 32;
 export const IN_CARDS: i32 = 64;
@@ -952,7 +956,7 @@ function expand(parent: u32, fromParent: bool): bool {
     const card = cellCard(p, i);
     if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
       setCellCard(p, i, 0);
-      setFoundation(p, suitOf(card), rankOf(card));
+      sendHome(p, card);
       exposedCard = -1;
       if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
     }
@@ -961,7 +965,7 @@ function expand(parent: u32, fromParent: bool): bool {
     const card = topCard(p, c);
     if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
       setColumnLength(p, c, columnLength(p, c) - 1);
-      setFoundation(p, suitOf(card), rankOf(card));
+      sendHome(p, card);
       exposedCard = -1;
       if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
     }
@@ -976,7 +980,9 @@ function expand(parent: u32, fromParent: bool): bool {
   const directRunLength = !wrapRanks && buildRule != BUILD_SUIT_UP_OR_DOWN;
   const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
   const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
-  if (directRunLength) {
+  // Not in the pooled game: two columns may show the same card byte there (two
+  // cards of one rank and pool), and a top-card mask names only one of them.
+  if (directRunLength && !pooledMode) {
     // The columns' top cards as a mask (bit = card) and their owners
     // (TOP_OWNER): the targets of a card are BUILD_MASK[card] & tops. The
     // target columns of one source are gathered into a column mask and taken
@@ -1166,7 +1172,7 @@ function playMove(p: usize, move: u32): bool {
     liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + n;
   }
   if (dstKind == TARGET_FOUNDATION) {
-    setFoundation(p, suitOf(card), rankOf(card));
+    sendHome(p, card);
   } else if (dstKind == TARGET_CELL) {
     setCellCard(p, dstIndex, card);
   } else {
@@ -1326,13 +1332,58 @@ function readInput(): void {
     columns, load<u8>(INPUT + IN_CELLS), load<u8>(INPUT + IN_BUILD), load<u8>(INPUT + IN_EMPTY),
     load<u8>(INPUT + IN_SEQUENCE), load<u8>(INPUT + IN_WRAP) != 0,
   );
+  readPools();
   memory.fill(START, 0, POSITION_BYTES);
   for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + IN_FOUNDATIONS + s));
-  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + IN_FREE_CELLS + i) : 0);
+  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? pooledCard(load<u8>(INPUT + IN_FREE_CELLS + i)) : 0);
   for (let c = 0; c < MAX_COLUMNS; c++) {
     const n = c < numColumns ? <i32>load<u8>(INPUT + IN_LENGTHS + c) : 0;
     setColumnLength(START, c, n);
-    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + IN_CARDS + c * IN_COLUMN_STRIDE + i));
+    for (let i = 0; i < n; i++) setCardAt(START, c, i, pooledCard(load<u8>(INPUT + IN_CARDS + c * IN_COLUMN_STRIDE + i)));
+  }
+  if (pooledMode) sortPooledFoundations();
+}
+
+/**
+ * Reads IN_POOLED and IN_POOLS into the rules (`setPools`); traps on a pool
+ * map that is not "each suit's pool is its pool's lowest suit" (the glue
+ * writes only such maps) or on a pooled game under rules that look at suit.
+ */
+function readPools(): void {
+  if (load<u8>(INPUT + IN_POOLED) == 0) {
+    setPools(0, 1, 2, 3);
+    return;
+  }
+  for (let s = 0; s < 4; s++) {
+    const pool = <i32>load<u8>(INPUT + IN_POOLS + s);
+    if (pool > s || <i32>load<u8>(INPUT + IN_POOLS + pool) != pool) unreachable();
+  }
+  if (buildRule != BUILD_RANK || wrapRanks) unreachable();
+  setPools(load<u8>(INPUT + IN_POOLS), load<u8>(INPUT + IN_POOLS + 1), load<u8>(INPUT + IN_POOLS + 2), load<u8>(INPUT + IN_POOLS + 3));
+}
+
+/** The card byte of `card` in the game being solved: in the pooled game its rank and its suit's pool. */
+// @ts-ignore: decorator
+@inline function pooledCard(card: i32): i32 {
+  return card == 0 || !pooledMode ? card : (card & ~3) | poolOf(card & 3);
+}
+
+/** Pooled game: puts the piles of each pool of START in ascending order of height over the pool's suits (position.ts `pooledPile`). */
+function sortPooledFoundations(): void {
+  for (let pool = 0; pool < 4; pool++) {
+    // selection sort of the heights over the suits of `pool`, in suit order
+    for (let j = 0; j < 4; j++) {
+      if (poolOf(j) != pool) continue;
+      for (let k = j + 1; k < 4; k++) {
+        if (poolOf(k) != pool) continue;
+        const a = foundation(START, j);
+        const b = foundation(START, k);
+        if (b < a) {
+          setFoundation(START, j, b);
+          setFoundation(START, k, a);
+        }
+      }
+    }
   }
 }
 
@@ -1385,7 +1436,8 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
  */
 // @ts-ignore: decorator
 @inline function repeatCardOf(word: u32): i32 {
-  return (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
+  // Pooled game: none, since another card of the same rank and pool has the same byte (and other moves).
+  return !pooledMode && (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
 }
 
 /**
@@ -1664,7 +1716,13 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyQuotaReached = false;
   if (!lazyQuotaOverridden) lazyQuota = buildRule == BUILD_ALTERNATE_COLOR ? LAZY_QUOTA_ALTERNATE : LAZY_QUOTA;
   queuedTotal = 0;
-  if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
+  // The pooled game searches eagerly only: the lazy phase replays pending
+  // moves by card byte (applyMove), which names no single card when two
+  // cards of one rank and pool share it.
+  if (pooledMode) lazyPhase = false;
+  if (pooledMode) {
+    if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
+  } else if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
   if (!lazyQuotaReached) queuedTotal = entryCount;
   if (lazyQuotaReached && goalIndex == 0 && stopReason == REASON_NONE && !lazyOutOfMemory) {
     if (handOver()) eagerSearch();
@@ -1679,6 +1737,8 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   activeScans = EAGER_SCANS;
 
   if (goalIndex != 0) {
+    // A pooled win proves nothing about the real deal: no solution is written.
+    if (pooledMode) return VERDICT_SOLVED;
     return reconstructSolution(goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
   }
   if (stopReason != REASON_NONE) {

@@ -233,7 +233,7 @@ export const OptimizeInfoSchema = z
 /** One reduction of the search (client-sdk/core/proof/format.ts `reductionsFor`). */
 export const ReductionSchema = z
   .object({
-    name: z.enum(['safe_auto_moves', 'column_order', 'free_cell_order']),
+    name: z.enum(['safe_auto_moves', 'column_order', 'free_cell_order', 'suit_pools']),
     meaning: z.string().meta({ description: 'What the reduction does and why it loses no solution, in one line.' }),
     rule: z.enum(AUTO_MOVE_RULES).optional().meta({ description: 'For `safe_auto_moves`: the rule applied (docs/proofs.md).' }),
   })
@@ -261,7 +261,8 @@ export const CertificateInfoSchema = z
 /** The proof summary of an `unsolvable` answer. */
 export const ProofSchema = z
   .object({
-    positions: z.number().int().meta({ description: 'Distinct canonical positions reachable from the start; the search examined every one.' }),
+    positions: z.number().int().meta({ description: 'Distinct canonical positions reachable from the start; the search examined every one (of the pooled game when `pools` is set).' }),
+    pools: z.array(z.string()).optional().meta({ description: 'Set when the proof is of the pooled game (docs/proofs.md, "Pooled certificates"): the suits merged into pools, e.g. ["C", "DH", "S"].' }),
     reductions: z.array(ReductionSchema).meta({ description: 'Every reduction the search used; nothing else was pruned.' }),
     fingerprint: z.string().meta({ description: 'Fingerprint of the explored set, 16 hex digits: the sum mod 2^64 of FNV-1a-64 over each 48-byte key.' }),
     fingerprintAlgorithm: z.string(),

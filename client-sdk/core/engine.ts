@@ -17,6 +17,7 @@ import { SolverError } from './errors.js';
 import { UNKNOWN_REASONS, type SolveLimits, type SolveOutcome, type UnknownReason } from './solve-types.js';
 import { checkSolution } from './verify.js';
 import { shortenSolution, type ShortenOptions } from './shorten.js';
+import { poolingApplies, poolRepresentatives, type SuitPools } from './pools.js';
 
 /*
  * The words come from the vocabularies (BUILD_RULES, ..., UNKNOWN_REASONS,
@@ -39,7 +40,7 @@ interface EngineInterface {
   /** Input block: its size and the byte offset of each field (assembly/search.ts). */
   input: {
     bytes: number; columns: number; cells: number; build: number; empty: number; sequence: number; wrap: number;
-    foundations: number; freeCells: number; lengths: number; cards: number; columnStride: number;
+    pooled: number; pools: number; foundations: number; freeCells: number; lengths: number; cards: number; columnStride: number;
   };
   /** Output buffer: bytes per move and the offset of each field (assembly/output.ts). */
   output: {
@@ -97,6 +98,7 @@ function readInterface(exports: WebAssembly.Exports): EngineInterface {
     input: {
       bytes: constant('INPUT_BYTES'), columns: constant('IN_COLUMNS'), cells: constant('IN_CELLS'), build: constant('IN_BUILD'),
       empty: constant('IN_EMPTY'), sequence: constant('IN_SEQUENCE'), wrap: constant('IN_WRAP'),
+      pooled: constant('IN_POOLED'), pools: constant('IN_POOLS'),
       foundations: constant('IN_FOUNDATIONS'), freeCells: constant('IN_FREE_CELLS'), lengths: constant('IN_LENGTHS'),
       cards: constant('IN_CARDS'), columnStride: constant('IN_COLUMN_STRIDE'),
     },
@@ -108,6 +110,18 @@ function readInterface(exports: WebAssembly.Exports): EngineInterface {
     sources: new Map(MOVE_SOURCES.map((word) => [sourceCode[word], word])),
     targets: new Map(MOVE_TARGETS.map((word) => [targetCode[word], word])),
   };
+}
+
+/**
+ * What `Engine.solvePooled` answers: `unsolvable` (the pooled game has no
+ * solution, so neither has the deal), `pooled_solvable` (proves nothing),
+ * or `unknown` with the budget that ran out.
+ */
+export interface PooledOutcome {
+  verdict: 'unsolvable' | 'pooled_solvable' | 'unknown';
+  reason?: UnknownReason;
+  pools: SuitPools;
+  stats: SolveOutcome['stats'];
 }
 
 /** Largest Wasm memory Node 20 allows (65,536 pages less one, as the engine keeps its arena below 0xffff0000). */
@@ -252,6 +266,8 @@ export class Engine {
   private deadline = 0;
   /** The clock `deadline` is read on: wall clock, or (a shortening with `cpuClock`) this process's CPU time. */
   private clock: () => number = () => performance.now();
+  /** Pool of each suit (its lowest suit) for the running pooled solve; undefined for the real game. */
+  private pools: [number, number, number, number] | undefined;
   /** The running solve's progress reports (undefined outside `solve`). */
   private progress: { onProgress: (p: SolveProgress) => void; intervalMs: number; started: number; next: number } | undefined;
 
@@ -326,6 +342,15 @@ export class Engine {
    * @throws RangeError when `progress.intervalMs` is not a number ≥ 0.
    */
   solve(deal: Deal, limits: SolveLimits, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES, progress?: ProgressOptions): SolveOutcome {
+    this.pools = undefined;
+    return this.run(deal, limits, stop, memoryLimitBytes, progress) as SolveOutcome;
+  }
+
+  /** Counters of the last `run`. */
+  private lastStats: SolveOutcome['stats'] = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
+
+  /** `solve` of the real game, or (with `this.pools`) of the pooled game, where a win is `pooled_solvable` and has no solution. */
+  private run(deal: Deal, limits: SolveLimits, stop: Int32Array | undefined, memoryLimitBytes: number, progress: ProgressOptions | undefined): SolveOutcome | 'pooled_solvable' {
     const intervalMs = progress?.intervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     if (!(intervalMs >= 0)) throw new RangeError(`progress.intervalMs must be a number >= 0, got ${intervalMs}`);
     const started = performance.now();
@@ -348,6 +373,8 @@ export class Engine {
       memoryBytes: e.memoryBytesUsed(),
     };
     const abi = this.abi;
+    this.lastStats = stats;
+    if (verdictCode === abi.verdictSolved && this.pools !== undefined) return 'pooled_solvable';
     if (verdictCode === abi.verdictUnsolvable) return { verdict: 'unsolvable', moves: [], stats };
     if (verdictCode === abi.verdictUnknown) {
       return { verdict: 'unknown', reason: abi.reasons.get(e.lastStopReason()) ?? 'memory', moves: [], stats };
@@ -359,6 +386,29 @@ export class Engine {
       throw new SolverError('solution_check_failed', `the solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
     }
     return { verdict: 'solved', moves, stats };
+  }
+
+  /**
+   * Searches the *pooled* game of a deal (client-sdk/core/pools.ts): suits
+   * merged into `pools`, no auto-moves, an eager search to the end or to a
+   * budget. `unsolvable` proves the real deal unsolvable (the stored set is
+   * its pooled certificate: `fingerprint`, `storedKeys`); `pooled_solvable`
+   * proves nothing and carries no solution; `unknown` names the budget.
+   * @throws RangeError when `pools` is not a canonical pooling; SolverError
+   *   `bad_rules` when the rules look at suit (`poolingApplies`); as `solve`.
+   */
+  solvePooled(deal: Deal, pools: SuitPools, limits: SolveLimits, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES, progress?: ProgressOptions): PooledOutcome {
+    const representatives = poolRepresentatives(pools);
+    if (!poolingApplies(deal.rules)) throw new SolverError('bad_rules', 'suits can be pooled only under rules whose tableau ignores suit (rank build, no wrap)');
+    this.pools = representatives;
+    let outcome: SolveOutcome | 'pooled_solvable';
+    try {
+      outcome = this.run(deal, limits, stop, memoryLimitBytes, progress);
+    } finally {
+      this.pools = undefined;
+    }
+    if (outcome === 'pooled_solvable') return { verdict: 'pooled_solvable', pools, stats: this.lastStats };
+    return { verdict: outcome.verdict as PooledOutcome['verdict'], ...(outcome.reason ? { reason: outcome.reason } : {}), pools, stats: outcome.stats };
   }
 
   /**
@@ -455,6 +505,10 @@ export class Engine {
     input[at.empty] = this.abi.empty[rules.emptyColumn];
     input[at.sequence] = this.abi.sequence[rules.sequenceMove];
     input[at.wrap] = rules.wrap ? 1 : 0;
+    if (this.pools !== undefined) {
+      input[at.pooled] = 1;
+      for (let s = 0; s < 4; s++) input[at.pools + s] = this.pools[s];
+    }
     for (let s = 0; s < 4; s++) input[at.foundations + s] = layout.foundations[s];
     layout.freeCells.forEach((card, i) => {
       input[at.freeCells + i] = card === null ? 0 : toEngineCard(card, base);

@@ -45,8 +45,16 @@ function report(result: ProofCheckResult, file: string): string {
   if (result.ok) {
     return [
       `PASS: ${subject(result)} is unsolvable (${file}).`,
-      `  ${plural(result.positions, 'position')}, none won; the start position is in the set;`,
-      `  ${plural(result.movesChecked, 'legal move')} checked (${plural(result.movesTried, 'candidate')} judged by checkMove), every one leads into the set;`,
+      ...(result.header.pools !== undefined
+        ? [
+            `  by its pooled game (pools ${result.header.pools.join(' ')}: docs/proofs.md, "Pooled certificates"):`,
+            `  ${plural(result.positions, 'pooled position')}, none won; the pooled start position is in the set;`,
+            `  ${plural(result.movesChecked, 'pooled move')} checked, every one leads into the set;`,
+          ]
+        : [
+            `  ${plural(result.positions, 'position')}, none won; the start position is in the set;`,
+            `  ${plural(result.movesChecked, 'legal move')} checked (${plural(result.movesTried, 'candidate')} judged by checkMove), every one leads into the set;`,
+          ]),
       `  fingerprint ${result.header.fingerprint} matches; reductions: ${result.header.reductions.map((r) => (r.rule ? `${r.name} (${r.rule})` : r.name)).join(', ')}.`,
       `  checked in ${(result.elapsedMs / 1000).toFixed(2)} s (${result.threads} thread${result.threads === 1 ? '' : 's'}).`,
     ].join('\n');

@@ -179,7 +179,8 @@ function formatReport(res: SolveResponse, title: string, memoryNote: string): st
     );
   }
   if (res.proof) {
-    lines.push(`proof: ${res.proof.positions} positions, fingerprint ${res.proof.fingerprint}; reductions:`);
+    const pooled = res.proof.pools ? ` of the pooled game (pools ${res.proof.pools.join(' ')})` : '';
+    lines.push(`proof${pooled}: ${res.proof.positions} positions, fingerprint ${res.proof.fingerprint}; reductions:`);
     for (const r of res.proof.reductions) lines.push(`  ${r.name}${r.rule ? ` (${r.rule})` : ''}: ${r.meaning}`);
   }
   lines.push('', 'Start position:', res.board.trimEnd());

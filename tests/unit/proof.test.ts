@@ -410,9 +410,18 @@ describe('a verdict is never stronger than its search', () => {
       expect(full.verdict).toBe('unsolvable');
       const total = full.stats.statesStored;
       for (let maxStates = 1; maxStates < total; maxStates++) {
-        const cut = solveWithProof(engine, deal, { maxStates, timeoutMs: 60_000 }, { proof: { certificate: true, maxPositions: 1e6, maxBytes: 1e9 } });
+        // the full search alone (poolings: []); the pooled pass may prove a Castle deal within a smaller budget, see below
+        const cut = solveWithProof(engine, deal, { maxStates, timeoutMs: 60_000 }, { proof: { certificate: true, maxPositions: 1e6, maxBytes: 1e9 }, poolings: [] });
         if (cut.verdict !== 'unknown' || cut.reason !== 'max_states' || cut.proof !== undefined) {
           throw new Error(`${game} ${n} with maxStates ${maxStates} of ${total}: ${cut.verdict} ${cut.reason ?? ''} ${cut.proof ? 'with a proof' : ''}`);
+        }
+        // with the pooled pass (tests/unit/proof-pooled.test.ts), a cut full search answers unknown, or unsolvable by a complete pooled search within the budget
+        const pooled = solveWithProof(engine, deal, { maxStates, timeoutMs: 60_000 });
+        if (pooled.verdict === 'unsolvable') {
+          expect(pooled.proof?.pools, `${game} ${n} at ${maxStates}`).toBeDefined();
+          expect(pooled.proof!.positions).toBeLessThanOrEqual(maxStates);
+        } else if (pooled.verdict !== 'unknown' || pooled.proof !== undefined) {
+          throw new Error(`${game} ${n} with maxStates ${maxStates} of ${total}, pooled pass: ${pooled.verdict}`);
         }
       }
       expect(checkCertificate(certify({ game, deal: n, numbering: 'pysolfc' }).certificate).ok).toBe(true);

@@ -15,6 +15,8 @@ import {
   FINGERPRINT_ALGORITHM,
   KEY_BYTES,
   KEY_ENCODING,
+  POOLED_KEY_ENCODING,
+  pooledReductions,
   reductionsFor,
   type CertificateHeader,
   type CertificateResult,
@@ -90,6 +92,8 @@ export interface CertificateInput {
   game: string;
   /** Deal number and numbering, when the start came from one (informational). */
   deal?: { number: string; numbering: 'ms' | 'pysolfc' } | null;
+  /** The pools, when `keys` are of the pooled game (client-sdk/core/pools.ts; keyEncoding `pooled-6bit-le-v1`). */
+  pools?: readonly string[];
 }
 
 function sameKey(keys: Uint8Array, a: number, b: number, keyBytes: number): boolean {
@@ -113,8 +117,9 @@ export function certificateBody(input: CertificateInput): Uint8Array {
     start: formatBoard(input.start, input.rules),
     positions: sorted.length / KEY_BYTES,
     keyBytes: KEY_BYTES,
-    keyEncoding: KEY_ENCODING,
-    reductions: reductionsFor(input.rules).map((r) => (r.rule !== undefined ? { name: r.name, rule: r.rule } : { name: r.name })),
+    keyEncoding: input.pools !== undefined ? POOLED_KEY_ENCODING : KEY_ENCODING,
+    ...(input.pools !== undefined ? { pools: [...input.pools] } : {}),
+    reductions: (input.pools !== undefined ? pooledReductions(input.pools) : reductionsFor(input.rules)).map((r) => (r.rule !== undefined ? { name: r.name, rule: r.rule } : { name: r.name })),
     fingerprint: input.fingerprint,
     fingerprintAlgorithm: FINGERPRINT_ALGORITHM,
   };
@@ -127,8 +132,8 @@ export function certificateBody(input: CertificateInput): Uint8Array {
 
 /**
  * The uncompressed certificate of the engine's last solve (which must have
- * answered `unsolvable` on `deal`), or why there is none: over the
- * request's position cap.
+ * answered `unsolvable` on `deal`; with `pools`, a pooled solve of those
+ * pools), or why there is none: over the request's position cap.
  * @throws SolverError `engine_error` when the engine's export is inconsistent.
  */
 export function certificateBodyFromEngine(
@@ -137,6 +142,7 @@ export function certificateBodyFromEngine(
   positions: number,
   fingerprint: string,
   request: ProofRequest,
+  pools?: readonly string[],
 ): { body: Uint8Array } | CertificateResult {
   if (positions > request.maxPositions) {
     return { included: false, reason: 'over_position_cap', positions, maxPositions: request.maxPositions, estimatedRawBytes: positions * KEY_BYTES };
@@ -145,7 +151,7 @@ export function certificateBodyFromEngine(
   if (keys === null || keys.length !== positions * KEY_BYTES) {
     throw new SolverError('engine_error', `the engine exported ${keys === null ? 'no' : keys.length / KEY_BYTES} keys for ${positions} stored positions`);
   }
-  return { body: certificateBody({ rules: deal.rules, start: deal.layout, keys, fingerprint, game: request.game ?? '', deal: request.deal ?? null }) };
+  return { body: certificateBody({ rules: deal.rules, start: deal.layout, keys, fingerprint, game: request.game ?? '', deal: request.deal ?? null, ...(pools !== undefined ? { pools } : {}) }) };
 }
 
 /** A compressed certificate within the request's byte cap, or why not. */

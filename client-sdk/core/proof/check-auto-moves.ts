@@ -27,6 +27,8 @@ function isSafe(rule: AutoMoveRule, rel: number, suit: number, foundations: read
     case 'rank_other_within_2':
       for (let t = 0; t < 4; t++) if (t !== suit && foundations[t] < rel - 2) return false;
       return true;
+    case 'rank_other_within_2_unpooled':
+      return false; // pooled certificates only, whose closure is check-pooled.ts `closePooled`
   }
 }
 

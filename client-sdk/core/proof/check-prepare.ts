@@ -14,8 +14,9 @@ import { closeUnderAutoMoves } from './check-auto-moves.js';
 import { decodeKey, encodeKey, hex } from './check-keys.js';
 import { checkReductions } from './check-reductions.js';
 import { Rejection } from './check-result.js';
-import { compareAt, makeLookup, toWords, WORDS } from './check-set.js';
+import { compareAt, contains, makeLookup, toWords, WORDS } from './check-set.js';
 import { fingerprintKeys } from './fingerprint.js';
+import { closePooled, decodePooledKey, encodePooledKey, pooledFromLayout, pooledIsWon, pooledText, readPools } from './check-pooled.js';
 import { CertificateHeaderSchema, KEY_BYTES, type AutoMoveRule, type CertificateHeader } from './format.js';
 
 /**
@@ -99,6 +100,8 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
     throw new Rejection('fingerprint_mismatch', `the keys' fingerprint is ${fingerprint}, the header says ${header.fingerprint}`, { header });
   }
 
+  if (header.pools !== undefined) return preparePooled(header, rule, body, set);
+
   // 4. every key a canonical, valid, unwon position
   const scratch = new Uint8Array(KEY_BYTES);
   for (let i = 0; i < n; i++) {
@@ -137,6 +140,50 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
       result: formatBoard(start, rules),
       resultKey: lookup.lastKeyHex(),
     });
+  }
+  return { header, rule, body, set, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
+}
+
+/**
+ * Steps 4 and 5 of a pooled certificate (docs/proofs.md, "Pooled
+ * certificates"): every key a valid pooled position in canonical form
+ * (check-pooled.ts), none won; the start, its cards pooled and closed under
+ * the pooled auto-moves, in the set, and the deal the header names dealt again.
+ * @throws Rejection `bad_header` (the pools), `bad_position`, `won_position`, `bad_start`, `deal_mismatch`, `start_missing`
+ */
+function preparePooled(header: CertificateHeader, rule: AutoMoveRule, body: Uint8Array, set: Uint32Array): Prepared {
+  const rules = header.rules;
+  const { poolOf, size } = readPools(header.pools!);
+  const n = header.positions;
+  const scratch = new Uint8Array(KEY_BYTES);
+  for (let i = 0; i < n; i++) {
+    const key = body.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
+    const pos = decodePooledKey(key, rules, poolOf, size, i);
+    encodePooledKey(pos, scratch);
+    if (Buffer.compare(scratch, key) !== 0) {
+      throw new Rejection('bad_position', `position ${i} (pooled key ${hex(key)}) is not in canonical form (columns sorted by their cards, empty columns last, cells descending); canonical: ${hex(scratch)}`, {
+        header,
+        positionIndex: i,
+        position: pooledText(pos, poolOf),
+      });
+    }
+    if (pooledIsWon(pos)) {
+      throw new Rejection('won_position', `position ${i} is won (every card on the foundations): a set with a won position proves nothing`, { header, positionIndex: i });
+    }
+  }
+  let start: Layout;
+  try {
+    start = parseBoard(header.start, rules);
+  } catch (err) {
+    throw new Rejection('bad_start', `the header's start board is not a valid position: ${err instanceof SolverError ? err.message : String(err)}`, { header });
+  }
+  const dealtBase = checkDealOrigin(header, start);
+  const pooledStart = pooledFromLayout(start, rules.foundationBase, poolOf);
+  closePooled(pooledStart, size);
+  encodePooledKey(pooledStart, scratch);
+  const probe = toWords(scratch, 1);
+  if (!contains(set, n, probe)) {
+    throw new Rejection('start_missing', 'the start position (its cards pooled, after the pooled auto-move closure) is not in the set', { header, result: pooledText(pooledStart, poolOf), resultKey: hex(scratch) });
   }
   return { header, rule, body, set, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
 }

@@ -5,7 +5,7 @@
  */
 import type { Rules } from '../rules.js';
 import { Rejection } from './check-result.js';
-import type { AutoMoveRule, CertificateHeader } from './format.js';
+import { KEY_ENCODING, POOLED_KEY_ENCODING, type AutoMoveRule, type CertificateHeader } from './format.js';
 
 /**
  * The auto-move rule this checker accepts for `rules`. The arguments are in
@@ -33,6 +33,7 @@ export function vouchedAutoMoveRule(rules: Rules): AutoMoveRule {
  * @throws Rejection `unsupported_reduction`
  */
 export function checkReductions(header: CertificateHeader): AutoMoveRule {
+  if (header.pools !== undefined || header.keyEncoding !== KEY_ENCODING) return checkPooledReductions(header);
   const vouched = vouchedAutoMoveRule(header.rules);
   const names = header.reductions.map((r) => r.name).sort();
   const want = ['column_order', 'free_cell_order', 'safe_auto_moves'];
@@ -55,4 +56,40 @@ export function checkReductions(header: CertificateHeader): AutoMoveRule {
     }
   }
   return vouched;
+}
+
+/**
+ * Step 2 of a pooled certificate (docs/proofs.md, "Pooled certificates"):
+ * `pools` and the key encoding `pooled-6bit-le-v1` come together; the rules'
+ * tableau must not look at suit (`rank` build, no wrap), or merging suits
+ * could add no moves but lose some; the reductions are exactly `suit_pools`,
+ * `safe_auto_moves` with rule `rank_other_within_2_unpooled` (this checker
+ * vouches for no auto-move of a card of a pool of two suits or more),
+ * `column_order` and `free_cell_order`.
+ * @returns `rank_other_within_2_unpooled`
+ * @throws Rejection `bad_header` (pools without the pooled encoding or the
+ *   reverse), `unsupported_reduction`
+ */
+function checkPooledReductions(header: CertificateHeader): AutoMoveRule {
+  if (header.pools === undefined || header.keyEncoding !== POOLED_KEY_ENCODING) {
+    throw new Rejection('bad_header', `header fields pools and keyEncoding ${POOLED_KEY_ENCODING} come together (keyEncoding ${header.keyEncoding}, pools ${header.pools === undefined ? 'absent' : 'present'})`);
+  }
+  const rules = header.rules;
+  if (rules.build !== 'rank' || rules.wrap) {
+    throw new Rejection('unsupported_reduction', `suit_pools: the pooled game proves nothing under build ${rules.build}${rules.wrap ? ' with wrap' : ''}; this checker vouches for it only where the tableau ignores suit (build rank, no wrap)`);
+  }
+  const names = header.reductions.map((r) => r.name).sort();
+  const want = ['column_order', 'free_cell_order', 'safe_auto_moves', 'suit_pools'];
+  if (names.join(',') !== want.join(',')) {
+    throw new Rejection('unsupported_reduction', `the pooled header declares the reductions [${names.join(', ')}]; this checker vouches for exactly [${want.join(', ')}]`);
+  }
+  for (const r of header.reductions) {
+    const ruleWanted = r.name === 'safe_auto_moves' ? 'rank_other_within_2_unpooled' : undefined;
+    if (r.rule !== ruleWanted) {
+      throw new Rejection('unsupported_reduction', r.name === 'safe_auto_moves'
+        ? `the pooled header declares the auto-move rule ${JSON.stringify(r.rule ?? null)}; in the pooled game this checker vouches only for rank_other_within_2_unpooled`
+        : `reduction ${r.name} takes no rule`);
+    }
+  }
+  return 'rank_other_within_2_unpooled';
 }

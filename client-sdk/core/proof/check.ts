@@ -34,7 +34,9 @@
  *     auto-move closure, leads to a position in the set (`checkMoves` lists
  *     the candidates it need not ask `checkMove` about, and why).
  * docs/proofs.md explains why 1-6 prove that no position of the set, the
- * start included, can be won.
+ * start included, can be won. A pooled certificate (header `pools`,
+ * docs/proofs.md "Pooled certificates") goes through the same steps with
+ * the pooled game's keys, closure and moves (check-pooled.ts).
  *
  * The parts, one file each: the answer (check-result.ts), the vouched
  * auto-move rule and step 2 (check-reductions.ts), keys (check-keys.ts), the
@@ -49,11 +51,19 @@ import { prepare, type Prepared } from './check-prepare.js';
 import { checkReductions } from './check-reductions.js';
 import { Rejection, type ProofCheckFail, type ProofCheckOptions, type ProofCheckPass, type ProofCheckResult } from './check-result.js';
 import { toWords } from './check-set.js';
+import { checkPooledMoves } from './check-pooled.js';
 
 export { describeMove } from './check-moves.js';
 export { vouchedAutoMoveRule } from './check-reductions.js';
 export type { ProofCheckFail, ProofCheckOptions, ProofCheckPass, ProofCheckResult, ProofFailureCode } from './check-result.js';
 export { fingerprintKeys, fnv1a64Reference } from './fingerprint.js';
+
+/** Step 6 on positions `from` .. `to - 1`: the real game's moves (check-moves.ts), or a pooled certificate's (check-pooled.ts). */
+function stepSix(prepared: Prepared, from: number, to: number, options: ProofCheckOptions): MoveCounts {
+  const { header } = prepared;
+  if (header.pools !== undefined) return checkPooledMoves(header.rules, header.pools, prepared.body, prepared.set, from, to, options);
+  return checkMoves(prepared, from, to, options);
+}
 
 /** The pass of a certificate whose steps 1-6 all held. */
 function pass(prepared: Prepared, counts: MoveCounts, elapsedMs: number, threads: number): ProofCheckPass {
@@ -78,7 +88,7 @@ export function checkCertificate(file: Uint8Array, options: ProofCheckOptions = 
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
   try {
     const prepared = prepare(file);
-    const counts = checkMoves(prepared, 0, prepared.header.positions, options);
+    const counts = stepSix(prepared, 0, prepared.header.positions, options);
     return pass(prepared, counts, elapsed(), 1);
   } catch (err) {
     return failure(err, elapsed());
@@ -106,7 +116,7 @@ export function checkRange(data: CheckWorkerData): CheckWorkerResult {
   try {
     const rule = checkReductions(data.header);
     const prepared: Prepared = { header: data.header, rule, body: data.body, set: toWords(data.body, data.header.positions), rulesChanged: [] };
-    return { ok: true, counts: checkMoves(prepared, data.from, data.to, {}) };
+    return { ok: true, counts: stepSix(prepared, data.from, data.to, {}) };
   } catch (err) {
     return { ok: false, failure: failure(err, 0) };
   }
@@ -135,7 +145,7 @@ export async function checkCertificateParallel(file: Uint8Array, options: { thre
   const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.ceil(n / (options.minPositionsPerThread ?? 100_000))));
   if (threads === 1) {
     try {
-      const counts = checkMoves(prepared, 0, n, {});
+      const counts = stepSix(prepared, 0, n, {});
       return pass(prepared, counts, elapsed(), 1);
     } catch (err) {
       return failure(err, elapsed());

@@ -10,6 +10,9 @@
  *   2. `positions` canonical keys of `keyBytes` (48) bytes each, sorted
  *      ascending bytewise, no duplicates, nothing after them.
  *
+ * A pooled certificate (docs/proofs.md "Pooled certificates") adds `pools`
+ * to the header and uses the key encoding `pooled-6bit-le-v1`.
+ *
  * The key encoding (`canonical-6bit-le-v1`) is the engine's canonical key,
  * written down in docs/proofs.md so that anyone can decode it without the
  * engine: 6-bit symbols packed little-endian; per column (canonical order)
@@ -29,6 +32,13 @@ export const CERTIFICATE_FORMAT = 'solitaire-unsolvability-certificate';
 export const CERTIFICATE_VERSION = 1;
 /** Name of the key encoding of version 1 (docs/proofs.md, "Key encoding"). */
 export const KEY_ENCODING = 'canonical-6bit-le-v1';
+/**
+ * Name of the key encoding of a pooled certificate (docs/proofs.md, "Pooled
+ * certificates"): as `canonical-6bit-le-v1`, but a card's symbol is
+ * relRank * 4 + the lowest suit of its pool, and columns sort by their whole
+ * symbol sequence.
+ */
+export const POOLED_KEY_ENCODING = 'pooled-6bit-le-v1';
 /** Bytes of one canonical key: 64 symbols of 6 bits. */
 export const KEY_BYTES = 48;
 /** Name of the fingerprint function (docs/proofs.md, "Fingerprint"). */
@@ -49,12 +59,15 @@ export const CERTIFICATE_MEDIA_TYPE = 'application/gzip';
  * - `suit_wrap_not_base`: `suit`/`suit_up_or_down` with wrap: every card but
  *   relRank 1 (the foundation base);
  * - `none`: no auto-moves (other builds with wrap, and `suit_up_or_down`
- *   with `unlimited` sequence moves, where a whole run can be parked on the card).
+ *   with `unlimited` sequence moves, where a whole run can be parked on the card);
+ * - `rank_other_within_2_unpooled`: the pooled game only (client-sdk/core/pools.ts):
+ *   a card of a suit pooled with no other, when every other pile holds at
+ *   least relRank - 2; never a card of a pool of two suits or more.
  */
-export type AutoMoveRule = 'suit_always' | 'alternate_color_horne' | 'rank_other_within_2' | 'suit_wrap_not_base' | 'none';
+export type AutoMoveRule = 'suit_always' | 'alternate_color_horne' | 'rank_other_within_2' | 'suit_wrap_not_base' | 'none' | 'rank_other_within_2_unpooled';
 
 /** Every auto-move rule name, for the header schema. */
-export const AUTO_MOVE_RULES = ['suit_always', 'alternate_color_horne', 'rank_other_within_2', 'suit_wrap_not_base', 'none'] as const;
+export const AUTO_MOVE_RULES = ['suit_always', 'alternate_color_horne', 'rank_other_within_2', 'suit_wrap_not_base', 'none', 'rank_other_within_2_unpooled'] as const;
 
 /**
  * The auto-move rule that is sound for `rules` (and that the engine uses).
@@ -80,10 +93,12 @@ const AUTO_MOVE_MEANING: Record<AutoMoveRule, string> = {
     'after every move, a card goes to its foundation when every other foundation reaches rank - 2: each card that could build on it can go home itself',
   suit_wrap_not_base: 'after every move, every card but the foundation base that fits its foundation goes there (wrapping in-suit building)',
   none: 'none: with wrapping ranks in this build no foundation move is provably safe',
+  rank_other_within_2_unpooled:
+    'pooled game: after every move, a card of a suit pooled with no other goes to its foundation when every other pile reaches rank - 2; a card of a pool of two suits or more never goes by itself',
 };
 
 /** Names of the reductions, as they appear in summaries and certificate headers. */
-export type ReductionName = 'safe_auto_moves' | 'column_order' | 'free_cell_order';
+export type ReductionName = 'safe_auto_moves' | 'column_order' | 'free_cell_order' | 'suit_pools';
 
 /** One reduction of the search: what it is and, for auto-moves, which rule. */
 export interface Reduction {
@@ -105,6 +120,23 @@ export function reductionsFor(rules: Rules): Reduction[] {
   return [
     { name: 'safe_auto_moves', rule, meaning: AUTO_MOVE_MEANING[rule] },
     { name: 'column_order', meaning: 'positions that differ only in the order of their columns are one position (columns sorted by their deepest card)' },
+    { name: 'free_cell_order', meaning: 'positions that differ only in which free cell holds which card are one position (cells sorted)' },
+  ];
+}
+
+/**
+ * The reductions of a search of the *pooled* game (client-sdk/core/pools.ts):
+ * `suit_pools` (the suits merged into the header's `pools`), auto-moves of
+ * unpooled cards only (`safe_auto_moves` with rule
+ * `rank_other_within_2_unpooled`), and the column and free-cell order of
+ * the pooled key. A pooled set with no won position proves the real deal
+ * unsolvable, since every real move is a pooled move (docs/proofs.md).
+ */
+export function pooledReductions(pools: readonly string[]): Reduction[] {
+  return [
+    { name: 'suit_pools', meaning: `the suits are merged into the pools ${pools.join(' ')}: a card is known by rank and pool only, and a pool's foundation piles are interchangeable; every real move is a pooled move, so no pooled solution means no solution` },
+    { name: 'safe_auto_moves', rule: 'rank_other_within_2_unpooled', meaning: AUTO_MOVE_MEANING.rank_other_within_2_unpooled },
+    { name: 'column_order', meaning: 'positions that differ only in the order of their columns are one position (columns sorted by their cards)' },
     { name: 'free_cell_order', meaning: 'positions that differ only in which free cell holds which card are one position (cells sorted)' },
   ];
 }
@@ -132,7 +164,12 @@ export const CertificateHeaderSchema = z.strictObject({
   start: z.string().max(16_384),
   positions: z.number().int().min(1),
   keyBytes: z.literal(KEY_BYTES),
-  keyEncoding: z.literal(KEY_ENCODING),
+  keyEncoding: z.enum([KEY_ENCODING, POOLED_KEY_ENCODING]),
+  /**
+   * Pooled certificates only (keyEncoding `pooled-6bit-le-v1`): the pools,
+   * as groups of suit letters, e.g. `["C", "DH", "S"]` (client-sdk/core/pools.ts).
+   */
+  pools: z.array(z.string().regex(/^[CDHS]{1,4}$/)).min(1).max(4).optional(),
   reductions: z.array(
     z.strictObject({
       name: z.string().max(64),
@@ -151,8 +188,13 @@ export type CertificateHeader = z.infer<typeof CertificateHeaderSchema>;
  * when one was asked for.
  */
 export interface ProofSummary {
-  /** Distinct canonical positions reachable from the start (all of them examined). */
+  /** Distinct canonical positions reachable from the start (all of them examined); of the pooled game when `pools` is set. */
   positions: number;
+  /**
+   * Set when the proof is of the pooled game (docs/proofs.md, "Pooled
+   * certificates"): the pools, e.g. `["C", "DH", "S"]`.
+   */
+  pools?: string[];
   /** The reductions the search used (see {@link reductionsFor}). */
   reductions: Reduction[];
   /** Fingerprint of the explored set, 16 hex digits (docs/proofs.md, "Fingerprint"). */
@@ -193,15 +235,16 @@ export interface FingerprintSource {
 /**
  * The outcome with its proof summary when the verdict is `unsolvable`
  * (positions = positions stored, every one expanded; the reductions for
- * `rules`; the engine's fingerprint of its last solve), else the outcome as
- * it is. Call it right after the solve, before the engine solves again.
+ * `rules`, or with `pools` the pooled game's; the engine's fingerprint of its
+ * last solve), else the outcome as it is. Call it right after the solve, before the engine solves again.
  * Browser-safe; `writer.ts` `solveWithProof` adds the certificate.
  */
-export function withProofSummary(engine: FingerprintSource, rules: Rules, outcome: SolveOutcome): SolveOutcome {
+export function withProofSummary(engine: FingerprintSource, rules: Rules, outcome: SolveOutcome, pools?: readonly string[]): SolveOutcome {
   if (outcome.verdict !== 'unsolvable') return outcome;
   const proof: ProofOutcome = {
     positions: outcome.stats.statesStored,
-    reductions: reductionsFor(rules),
+    ...(pools !== undefined ? { pools: [...pools] } : {}),
+    reductions: pools !== undefined ? pooledReductions(pools) : reductionsFor(rules),
     fingerprint: engine.fingerprint(),
     fingerprintAlgorithm: FINGERPRINT_ALGORITHM,
   };

@@ -19,6 +19,7 @@ import type { Engine, ProgressOptions } from '../engine.js';
 import { withProofSummary, type CertificateResult, type ProofRequest } from './format.js';
 import type { Deal } from '../rules.js';
 import type { SolveLimits, SolveOutcome } from '../solve-types.js';
+import { POOLINGS_TO_TRY, poolingApplies, type SuitPools } from '../pools.js';
 
 export { DEFAULT_PROOF_CAPS, proofRequestFor, sortKeys, type CertificateInput, type ProofCaps } from './certificate.js';
 
@@ -39,10 +40,11 @@ function gzipBody(body: Uint8Array): Uint8Array {
 
 /**
  * The certificate of the engine's last solve (which must have answered
- * `unsolvable` on `deal`), within the request's caps.
+ * `unsolvable` on `deal`; with `pools`, the pooled solve of those pools),
+ * within the request's caps.
  */
-export function certificateFromEngine(engine: Engine, deal: Deal, positions: number, fingerprint: string, request: ProofRequest): CertificateResult {
-  const made = certificateBodyFromEngine(engine, deal, positions, fingerprint, request);
+export function certificateFromEngine(engine: Engine, deal: Deal, positions: number, fingerprint: string, request: ProofRequest, pools?: readonly string[]): CertificateResult {
+  const made = certificateBodyFromEngine(engine, deal, positions, fingerprint, request, pools);
   if (!('body' in made)) return made;
   return certificateWithinCap(gzipBody(made.body), request);
 }
@@ -57,7 +59,16 @@ export interface SolveWithProofOptions {
   proof?: ProofRequest;
   /** Progress reports during the search (see `Engine.solve`). */
   progress?: ProgressOptions;
+  /**
+   * The poolings the pooled pass tries when the full search ends `unknown`
+   * (default `POOLINGS_TO_TRY`; `[]` turns the pass off). Only under rules
+   * whose tableau ignores suit (`poolingApplies`).
+   */
+  poolings?: readonly SuitPools[];
 }
+
+/** Least time left, ms, for which the pooled pass starts one more pooling. */
+export const POOLED_PASS_MIN_MS = 200;
 
 /**
  * `Engine.solve`, and for an `unsolvable` verdict the proof summary
@@ -68,9 +79,61 @@ export interface SolveWithProofOptions {
  *   is inconsistent (see {@link sortKeys}).
  */
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
-  const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress));
+  const started = performance.now();
+  const full = engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
+  if (full.verdict === 'unknown' && full.reason !== 'cancelled' && poolingApplies(deal.rules)) {
+    const pooled = pooledPass(engine, deal, limits, full, started, options);
+    if (pooled !== undefined) return pooled;
+    // undecided: the full search's answer, timed to the end of the pass
+    return { ...full, stats: { ...full.stats, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 } };
+  }
+  const outcome = withProofSummary(engine, deal.rules, full);
   if (outcome.proof === undefined || !options.proof?.certificate) return outcome;
   const certificate = certificateFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, options.proof);
   return { ...outcome, proof: { ...outcome.proof, certificate } };
 }
 
+
+/**
+ * The pooled pass (docs/search.md §9, docs/proofs.md "Pooled certificates"):
+ * after a full search `full` that ended `unknown` (not cancelled), searches
+ * the pooled game of each pooling of `options.poolings` in turn with the rest
+ * of the budget. The full search always had the whole budget first, so a
+ * deal it decides is decided as before. Each pooling gets an equal share of
+ * the time left (a pooling that ends early leaves its share to the next),
+ * the same state budget and the same memory cap; the pass stops when less
+ * than POOLED_PASS_MIN_MS is left or a pooling is cancelled. The first
+ * pooling whose search is exhausted answers `unsolvable`, with the pooled
+ * proof summary (`proof.pools`) and, when asked for, the pooled certificate;
+ * a pooled win proves nothing and is dropped.
+ * @returns that answer, or undefined when no pooling decided (the caller
+ *   answers `full`, with `stats.elapsedMs` to the end of the pass; its other
+ *   counters and `reason` are the full search's).
+ */
+function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, full: SolveOutcome, started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
+  const poolings = options.poolings ?? POOLINGS_TO_TRY;
+  let expanded = full.stats.statesExpanded;
+  let memory = full.stats.memoryBytes;
+  for (let i = 0; i < poolings.length; i++) {
+    const left = limits.timeoutMs - (performance.now() - started);
+    if (left < POOLED_PASS_MIN_MS) return undefined;
+    const share = Math.max(POOLED_PASS_MIN_MS, Math.floor(left / (poolings.length - i)));
+    const pools = poolings[i];
+    const pooled = engine.solvePooled(deal, pools, { maxStates: limits.maxStates, timeoutMs: share }, options.stop, options.memoryLimitBytes, options.progress);
+    expanded += pooled.stats.statesExpanded;
+    memory = Math.max(memory, pooled.stats.memoryBytes);
+    if (pooled.verdict === 'unknown' && pooled.reason === 'cancelled') return undefined;
+    if (pooled.verdict !== 'unsolvable') continue;
+    const stats = {
+      statesExpanded: expanded,
+      statesStored: pooled.stats.statesStored,
+      elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
+      memoryBytes: memory,
+    };
+    const outcome = withProofSummary(engine, deal.rules, { verdict: 'unsolvable', moves: [], stats }, pools);
+    if (outcome.proof === undefined || !options.proof?.certificate) return outcome;
+    const certificate = certificateFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, options.proof, pools);
+    return { ...outcome, proof: { ...outcome.proof, certificate } };
+  }
+  return undefined;
+}
