@@ -142,8 +142,13 @@ let ruleScans: i32 = SCANS;
 let preludeScan: i32 = 0;
 let preludeItems: u32 = 0;
 let preludeOverridden: bool = false;
-/** Items of scan 0's prelude under alternate-colour building (MS FreeCell 1..4000 and 20001..24000, docs/engine.md). */
-const PRELUDE_ALTERNATE: u32 = 300;
+/**
+ * Items of scan 0's prelude under alternate-colour building (MS FreeCell
+ * 1..4000 and 20001..24000, docs/engine.md): 300 with strict turns, 150
+ * since the sticky turns (`scanStick`; expanded 236.1 -> 231.6 and 224.2 ->
+ * 222.4 a deal, mean moves 92.56 -> 92.40 and 92.48 -> 92.36).
+ */
+const PRELUDE_ALTERNATE: u32 = 150;
 /** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
 let scanStep: u32 = 1;
 /** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
@@ -258,11 +263,12 @@ export function setScanCount(n: i32): void {
   scanCountOverride = n < 0 ? 0 : n > SCANS ? SCANS : n;
 }
 
-/** Tuning hook (bench only): back to the build rule's default weights, scan count and prelude. */
+/** Tuning hook (bench only): back to the build rule's default weights, scan count, prelude and scan stick. */
 export function resetHeuristicWeights(): void {
   weightsOverridden = false;
   scanCountOverride = 0;
   preludeOverridden = false;
+  scanStick = SCAN_STICK;
 }
 
 /** Tuning hook (bench only): the first `items` items of every later solve are taken by scan `scan` alone (0 items: no prelude). */
@@ -288,7 +294,7 @@ function topRunLength(p: usize, col: i32): i32 {
   const n = columnLength(p, col);
   if (n == 0) return 0;
   let run = 1;
-  while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
+  while (run < n && builds(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
   return run;
 }
 
@@ -305,15 +311,14 @@ let useBlocked: bool = false;
 /**
  * Per-column terms of the features of the position being expanded (the
  * parent), one i32 per column: cards below the top movable run, cards above
- * the natural sequence on the column's bottom, the depth of the next
- * foundation cards in it, and the top run's length. A child differs from its
+ * the natural sequence on the column's bottom, the top run's length, and
+ * (when a scan counts them) the blocked cards. A child differs from its
  * parent only in the columns whose length changed (a move takes cards off
  * the top of one column and puts them on another; auto-moves only take cards
  * off), so `measureChild` recomputes just those.
  */
 const COL_TOP: usize = memory.data(MAX_COLUMNS * 4);
 const COL_BOTTOM: usize = memory.data(MAX_COLUMNS * 4);
-const COL_NEXT: usize = memory.data(MAX_COLUMNS * 4);
 const COL_RUN: usize = memory.data(MAX_COLUMNS * 4);
 const COL_BLOCK: usize = memory.data(MAX_COLUMNS * 4);
 /** Lowest rank seen per suit (one byte each), scratch of `blockedIn`. */
@@ -321,24 +326,88 @@ const LOWEST_RANK: usize = memory.data(4);
 let parentBlocked: i32 = 0;
 let parentUnsortedTop: i32 = 0;
 let parentUnsortedBottom: i32 = 0;
-let parentNextDepth: i32 = 0;
-let parentFoundations: u32 = 0;
 
 /** Length of the natural sequence on the bottom of column `col` (cards from the deepest that build on each other). */
 // @ts-ignore: decorator
 @inline function bottomRunLength(p: usize, col: i32, n: i32): i32 {
   let ok = 1;
-  while (ok < n && buildsOn(cardAt(p, col, ok), cardAt(p, col, ok - 1))) ok++;
+  while (ok < n && builds(cardAt(p, col, ok), cardAt(p, col, ok - 1))) ok++;
   return ok;
 }
 
-/** Depth below the top of the next foundation cards in column `col` of `p` (summed). */
+/**
+ * Where each card in play lies in the position last measured (`measure`):
+ * CARD_COLUMN[card] is its column, or 255 for a free cell, and
+ * CARD_INDEX[card] its index in the column (0 = deepest). Entries of cards
+ * not in play are stale and never read: the next-card depth asks only for
+ * the next foundation card of each suit, which is in play in the measured
+ * position and in each of its children (foundations only grow).
+ */
+const CARD_COLUMN: usize = memory.data(64);
+const CARD_INDEX: usize = memory.data(64);
+const IN_CELL: u8 = 255;
+
+/** Records where the `n` cards of column `col` of `p` lie (CARD_COLUMN, CARD_INDEX). */
 // @ts-ignore: decorator
-@inline function nextDepthOf(p: usize, col: i32, n: i32): i32 {
-  let d = 0;
+@inline function placeColumn(p: usize, col: i32, n: i32): void {
+  const base = p + OFF_CARDS + col * COLUMN_STRIDE;
   for (let i = 0; i < n; i++) {
-    const card = cardAt(p, col, i);
-    if (foundation(p, suitOf(card)) + 1 == rankOf(card)) d += n - 1 - i;
+    const card = <usize>load<u8>(base + i);
+    store<u8>(CARD_COLUMN + card, <u8>col);
+    store<u8>(CARD_INDEX + card, <u8>i);
+  }
+}
+
+/** Marks the free-cell cards of `p` as in a cell (CARD_COLUMN 255; the entry of card 0, an empty cell, is never read). */
+// @ts-ignore: decorator
+@inline function placeCells(p: usize): void {
+  for (let i = 0; i < numCells; i++) store<u8>(CARD_COLUMN + <usize>cellCard(p, i), IN_CELL);
+}
+
+/**
+ * The next-card depth of `p`: for each suit whose foundation is not full,
+ * the cards above its next foundation card when that card is in a column
+ * (0 in a free cell), summed; the same as counting, in every column, each
+ * card that fits its foundation by its distance from the top. `p` is the
+ * position last measured, or one of its children (the move and auto-moves
+ * played on it), its columns of changed length in `changed` (bit c =
+ * column c). The card places (CARD_COLUMN, CARD_INDEX) are the measured
+ * position's. In a child a column's cards below both its old and its new
+ * length are the old ones (a move puts cards on one column's top and takes
+ * them off another's, auto-moves only take cards off), so a card whose
+ * index is below its column's new length is still there; one at or past it
+ * was taken off, to a free cell or with the run the move carried to another
+ * column, which then is a changed column too, where it is looked for.
+ */
+// @ts-ignore: decorator
+@inline function nextDepthOf(p: usize, changed: u32): i32 {
+  let d = 0;
+  const foundations = load<u32>(p + OFF_FOUNDATIONS);
+  for (let s = 0; s < 4; s++) {
+    const f = <i32>((foundations >> (<u32>s << 3)) & 0xff);
+    if (f >= 13) continue;
+    const card = ((f + 1) << 2) | s;
+    const col = <i32>load<u8>(CARD_COLUMN + <usize>card);
+    if (col == IN_CELL) continue;
+    const i = <i32>load<u8>(CARD_INDEX + <usize>card);
+    const n = columnLength(p, col);
+    if (i < n) {
+      d += n - 1 - i;
+      continue;
+    }
+    let rest = changed & ~((<u32>1) << <u32>col);
+    while (rest != 0) {
+      const c = <i32>ctz(rest);
+      rest &= rest - 1;
+      const m = columnLength(p, c);
+      const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+      let k = m - 1;
+      while (k >= 0 && <i32>load<u8>(base + k) != card) k--;
+      if (k >= 0) {
+        d += m - 1 - k;
+        break;
+      }
+    }
   }
   return d;
 }
@@ -373,13 +442,14 @@ function blockedIn(p: usize, col: i32, n: i32): i32 {
  * out-of-order cards (two ways), cards above a lower card of their suit
  * (when a scan counts them, `useBlocked`), occupied cells, empty columns, and how deep
  * the next foundation cards lie (features from docs/search.md §1 and §6).
- * Also keeps the per-column terms (COL_*) for `measureChild`.
+ * Also keeps the per-column terms (COL_*) and the card places (CARD_COLUMN,
+ * CARD_INDEX) for `measureChild`.
  *
  * `fromParent`: `p` is the child of the position measured last, in the same
  * column order, and SAVED_HEADER still holds that parent's header (see
  * `measuredHeld`). Then a column whose length did not change keeps the
- * parent's terms (its cards did not change; the next-card depth is summed
- * again when a card went home), and a changed one gets them from
+ * parent's terms and card places (its cards did not change), and a changed
+ * one gets its terms from
  * `changedColumnTerms`, as in `measureChild`. The result is the same as a
  * full measure.
  */
@@ -389,9 +459,6 @@ function measure(p: usize, fromParent: bool): void {
   featureBlocked = 0;
   featureUnsortedBottom = 0;
   featureEmptyColumns = 0;
-  featureNextDepth = 0;
-  const foundations = load<u32>(p + OFF_FOUNDATIONS);
-  const sameFoundations = foundations == parentFoundations;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     const at = <usize>c << 2;
@@ -399,7 +466,6 @@ function measure(p: usize, fromParent: bool): void {
       featureEmptyColumns++;
       store<i32>(COL_TOP + at, 0);
       store<i32>(COL_BOTTOM + at, 0);
-      store<i32>(COL_NEXT + at, 0);
       store<i32>(COL_RUN + at, 0);
       store<i32>(COL_BLOCK + at, 0);
       continue;
@@ -407,29 +473,27 @@ function measure(p: usize, fromParent: bool): void {
     let run: i32;
     let top: i32;
     let bottom: i32;
-    let next: i32;
     let unchanged = false;
     if (!fromParent) {
       run = topRunLength(p, c);
       top = n - run;
       bottom = n - bottomRunLength(p, c, n);
-      next = nextDepthOf(p, c, n);
+      placeColumn(p, c, n);
     } else if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
+      // the same cards as in the parent (see nextDepthOf), so the same places
       unchanged = true;
       run = colTerm(COL_RUN, c);
       top = colTerm(COL_TOP, c);
       bottom = colTerm(COL_BOTTOM, c);
-      next = sameFoundations ? colTerm(COL_NEXT, c) : nextDepthOf(p, c, n);
     } else {
       const terms = changedColumnTerms(p, c, n);
       top = terms >> 16;
       bottom = terms & 0xffff;
       run = n - top;
-      next = nextDepthOf(p, c, n);
+      placeColumn(p, c, n);
     }
     store<i32>(COL_TOP + at, top);
     store<i32>(COL_BOTTOM + at, bottom);
-    store<i32>(COL_NEXT + at, next);
     store<i32>(COL_RUN + at, run);
     if (useBlocked) {
       // an unchanged column keeps its cards, so its blocked count
@@ -439,14 +503,14 @@ function measure(p: usize, fromParent: bool): void {
     }
     featureUnsortedTop += top;
     featureUnsortedBottom += bottom;
-    featureNextDepth += next;
   }
+  placeCells(p);
+  // every card in play is placed now, so no column needs a search
+  featureNextDepth = nextDepthOf(p, 0);
   featureCellsUsed = cellsInUse(p);
   parentUnsortedTop = featureUnsortedTop;
   parentBlocked = featureBlocked;
   parentUnsortedBottom = featureUnsortedBottom;
-  parentNextDepth = featureNextDepth;
-  parentFoundations = foundations;
 }
 
 /**
@@ -504,7 +568,7 @@ let measuredHeld: u32 = 0;
     return (top << 16) | (n - (bottomRun0 < n ? bottomRun0 : n));
   }
   if (n0 == 0) return 0;
-  if (buildsOn(cardAt(p, c, n0), cardAt(p, c, n0 - 1))) {
+  if (builds(cardAt(p, c, n0), cardAt(p, c, n0 - 1))) {
     return (top0 << 16) | (bottomRun0 == n0 ? 0 : n - bottomRun0);
   }
   return ((n - topRunLength(p, c)) << 16) | (n - bottomRunLength(p, c, n));
@@ -515,61 +579,36 @@ let measuredHeld: u32 = 0;
  * in SAVED_HEADER: the same features as `measure` would give, from the
  * parent's per-column terms and the columns that changed. The columns whose
  * length changed, and the empty ones, are found with one SIMD compare of the
- * 16 length bytes each (bit c of a mask = column c). When a card went home,
- * the next foundation cards changed, so the next-card depth is summed over
- * every column again.
+ * 16 length bytes each (bit c of a mask = column c). The next-card depth
+ * comes from where the parent had each suit's next foundation card
+ * (`nextDepthOf`), four look-ups instead of a pass over the changed columns
+ * (or, when a card went home, over every column).
  */
 function measureChild(p: usize): void {
-  const foundations = load<u32>(p + OFF_FOUNDATIONS);
   featureNotHome = 52 - homeCount(p);
   const columnMask = (1 << numColumns) - 1;
   const lengths = v128.load(p + OFF_LENGTHS);
-  let changed = ~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask;
+  const changedColumns = <u32>(~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask);
   featureEmptyColumns = <i32>popcnt(i8x16.bitmask(i8x16.eq(lengths, i8x16.splat(0))) & columnMask);
   featureCellsUsed = cellsInUse(p);
   let top = parentUnsortedTop;
   let blocked = parentBlocked;
   let bottom = parentUnsortedBottom;
-  if (foundations == parentFoundations) {
-    let next = parentNextDepth;
-    while (changed != 0) {
-      const c = <i32>ctz(changed);
-      changed &= changed - 1;
-      top -= colTerm(COL_TOP, c);
-      bottom -= colTerm(COL_BOTTOM, c);
-      next -= colTerm(COL_NEXT, c);
-      if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
-      const n = columnLength(p, c);
-      if (n == 0) continue;
-      const terms = changedColumnTerms(p, c, n);
-      top += terms >> 16;
-      bottom += terms & 0xffff;
-      next += nextDepthOf(p, c, n);
-      if (useBlocked) blocked += blockedIn(p, c, n);
-    }
-    featureNextDepth = next;
-  } else {
-    let next = 0;
-    for (let c = 0; c < numColumns; c++) {
-      const n = columnLength(p, c);
-      if (n == 0) {
-        if ((changed >> c) & 1) {
-          top -= colTerm(COL_TOP, c);
-          bottom -= colTerm(COL_BOTTOM, c);
-          if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
-        }
-        continue;
-      }
-      if ((changed >> c) & 1) {
-        const terms = changedColumnTerms(p, c, n);
-        top += (terms >> 16) - colTerm(COL_TOP, c);
-        bottom += (terms & 0xffff) - colTerm(COL_BOTTOM, c);
-        if (useBlocked) blocked += blockedIn(p, c, n) - colTerm(COL_BLOCK, c);
-      }
-      next += nextDepthOf(p, c, n);
-    }
-    featureNextDepth = next;
+  let changed = changedColumns;
+  while (changed != 0) {
+    const c = <i32>ctz(changed);
+    changed &= changed - 1;
+    top -= colTerm(COL_TOP, c);
+    bottom -= colTerm(COL_BOTTOM, c);
+    if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
+    const n = columnLength(p, c);
+    if (n == 0) continue;
+    const terms = changedColumnTerms(p, c, n);
+    top += terms >> 16;
+    bottom += terms & 0xffff;
+    if (useBlocked) blocked += blockedIn(p, c, n);
   }
+  featureNextDepth = nextDepthOf(p, changedColumns);
   featureUnsortedTop = top;
   featureBlocked = blocked;
   featureUnsortedBottom = bottom;
@@ -671,19 +710,59 @@ function clearOpenLists(): void {
   bucketHigh = 0;
 }
 
+/** Links item `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list. */
+// @ts-ignore: decorator
+@inline function pushBucket(rec: usize, index: u32, scan: i32, bucket: i32): void {
+  const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
+  store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
+  store<u32>(head, index);
+  const minAt = MIN_BUCKET + (<usize>scan << 2);
+  if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
+}
+
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
   const rec = itemAt(index);
   scores(depth);
-  for (let scan = 0; scan < activeScans; scan++) {
-    const bucket = load<i32>(SCORES + (<usize>scan << 2));
-    if (bucket > bucketHigh) bucketHigh = bucket;
+  const s = v128.load(SCORES);
+  const b0 = i32x4.extract_lane(s, 0);
+  const b1 = i32x4.extract_lane(s, 1);
+  const b2 = i32x4.extract_lane(s, 2);
+  const b3 = i32x4.extract_lane(s, 3);
+  // the highest of the four lanes (a lane past activeScans is a score too, so this bounds the used ones)
+  const top = max(max(b0, b1), max(b2, b3));
+  if (top > bucketHigh) bucketHigh = top;
+  pushBucket(rec, index, 0, b0);
+  if (activeScans > 1) pushBucket(rec, index, 1, b1);
+  if (activeScans > 2) pushBucket(rec, index, 2, b2);
+  if (activeScans > 3) pushBucket(rec, index, 3, b3);
+}
+
+/**
+ * The parent record of the best pending move of one scan's list that no scan
+ * has taken yet, without taking it (0 when the list is empty); lazy phase
+ * only. Unlinks the taken items it passes, as `popOpen` would.
+ */
+function bestParent(scan: i32): u32 {
+  const minAt = MIN_BUCKET + (<usize>scan << 2);
+  let bucket = load<i32>(minAt);
+  while (bucket < NUM_BUCKETS) {
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
-    store<u32>(head, index);
-    const minAt = MIN_BUCKET + (<usize>scan << 2);
-    if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
+    const index = load<u32>(head);
+    if (index == 0) {
+      bucket++;
+      continue;
+    }
+    const ent = entryAt(index);
+    if (load<u32>(ent, 4) & DONE) {
+      store<u32>(head, load<u32>(ent + 8 + (<usize>scan << 2)));
+      continue;
+    }
+    store<i32>(minAt, bucket);
+    return entryParent(ent);
   }
+  store<i32>(minAt, NUM_BUCKETS);
+  return 0;
 }
 
 /** Takes the best item of one scan's list that no scan has taken yet (and marks it DONE); 0 when the list is empty. */
@@ -812,6 +891,39 @@ function addChild(parent: u32, move: u32): bool {
   return goOn;
 }
 
+/**
+ * Per card (0..63, rank << 2 | suit): the set of cards it builds on
+ * (rules.ts buildsOn) as a 64-bit mask, for the rules in force
+ * (`fillBuildMasks`, once per solve, refilled only when the build rule or
+ * the wrap changed). The beam (beam.ts) keeps its own.
+ */
+const BUILD_MASK: usize = memory.data(64 * 8);
+/** The build rule and wrap BUILD_MASK was filled for (-1: not yet). */
+let buildMaskRule: i32 = -1;
+
+/** Fills BUILD_MASK from rules.ts buildsOn when the rules' build rule or wrap differ from the last fill. */
+function fillBuildMasks(): void {
+  const rule = buildRule * 2 + (wrapRanks ? 1 : 0);
+  if (rule == buildMaskRule) return;
+  buildMaskRule = rule;
+  for (let a = 0; a < 64; a++) {
+    let m: u64 = 0;
+    if (rankOf(a) >= 1 && rankOf(a) <= 13) {
+      for (let b = 4; b < 56; b++) if (rankOf(b) <= 13 && buildsOn(a, b)) m |= (<u64>1) << <u64>b;
+    }
+    store<u64>(BUILD_MASK + (<usize>a << 3), m);
+  }
+}
+
+/** buildsOn(card, below) through BUILD_MASK (filled at the start of each solve). */
+// @ts-ignore: decorator
+@inline function builds(card: i32, below: i32): bool {
+  return ((load<u64>(BUILD_MASK + (<usize>card << 3)) >> <u64>below) & 1) != 0;
+}
+
+/** Per card byte: the column whose top card it is (`expand` fills it per position; only cards of its `tops` mask are read). */
+const TOP_OWNER: usize = memory.data(64);
+
 /** Moves the top `count` cards of column `from` onto column `to` of position `p`. */
 // @ts-ignore: decorator
 @inline function moveRun(p: usize, from: i32, to: i32, count: i32): void {
@@ -863,71 +975,147 @@ function expand(parent: u32, fromParent: bool): bool {
   // without wrapping (alternate colours, suit, any suit) a card builds on
   // `below` only when its rank is one less, so in a column's top run (every
   // card building on the one under it) the card k from the top has the
-  // exposed card's rank + k - 1.
+  // exposed card's rank + k - 1, and each target column takes at most one
+  // run length. There the targets come from masks (`rankStep`, below).
   const directRunLength = !wrapRanks && buildRule != BUILD_SUIT_UP_OR_DOWN;
   const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
   const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
-  for (let from = 0; from < numColumns; from++) {
-    const n = columnLength(p, from);
-    if (n == 0) continue;
-    // the top run only matters when more than one card may move at once
-    const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
-    for (let to = 0; to < numColumns; to++) {
-      if (to == from) continue;
-      const m = columnLength(p, to);
+  if (directRunLength) {
+    // The columns' top cards as a mask (bit = card) and their owners
+    // (TOP_OWNER): the targets of a card are BUILD_MASK[card] & tops. The
+    // target columns of one source are gathered into a column mask and taken
+    // in ascending column order, the empty target among them at its index, so
+    // the children come in the same order as from the loop over every target
+    // column below (same search, fewer tests).
+    let tops: u64 = 0;
+    for (let c = 0; c < numColumns; c++) {
+      const m = columnLength(p, c);
       if (m > 0) {
-        const top = cardAt(p, to, m - 1);
-        const most = run < capacityOnCard ? run : capacityOnCard;
-        // Under a rank-down build the only run length that can fit on `top`
-        // is its rank minus the exposed card's (ranks in a top run go up one
-        // a card going down the column); the loop would find the same k.
-        let first = 1;
-        let last = most;
-        if (directRunLength) {
-          first = last = rankOf(top) - rankOf(cardAt(p, from, n - 1));
-          if (first < 1 || first > most) continue;
+        const top = cardAt(p, c, m - 1);
+        store<u8>(TOP_OWNER + top, <u8>c);
+        tops |= (<u64>1) << <u64>top;
+      }
+    }
+    const emptyBit: u32 = emptyTarget >= 0 ? (<u32>1) << <u32>emptyTarget : 0;
+    for (let from = 0; from < numColumns; from++) {
+      const n = columnLength(p, from);
+      if (n == 0) continue;
+      // the top run only matters when more than one card may move at once
+      const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
+      const most = run < capacityOnCard ? run : capacityOnCard;
+      let targets: u32 = 0;
+      for (let k = 1; k <= most; k++) {
+        let on = load<u64>(BUILD_MASK + (<usize>cardAt(p, from, n - k) << 3)) & tops;
+        while (on != 0) {
+          targets |= (<u32>1) << <u32>load<u8>(TOP_OWNER + <usize>ctz(on));
+          on &= on - 1;
         }
-        for (let k = first; k <= last; k++) {
+      }
+      targets |= emptyBit;
+      const exposedRank = rankOf(cardAt(p, from, n - 1));
+      while (targets != 0) {
+        const to = <i32>ctz(targets);
+        targets &= targets - 1;
+        const m = columnLength(p, to);
+        if (m > 0) {
+          const top = cardAt(p, to, m - 1);
+          const k = rankOf(top) - exposedRank;
           const card = cardAt(p, from, n - k);
-          if (card == repeatCard || !buildsOn(card, top)) continue;
+          if (card == repeatCard) continue;
           moveRun(p, from, to, k);
           exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
           if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
-        }
-      } else if (to == emptyTarget) {
-        const most = run < capacityToEmpty ? run : capacityToEmpty;
-        for (let k = 1; k <= most; k++) {
-          if (k == n) break;
-          const card = cardAt(p, from, n - k);
-          if (card == repeatCard || !emptyColumnAccepts(card)) continue;
-          moveRun(p, from, to, k);
-          exposedCard = cardAt(p, from, n - k - 1);
-          if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
+        } else {
+          const most = run < capacityToEmpty ? run : capacityToEmpty;
+          for (let k = 1; k <= most; k++) {
+            if (k == n) break;
+            const card = cardAt(p, from, n - k);
+            if (card == repeatCard || !emptyColumnAccepts(card)) continue;
+            moveRun(p, from, to, k);
+            exposedCard = cardAt(p, from, n - k - 1);
+            if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
+          }
         }
       }
     }
-  }
 
-  // Free cell to column.
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card == 0 || card == repeatCard) continue;
-    for (let to = 0; to < numColumns; to++) {
-      const m = columnLength(p, to);
-      if (m > 0) {
-        const top = cardAt(p, to, m - 1);
-        if (!buildsOn(card, top)) continue;
+    // Free cell to column.
+    for (let i = 0; i < numCells; i++) {
+      const card = cellCard(p, i);
+      if (card == 0 || card == repeatCard) continue;
+      let targets: u32 = 0;
+      let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
+      while (on != 0) {
+        targets |= (<u32>1) << <u32>load<u8>(TOP_OWNER + <usize>ctz(on));
+        on &= on - 1;
+      }
+      if (emptyColumnAccepts(card)) targets |= emptyBit;
+      while (targets != 0) {
+        const to = <i32>ctz(targets);
+        targets &= targets - 1;
+        const m = columnLength(p, to);
         setCellCard(p, i, 0);
         setCardAt(p, to, m, card);
         setColumnLength(p, to, m + 1);
         exposedCard = 0;
-        if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
-      } else if (to == emptyTarget && emptyColumnAccepts(card)) {
-        setCellCard(p, i, 0);
-        setCardAt(p, to, 0, card);
-        setColumnLength(p, to, 1);
-        exposedCard = 0;
-        if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1))) return false;
+        const move = m > 0 ? packMove(card, MOVE_TO_CARD, cardAt(p, to, m - 1), 1) : packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1);
+        if (!addChild(parent, move)) return false;
+      }
+    }
+  } else {
+    for (let from = 0; from < numColumns; from++) {
+      const n = columnLength(p, from);
+      if (n == 0) continue;
+      // the top run only matters when more than one card may move at once
+      const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
+      for (let to = 0; to < numColumns; to++) {
+        if (to == from) continue;
+        const m = columnLength(p, to);
+        if (m > 0) {
+          const top = cardAt(p, to, m - 1);
+          const most = run < capacityOnCard ? run : capacityOnCard;
+          for (let k = 1; k <= most; k++) {
+            const card = cardAt(p, from, n - k);
+            if (card == repeatCard || !buildsOn(card, top)) continue;
+            moveRun(p, from, to, k);
+            exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
+            if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
+          }
+        } else if (to == emptyTarget) {
+          const most = run < capacityToEmpty ? run : capacityToEmpty;
+          for (let k = 1; k <= most; k++) {
+            if (k == n) break;
+            const card = cardAt(p, from, n - k);
+            if (card == repeatCard || !emptyColumnAccepts(card)) continue;
+            moveRun(p, from, to, k);
+            exposedCard = cardAt(p, from, n - k - 1);
+            if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
+          }
+        }
+      }
+    }
+
+    // Free cell to column.
+    for (let i = 0; i < numCells; i++) {
+      const card = cellCard(p, i);
+      if (card == 0 || card == repeatCard) continue;
+      for (let to = 0; to < numColumns; to++) {
+        const m = columnLength(p, to);
+        if (m > 0) {
+          const top = cardAt(p, to, m - 1);
+          if (!buildsOn(card, top)) continue;
+          setCellCard(p, i, 0);
+          setCardAt(p, to, m, card);
+          setColumnLength(p, to, m + 1);
+          exposedCard = 0;
+          if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
+        } else if (to == emptyTarget && emptyColumnAccepts(card)) {
+          setCellCard(p, i, 0);
+          setCardAt(p, to, 0, card);
+          setColumnLength(p, to, 1);
+          exposedCard = 0;
+          if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1))) return false;
+        }
       }
     }
   }
@@ -991,6 +1179,46 @@ function playMove(p: usize, move: u32): bool {
     else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
     setColumnLength(p, dstIndex, m + count);
   }
+}
+
+/**
+ * Plays the packed move `move` of the measured position on it (`p`, the
+ * position whose card places `measure` keeps: measuredHeld): the source
+ * column and the target column are read from CARD_COLUMN instead of
+ * searched for, the rest as in `applyMove` (a card in a free cell is found
+ * by a scan of the cells). Traps on a move that does not fit (an internal
+ * inconsistency).
+ */
+function applyMeasuredMove(p: usize, move: u32): void {
+  const card = moveCard(move);
+  const kind = moveKind(move);
+  const count = moveCount(move);
+  let srcKind = SOURCE_COLUMN;
+  let srcIndex = <i32>load<u8>(CARD_COLUMN + <usize>card);
+  if (srcIndex == <i32>IN_CELL) {
+    srcKind = SOURCE_CELL;
+    srcIndex = -1;
+    for (let i = 0; i < numCells; i++) if (cellCard(p, i) == card) srcIndex = i;
+    if (srcIndex < 0) unreachable();
+  } else if (<i32>load<u8>(CARD_INDEX + <usize>card) != columnLength(p, srcIndex) - count) {
+    unreachable();
+  }
+  let dstKind = TARGET_COLUMN;
+  let dstIndex = -1;
+  if (kind == MOVE_TO_FOUNDATION) {
+    dstKind = TARGET_FOUNDATION;
+    dstIndex = suitOf(card);
+  } else if (kind == MOVE_TO_CELL) {
+    dstKind = TARGET_CELL;
+    dstIndex = firstEmptyCell(p);
+  } else if (kind == MOVE_TO_EMPTY_COLUMN) {
+    dstIndex = firstEmptyColumn(p);
+  } else {
+    dstIndex = <i32>load<u8>(CARD_COLUMN + <usize>moveOnto(move));
+    if (dstIndex == <i32>IN_CELL || topCard(p, dstIndex) != moveOnto(move)) unreachable();
+  }
+  if (dstIndex < 0) unreachable();
+  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
 }
 
 /**
@@ -1210,10 +1438,49 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   return !pooledMode && (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
 }
 
-/** Takes the next item of the scan whose turn it is (the other when that list is dry); 0 when both are empty. */
+/**
+ * Items a scan may take in a row in the lazy phase while its best item is a
+ * move of the position just expanded or held (`held`), so that a dive needs
+ * no `decodeKey` of its parent (0: strict turns, `scanStep`). 16 by default:
+ * on MS FreeCell 1..4000 and 20001..24000 parents rebuilt fell 267 -> 189
+ * and 250 -> 175 a deal, positions expanded 237.1 -> 236.1 and 226.9 ->
+ * 224.2; Seahaven Towers 1..300 solved deals 1,763 -> 1,714, Eight Off
+ * 1..500 356 -> 316, Baker's Game 1..500 1,137 -> 1,142 (docs/engine.md).
+ */
+const SCAN_STICK: u32 = 16;
+let scanStick: u32 = SCAN_STICK;
+/** The scan whose turn it is after the prelude, and the items it took in a row. */
+let turnScan: i32 = 0;
+let turnItems: u32 = 0;
+
+/** Tuning hook (bench only): items a scan may take in a row while its best pending move is one of the held position's, for every later solve (0: strict turns; resetHeuristicWeights restores SCAN_STICK). */
+export function setScanStick(items: u32): void {
+  scanStick = items;
+}
+
+/**
+ * Takes the next item of the scan whose turn it is (the next one when that
+ * list is dry); 0 when every list is empty. After the prelude the scans take
+ * `scanStep` items a turn, and in the lazy phase a scan keeps its turn for up
+ * to `scanStick` items while its best pending move is one of the position
+ * `held` (a dive: no parent to rebuild).
+ */
 // @ts-ignore: decorator
-@inline function popNext(): u32 {
-  const turn = polls < preludeItems ? preludeScan : <i32>(((polls - preludeItems) / scanStep) % <u32>activeScans);
+@inline function popNext(held: u32): u32 {
+  let turn: i32;
+  if (polls < preludeItems) {
+    turn = preludeScan;
+  } else {
+    if (turnItems >= scanStep) {
+      const keep = lazyPhase && turnItems < scanStick && bestParent(turnScan) == held;
+      if (!keep) {
+        turnScan = turnScan + 1 >= activeScans ? 0 : turnScan + 1;
+        turnItems = 0;
+      }
+    }
+    turnItems++;
+    turn = turnScan;
+  }
   for (let k = 0; k < activeScans; k++) {
     let scan = turn + k;
     if (scan >= activeScans) scan -= activeScans;
@@ -1225,6 +1492,8 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
 
 /** Items taken from the open lists this solve (both phases); paces the polls and the scans' turns. */
 let polls: u32 = 0;
+/** Parents the last solve's lazy phase rebuilt from their keys (`decodeKey` at a pop: the parent was not the position held). */
+let decodes: u32 = 0;
 
 /** Polls the host every POLL_INTERVAL items; true when the search must stop (stopReason set). */
 // @ts-ignore: decorator
@@ -1263,7 +1532,7 @@ function lazySearch(): void {
   // PARENT holds the position of record `held` (in some column order)
   let held: u32 = 1;
   while (goalIndex == 0) {
-    const item = popNext();
+    const item = popNext(held);
     if (item == 0) return;
     if (mustStop()) return;
     const ent = entryAt(item);
@@ -1271,11 +1540,13 @@ function lazySearch(): void {
     const word = entryMove(ent) & ~DONE;
     if (parent != held) {
       decodeKey(recordKey(recordAt(parent)), PARENT);
+      decodes++;
       held = parent;
       measuredHeld = 0; // canonical column order now, not the measured one
     }
     copyHeader(POP_HEADER, PARENT);
-    if (!applyMove(PARENT, word)) unreachable();
+    if (measuredHeld == parent) applyMeasuredMove(PARENT, word);
+    else if (!applyMove(PARENT, word)) unreachable();
     // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
     // move (addChild); without it the closure is known to move nothing (the
     // parent is closed and `exposedCard` could not start one), so it is skipped.
@@ -1394,7 +1665,7 @@ function handOver(): bool {
  */
 function eagerSearch(): void {
   while (goalIndex == 0) {
-    const index = popNext();
+    const index = popNext(0);
     if (index == 0) return;
     statesExpanded++;
     if (mustStop()) return;
@@ -1422,6 +1693,7 @@ function eagerSearch(): void {
  */
 export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   readInput();
+  fillBuildMasks();
   chooseWeights();
   useBlocked = false;
   for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
@@ -1431,6 +1703,9 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lastReason = REASON_NONE;
   statesExpanded = 0;
   polls = 0;
+  decodes = 0;
+  turnScan = 0;
+  turnItems = 0;
   lazyPeakBytes = 0;
 
   lazyPhase = true;
@@ -1478,6 +1753,11 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
 /** Items the last solve took from its open lists (records and pending moves, both phases). */
 export function openItemsTaken(): u32 {
   return polls;
+}
+
+/** Parents the last solve's lazy phase rebuilt from their keys at a pop (the rest were the position held); a tuning statistic. */
+export function parentsDecoded(): u32 {
+  return decodes;
 }
 
 /** Pending moves queued by the last solve's lazy phase. */

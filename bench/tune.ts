@@ -22,7 +22,7 @@
  * column, next-card depth, unsorted mode (0 top run, 1 bottom sequence),
  * depth (sixteenths of a point per move); the number of `--scan`s is the scan
  * count. Without `--scan` the engine's defaults for the game run. `--configs`
- * names a JSON array of `{ "name", "scans"?: number[][], "quota"?, "step"?,
+ * names a JSON array of `{ "name", "scans"?: number[][], "quota"?, "step"?, "stick"?,
  * "prelude"?: [scan, items] }`,
  * each run in turn on the same deals. `--rows file.json` dumps the per-deal
  * rows of the last configuration. `ENGINE_WASM=path` runs another build.
@@ -41,6 +41,8 @@ interface TuneConfig {
   scans?: number[][];
   quota?: number;
   step?: number;
+  /** Items a scan may take in a row while its best pending move is one of the held position's. */
+  stick?: number;
   /** [scan, items]: that scan alone takes the first items. */
   prelude?: [number, number];
 }
@@ -51,12 +53,15 @@ interface TuningExports {
   resetHeuristicWeights?(): void;
   setScanCount?(n: number): void;
   setScanStep(step: number): void;
+  setScanStick?(items: number): void;
   setScanPrelude?(scan: number, items: number): void;
   setLazyQuota(quota: number): void;
   /** Pending moves (generated, measured and scored children) the last solve's lazy phase queued. */
   pendingMovesQueued(): number;
   /** Items the last solve took from its open lists. */
   openItemsTaken(): number;
+  /** Parents the last solve's lazy phase rebuilt from their keys at a pop (missing from older builds). */
+  parentsDecoded?(): number;
 }
 
 const { values } = parseArgs({
@@ -113,8 +118,9 @@ for (const config of configs) {
   if (config.quota !== undefined || quotaSet) hooks.setLazyQuota(config.quota ?? 0);
   quotaSet ||= config.quota !== undefined;
   hooks.setScanStep(config.step ?? 1);
+  if (config.stick !== undefined) hooks.setScanStick?.(config.stick);
   if (config.prelude) hooks.setScanPrelude?.(config.prelude[0], config.prelude[1]);
-  const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number; queued: number; taken: number; cpuMs: number }[] = [];
+  const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number; queued: number; taken: number; decoded: number; cpuMs: number }[] = [];
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < deals.length; i++) {
     const before = process.cpuUsage();
@@ -124,7 +130,7 @@ for (const config of configs) {
       cpuMs: (used.user + used.system) / 1000,
       n: from + i, v: out.verdict, moves: out.moves.length, noAuto: out.moves.filter((m) => !m.auto).length,
       exp: out.stats.statesExpanded, st: out.stats.statesStored,
-      queued: hooks.pendingMovesQueued(), taken: hooks.openItemsTaken(),
+      queued: hooks.pendingMovesQueued(), taken: hooks.openItemsTaken(), decoded: hooks.parentsDecoded?.() ?? NaN,
     });
   }
   const cpu = process.cpuUsage(cpu0);
@@ -136,7 +142,7 @@ for (const config of configs) {
   console.log(
     `${config.name}\t${values.game} ${from}..${to}: expanded mean ${mean(rows.map((r) => r.exp)).toFixed(1)} ` +
       `tail1% ${tail} max ${byExp[0]}; solved only ${mean(solved.map((r) => r.exp)).toFixed(1)}; ` +
-      `stored mean ${mean(rows.map((r) => r.st)).toFixed(1)}; queued ${mean(rows.map((r) => r.queued)).toFixed(0)} taken ${mean(rows.map((r) => r.taken)).toFixed(0)}; ` +
+      `stored mean ${mean(rows.map((r) => r.st)).toFixed(1)}; queued ${mean(rows.map((r) => r.queued)).toFixed(0)} taken ${mean(rows.map((r) => r.taken)).toFixed(0)} decoded ${mean(rows.map((r) => r.decoded)).toFixed(0)}; ` +
       `solved ${solved.length} unsolvable ${count('unsolvable')} unknown ${count('unknown')}; ` +
       `moves ${mean(solved.map((r) => r.moves)).toFixed(2)} (no auto ${mean(solved.map((r) => r.noAuto)).toFixed(2)}); ` +
       `cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, ` +

@@ -89,7 +89,8 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', THREADS: '2' },
+    // BATCH_DB_PATH: not the checkout's data/batches.sqlite, shared with servers of other test files
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', THREADS: '2', BATCH_DB_PATH: ':memory:' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d) => (serverLog += d));
@@ -100,7 +101,7 @@ beforeAll(async () => {
   keyedUrl = `http://127.0.0.1:${keyedPort}`;
   keyed = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(keyedPort), HOST: '127.0.0.1', THREADS: '1', API_KEYS: `page:${KEY}` },
+    env: { ...process.env, PORT: String(keyedPort), HOST: '127.0.0.1', THREADS: '1', API_KEYS: `page:${KEY}`, BATCH_DB_PATH: ':memory:' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   keyed.stdout!.on('data', (d) => (keyedLog += d));
@@ -522,7 +523,11 @@ describe('web page (headless Chromium, real server)', () => {
       await page.goto(`${baseUrl}/#game=freecell&deal=617&numbering=ms`);
       await page.locator('[data-testid="verdict"]').waitFor();
       await page.getByRole('button', { name: 'Last: the end position' }).click();
-      await page.waitForTimeout(100);
+      // Waits for the list to have scrolled to its last row (a 100 ms sleep
+      // was a guess at a busy renderer); the checks below then measure it.
+      await expect
+        .poll(() => page.getByTestId('move-list').evaluate((l) => l.querySelector('li:last-child')!.getBoundingClientRect().bottom <= l.getBoundingClientRect().bottom), { timeout: 5000 })
+        .toBe(true);
       const m = await page.getByTestId('move-list').evaluate((l) => {
         const style = getComputedStyle(l);
         const inner = l.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);

@@ -27,16 +27,17 @@ export async function batchStatus(s: ServerProcess, id: string): Promise<BatchSt
 }
 
 /**
- * Polls the batch's status every 50 ms until `until` holds and returns that status.
+ * Polls the batch's status every `pollMs` (default 50 ms) until `until`
+ * holds and returns that status.
  * @throws Error with the last status when `timeoutMs` (ms) passes first.
  */
-export async function waitForBatch(s: ServerProcess, id: string, until: (st: BatchStatus) => boolean, timeoutMs: number): Promise<BatchStatus> {
+export async function waitForBatch(s: ServerProcess, id: string, until: (st: BatchStatus) => boolean, timeoutMs: number, pollMs = 50): Promise<BatchStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const st = await batchStatus(s, id);
     if (until(st)) return st;
     if (Date.now() > deadline) throw new Error(`timed out; last status ${JSON.stringify(st)}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 

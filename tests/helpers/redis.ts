@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { freePort } from './server-process.js';
+import { freePort, lostItsPort } from './server-process.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -92,7 +92,17 @@ export interface WorkerHealth {
  * environment, and waits until its `/healthz` answers (pool warm, subscribed).
  */
 export async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const port = await freePort();
+  // freePort's port may be taken before the worker listens (see startServer)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWorkerOn(env, await freePort());
+    } catch (err) {
+      if (attempt >= 3 || !lostItsPort((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startWorkerOn(env: Record<string, string>, port: number): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'worker-main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port), LOG_LEVEL: 'warn', THREADS: '1', REDIS_URL, ...env },
@@ -101,6 +111,7 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerPr
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const worker: WorkerProcess = {
@@ -117,7 +128,10 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerPr
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the worker exited (${child.exitCode}):\n${out}`);
+    if (child.exitCode !== null) {
+      await closed; // all of its output, the line that says why included
+      throw new Error(`the worker exited (${child.exitCode}):\n${out}`);
+    }
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) return worker;

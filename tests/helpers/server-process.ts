@@ -32,22 +32,46 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** True when a child's output says it could not listen on its port (EADDRINUSE: `exitOnListenFault`). */
+export function lostItsPort(output: string): boolean {
+  return /cannot listen/.test(output) && /EADDRINUSE/.test(output);
+}
+
 /**
- * Starts `server/main.ts` with `env` on top of a quiet test environment, on a
- * free loopback port, and waits until `GET /healthz` answers.
+ * Starts `server/main.ts` with `env` on top of a quiet test environment (its
+ * own in-memory batch store unless `env` names a BATCH_DB_PATH), on a
+ * free loopback port, and waits until `GET /healthz` answers. `freePort`'s
+ * port is free when it is probed, not when the child listens a second or two
+ * later: test files run in parallel and open connections all the time, so a
+ * child that lost its port to one (EADDRINUSE) is started again on another,
+ * up to 3 times. A `port` given by the caller is not changed.
+ * @throws Error with the child's output when it exits or does not answer in 30 s.
  */
 export async function startServer(env: Record<string, string>, port?: number): Promise<ServerProcess> {
-  port ??= await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOn(env, port ?? (await freePort()));
+    } catch (err) {
+      if (port !== undefined || attempt >= 3 || !lostItsPort((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startServerOn(env: Record<string, string>, port: number): Promise<ServerProcess> {
   // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a
   // grandchild process, which a SIGKILL of the CLI would leave running.
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: '2', ...env },
+    // BATCH_DB_PATH: not the checkout's data/batches.sqlite, which servers of
+    // test files running in parallel would share (its locks, and any batch
+    // left running in it, which each of them would resume)
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: '2', BATCH_DB_PATH: ':memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const server: ServerProcess = {
@@ -62,7 +86,10 @@ export async function startServer(env: Record<string, string>, port?: number): P
   };
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${out}`);
+    if (child.exitCode !== null) {
+      await closed; // all of its output, the line that says why included
+      throw new Error(`the server exited (${child.exitCode}):\n${out}`);
+    }
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) return server;

@@ -23,7 +23,10 @@ async function health(s: ServerProcess): Promise<{ pool: { completed: number; ru
   return (await fetch(`${s.url}/healthz`)).json() as never;
 }
 
-describe('batches on a real server', () => {
+/** Room for a loaded CI machine: each test took 7-21 s here at a load of 9 on 2 cores, a third of vitest's default 60 s. */
+const TEST_TIMEOUT_MS = 180_000;
+
+describe('batches on a real server', { timeout: TEST_TIMEOUT_MS }, () => {
   it('runs a 2,000-deal batch to the end with correct counts, every solution checked', async () => {
     const s = await startServer({ BATCH_DB_PATH: join(dir, 'complete.sqlite') });
     try {
@@ -65,14 +68,18 @@ describe('batches on a real server', () => {
     }
   });
 
-  it('resumes after a SIGKILL half way: every result present exactly once, no finished deal solved again', async () => {
+  it('resumes after a SIGKILL part way: every result present exactly once, no finished deal solved again', async () => {
     const db = join(dir, 'killed.sqlite');
     const total = 2000;
     const first = await startServer({ BATCH_DB_PATH: db });
     let id: string;
     try {
       id = (await createBatch(first, { game: 'freecell', deals: `2001..${2000 + total}` })).id;
-      await waitForBatch(first, id, (st) => st.done >= total / 2, 120_000);
+      // A quarter in, watched every 10 ms: the kill must land before the
+      // batch ends. Even at 2,000 deals a second the 1,500 deals left last 75
+      // such polls (half way, polled every 50 ms, left 10): room for a much
+      // quicker engine.
+      await waitForBatch(first, id, (st) => st.done >= total / 4, 120_000, 10);
     } finally {
       await first.kill('SIGKILL');
     }
@@ -87,7 +94,7 @@ describe('batches on a real server', () => {
     const row = before.prepare('SELECT done, solved, status FROM batches WHERE id = ?').get(id) as { done: number; solved: number; status: string };
     before.close();
     expect(row.status).toBe('running');
-    expect(stored.length).toBeGreaterThanOrEqual(total / 2);
+    expect(stored.length).toBeGreaterThanOrEqual(total / 4);
     expect(stored.length).toBeLessThan(total);
     expect(row.done).toBe(stored.length);
     expect(stored.map((r) => r.seq)).toEqual(Array.from({ length: stored.length }, (_, i) => i + 1));
@@ -172,13 +179,16 @@ describe('batches on a real server', () => {
       expect(cancelled.finishedAt).not.toBeNull();
       expect(cancelled.done).toBeLessThan(100_000);
 
-      // Nothing more is stored, and the workers go idle.
-      await new Promise((r) => setTimeout(r, 1000));
+      // The workers go idle (waited for, not slept on: a cancelled chunk
+      // stops at its next poll), and after that nothing more is stored.
+      const idleBy = Date.now() + 10_000;
+      while ((await health(s)).pool.inFlight !== 0) {
+        if (Date.now() > idleBy) throw new Error('the workers were still busy 10 s after the cancel');
+        await new Promise((r) => setTimeout(r, 20));
+      }
       const later = await batchStatus(s, id);
       expect(later.done).toBe(cancelled.done);
       expect(later.status).toBe('cancelled');
-      const { pool } = await health(s);
-      expect(pool.inFlight).toBe(0);
 
       // The stream of a cancelled batch ends, with what was stored.
       const results = await batchResults(s, id);

@@ -190,7 +190,20 @@ describe('SIGTERM on the real server under load (child process)', () => {
     await waitForLog('ready', 30_000);
 
     // Load: one long solve, and four clients posting easy deals back to back.
+    // No sleeps: SIGTERM goes once the long solve is running (the only solve
+    // then, so /healthz's running count is it) and an easy one was answered.
     const long = postOnce(port, LONG_REQUEST);
+    const until = async (what: string, cond: () => boolean | Promise<boolean>) => {
+      const end = Date.now() + 30_000;
+      while (!(await cond())) {
+        if (Date.now() > end || proc.exitCode !== null) throw new Error(`${what}: not in 30 s; stderr: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    await until('the long solve running', async () => {
+      const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { connection: 'close' } })).json()) as { pool: { running: number } };
+      return health.pool.running >= 1;
+    });
     let stop = false;
     const answers: Answer[] = [];
     const client = async (id: number) => {
@@ -201,7 +214,7 @@ describe('SIGTERM on the real server under load (child process)', () => {
       }
     };
     const clients = [0, 1, 2, 3].map(client);
-    await new Promise((r) => setTimeout(r, 800));
+    await until('an easy solve answered', () => answers.some((a) => a.status === 200));
     const beforeSignal = answers.filter((a) => a.status === 200).length;
 
     const signalledAt = Date.now();

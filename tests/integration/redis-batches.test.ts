@@ -265,7 +265,9 @@ describe.skipIf(!available)('redis backend in-process', () => {
       await backend.cancel(st.id);
       while (worker.stats().dealsInFlight > 0) await sleep(1);
       const ms = performance.now() - t;
-      expect(ms).toBeLessThan(500);
+      // A deal the cancel does not reach runs its whole 60 s: 5 s is room for
+      // a busy machine (500 ms was), and still tells the two apart.
+      expect(ms).toBeLessThan(5000);
       await sleep(300);
       expect(slow.started()).toBe(2); // no deal started after the cancel
       expect(await backend.status(st.id)).toMatchObject({ status: 'cancelled', done: 0 });

@@ -9,7 +9,7 @@
  *   other, run by two workers: correct counts, every solution checked, both
  *   workers at work, queue depth and per-worker numbers in `/metrics`;
  * - cancel while both workers are deep in long deals: both stop at once;
- * - one worker killed with SIGKILL half way: BullMQ's stalled-job check
+ * - one worker killed with SIGKILL a quarter in: BullMQ's stalled-job check
  *   gives its job to the other, the batch completes, every deal's result
  *   exactly once (also counted in Redis itself);
  * - SIGTERM: the worker drains (exit 0) and hands its job back, so the batch
@@ -89,22 +89,38 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
     expect(h2.dealsTotal).toBeGreaterThan(100);
     expect(h1.dealsTotal + h2.dealsTotal).toBeGreaterThanOrEqual(2000);
     expect(await w1.metrics()).toMatch(/^batch_worker_deals_total \d+/m);
-    await sleep(2500); // a heartbeat after the end
-    const metrics = await (await fetch(`${apiB.url}/metrics`)).text();
+    // A heartbeat after the end carries each worker's final count: waited
+    // for (up to 30 s), not slept on (2.5 s was one or two heartbeats here).
+    const finished = (text: string, h: { worker: string; dealsTotal: number }) =>
+      new RegExp(`^batch_worker_deals_finished\\{worker="${h.worker}"\\} ${h.dealsTotal}$`, 'm').test(text);
+    let metrics = '';
+    for (const end = Date.now() + 30_000; ; await sleep(100)) {
+      metrics = await (await fetch(`${apiB.url}/metrics`)).text();
+      if ([h1, h2].every((h) => finished(metrics, h)) || Date.now() > end) break;
+    }
     expect(metrics).toMatch(/^batch_queue_jobs\{state="waiting"\} 0$/m);
     expect(metrics).toMatch(/^batch_queue_jobs\{state="prioritized"\} 0$/m);
     expect(metrics).toMatch(/^batch_workers 2$/m);
     for (const h of [h1, h2]) {
       expect(metrics).toContain(`batch_worker_deals_per_second{worker="${h.worker}"}`);
-      expect(metrics).toMatch(new RegExp(`^batch_worker_deals_finished\\{worker="${h.worker}"\\} ${h.dealsTotal}$`, 'm'));
+      expect(finished(metrics, h), `${h.worker} finished ${h.dealsTotal}:\n${metrics}`).toBe(true);
     }
     console.log(`2,000 deals on two workers: ${st.dealsPerSecond} deals/s; worker deals ${h1.dealsTotal} + ${h2.dealsTotal}`);
   }, TEST_TIMEOUT_MS);
 
   it('cancel stops both workers in the middle of long deals', async () => {
-    // MS 100226 and 13994 take seconds each: chunks of 25, one job per worker.
-    const deals = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? 100226 : 13994));
-    const { id } = await createBatch(apiA, { game: 'freecell', deals });
+    // Streets and Alleys rules on PySolFC deal 77 (unknown at 58 M positions):
+    // each deal runs to its 5 M positions, some 8 s of CPU today and still
+    // long for an engine many times quicker (MS 100226 and 13994, once
+    // "seconds each", now take 10 and 3 ms, and could end before the cancel).
+    // Chunks of 25, one job per worker.
+    const { id } = await createBatch(apiA, {
+      game: 'freecell',
+      numbering: 'pysolfc',
+      rules: { build: 'rank', freeCells: 0, sequenceMove: 'none' },
+      deals: Array.from({ length: 50 }, () => 77),
+      limits: { maxStates: 5_000_000, timeoutMs: 60_000 },
+    });
     const deadline = Date.now() + 30_000;
     for (;;) {
       const [h1, h2] = await Promise.all([w1.health(), w2.health()]);
@@ -130,12 +146,18 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
     console.log(`cancel: both workers idle ${ms.toFixed(0)} ms after the DELETE, ${done} deals stored`);
   }, TEST_TIMEOUT_MS);
 
-  it('a worker killed with SIGKILL half way: its job is picked up again, every result exactly once', async () => {
+  it('a worker killed with SIGKILL a quarter in: its job is picked up again, every result exactly once', async () => {
     const total = 2000;
     const { id } = await createBatch(apiA, { game: 'freecell', deals: `2001..${2000 + total}` });
-    await waitForBatch(apiB, id, (st) => st.done >= total / 2, 90_000);
+    // A quarter in, watched every 10 ms, so that a quicker engine still
+    // leaves 1,500 deals to kill the worker in the middle of (half way, the
+    // batch could end before the kill, and the loop below never did).
+    await waitForBatch(apiB, id, (st) => st.done >= total / 4, 90_000, 10);
     let before = await w1.health();
-    while (before.dealsInFlight === 0) before = await w1.health(); // kill it in the middle of a job
+    for (const end = Date.now() + 30_000; before.dealsInFlight === 0; before = await w1.health()) {
+      // kill it in the middle of a job
+      if (Date.now() > end) throw new Error(`worker 1 took no job for 30 s: ${JSON.stringify(before)}`);
+    }
     expect(await w1.kill('SIGKILL')).toBeNull();
     const stalledBefore = stalledLines(w2);
     // The jobs the dead worker held (BullMQ records the worker's name in the job's `pb` field).

@@ -136,7 +136,7 @@ describe('certificates of unsolvable deals pass the independent checker', () => 
     expect(two).toMatchObject({ threads: 2 });
     // movesTried differs: each thread asks checkMove its own (card, top card) questions once
     expect(two).toMatchObject({ ok: true, positions: one.positions, movesChecked: one.movesChecked });
-  });
+  }, 180_000); // 16 s here at a load of 9 on 2 cores, a quarter of the default 60 s
 
   // Small sets (up to ~1,600 positions) so the whole file stays fast;
   // docs/proofs.md ("Sizes and times") gives the sizes and times of larger ones.
