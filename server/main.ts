@@ -61,6 +61,7 @@ pool = createPool({
     logger.info({ threadId, recycleMemoryMb: config.recycleMemoryBytes / 2 ** 20 }, 'solver worker replaced: its engine memory grew past RECYCLE_MEMORY_MB');
   },
   stopGraceMs: config.stopGraceMs,
+  helperPassAfterMs: config.helperPassAfterMs,
   onSettled: metrics.observeSolve,
   log: poolLog(logger),
 });

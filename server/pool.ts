@@ -28,6 +28,14 @@
  *   terminates that thread. Piscina starts a replacement (with a fresh,
  *   small engine) as it does for any lost worker, and the memory goes back
  *   to the operating system with the thread.
+ * - Two workers for one hard Castle deal (`helperPassAfterMs`): a solve of a
+ *   game whose tableau ignores suit that is still searching after that long
+ *   takes one idle worker for its pooled pass (client-sdk/core/pools.ts,
+ *   docs/search.md §9), run beside the full search instead of in the time
+ *   the full search leaves; the first decisive answer wins and the other
+ *   search is stopped. A solve takes at most two workers, and only an idle
+ *   one: the helper gives its worker up the moment any other solve needs
+ *   it, so it never delays another request.
  * - The worker runs from source under tsx in development and tests, and from
  *   `dist/` as plain JavaScript in production (`workerFile`).
  *
@@ -43,13 +51,18 @@ import type { ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { SolverError } from '../client-sdk/core/errors.js';
 import type { ProofRequest } from '../client-sdk/core/proof/format.js';
+import { POOLED_PASS_MIN_MS } from '../client-sdk/core/proof/writer.js';
+import { poolingApplies } from '../client-sdk/core/pools.js';
 import type { ShortenOptions } from '../client-sdk/core/shorten.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import {
   cancelledOutcome,
+  claimPooledPass,
   outcomeOf,
   FLAGS_BYTES,
+  POOLED_CLAIM_INDEX,
+  POOLED_ELSEWHERE,
   RETIRE_INDEX,
   STARTED_AT_BYTE,
   STOP_INDEX,
@@ -58,7 +71,12 @@ import {
   type SolverWorkerData,
 } from './worker-protocol.js';
 
-/** A task's shared flags (stop, retire, start time: worker-protocol.ts). */
+/** Default of `PoolOptions.helperPassAfterMs`, ms. */
+export const DEFAULT_HELPER_PASS_AFTER_MS = 2000;
+/** How often a solve waiting for an idle worker for its helper pass looks again, ms. */
+const HELPER_RECHECK_MS = 250;
+
+/** A task's shared flags (stop, retire, start time, pooled-pass claim: worker-protocol.ts). */
 function newFlags(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(FLAGS_BYTES));
 }
@@ -108,6 +126,16 @@ export interface PoolOptions {
   onRecycle?: (event: { threadId: number }) => void;
   /** V8 heap limits of each worker thread (not the Wasm memory: see `memoryLimitBytes`). */
   resourceLimits?: ResourceLimits;
+  /**
+   * A Castle-family solve (rules whose tableau ignores suit, where the pooled
+   * pass applies: client-sdk/core/pools.ts) still searching after this many
+   * ms may take one idle worker for its pooled pass, run beside the full
+   * search instead of after it; the first decisive answer wins and the other
+   * search is stopped. The helper pass gives its worker up at once when
+   * another solve needs one. Default 2000; 0 = never (the pooled pass then
+   * runs only after the full search, in the time it left). Needs 2 threads or more.
+   */
+  helperPassAfterMs?: number;
   /** Called once for every solve, answered or failed (metrics). Must not throw. */
   onSettled?: (event: SolveEvent) => void;
   /** Where warnings and errors go; default `console`. */
@@ -206,6 +234,9 @@ export class SolverPool {
   readonly #onSettled: ((event: SolveEvent) => void) | undefined;
   readonly #log: PoolLog;
   readonly #inFlight = new Set<Int32Array>();
+  /** Running helper passes (see `PoolOptions.helperPassAfterMs`): each one's stop, called when another solve needs its worker. */
+  readonly #helpers = new Set<() => void>();
+  readonly #helperPassAfterMs: number;
   readonly #idleWaiters = new Set<() => void>();
   #closing = false;
 
@@ -222,6 +253,11 @@ export class SolverPool {
     if (recycle !== undefined && !(Number.isInteger(recycle) && recycle >= 0)) {
       throw new RangeError(`recycleMemoryBytes must be a non-negative integer, got ${recycle}`);
     }
+    const helperAfter = options.helperPassAfterMs ?? DEFAULT_HELPER_PASS_AFTER_MS;
+    if (!(Number.isInteger(helperAfter) && helperAfter >= 0)) {
+      throw new RangeError(`helperPassAfterMs must be a non-negative integer, got ${helperAfter}`);
+    }
+    this.#helperPassAfterMs = threads >= 2 ? helperAfter : 0;
     this.#threads = threads;
     this.#maxQueue = maxQueue;
     this.#memoryLimitBytes = memory;
@@ -298,11 +334,96 @@ export class SolverPool {
     if (options?.proof) task.proof = options.proof;
     if (options?.optimize) task.optimize = options.optimize;
     const allowedMs = limits.timeoutMs + (options?.optimize?.budgetMs ?? 0);
+    if (this.#helperPassAfterMs > 0 && deal.rules !== undefined && poolingApplies(deal.rules)) return this.#solveWithHelperPass(task, allowedMs, signal);
     const answer = await this.#run(task, allowedMs, signal, 1);
     const only = answer instanceof SolverError ? answer : answer[0];
     if (only instanceof SolverError) throw only;
     return only;
   };
+
+  /**
+   * `solve` for a deal whose pooled pass applies: the full search on one
+   * worker and, once it has run `helperPassAfterMs` with a worker idle and
+   * time left, the pooled pass on that worker (`SolveTask.pass: 'pooled'`),
+   * claimed through the task's flags so that the full search's worker skips
+   * its own. The answer: the full search's when it decided (a checked
+   * solution or its complete search), else the helper's `unsolvable` (a
+   * pooled proof), else the full search's `unknown`. Whichever decides first
+   * stops the other. One `onSettled` event and one `completed` count, as for
+   * any solve; a helper that gives its worker up to another solve hands the
+   * claim back, so the full search may still run the pass after it.
+   */
+  async #solveWithHelperPass(task: SolveTask, allowedMs: number, signal: AbortSignal | undefined): Promise<SolveOutcome> {
+    const submitted = Date.now();
+    const startedAt = new Float64Array(task.stop.buffer, STARTED_AT_BYTE, 1);
+    const stopFull = new AbortController();
+    const stopHelper = new AbortController();
+    const onAbort = () => {
+      stopFull.abort();
+      stopHelper.abort();
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+
+    let helper: Promise<SolveOutcome | SolverError> | undefined;
+    let helperProof: SolveOutcome | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const yieldWorker = () => {
+      // another solve needs the worker: give it up, and the claim with it
+      Atomics.compareExchange(task.stop, POOLED_CLAIM_INDEX, POOLED_ELSEWHERE, 0);
+      stopHelper.abort();
+    };
+    const tryHelper = () => {
+      timer = undefined;
+      if (stopFull.signal.aborted || this.#closing) return;
+      const started = startedAt[0];
+      const left = started === 0 ? task.limits.timeoutMs : task.limits.timeoutMs - (Date.now() - started);
+      if (left < POOLED_PASS_MIN_MS) return;
+      if (started === 0 || this.#inFlight.size >= this.#threads) {
+        timer = setTimeout(tryHelper, HELPER_RECHECK_MS);
+        return;
+      }
+      if (!claimPooledPass(task.stop, POOLED_ELSEWHERE)) return; // its own worker runs the pass already
+      const helperTask: SolveTask = { deal: task.deal, limits: { maxStates: task.limits.maxStates, timeoutMs: left }, stop: newFlags(), pass: 'pooled' };
+      if (task.proof) helperTask.proof = task.proof;
+      this.#helpers.add(yieldWorker);
+      helper = this.#run(helperTask, left, stopHelper.signal, 1, 'helper').then((answer) => {
+        this.#helpers.delete(yieldWorker);
+        const only = answer instanceof SolverError ? answer : answer[0];
+        if (!(only instanceof SolverError) && only.verdict === 'unsolvable') {
+          helperProof = only;
+          stopFull.abort();
+        }
+        return only;
+      });
+    };
+    timer = setTimeout(tryHelper, this.#helperPassAfterMs);
+
+    let result: SolveOutcome | SolverError;
+    try {
+      const answer = await this.#run(task, allowedMs, stopFull.signal, 1, 'unsettled');
+      clearTimeout(timer);
+      const full = answer instanceof SolverError ? answer : answer[0];
+      const decided = !(full instanceof SolverError) && full.verdict !== 'unknown';
+      if (!decided && helper !== undefined && !signal?.aborted) await helper;
+      if (decided && helperProof !== undefined) {
+        // both cannot be right: keep the real game's verdict (a replayed solution or a complete search) and say so
+        this.#log.error('solver pool: the pooled pass proved a deal unsolvable that the full search decided', { verdict: full.verdict });
+      }
+      result = decided || helperProof === undefined ? full : helperProof;
+    } finally {
+      clearTimeout(timer);
+      stopHelper.abort();
+      signal?.removeEventListener('abort', onAbort);
+    }
+    const queuedMs = startedAt[0] === 0 ? 0 : Math.max(0, startedAt[0] - submitted);
+    if (result instanceof SolverError) {
+      this.#settled({ error: result, queuedMs, totalMs: Date.now() - submitted });
+      throw result;
+    }
+    this.#settled({ outcome: result, queuedMs, totalMs: Date.now() - submitted });
+    return result;
+  }
 
   /**
    * Solves several deals with the same limits as one task on one worker, in
@@ -334,10 +455,18 @@ export class SolverPool {
    * (`count` deals). Resolves with the outcomes (or per-deal errors) in
    * order, or with the one error that ended the whole task.
    */
-  async #run(task: SolveTask, allowedMs: number, signal: AbortSignal | undefined, count: number): Promise<(SolveOutcome | SolverError)[] | SolverError> {
+  async #run(
+    task: SolveTask,
+    allowedMs: number,
+    signal: AbortSignal | undefined,
+    count: number,
+    role: 'solve' | 'unsettled' | 'helper' = 'solve',
+  ): Promise<(SolveOutcome | SolverError)[] | SolverError> {
     const submitted = Date.now();
+    // 'unsettled': the caller reports the solve itself; 'helper': a helper pass, neither reported nor counted
+    const settle = role === 'solve' ? (event: SolveEvent) => this.#settled(event) : () => {};
     const settleAll = (event: Omit<SolveEvent, 'totalMs'>) => {
-      for (let i = 0; i < count; i++) this.#settled({ ...event, totalMs: Date.now() - submitted });
+      for (let i = 0; i < count; i++) settle({ ...event, totalMs: Date.now() - submitted });
     };
     const refuse = (error: SolverError) => {
       settleAll({ error, queuedMs: 0 });
@@ -388,11 +517,13 @@ export class SolverPool {
     if (this.#recycleMemoryBytes !== undefined) task.recycleMemoryBytes = this.#recycleMemoryBytes;
     const queuedMs = () => (startedAt[0] === 0 ? 0 : Math.max(0, startedAt[0] - submitted));
 
+    // a helper pass only has a worker nobody else wants
+    if (role !== 'helper' && this.#inFlight.size >= this.#threads) for (const yieldWorker of this.#helpers) yieldWorker();
     this.#inFlight.add(stop);
     try {
       const result = await this.#piscina.run(task, { signal: kill.signal });
       const answers = result.ok && result.many ? result.many : [result];
-      this.#completed += answers.length;
+      if (role !== 'helper') this.#completed += answers.length;
       // The backstop's stop ends the deal being solved (a timeout) and skips the rest (still cancelled: never tried).
       let timedOut = false;
       return answers.map((answer) => {
@@ -400,7 +531,7 @@ export class SolverPool {
           const { code, message, location, detail } = answer.error;
           const error = new SolverError(code, message, location);
           if (error.status >= 500) this.#log.error(`solver pool: solve failed (${code})`, detail ?? message);
-          this.#settled({ error, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
+          settle({ error, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
           return error;
         }
         const outcome = outcomeOf(answer);
@@ -409,7 +540,7 @@ export class SolverPool {
           outcome.reason = 'timeout';
           timedOut = true;
         }
-        this.#settled({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
+        settle({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
         return outcome;
       });
     } catch (err) {
@@ -417,7 +548,7 @@ export class SolverPool {
         // Cancelled and the worker had to go (or the task was dropped from the queue).
         if (startedAt[0] !== 0) this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
         const outcomes = Array.from({ length: count }, cancelledOutcome);
-        for (const outcome of outcomes) this.#settled({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
+        for (const outcome of outcomes) settle({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
         return outcomes;
       }
       const error = mapTaskError(err, why);

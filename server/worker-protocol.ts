@@ -25,15 +25,43 @@ export const STOP_INDEX = 0;
 export const RETIRE_INDEX = 1;
 
 /**
+ * Index of the pooled-pass claim in `SolveTask.stop` (bytes 16-19): who runs
+ * the pooled pass of a Castle-family solve (client-sdk/core/proof/writer.ts).
+ * 0 = nobody yet; `POOLED_HERE` = the task's own worker, after its full search
+ * ended `unknown`; `POOLED_ELSEWHERE` = the pool gave the pass to another
+ * worker while the full search still ran (SolverPool's helper pass). Each side
+ * claims it with `Atomics.compareExchange` from 0, so the pass runs once.
+ */
+export const POOLED_CLAIM_INDEX = 4;
+/** `POOLED_CLAIM_INDEX` value: the task's own worker runs the pooled pass. */
+export const POOLED_HERE = 1;
+/** `POOLED_CLAIM_INDEX` value: another worker runs the pooled pass; the task's worker skips it. */
+export const POOLED_ELSEWHERE = 2;
+
+/**
  * Byte layout of a task's SharedArrayBuffer: the Int32 stop flag at index
  * `STOP_INDEX` (written by the pool, polled by the engine), the Int32 retire
- * request at index `RETIRE_INDEX` (bytes 4-7, written by the worker), and at byte
+ * request at index `RETIRE_INDEX` (bytes 4-7, written by the worker), at byte
  * `STARTED_AT_BYTE` a Float64 with the `Date.now()` at which the worker began
  * the search (0 while the task waits in the queue), read by the pool's
- * deadline backstop.
+ * deadline backstop, and the Int32 pooled-pass claim at index
+ * `POOLED_CLAIM_INDEX` (bytes 16-19).
  */
-export const FLAGS_BYTES = 16;
+export const FLAGS_BYTES = 24;
 export const STARTED_AT_BYTE = 8;
+
+/**
+ * Claims the pooled pass of the task whose flags are `stop` for `who`
+ * (`POOLED_HERE` or `POOLED_ELSEWHERE`). True when the claim is `who`'s now
+ * (it was free, or already `who`'s); false when the other side has it. Flags
+ * too short to hold the claim (a caller's own stop flag) always give true to
+ * `POOLED_HERE`: no one else can run the pass then.
+ */
+export function claimPooledPass(stop: Int32Array, who: typeof POOLED_HERE | typeof POOLED_ELSEWHERE): boolean {
+  if (stop.length <= POOLED_CLAIM_INDEX) return who === POOLED_HERE;
+  const before = Atomics.compareExchange(stop, POOLED_CLAIM_INDEX, 0, who);
+  return before === 0 || before === who;
+}
 
 /** Records in the task's flags that the search begins now (called by the worker; a task of several deals keeps its first deal's start). */
 export function markStarted(stop: Int32Array): void {
@@ -68,6 +96,13 @@ export interface SolveTask {
   proof?: ProofRequest;
   /** Shorten a found solution within this budget (client-sdk/core/shorten.ts). */
   optimize?: ShortenOptions;
+  /**
+   * What the worker runs: `full` (default) the full search, then the pooled
+   * pass when it ended `unknown` unless another worker claimed that pass
+   * (`POOLED_CLAIM_INDEX`); `pooled` only the pooled pass of a Castle-family
+   * deal, within `limits` (SolverPool's helper pass; `writer.ts` `solvePooledPass`).
+   */
+  pass?: 'full' | 'pooled';
   /**
    * Engine memory past which the worker asks to be retired once this task
    * ends (bytes; the pool's `recycleMemoryBytes`). Absent: never.

@@ -18,12 +18,14 @@ import { threadId, workerData } from 'node:worker_threads';
 import { Engine } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import type { Deal } from '../client-sdk/core/rules.js';
-import { solveWithProof } from '../client-sdk/core/proof/writer.js';
+import { solvePooledPass, solveWithProof } from '../client-sdk/core/proof/writer.js';
 import {
   answerFor,
+  claimPooledPass,
   cancelledOutcome,
   describeFailure,
   markStarted,
+  POOLED_HERE,
   RETIRE_INDEX,
   STOP_INDEX,
   type SolveTask,
@@ -62,7 +64,10 @@ function solveDeal(task: SolveTask, deal: Deal): SolveAnswer {
   try {
     used = getEngine();
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
-    const outcome = solveWithProof(used, deal, task.limits, { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof });
+    const options = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof };
+    // The pool's helper pass (a second worker while the full search runs elsewhere): client-sdk/core/proof/writer.ts.
+    if (task.pass === 'pooled') return answerFor(solvePooledPass(used, deal, task.limits, options));
+    const outcome = solveWithProof(used, deal, task.limits, { ...options, claimPooledPass: () => claimPooledPass(task.stop, POOLED_HERE) });
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {
       return answerFor(used.shorten(deal, outcome, task.optimize, task.stop, task.memoryLimitBytes));

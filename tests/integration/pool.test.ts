@@ -17,6 +17,7 @@ import { resolveDeal } from '../../client-sdk/api/request.js';
 import { findPreset, type Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
+import { checkCertificate } from '../../client-sdk/core/proof/check.js';
 import { createPool, defaultWorkerFile, workerExecArgv, type PoolOptions, type SolveEvent, type SolverPool } from '../../server/pool.js';
 import { ROOT } from '../helpers/paths.js';
 
@@ -120,6 +121,88 @@ describe('pool faults (fixture worker): only the failing solve fails, with a cod
     ac.abort();
     expect(await drained).toBe(true);
     await running;
+  });
+});
+
+describe('the helper pass (fixture worker): a Castle-family solve borrows an idle worker for its pooled pass', () => {
+  /** A fake Castle-family deal: rules whose tableau ignores suit, so the pooled pass applies. */
+  function castleDeal(mode: 'wait' | 'solve', pooled: 'unsolvable' | 'wait') {
+    const started = new Int32Array(new SharedArrayBuffer(4));
+    const helperStarted = new Int32Array(new SharedArrayBuffer(4));
+    const deal = { mode, pooled, started, helperStarted, rules: { build: 'rank', wrap: false } } as unknown as Deal;
+    const until = async (flag: Int32Array) => {
+      while (Atomics.load(flag, 0) === 0) await new Promise((r) => setTimeout(r, 5));
+    };
+    return { deal, whenStarted: () => until(started), whenHelperStarted: () => until(helperStarted), helperStarted };
+  }
+
+  it('the helper\'s pooled proof answers, the full search is stopped, and the pool reports one solve', async () => {
+    const events: SolveEvent[] = [];
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20, onSettled: (e) => events.push(e) });
+    const { deal } = castleDeal('wait', 'unsolvable');
+    const outcome = await pool.solve(deal, LIMITS);
+    expect(outcome.verdict).toBe('unsolvable');
+    expect(outcome.stats.statesStored).toBe(2); // the helper's answer, not the full search's
+    expect(events).toHaveLength(1);
+    expect(events[0].outcome?.verdict).toBe('unsolvable');
+    expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
+  });
+
+  it('a full search that decides first wins, and the helper is stopped', async () => {
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+    const slow = castleDeal('wait', 'wait');
+    const ac = new AbortController();
+    const running = pool.solve(slow.deal, LIMITS, ac.signal);
+    await slow.whenHelperStarted();
+    expect(pool.stats()).toMatchObject({ running: 2 });
+    ac.abort();
+    await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    await expect(pool.solve(castleDeal('solve', 'unsolvable').deal, LIMITS)).resolves.toMatchObject({ verdict: 'solved' });
+    expect(pool.stats()).toMatchObject({ completed: 2, inFlight: 0 });
+  });
+
+  it('gives its worker up at once to another solve', async () => {
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+    const slow = castleDeal('wait', 'wait');
+    const ac = new AbortController();
+    const running = pool.solve(slow.deal, LIMITS, ac.signal);
+    await slow.whenHelperStarted();
+    // an ordinary solve (no pooled pass: the fixture deal has no rules) needs the helper's worker
+    const other = await pool.solve(fixtureDeal('solve').deal, LIMITS);
+    expect(other.verdict).toBe('solved');
+    expect(pool.stats()).toMatchObject({ running: 1 });
+    ac.abort();
+    await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+  });
+
+  it('starts no helper with helperPassAfterMs 0, with one thread, or while no worker is idle', async () => {
+    for (const options of [{ threads: 2, helperPassAfterMs: 0 }, { threads: 1, helperPassAfterMs: 20 }]) {
+      const pool = fixturePool(options);
+      const slow = castleDeal('wait', 'unsolvable');
+      const ac = new AbortController();
+      const running = pool.solve(slow.deal, LIMITS, ac.signal);
+      await slow.whenStarted();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(Atomics.load(slow.helperStarted, 0)).toBe(0);
+      ac.abort();
+      await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    }
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+    const busy = fixtureDeal('wait');
+    const acBusy = new AbortController();
+    const other = pool.solve(busy.deal, LIMITS, acBusy.signal);
+    await busy.whenStarted();
+    const slow = castleDeal('wait', 'unsolvable');
+    const ac = new AbortController();
+    const running = pool.solve(slow.deal, LIMITS, ac.signal);
+    await slow.whenStarted();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(Atomics.load(slow.helperStarted, 0)).toBe(0);
+    // once the other solve ends, a worker is idle and the helper starts
+    acBusy.abort();
+    await other;
+    await expect(running).resolves.toMatchObject({ verdict: 'unsolvable' });
+    ac.abort();
   });
 });
 
@@ -240,6 +323,25 @@ describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
     const g = generateDeal(game, numbering, n);
     return { rules: { ...preset.rules, ...(g.foundationBase ? { foundationBase: g.foundationBase } : {}) }, layout: g.layout };
   }
+
+  it('a Castle deal with the helper pass: whichever search decides, the answer is an unsolvable verdict whose certificate the checker passes', async () => {
+    // Streets and Alleys 91: the full search is exhausted at ~274,000 positions (~0.9 s), the pooled
+    // game of clubs+hearts / diamonds+spades at ~48,000 (~0.2 s), so either may win the race
+    const events: SolveEvent[] = [];
+    const pool = createPool({ module: await loadEngineModule(), threads: 2, helperPassAfterMs: 1, onSettled: (e) => events.push(e) });
+    pools.push(pool);
+    const deal = dealOf('streets_and_alleys', 'pysolfc', 91);
+    const outcome = await pool.solve(deal, { maxStates: 5_000_000, timeoutMs: 30_000 }, undefined, {
+      proof: { certificate: true, maxPositions: 1_000_000, maxBytes: 64 * 2 ** 20 },
+    });
+    expect(outcome.verdict).toBe('unsolvable');
+    const certificate = outcome.proof?.certificate;
+    if (!certificate?.included) throw new Error('no certificate');
+    const checked = checkCertificate(certificate.certificate);
+    expect(checked.ok).toBe(true);
+    expect(events).toHaveLength(1);
+    expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
+  });
 
   it('solves Seahaven Towers #1 with a solution the checker accepts', async () => {
     const pool = createPool({ module: await loadEngineModule(), threads: 1 });

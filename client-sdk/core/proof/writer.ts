@@ -65,6 +65,12 @@ export interface SolveWithProofOptions {
    * whose tableau ignores suit (`poolingApplies`).
    */
   poolings?: readonly SuitPools[];
+  /**
+   * Asked once the full search ended `unknown`, before the pooled pass:
+   * false skips the pass (another worker runs it: server/pool.ts's helper
+   * pass). Default: run it.
+   */
+  claimPooledPass?: () => boolean;
 }
 
 /** Least time left, ms, for which the pooled pass starts one more pooling. */
@@ -81,8 +87,8 @@ export const POOLED_PASS_MIN_MS = 200;
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
   const started = performance.now();
   const full = engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
-  if (full.verdict === 'unknown' && full.reason !== 'cancelled' && poolingApplies(deal.rules)) {
-    const pooled = pooledPass(engine, deal, limits, full, started, options);
+  if (full.verdict === 'unknown' && full.reason !== 'cancelled' && poolingApplies(deal.rules) && (options.claimPooledPass?.() ?? true)) {
+    const pooled = pooledPass(engine, deal, limits, full.stats, started, options);
     if (pooled !== undefined) return pooled;
     // undecided: the full search's answer, timed to the end of the pass
     return { ...full, stats: { ...full.stats, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 } };
@@ -110,10 +116,10 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
  *   answers `full`, with `stats.elapsedMs` to the end of the pass; its other
  *   counters and `reason` are the full search's).
  */
-function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, full: SolveOutcome, started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
+function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: SolveOutcome['stats'], started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
   const poolings = options.poolings ?? POOLINGS_TO_TRY;
-  let expanded = full.stats.statesExpanded;
-  let memory = full.stats.memoryBytes;
+  let expanded = before.statesExpanded;
+  let memory = before.memoryBytes;
   for (let i = 0; i < poolings.length; i++) {
     const left = limits.timeoutMs - (performance.now() - started);
     if (left < POOLED_PASS_MIN_MS) return undefined;
@@ -136,4 +142,27 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, full: Solve
     return { ...outcome, proof: { ...outcome.proof, certificate } };
   }
   return undefined;
+}
+
+/**
+ * The pooled pass alone, with no full search before it: the poolings of
+ * `options.poolings` (default `POOLINGS_TO_TRY`) in turn within `limits`, as
+ * the pass after an undecided full search runs them (see `solveWithProof`).
+ * server/pool.ts runs it on a second worker while the full search goes on.
+ * @returns `unsolvable` with the pooled proof (and certificate when asked)
+ *   when a pooling's search was exhausted; otherwise `unknown` with reason
+ *   `cancelled` when the stop flag ended it, else `timeout` (no pooling
+ *   decided: a pooled win proves nothing).
+ * @throws RangeError when the rules look at suit (`poolingApplies` is false);
+ *   as `Engine.solvePooled`.
+ */
+export function solvePooledPass(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
+  if (!poolingApplies(deal.rules)) throw new RangeError('the pooled pass needs rules whose tableau ignores suit (rank build, no wrap)');
+  const started = performance.now();
+  const none = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
+  const decided = pooledPass(engine, deal, limits, none, started, options);
+  if (decided !== undefined) return decided;
+  const stopped = options.stop !== undefined && Atomics.load(options.stop, 0) !== 0;
+  const stats = { ...none, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 };
+  return { verdict: 'unknown', reason: stopped ? 'cancelled' : 'timeout', moves: [], stats };
 }
