@@ -101,35 +101,41 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
 
 
 /**
+ * Share of the pass's time that each pooling gets in the probe round (see `pooledPass`).
+ * On Streets and Alleys 794, seven of the nine poolings end (a pooled win) within
+ * 0.1 s; the two that stay open share the rest.
+ */
+export const POOLED_PROBE_SHARE = 0.02;
+
+/**
  * The pooled pass (docs/search.md §9, docs/proofs.md "Pooled certificates"):
- * after a full search `full` that ended `unknown` (not cancelled), searches
- * the pooled game of each pooling of `options.poolings` in turn with the rest
- * of the budget. The full search always had the whole budget first, so a
- * deal it decides is decided as before. Each pooling gets an equal share of
- * the time left (a pooling that ends early leaves its share to the next),
- * the same state budget and the same memory cap; the pass stops when less
+ * after a full search that ended `unknown` (not cancelled; `before` are its
+ * counters), or alone (`solvePooledPass`), searches the pooled game of each
+ * pooling of `options.poolings` with the rest of the budget, in two rounds:
+ * 1. the probe: each pooling with POOLED_PROBE_SHARE of the time left at the
+ *    start (at least POOLED_PASS_MIN_MS): most end at once, a pooled win
+ *    (which proves nothing) or an exhausted search (which decides);
+ * 2. the poolings the probe stopped on its deadline, afresh, each with an
+ *    equal share of the time then left (a pooling that ends early leaves
+ *    its share to the next).
+ * The same state budget and memory cap throughout; the pass stops when less
  * than POOLED_PASS_MIN_MS is left or a pooling is cancelled. The first
  * pooling whose search is exhausted answers `unsolvable`, with the pooled
- * proof summary (`proof.pools`) and, when asked for, the pooled certificate;
- * a pooled win proves nothing and is dropped.
- * @returns that answer, or undefined when no pooling decided (the caller
- *   answers `full`, with `stats.elapsedMs` to the end of the pass; its other
- *   counters and `reason` are the full search's).
+ * proof summary (`proof.pools`) and, when asked for, the pooled certificate.
+ * @returns that answer, or undefined when no pooling decided (the caller answers the full search's).
  */
 function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: SolveOutcome['stats'], started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
   const poolings = options.poolings ?? POOLINGS_TO_TRY;
   let expanded = before.statesExpanded;
   let memory = before.memoryBytes;
-  for (let i = 0; i < poolings.length; i++) {
-    const left = limits.timeoutMs - (performance.now() - started);
-    if (left < POOLED_PASS_MIN_MS) return undefined;
-    const share = Math.max(POOLED_PASS_MIN_MS, Math.floor(left / (poolings.length - i)));
-    const pools = poolings[i];
-    const pooled = engine.solvePooled(deal, pools, { maxStates: limits.maxStates, timeoutMs: share }, options.stop, options.memoryLimitBytes, options.progress);
+  const timeLeft = () => limits.timeoutMs - (performance.now() - started);
+  /** One pooled search: 'stop' (cancelled), 'open' (its deadline ended it), 'done' (won or out of budget), or the answer. */
+  const search = (pools: SuitPools, timeoutMs: number): SolveOutcome | 'stop' | 'open' | 'done' => {
+    const pooled = engine.solvePooled(deal, pools, { maxStates: limits.maxStates, timeoutMs }, options.stop, options.memoryLimitBytes, options.progress);
     expanded += pooled.stats.statesExpanded;
     memory = Math.max(memory, pooled.stats.memoryBytes);
-    if (pooled.verdict === 'unknown' && pooled.reason === 'cancelled') return undefined;
-    if (pooled.verdict !== 'unsolvable') continue;
+    if (pooled.verdict === 'unknown') return pooled.reason === 'cancelled' ? 'stop' : pooled.reason === 'timeout' ? 'open' : 'done';
+    if (pooled.verdict !== 'unsolvable') return 'done';
     const stats = {
       statesExpanded: expanded,
       statesStored: pooled.stats.statesStored,
@@ -140,6 +146,23 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
     if (outcome.proof === undefined || !options.proof?.certificate) return outcome;
     const certificate = certificateFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, options.proof, pools);
     return { ...outcome, proof: { ...outcome.proof, certificate } };
+  };
+  const probeMs = Math.max(POOLED_PASS_MIN_MS, Math.floor(timeLeft() * POOLED_PROBE_SHARE));
+  const open: SuitPools[] = [];
+  for (const pools of poolings) {
+    const left = timeLeft();
+    if (left < POOLED_PASS_MIN_MS) return undefined;
+    const result = search(pools, Math.min(probeMs, Math.floor(left)));
+    if (result === 'stop') return undefined;
+    if (result === 'open') open.push(pools);
+    else if (result !== 'done') return result;
+  }
+  for (let i = 0; i < open.length; i++) {
+    const left = timeLeft();
+    if (left < POOLED_PASS_MIN_MS) return undefined;
+    const result = search(open[i], Math.max(POOLED_PASS_MIN_MS, Math.floor(left / (open.length - i))));
+    if (result === 'stop') return undefined;
+    if (result !== 'open' && result !== 'done') return result;
   }
   return undefined;
 }
