@@ -892,6 +892,25 @@ function addChild(parent: u32, move: u32): bool {
 }
 
 /**
+ * The children of `p` that move the top 1..`most` cards of column `from`
+ * (`n` cards) into the empty column `to`, never the whole column (that
+ * would only swap two columns); each through `addChild`, in that order.
+ * False when `addChild` says the search must end.
+ */
+// @ts-ignore: decorator
+@inline function addMovesToEmptyColumn(p: usize, parent: u32, from: i32, to: i32, n: i32, most: i32): bool {
+  for (let k = 1; k <= most; k++) {
+    if (k == n) break;
+    const card = cardAt(p, from, n - k);
+    if (card == repeatCard || !emptyColumnAccepts(card)) continue;
+    moveRun(p, from, to, k);
+    exposedCard = cardAt(p, from, n - k - 1);
+    if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
+  }
+  return true;
+}
+
+/**
  * Per card (0..63, rank << 2 | suit): the set of cards it builds on
  * (rules.ts buildsOn) as a 64-bit mask, for the rules in force
  * (`fillBuildMasks`, once per solve, refilled only when the build rule or
@@ -1027,16 +1046,8 @@ function expand(parent: u32, fromParent: bool): bool {
           moveRun(p, from, to, k);
           exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
           if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
-        } else {
-          const most = run < capacityToEmpty ? run : capacityToEmpty;
-          for (let k = 1; k <= most; k++) {
-            if (k == n) break;
-            const card = cardAt(p, from, n - k);
-            if (card == repeatCard || !emptyColumnAccepts(card)) continue;
-            moveRun(p, from, to, k);
-            exposedCard = cardAt(p, from, n - k - 1);
-            if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
-          }
+        } else if (!addMovesToEmptyColumn(p, parent, from, to, n, run < capacityToEmpty ? run : capacityToEmpty)) {
+          return false;
         }
       }
     }
@@ -1084,15 +1095,7 @@ function expand(parent: u32, fromParent: bool): bool {
             if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
           }
         } else if (to == emptyTarget) {
-          const most = run < capacityToEmpty ? run : capacityToEmpty;
-          for (let k = 1; k <= most; k++) {
-            if (k == n) break;
-            const card = cardAt(p, from, n - k);
-            if (card == repeatCard || !emptyColumnAccepts(card)) continue;
-            moveRun(p, from, to, k);
-            exposedCard = cardAt(p, from, n - k - 1);
-            if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
-          }
+          if (!addMovesToEmptyColumn(p, parent, from, to, n, run < capacityToEmpty ? run : capacityToEmpty)) return false;
         }
       }
     }

@@ -148,12 +148,18 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
   });
 
-  it('a full search that decides first wins, and the helper is stopped', async () => {
-    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+  /** A Castle solve on `pool` whose full search and helper pass both wait for their stop flags, once both run. */
+  async function startWithHelper(pool: SolverPool) {
     const slow = castleDeal('wait', 'wait');
     const ac = new AbortController();
     const running = pool.solve(slow.deal, LIMITS, ac.signal);
     await slow.whenHelperStarted();
+    return { running, ac };
+  }
+
+  it('a cancel stops both searches; a full search that decides answers at once', async () => {
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+    const { running, ac } = await startWithHelper(pool);
     expect(pool.stats()).toMatchObject({ running: 2 });
     ac.abort();
     await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
@@ -163,10 +169,7 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
 
   it('gives its worker up at once to another solve', async () => {
     const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
-    const slow = castleDeal('wait', 'wait');
-    const ac = new AbortController();
-    const running = pool.solve(slow.deal, LIMITS, ac.signal);
-    await slow.whenHelperStarted();
+    const { running, ac } = await startWithHelper(pool);
     // an ordinary solve (no pooled pass: the fixture deal has no rules) needs the helper's worker
     const other = await pool.solve(fixtureDeal('solve').deal, LIMITS);
     expect(other.verdict).toBe('solved');
@@ -175,15 +178,20 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
   });
 
+  /** A Castle solve on `pool` whose helper would prove it unsolvable; checks that no helper started 200 ms after the full search did. */
+  async function startWithoutHelper(pool: SolverPool) {
+    const slow = castleDeal('wait', 'unsolvable');
+    const ac = new AbortController();
+    const running = pool.solve(slow.deal, LIMITS, ac.signal);
+    await slow.whenStarted();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(Atomics.load(slow.helperStarted, 0)).toBe(0);
+    return { running, ac };
+  }
+
   it('starts no helper with helperPassAfterMs 0, with one thread, or while no worker is idle', async () => {
     for (const options of [{ threads: 2, helperPassAfterMs: 0 }, { threads: 1, helperPassAfterMs: 20 }]) {
-      const pool = fixturePool(options);
-      const slow = castleDeal('wait', 'unsolvable');
-      const ac = new AbortController();
-      const running = pool.solve(slow.deal, LIMITS, ac.signal);
-      await slow.whenStarted();
-      await new Promise((r) => setTimeout(r, 200));
-      expect(Atomics.load(slow.helperStarted, 0)).toBe(0);
+      const { running, ac } = await startWithoutHelper(fixturePool(options));
       ac.abort();
       await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
     }
@@ -192,12 +200,7 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     const acBusy = new AbortController();
     const other = pool.solve(busy.deal, LIMITS, acBusy.signal);
     await busy.whenStarted();
-    const slow = castleDeal('wait', 'unsolvable');
-    const ac = new AbortController();
-    const running = pool.solve(slow.deal, LIMITS, ac.signal);
-    await slow.whenStarted();
-    await new Promise((r) => setTimeout(r, 200));
-    expect(Atomics.load(slow.helperStarted, 0)).toBe(0);
+    const { running, ac } = await startWithoutHelper(pool);
     // once the other solve ends, a worker is idle and the helper starts
     acBusy.abort();
     await other;

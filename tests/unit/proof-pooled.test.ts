@@ -6,7 +6,7 @@
  * code, and the solve's pooled pass answers `unsolvable` only with a pooled
  * proof, after a full search that did not decide.
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { openCertificate as open, sealCertificate as seal } from '../helpers/certificates.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../client-sdk/core/engine.js';
 import { certificateFromEngine, solveWithProof } from '../../client-sdk/core/proof/writer.js';
-import { checkCertificate, fingerprintKeys, type ProofCheckFail, type ProofCheckResult } from '../../client-sdk/core/proof/check.js';
-import { KEY_BYTES, type CertificateHeader } from '../../client-sdk/core/proof/format.js';
+import { checkCertificate, type ProofCheckFail, type ProofCheckResult } from '../../client-sdk/core/proof/check.js';
+import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { POOLINGS_TO_TRY, poolRepresentatives } from '../../client-sdk/core/pools.js';
 import { closePooled, encodePooledKey, forEachPooledMove, pooledFromLayout, readPools, type PooledPosition } from '../../client-sdk/core/proof/check-pooled.js';
@@ -46,22 +46,6 @@ function pooledCertificate(game: string, n: number, pools: readonly string[]): U
   }, pools);
   if (!cert.included) throw new Error('certificate not included');
   return cert.certificate;
-}
-
-function open(certificate: Uint8Array): { header: CertificateHeader; keys: Uint8Array[] } {
-  const raw = gunzipSync(certificate);
-  const nl = raw.indexOf(0x0a);
-  const header = JSON.parse(raw.subarray(0, nl).toString('utf8')) as CertificateHeader;
-  const body = raw.subarray(nl + 1);
-  const keys: Uint8Array[] = [];
-  for (let i = 0; i < body.length; i += KEY_BYTES) keys.push(new Uint8Array(body.subarray(i, i + KEY_BYTES)));
-  return { header, keys };
-}
-
-function seal(header: object, keys: Uint8Array[]): Uint8Array {
-  const body = Buffer.concat(keys);
-  const h = { ...header, positions: keys.length, fingerprint: fingerprintKeys(body) };
-  return gzipSync(Buffer.concat([Buffer.from(`${JSON.stringify(h)}\n`), body]));
 }
 
 function expectFail(result: ProofCheckResult, code: ProofCheckFail['code']): ProofCheckFail {

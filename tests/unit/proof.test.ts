@@ -8,7 +8,8 @@
  * tests/fixtures/data/verdicts/ (Seahaven Towers, Baker's Game, Beleaguered Castle,
  * plus one each of Seahaven Towers with 3 cells and Streets and Alleys).
  */
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
+import { openCertificate as open, sealCertificate as seal } from '../helpers/certificates.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,24 +59,6 @@ function certify(req: SolveRequest): Certified {
   const cert = outcome.proof?.certificate;
   if (!cert?.included) throw new Error(`no certificate: ${JSON.stringify(cert)}`);
   return { deal, outcome, certificate: cert.certificate };
-}
-
-/** The parts of a certificate, to tamper with. */
-function open(certificate: Uint8Array): { header: CertificateHeader; keys: Uint8Array[] } {
-  const raw = gunzipSync(certificate);
-  const nl = raw.indexOf(0x0a);
-  const header = JSON.parse(raw.subarray(0, nl).toString('utf8')) as CertificateHeader;
-  const body = raw.subarray(nl + 1);
-  const keys: Uint8Array[] = [];
-  for (let i = 0; i < body.length; i += KEY_BYTES) keys.push(new Uint8Array(body.subarray(i, i + KEY_BYTES)));
-  return { header, keys };
-}
-
-/** A certificate from parts; `consistent` rewrites the count and the fingerprint to match the keys. */
-function seal(header: CertificateHeader, keys: Uint8Array[], consistent = true): Uint8Array {
-  const body = Buffer.concat(keys);
-  const h = consistent ? { ...header, positions: keys.length, fingerprint: fingerprintKeys(body) } : header;
-  return gzipSync(Buffer.concat([Buffer.from(`${JSON.stringify(h)}\n`), body]));
 }
 
 function sortKeys(keys: Uint8Array[]): Uint8Array[] {

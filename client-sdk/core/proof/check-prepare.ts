@@ -125,12 +125,7 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
   }
 
   // 5. the start
-  let start: Layout;
-  try {
-    start = parseBoard(header.start, rules);
-  } catch (err) {
-    throw new Rejection('bad_start', `the header's start board is not a valid position: ${err instanceof SolverError ? err.message : String(err)}`, { header });
-  }
+  const start = parseStart(header, rules);
   const dealtBase = checkDealOrigin(header, start);
   closeUnderAutoMoves(start, rule, base);
   const lookup = makeLookup(set, n, base);
@@ -142,6 +137,18 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
     });
   }
   return { header, rule, body, set, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
+}
+
+/**
+ * The header's start board under `rules`.
+ * @throws Rejection `bad_start` when it is not a valid position.
+ */
+function parseStart(header: CertificateHeader, rules: CertificateHeader['rules']): Layout {
+  try {
+    return parseBoard(header.start, rules);
+  } catch (err) {
+    throw new Rejection('bad_start', `the header's start board is not a valid position: ${err instanceof SolverError ? err.message : String(err)}`, { header });
+  }
 }
 
 /**
@@ -171,12 +178,7 @@ function preparePooled(header: CertificateHeader, rule: AutoMoveRule, body: Uint
       throw new Rejection('won_position', `position ${i} is won (every card on the foundations): a set with a won position proves nothing`, { header, positionIndex: i });
     }
   }
-  let start: Layout;
-  try {
-    start = parseBoard(header.start, rules);
-  } catch (err) {
-    throw new Rejection('bad_start', `the header's start board is not a valid position: ${err instanceof SolverError ? err.message : String(err)}`, { header });
-  }
+  const start = parseStart(header, rules);
   const dealtBase = checkDealOrigin(header, start);
   const pooledStart = pooledFromLayout(start, rules.foundationBase, poolOf);
   closePooled(pooledStart, size);
