@@ -349,9 +349,10 @@ export class SolverPool {
    * its own. The answer: the full search's when it decided (a checked
    * solution or its complete search), else the helper's `unsolvable` (a
    * pooled proof), else the full search's `unknown`. Whichever decides first
-   * stops the other. One `onSettled` event and one `completed` count, as for
-   * any solve; a helper that gives its worker up to another solve hands the
-   * claim back, so the full search may still run the pass after it.
+   * stops the other, and the answer comes once both have stopped. One
+   * `onSettled` event and one `completed` count, as for any solve; a helper
+   * that gives its worker up to another solve hands the claim back, so the
+   * full search may still run the pass after it.
    */
   async #solveWithHelperPass(task: SolveTask, allowedMs: number, signal: AbortSignal | undefined): Promise<SolveOutcome> {
     const submitted = Date.now();
@@ -415,6 +416,8 @@ export class SolverPool {
       clearTimeout(timer);
       stopHelper.abort();
       signal?.removeEventListener('abort', onAbort);
+      // the answer comes once both searches have stopped (a helper stops within one poll of its flag)
+      if (helper !== undefined) await helper.catch(() => undefined);
     }
     const queuedMs = startedAt[0] === 0 ? 0 : Math.max(0, startedAt[0] - submitted);
     if (result instanceof SolverError) {
