@@ -334,7 +334,7 @@ export class SolverPool {
     if (options?.proof) task.proof = options.proof;
     if (options?.optimize) task.optimize = options.optimize;
     const allowedMs = limits.timeoutMs + (options?.optimize?.budgetMs ?? 0);
-    if (this.#helperPassAfterMs > 0 && deal.rules !== undefined && poolingApplies(deal.rules)) return this.#solveWithHelperPass(task, allowedMs, signal);
+    if (this.#helperPassAfterMs > 0 && poolingApplies(deal.rules)) return this.#solveWithHelperPass(task, allowedMs, signal);
     const answer = await this.#run(task, allowedMs, signal, 1);
     const only = answer instanceof SolverError ? answer : answer[0];
     if (only instanceof SolverError) throw only;

@@ -38,7 +38,8 @@ function fixturePool(options: PoolOptions = {}): SolverPool {
 /** A fake deal for the fixture, with a flag that it sets when it starts. */
 function fixtureDeal(mode: 'wait' | 'stubborn' | 'solve' | 'exit' | 'oom' | 'throw' = 'wait', stubbornMs?: number) {
   const started = new Int32Array(new SharedArrayBuffer(4));
-  const deal = { mode, stubbornMs, started } as unknown as Deal;
+  // FreeCell's build (alternate colours): a game whose tableau looks at suit, so the pool never runs a helper pass for it
+  const deal = { mode, stubbornMs, started, rules: { build: 'alternate_color', wrap: false } } as unknown as Deal;
   const whenStarted = async () => {
     while (Atomics.load(started, 0) === 0) await new Promise((r) => setTimeout(r, 5));
   };
@@ -170,7 +171,7 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
   it('gives its worker up at once to another solve', async () => {
     const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
     const { running, ac } = await startWithHelper(pool);
-    // an ordinary solve (no pooled pass: the fixture deal has no rules) needs the helper's worker
+    // an ordinary solve (a FreeCell-family fixture deal: no pooled pass) needs the helper's worker
     const other = await pool.solve(fixtureDeal('solve').deal, LIMITS);
     expect(other.verdict).toBe('solved');
     expect(pool.stats()).toMatchObject({ running: 1 });
