@@ -43,7 +43,7 @@ import { toStandardNotation } from '../core/notation.js';
 import { proofToWire, type ProofRequest } from '../core/proof/format.js';
 import { proofRequestFor, type ProofCaps } from '../core/proof/certificate.js';
 import type { Deal, Layout, Rules } from '../core/rules.js';
-import type { SolveLimits, SolveOutcome, UnknownReason } from '../core/solve-types.js';
+import { elapsedMsSince, type SolveLimits, type SolveOutcome, type UnknownReason } from '../core/solve-types.js';
 import { applyMove, checkSolution, isWon } from '../core/verify.js';
 import { MAX_REVIEW_MOVES, MAX_WINNABLE_COUNT, type DealsQuery, type DealsResponse, type DifficultyRequest, type DifficultyResponse, type Measure, type ReviewRequest, type ReviewResponse } from './apps-schemas.js';
 import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type BudgetPolicy } from './request.js';
@@ -288,7 +288,7 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
     notation: toStandardNotation(moves, rules),
     positions: positionList,
   };
-  const stats = () => ({ searches, statesExpanded, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000, limits });
+  const stats = () => ({ searches, statesExpanded, elapsedMs: elapsedMsSince(started), limits });
 
   if (lo === n) {
     if (isWon(positions[n])) return { ...base, result: 'won', stats: stats() };
@@ -460,7 +460,7 @@ export async function rateDifficulty(req: DifficultyRequest, decider: Decider, c
     ...(solution !== undefined ? { solution } : {}),
     ...(proofPart !== undefined ? { proof: proofPart } : {}),
     definition: MEASURE_DEFINITIONS[measure],
-    stats: { searches, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000, limits },
+    stats: { searches, elapsedMs: elapsedMsSince(started), limits },
   };
 }
 

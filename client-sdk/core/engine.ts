@@ -14,7 +14,7 @@ import { cardToString, rankOf, suitOf, makeCard, type Card } from './cards.js';
 import { BUILD_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES, type Deal } from './rules.js';
 import { MOVE_SOURCES, MOVE_TARGETS, type Move } from './moves.js';
 import { SolverError } from './errors.js';
-import { UNKNOWN_REASONS, type SolveLimits, type SolveOutcome, type UnknownReason } from './solve-types.js';
+import { elapsedMsSince, UNKNOWN_REASONS, type SolveLimits, type SolveOutcome, type UnknownReason } from './solve-types.js';
 import { checkSolution } from './verify.js';
 import { shortenSolution, type ShortenOptions } from './shorten.js';
 import { poolingApplies, poolRepresentatives, type SuitPools } from './pools.js';
@@ -369,7 +369,7 @@ export class Engine {
     const stats = {
       statesExpanded: e.expandedCount(),
       statesStored: e.statesStored(),
-      elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
+      elapsedMs: elapsedMsSince(started),
       memoryBytes: e.memoryBytesUsed(),
     };
     const abi = this.abi;

@@ -21,6 +21,7 @@
  * The verdict never changes: this only runs on a solved deal and returns the
  * first solution unless a shorter one passed the checker.
  */
+import { elapsedMsSince } from './solve-types.js';
 import type { Move } from './moves.js';
 import type { Layout, Rules } from './rules.js';
 import { applyMove, checkSolution, cloneLayout } from './verify.js';
@@ -258,7 +259,7 @@ export function shortenSolution(
       firstLength,
       length: countedMoves(best),
       budgetExhausted: engine.stopped(),
-      elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
+      elapsedMs: elapsedMsSince(started),
       beamWidth,
       budgetMs: options.budgetMs,
     },

@@ -60,3 +60,11 @@ export interface SolveOutcome {
   /** Set when the solve was asked to shorten its solution and it was solved (client-sdk/core/shorten.ts). */
   optimize?: ShortenReport;
 }
+
+/**
+ * Milliseconds of `performance.now()` since `started` (a `performance.now()`
+ * reading), rounded to the microsecond: the `elapsedMs` of the stats.
+ */
+export function elapsedMsSince(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}

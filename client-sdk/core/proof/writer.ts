@@ -18,7 +18,7 @@ import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type 
 import type { Engine, ProgressOptions } from '../engine.js';
 import { withProofSummary, type CertificateResult, type ProofRequest } from './format.js';
 import type { Deal } from '../rules.js';
-import type { SolveLimits, SolveOutcome } from '../solve-types.js';
+import { elapsedMsSince, type SolveLimits, type SolveOutcome } from '../solve-types.js';
 import { POOLINGS_TO_TRY, poolingApplies, type SuitPools } from '../pools.js';
 
 export { DEFAULT_PROOF_CAPS, proofRequestFor, sortKeys, type CertificateInput, type ProofCaps } from './certificate.js';
@@ -91,7 +91,7 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
     const pooled = pooledPass(engine, deal, limits, full.stats, started, options);
     if (pooled !== undefined) return pooled;
     // undecided: the full search's answer, timed to the end of the pass
-    return { ...full, stats: { ...full.stats, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 } };
+    return { ...full, stats: { ...full.stats, elapsedMs: elapsedMsSince(started) } };
   }
   const outcome = withProofSummary(engine, deal.rules, full);
   if (outcome.proof === undefined || !options.proof?.certificate) return outcome;
@@ -139,7 +139,7 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
     const stats = {
       statesExpanded: expanded,
       statesStored: pooled.stats.statesStored,
-      elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
+      elapsedMs: elapsedMsSince(started),
       memoryBytes: memory,
     };
     const outcome = withProofSummary(engine, deal.rules, { verdict: 'unsolvable', moves: [], stats }, pools);
@@ -186,6 +186,6 @@ export function solvePooledPass(engine: Engine, deal: Deal, limits: SolveLimits,
   const decided = pooledPass(engine, deal, limits, none, started, options);
   if (decided !== undefined) return decided;
   const stopped = options.stop !== undefined && Atomics.load(options.stop, 0) !== 0;
-  const stats = { ...none, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 };
+  const stats = { ...none, elapsedMs: elapsedMsSince(started) };
   return { verdict: 'unknown', reason: stopped ? 'cancelled' : 'timeout', moves: [], stats };
 }
