@@ -212,6 +212,29 @@ export function usedSlotCount(): u32 {
   return n;
 }
 
+/**
+ * The slot a lookup of `hash` starts at, read and returned (the caller folds
+ * it into a sink so that the load stays): a hint, so that a `findOrInsert`
+ * of that hash soon after finds the slot in the cache. Reading the slots of
+ * several keys before looking any of them up lets their cache misses
+ * overlap (search.ts `lookupChildren`). Changes nothing.
+ */
+export function touchSlot(hash: u32): u64 {
+  return load<u64>(slots + (<usize>(hash & slotMask) << 3));
+}
+
+/**
+ * When the slot `hash` starts at holds a record of that hash (a likely
+ * duplicate), reads the first word of that record's key and returns it,
+ * else returns the slot: the second hint after `touchSlot`, for the full key
+ * comparison. Changes nothing.
+ */
+export function touchRecord(hash: u32): u64 {
+  const slot = load<u64>(slots + (<usize>(hash & slotMask) << 3));
+  if (slot == 0 || <u32>(slot >> 32) != hash) return slot;
+  return load<u64>(recordKey(recordAt(<u32>slot)));
+}
+
 /** True when the last `findOrInsert` stored a new record (false: the key was there already). */
 export let lastInsertWasNew: bool = false;
 
