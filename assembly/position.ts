@@ -626,21 +626,25 @@ function decodePooledFoundations(key: usize, p: usize): void {
   }
 }
 
-/** 32-bit hash of a key (xxHash64-style rounds and avalanche). */
+/**
+ * 32-bit hash of a key: each of the KEY_WORDS words times its own odd
+ * constant, summed, then a murmur3-style finalizer (xor-shift, multiply).
+ * The six products do not depend on each other, so they run side by side,
+ * where the earlier xxHash64-style rounds were one chain of multiplies. Only
+ * the state table uses it (a slot's start and a first filter before the
+ * full key comparison), so a collision costs time, never a wrong answer.
+ */
 export function hashKey(key: usize): u32 {
-  let h: u64 = 0x27d4eb2f165667c5;
-  for (let w = 0; w < KEY_WORDS; w++) {
-    let k = load<u64>(key + (<usize>w << 3));
-    k *= 0xc2b2ae3d27d4eb4f;
-    k = rotl<u64>(k, 31);
-    k *= 0x9e3779b185ebca87;
-    h ^= k;
-    h = rotl<u64>(h, 27) * 0x9e3779b185ebca87 + 0x85ebca77c2b2ae63;
-  }
+  let h = load<u64>(key) * 0x9e3779b185ebca87 +
+    load<u64>(key, 8) * 0xc2b2ae3d27d4eb4f +
+    load<u64>(key, 16) * 0x165667b19e3779f9 +
+    load<u64>(key, 24) * 0x85ebca77c2b2ae63 +
+    load<u64>(key, 32) * 0x27d4eb2f165667c5 +
+    load<u64>(key, 40) * 0xff51afd7ed558ccd;
   h ^= h >> 33;
-  h *= 0xc2b2ae3d27d4eb4f;
+  h *= 0xc4ceb9fe1a85ec53;
   h ^= h >> 29;
-  h *= 0x165667b19e3779f9;
+  h *= 0xff51afd7ed558ccd;
   h ^= h >> 32;
   return <u32>h;
 }
