@@ -63,6 +63,7 @@ import {
   FLAGS_BYTES,
   POOLED_CLAIM_INDEX,
   POOLED_ELSEWHERE,
+  progressSlot,
   RETIRE_INDEX,
   STARTED_AT_BYTE,
   STOP_INDEX,
@@ -173,6 +174,12 @@ export interface SolveOptions {
   proof?: ProofRequest;
   /** Shorten a found solution within this budget (client-sdk/core/shorten.ts); the deadline backstop allows for it. */
   optimize?: ShortenOptions;
+  /**
+   * Progress slots (worker-protocol.ts `newProgressSlots(2)`): the solve's
+   * own search writes slot 0 about once a second, its helper pass (if one
+   * runs) slot 1. Absent: no progress reports.
+   */
+  progress?: Float64Array;
 }
 
 /**
@@ -333,8 +340,11 @@ export class SolverPool {
     const task: SolveTask = { deal, limits, stop: newFlags() };
     if (options?.proof) task.proof = options.proof;
     if (options?.optimize) task.optimize = options.optimize;
+    if (options?.progress) task.progress = progressSlot(options.progress, 0);
     const allowedMs = limits.timeoutMs + (options?.optimize?.budgetMs ?? 0);
-    if (this.#helperPassAfterMs > 0 && poolingApplies(deal.rules)) return this.#solveWithHelperPass(task, allowedMs, signal);
+    if (this.#helperPassAfterMs > 0 && poolingApplies(deal.rules)) {
+      return this.#solveWithHelperPass(task, allowedMs, signal, options?.progress && progressSlot(options.progress, 1));
+    }
     const answer = await this.#run(task, allowedMs, signal, 1);
     const only = answer instanceof SolverError ? answer : answer[0];
     if (only instanceof SolverError) throw only;
@@ -350,11 +360,12 @@ export class SolverPool {
    * solution or its complete search), else the helper's `unsolvable` (a
    * pooled proof), else the full search's `unknown`. Whichever decides first
    * stops the other, and the answer comes once both have stopped. One
-   * `onSettled` event and one `completed` count, as for any solve; a helper
+   * `onSettled` event and one `completed` count, as for any solve; the helper
+   * writes its progress to `helperProgress` when given; a helper
    * that gives its worker up to another solve hands the claim back, so the
    * full search may still run the pass after it.
    */
-  async #solveWithHelperPass(task: SolveTask, allowedMs: number, signal: AbortSignal | undefined): Promise<SolveOutcome> {
+  async #solveWithHelperPass(task: SolveTask, allowedMs: number, signal: AbortSignal | undefined, helperProgress: Float64Array | undefined): Promise<SolveOutcome> {
     const submitted = Date.now();
     const startedAt = new Float64Array(task.stop.buffer, STARTED_AT_BYTE, 1);
     const stopFull = new AbortController();
@@ -387,6 +398,7 @@ export class SolverPool {
       if (!claimPooledPass(task.stop, POOLED_ELSEWHERE)) return; // its own worker runs the pass already
       const helperTask: SolveTask = { deal: task.deal, limits: { maxStates: task.limits.maxStates, timeoutMs: left }, stop: newFlags(), pass: 'pooled' };
       if (task.proof) helperTask.proof = task.proof;
+      if (helperProgress) helperTask.progress = helperProgress;
       this.#helpers.add(yieldWorker);
       helper = this.#run(helperTask, left, stopHelper.signal, 1, 'helper').then((answer) => {
         this.#helpers.delete(yieldWorker);

@@ -19,6 +19,16 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { checkCertificate } from '../../client-sdk/core/proof/check.js';
 import { createPool, defaultWorkerFile, workerExecArgv, type PoolOptions, type SolveEvent, type SolverPool } from '../../server/pool.js';
+import {
+  newProgressSlots,
+  progressSlot,
+  PROGRESS_MEMORY,
+  PROGRESS_POOLING,
+  PROGRESS_REPORTS,
+  PROGRESS_STARTED_AT,
+  PROGRESS_STORED,
+} from '../../server/worker-protocol.js';
+import { POOLINGS_TO_TRY } from '../../client-sdk/core/pools.js';
 import { ROOT } from '../helpers/paths.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/pool-worker.ts');
@@ -345,6 +355,28 @@ describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
     expect(checked.ok).toBe(true);
     expect(events).toHaveLength(1);
     expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
+  });
+
+  it('progress slots: the full search writes slot 0 and its helper pass slot 1, naming the pooling it searches', async () => {
+    // Streets and Alleys 77: neither search decides within minutes; the deadline ends both
+    const pool = createPool({ module: await loadEngineModule(), threads: 2, helperPassAfterMs: 1 });
+    pools.push(pool);
+    const slots = newProgressSlots(2);
+    const deal = dealOf('streets_and_alleys', 'pysolfc', 77);
+    const outcome = await pool.solve(deal, { maxStates: 30_000_000, timeoutMs: 6000 }, undefined, { progress: slots });
+    expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
+    const [full, helper] = [progressSlot(slots, 0), progressSlot(slots, 1)];
+    expect(full[PROGRESS_REPORTS]).toBeGreaterThanOrEqual(1);
+    expect(full[PROGRESS_STORED]).toBeGreaterThan(0);
+    expect(full[PROGRESS_MEMORY]).toBeGreaterThan(0);
+    expect(full[PROGRESS_POOLING]).toBe(-1);
+    expect(full[PROGRESS_STARTED_AT]).toBeGreaterThan(0);
+    // the helper's pass: 77's ♥♠ pooling stays open (58.7 M positions), so it reports at least once
+    expect(helper[PROGRESS_REPORTS]).toBeGreaterThanOrEqual(1);
+    expect(helper[PROGRESS_STORED]).toBeGreaterThan(0);
+    expect(helper[PROGRESS_POOLING]).toBeGreaterThanOrEqual(0);
+    expect(helper[PROGRESS_POOLING]).toBeLessThan(POOLINGS_TO_TRY.length);
+    expect(pool.stats()).toMatchObject({ inFlight: 0 });
   });
 
   it('solves Seahaven Towers #1 with a solution the checker accepts', async () => {

@@ -71,6 +71,12 @@ export interface SolveWithProofOptions {
    * pass). Default: run it.
    */
   claimPooledPass?: () => boolean;
+  /**
+   * Called by the pooled pass before each pooling's search, with that
+   * pooling (progress displays: server/worker.ts writes it to the task's
+   * progress slot). Must not throw.
+   */
+  onPooling?: (pools: SuitPools) => void;
 }
 
 /** Least time left, ms, for which the pooled pass starts one more pooling. */
@@ -131,6 +137,7 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
   const timeLeft = () => limits.timeoutMs - (performance.now() - started);
   /** One pooled search: 'stop' (cancelled), 'open' (its deadline ended it), 'done' (won or out of budget), or the answer. */
   const search = (pools: SuitPools, timeoutMs: number): SolveOutcome | 'stop' | 'open' | 'done' => {
+    options.onPooling?.(pools);
     const pooled = engine.solvePooled(deal, pools, { maxStates: limits.maxStates, timeoutMs }, options.stop, options.memoryLimitBytes, options.progress);
     expanded += pooled.stats.statesExpanded;
     memory = Math.max(memory, pooled.stats.memoryBytes);
