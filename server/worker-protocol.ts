@@ -84,7 +84,8 @@ export function markStarted(stop: Int32Array): void {
  * - `PROGRESS_MEMORY`: its engine memory, bytes;
  * - `PROGRESS_STARTED_AT`: `Date.now()` when the worker began the task, ms;
  * - `PROGRESS_POOLING`: -1 for the real game, else the index in
- *   `POOLINGS_TO_TRY` (client-sdk/core/pools.ts) of the pooling searched now.
+ *   `POOLINGS_TO_TRY` (client-sdk/core/pools.ts) of the pooling searched now
+ *   (-2 for a pooling not in that list).
  */
 export const PROGRESS_REPORTS = 0;
 export const PROGRESS_STORED = 1;

@@ -106,7 +106,8 @@ function progressInto(slot: Float64Array): Pick<SolveWithProofOptions, 'progress
       },
     },
     onPooling: (pools) => {
-      slot[PROGRESS_POOLING] = POOLINGS_TO_TRY.findIndex((p) => p.join() === pools.join());
+      const index = POOLINGS_TO_TRY.findIndex((p) => p.join() === pools.join());
+      slot[PROGRESS_POOLING] = index >= 0 ? index : -2;
     },
   };
 }

@@ -120,11 +120,15 @@ export async function solveSideBySide(deal: Deal, limits: SolveLimits, options: 
   }
 }
 
-/** The label of a progress slot's search: the real game, or the pooling it searches now (`POOLINGS_TO_TRY` index). */
-function searchLabel(slot: number, pooling: number): string {
-  if (pooling < 0) return slot === 0 ? 'full search' : 'pooled pass';
+/**
+ * The label of a progress slot's search (`PROGRESS_POOLING`): the real game
+ * (-1), or the pooling it searches now (its `POOLINGS_TO_TRY` index; -2 or
+ * out of range: a pooling not in the list).
+ */
+function searchLabel(pooling: number): string {
+  if (pooling === -1) return 'full search';
   const pools = POOLINGS_TO_TRY[pooling];
-  return `pooled ${pools ? pools.join(' ') : '?'}`;
+  return pools ? `pooled ${pools.join(' ')}` : 'pooled pass';
 }
 
 /**
@@ -184,7 +188,7 @@ export function sideBySideProgress(limits: SolveLimits, memoryLimitBytes: number
         Math.floor(1000 * Math.max(stored / limits.maxStates, memory / memoryLimitBytes, (now - began) / limits.timeoutMs)),
       );
       const payload = {
-        label: searchLabel(i, pooling).padEnd(15),
+        label: searchLabel(pooling).padEnd(15),
         stored: stored.toLocaleString('en'),
         rate: sameSearch ? Math.round((stored - s.stored) / seconds).toLocaleString('en') : '-',
         memory: (memory / 2 ** 20).toFixed(0),
