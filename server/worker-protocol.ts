@@ -12,6 +12,7 @@ import { packMoves, unpackMoves } from '../client-sdk/core/moves.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import type { ShortenOptions } from '../client-sdk/core/shorten.js';
+import type { SuitPools } from '../client-sdk/core/pools.js';
 
 /** Index of the stop flag in `SolveTask.stop`. Nonzero = stop now (reason `cancelled`). */
 export const STOP_INDEX = 0;
@@ -152,6 +153,20 @@ export interface SolveTask {
    * deal, within `limits` (SolverPool's helper pass; `writer.ts` `solvePooledPass`).
    */
   pass?: 'full' | 'pooled';
+  /**
+   * With `pass: 'pooled'`: the poolings to try, in this order (default
+   * `POOLINGS_TO_TRY`; the pool's second helper pass takes them in reverse:
+   * SolverPool `#solveWithHelperPass`).
+   */
+  poolings?: SuitPools[];
+  /**
+   * With `pass: 'pooled'`: the flags (`SolveTask.stop`) of the searches this
+   * pass runs beside (the full search, another helper pass); the worker sets
+   * their stop flags the moment a pooling's search is exhausted, before it
+   * builds the proof and the certificate, so they stop at once rather than
+   * when the answer arrives (writer.ts `onPooledProof`).
+   */
+  stopOnProof?: Int32Array[];
   /**
    * Engine memory past which the worker asks to be retired once this task
    * ends (bytes; the pool's `recycleMemoryBytes`). Absent: never.

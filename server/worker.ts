@@ -73,7 +73,21 @@ function solveDeal(task: SolveTask, deal: Deal): SolveAnswer {
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
     const options = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof, ...(task.progress ? progressInto(task.progress) : {}) };
     // The pool's helper pass (a second worker while the full search runs elsewhere): client-sdk/core/proof/writer.ts.
-    if (task.pass === 'pooled') return answerFor(solvePooledPass(used, deal, task.limits, options));
+    if (task.pass === 'pooled') {
+      const others = task.stopOnProof ?? [];
+      const pass: SolveWithProofOptions = {
+        ...options,
+        ...(task.poolings ? { poolings: task.poolings } : {}),
+        // the verdict is in: the searches beside this one stop now, not once the certificate is built
+        onPooledProof: () => {
+          for (const flags of others) {
+            Atomics.store(flags, STOP_INDEX, 1);
+            Atomics.notify(flags, STOP_INDEX);
+          }
+        },
+      };
+      return answerFor(solvePooledPass(used, deal, task.limits, pass));
+    }
     const outcome = solveWithProof(used, deal, task.limits, { ...options, claimPooledPass: () => claimPooledPass(task.stop, POOLED_HERE) });
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {

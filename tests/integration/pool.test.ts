@@ -200,6 +200,42 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     return { running, ac };
   }
 
+  /** A Castle deal whose full search ends undecided once the helper has begun; its two helper passes as given. */
+  function undecidedDeal(pooled: 'unsolvable' | 'wait', second: 'unsolvable' | 'wait') {
+    const c = castleDeal('wait', pooled);
+    const secondStarted = new Int32Array(new SharedArrayBuffer(4));
+    Object.assign(c.deal, { mode: 'undecided', second, secondStarted });
+    return { ...c, secondStarted };
+  }
+
+  it('the full search ends undecided: its freed worker runs a second pooled pass, the poolings in reverse; its proof answers and stops the first', async () => {
+    const events: SolveEvent[] = [];
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20, onSettled: (e) => events.push(e) });
+    const d = undecidedDeal('wait', 'unsolvable');
+    const outcome = await pool.solve(d.deal, LIMITS);
+    expect(outcome).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: 3 } }); // the second helper's answer
+    expect(Atomics.load(d.secondStarted, 0)).toBe(1);
+    expect(events).toHaveLength(1);
+    expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
+  });
+
+  it('a cancel while both pooled passes run stops both (the answer is the full search\'s unknown); a first helper that proves needs no second', async () => {
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+    // both helpers wait: a cancel ends the solve, and every search stops
+    const d = undecidedDeal('wait', 'wait');
+    const ac = new AbortController();
+    const running = pool.solve(d.deal, LIMITS, ac.signal);
+    while (Atomics.load(d.secondStarted, 0) === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(pool.stats()).toMatchObject({ running: 2 });
+    ac.abort();
+    await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'max_states' });
+    expect(pool.stats()).toMatchObject({ inFlight: 0 });
+    // a first helper that proves at once answers, whether or not a second pass began
+    const quick = undecidedDeal('unsolvable', 'unsolvable');
+    await expect(pool.solve(quick.deal, LIMITS)).resolves.toMatchObject({ verdict: 'unsolvable' });
+    expect(pool.stats()).toMatchObject({ inFlight: 0 });
+  });
+
   it('starts no helper with helperPassAfterMs 0, with one thread, or while no worker is idle', async () => {
     for (const options of [{ threads: 2, helperPassAfterMs: 0 }, { threads: 1, helperPassAfterMs: 20 }]) {
       const { running, ac } = await startWithoutHelper(fixturePool(options));

@@ -34,6 +34,17 @@ describe('solvePooledPass', () => {
     for (const name of seen) expect(order).toContain(name);
   });
 
+  it('calls onPooledProof once, with the deciding pooling, before the proof is built; never when no pooling decides', () => {
+    const deal = resolveDeal({ game: 'streets_and_alleys', deal: 91 });
+    const proved: string[] = [];
+    const out = solvePooledPass(engine, deal, { maxStates: 1_000_000, timeoutMs: 60_000 }, { onPooledProof: (p) => proved.push(p.join(' ')) });
+    expect(out.verdict).toBe('unsolvable');
+    expect(proved).toEqual([out.proof?.pools?.join(' ')]);
+    const none: string[] = [];
+    expect(solvePooledPass(engine, deal, { maxStates: 10, timeoutMs: 60_000 }, { onPooledProof: (p) => none.push(p.join(' ')) }).verdict).toBe('unknown');
+    expect(none).toEqual([]);
+  });
+
   it('answers unknown when no pooling decides, and cancelled when stopped', () => {
     const deal = resolveDeal({ game: 'streets_and_alleys', deal: 91 });
     expect(solvePooledPass(engine, deal, { maxStates: 10, timeoutMs: 60_000 })).toMatchObject({ verdict: 'unknown', reason: 'timeout' });

@@ -77,6 +77,14 @@ export interface SolveWithProofOptions {
    * progress slot). Must not throw.
    */
   onPooling?: (pools: SuitPools) => void;
+  /**
+   * Called by the pooled pass the moment a pooling's search is exhausted
+   * (the verdict is `unsolvable` from then on), before its proof summary and
+   * certificate are built, which may take minutes for tens of millions of
+   * positions: server/worker.ts stops the full search on another worker
+   * here. Must not throw.
+   */
+  onPooledProof?: (pools: SuitPools) => void;
 }
 
 /** Least time left, ms, for which the pooled pass starts one more pooling. */
@@ -143,6 +151,7 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
     memory = Math.max(memory, pooled.stats.memoryBytes);
     if (pooled.verdict === 'unknown') return pooled.reason === 'cancelled' ? 'stop' : pooled.reason === 'timeout' ? 'open' : 'done';
     if (pooled.verdict !== 'unsolvable') return 'done';
+    options.onPooledProof?.(pools);
     const stats = {
       statesExpanded: expanded,
       statesStored: pooled.stats.statesStored,
