@@ -322,7 +322,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   const searchNote = !poolingApplies(deal.rules)
     ? undefined
     : sideBySide
-      ? 'threads 2: the full search and the pooled pass side by side; the first decisive answer stopped the other'
+      ? 'threads 2: the full search and the pooled pass side by side (the first decisive answer stops the other)'
       : 'threads 1: the full search, then the pooled pass in the time it left';
 
   if (opts.json) {
