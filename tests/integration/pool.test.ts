@@ -219,6 +219,18 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
   });
 
+  it('a pooled proof stops the full search before the helper answers (while it would build its certificate)', async () => {
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+    const c = castleDeal('wait', 'wait');
+    const fullStopped = new Int32Array(new SharedArrayBuffer(4));
+    Object.assign(c.deal, { pooled: 'proof-first', fullStopped });
+    // the fixture helper answers only once the full search has stopped: without stopOnProof this would never end
+    const outcome = await pool.solve(c.deal, LIMITS);
+    expect(outcome).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: 4 } });
+    expect(Atomics.load(fullStopped, 0)).toBe(1);
+    expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
+  });
+
   it('a cancel while both pooled passes run stops both (the answer is the full search\'s unknown); a first helper that proves needs no second', async () => {
     const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
     // both helpers wait: a cancel ends the solve, and every search stops
