@@ -2,7 +2,8 @@
  * The solver pool: Piscina worker threads, each holding one Wasm engine.
  *
  * - Sizing: `threads` workers (default `os.availableParallelism()`), all kept
- *   alive so every solve meets a warm engine; at most `maxQueue` solves wait
+ *   alive so every solve meets a warm engine (or only `minThreads` of them,
+ *   the rest started on demand: the CLI's solve on two threads); at most `maxQueue` solves wait
  *   beyond the running ones, and a full queue answers `overloaded` (503) at
  *   once instead of letting latency grow without bound.
  * - The engine's module is compiled once on the main thread and handed to
@@ -112,6 +113,14 @@ export interface PoolOptions {
   module?: WebAssembly.Module;
   /** Worker threads; default `os.availableParallelism()`. */
   threads?: number;
+  /**
+   * Worker threads started with the pool and always kept (1..threads;
+   * default `threads`, every solve meets a warm engine). The others start
+   * when a task finds no idle worker and stop when idle: the CLI's solve on
+   * two threads starts its second only for a helper pass, so a deal decided
+   * at once pays for one thread's start.
+   */
+  minThreads?: number;
   /** Most solves waiting for a free worker; default `4 * threads`. 0 = never queue. */
   maxQueue?: number;
   /** Worker file (absolute path); default `worker.ts` or `worker.js` beside this module. */
@@ -253,6 +262,10 @@ export class SolverPool {
   constructor(options: PoolOptions = {}) {
     const threads = options.threads ?? availableParallelism();
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
+    const minThreads = options.minThreads ?? threads;
+    if (!Number.isInteger(minThreads) || minThreads < 1 || minThreads > threads) {
+      throw new RangeError(`minThreads must be an integer from 1 to threads (${threads}), got ${minThreads}`);
+    }
     const maxQueue = options.maxQueue ?? 4 * threads;
     if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be a non-negative integer, got ${maxQueue}`);
     const memory = options.memoryLimitBytes;
@@ -281,7 +294,7 @@ export class SolverPool {
     this.#piscina = new Piscina<SolveTask, SolveTaskResult>({
       filename,
       execArgv: workerExecArgv(filename),
-      minThreads: threads,
+      minThreads,
       maxThreads: threads,
       workerData,
       loadBalancer: this.#balancer,

@@ -102,6 +102,8 @@ export async function solveSideBySide(deal: Deal, limits: SolveLimits, options: 
   const pool = createPool({
     module: options.module,
     threads: 2,
+    // the second thread starts only for the pooled pass: a deal decided at once pays for one
+    minThreads: 1,
     maxQueue: 0,
     memoryLimitBytes: options.memoryLimitBytes,
     helperPassAfterMs: SIDE_BY_SIDE_AFTER_MS,

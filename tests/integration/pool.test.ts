@@ -231,6 +231,16 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
   });
 
+  it('minThreads: one worker at the start, the second only for the helper pass; out of range is refused', async () => {
+    const pool = fixturePool({ threads: 2, minThreads: 1, helperPassAfterMs: 20 });
+    const quick = await pool.solve(castleDeal('solve', 'wait').deal, LIMITS);
+    expect(quick.verdict).toBe('solved');
+    expect(pool.stats().threads).toBe(1);
+    // a full search that waits: its helper gets a second worker, started for it, and proves
+    await expect(pool.solve(castleDeal('wait', 'unsolvable').deal, LIMITS)).resolves.toMatchObject({ verdict: 'unsolvable', stats: { statesStored: 2 } });
+    for (const minThreads of [0, 3, 1.5]) expect(() => createPool({ filename: FIXTURE, threads: 2, minThreads })).toThrow(RangeError);
+  });
+
   it('a cancel while both pooled passes run stops both (the answer is the full search\'s unknown); a first helper that proves needs no second', async () => {
     const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
     // both helpers wait: a cancel ends the solve, and every search stops
