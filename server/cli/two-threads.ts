@@ -9,11 +9,14 @@
  * the pooled pass on the other. This is the service's own scheduling
  * (`SolverPool`'s helper pass, its task code in server/worker.ts), not a
  * second copy of it: the first decisive answer wins and stops the other
- * search; a pooled win ("solvable") proves nothing and is dropped; the
- * answer comes once both searches have stopped; the certificate of an
+ * search (a pooled proof stops the full search as soon as its pooling is
+ * exhausted, before the certificate is built); a pooled win ("solvable")
+ * proves nothing and is dropped; a full search that ends undecided first
+ * hands its thread to a second pooled pass, the poolings in reverse order;
+ * the answer comes once every search has stopped; the certificate of an
  * `unsolvable` verdict is the one of the search that decided (a pooled
- * certificate when the pooled pass did). Any other deal has no second search
- * to run and is solved in the calling thread, as with `--threads 1`.
+ * certificate when a pooled pass did). solve.ts solves any other deal in
+ * the calling thread, as with `--threads 1`: it has no second search to run.
  *
  * Progress (`--progress`, or stderr a terminal): one bar a search, from the
  * shared progress slots the workers write (worker-protocol.ts
