@@ -45,6 +45,8 @@ import {
 } from './output';
 
 import { pollStop } from './host';
+import { chooseLayout, compactLayout, encodeStateKey, hashStateKey, decodeStateKey } from './castle-key';
+import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 
 export const VERDICT_SOLVED: i32 = 0;
 export const VERDICT_UNSOLVABLE: i32 = 1;
@@ -708,14 +710,20 @@ function clearOpenLists(): void {
     store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
   }
   bucketHigh = 0;
+  resetOpenStacks();
 }
 
 /** Links item `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list. */
 // @ts-ignore: decorator
 @inline function pushBucket(rec: usize, index: u32, scan: i32, bucket: i32): void {
   const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-  store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
-  store<u32>(head, index);
+  if (compactLayout && !lazyPhase) {
+    // records of the compact layout have no links: the bucket is a stack (open-stack.ts)
+    if (!stackPush(head, index)) stopReason = REASON_MEMORY;
+  } else {
+    store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
+    store<u32>(head, index);
+  }
   const minAt = MIN_BUCKET + (<usize>scan << 2);
   if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
 }
@@ -771,13 +779,14 @@ function popOpen(scan: i32): u32 {
   let bucket = load<i32>(minAt);
   while (bucket < NUM_BUCKETS) {
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    const index = load<u32>(head);
+    const stacked = compactLayout && !lazyPhase;
+    const index = stacked ? stackPop(head) : load<u32>(head);
     if (index == 0) {
       bucket++;
       continue;
     }
     const rec = itemAt(index);
-    store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
+    if (!stacked) store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
     const move = load<u32>(rec, 4);
     if (move & DONE) continue;
     store<u32>(rec, move | DONE, 4);
@@ -853,8 +862,8 @@ function addChild(parent: u32, move: u32): bool {
   if (lazyPhase) {
     let goOn = true;
     if (isWon(child)) {
-      encodeKey(child, KEY);
-      const index = findOrInsert(KEY, hashKey(KEY), parent, withDepth(move, depth, autoMoved));
+      encodeStateKey(child, KEY);
+      const index = findOrInsert(KEY, hashStateKey(KEY), parent, withDepth(move, depth, autoMoved));
       if (index == 0) insertFailed();
       else goalIndex = index;
       goOn = false;
@@ -871,8 +880,8 @@ function addChild(parent: u32, move: u32): bool {
     restoreHeader(child);
     return goOn;
   }
-  encodeKey(child, KEY);
-  const index = findOrInsert(KEY, hashKey(KEY), parent, move);
+  encodeStateKey(child, KEY);
+  const index = findOrInsert(KEY, hashStateKey(KEY), parent, move);
   let goOn = true;
   if (index == 0) {
     insertFailed();
@@ -1404,14 +1413,15 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   measuredHeld = 0;
   goalIndex = 0;
   lazyOutOfMemory = false;
+  chooseLayout(START);
   if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
     stopReason = REASON_MEMORY;
     return false;
   }
   copyPosition(PARENT, START);
   applyAutoMoves(PARENT, false);
-  encodeKey(PARENT, KEY);
-  const root = findOrInsert(KEY, hashKey(KEY), 0, 0);
+  encodeStateKey(PARENT, KEY);
+  const root = findOrInsert(KEY, hashStateKey(KEY), 0, 0);
   if (root == 0) {
     stopReason = REASON_MEMORY;
     return false;
@@ -1544,7 +1554,7 @@ function lazySearch(): void {
     const parent = entryParent(ent);
     const word = entryMove(ent) & ~DONE;
     if (parent != held) {
-      decodeKey(recordKey(recordAt(parent)), PARENT);
+      decodeStateKey(recordKey(recordAt(parent)), PARENT);
       decodes++;
       held = parent;
       measuredHeld = 0; // canonical column order now, not the measured one
@@ -1556,8 +1566,8 @@ function lazySearch(): void {
     // move (addChild); without it the closure is known to move nothing (the
     // parent is closed and `exposedCard` could not start one), so it is skipped.
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
-    encodeKey(PARENT, KEY);
-    const index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
+    encodeStateKey(PARENT, KEY);
+    const index = findOrInsert(KEY, hashStateKey(KEY), parent, word | DONE);
     if (index == 0) {
       insertFailed();
       return;
@@ -1636,14 +1646,14 @@ function handOver(): bool {
     if (word & DONE) continue;
     const parent = entryParent(ent);
     if (parent != held) {
-      decodeKey(recordKey(recordAt(parent)), PARENT);
+      decodeStateKey(recordKey(recordAt(parent)), PARENT);
       held = parent;
     }
     saveHeader(PARENT);
     if (!applyMove(PARENT, word)) unreachable();
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
-    encodeKey(PARENT, KEY);
-    const index = findOrInsert(KEY, hashKey(KEY), parent, word);
+    encodeStateKey(PARENT, KEY);
+    const index = findOrInsert(KEY, hashStateKey(KEY), parent, word);
     if (index == 0) {
       insertFailed();
       return false;
@@ -1671,10 +1681,10 @@ function handOver(): bool {
 function eagerSearch(): void {
   while (goalIndex == 0) {
     const index = popNext(0);
-    if (index == 0) return;
+    if (index == 0 || stopReason != REASON_NONE) return;
     statesExpanded++;
     if (mustStop()) return;
-    decodeKey(recordKey(recordAt(index)), PARENT);
+    decodeStateKey(recordKey(recordAt(index)), PARENT);
     const word = recordMove(recordAt(index));
     parentDepth = moveDepth(word);
     repeatCard = repeatCardOf(word);

@@ -26,12 +26,24 @@
 import { allocate, release, arenaResets } from './arena';
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey } from './position';
+import { compactLayout, COMPACT_KEY_BYTES, compactKeysEqual, hashCompact, canonicalKeyOfCompact } from './castle-key';
 
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
 export const REC_NEXT: usize = 8;
 export const REC_KEY: usize = 24;
 export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
+/**
+ * Record of the compact layout (castle-key.ts, the no-cell Castle games):
+ * parent and move word as above, the 20-byte compact key at 8, no open-list
+ * links (the eager open lists are stacks of record indices then,
+ * open-stack.ts): 28 bytes.
+ */
+export const COMPACT_REC_KEY: usize = 8;
+export const COMPACT_RECORD_BYTES: i32 = <i32>COMPACT_REC_KEY + COMPACT_KEY_BYTES;
+/** Bytes of a record and offset of its key in this solve's layout (set by `resetTable`). */
+let recordStride: usize = <usize>RECORD_BYTES;
+let keyOffset: usize = REC_KEY;
 
 /** Parent record index of the record at `rec`. */
 // @ts-ignore: decorator
@@ -50,7 +62,7 @@ export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
 /** Address of the canonical key of the record at `rec`. */
 // @ts-ignore: decorator
 @inline export function recordKey(rec: usize): usize {
-  return rec + REC_KEY;
+  return rec + keyOffset;
 }
 /**
  * Records per chunk: 2^14 (1.1 MiB with 72-byte records), small enough that
@@ -95,7 +107,7 @@ const GROW_POLL_RECORDS: u32 = 1 << 20;
 /** Address of record `index` (1-based). */
 // @ts-ignore: decorator
 @inline export function recordAt(index: u32): usize {
-  return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * RECORD_BYTES);
+  return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * recordStride);
 }
 
 /**
@@ -143,6 +155,9 @@ function clearSlotsByRecords(): bool {
  */
 export function resetTable(maxRecords: u32): bool {
   const oldSlots = slots;
+  if (compactLayout) return resetCompactTable(maxRecords);
+  recordStride = <usize>RECORD_BYTES;
+  keyOffset = REC_KEY;
   const reusable = oldSlots != 0 && slotMask == INITIAL_SLOTS - 1 && arenaResets == slotsEpoch + 1 &&
     recordCount <= CLEAR_BY_RECORDS_MAX;
   recordLimit = maxRecords;
@@ -203,6 +218,10 @@ function growSlots(): i32 {
 /** Slots that hold a record, counted over the whole slot block (for the tests: 0 right after `resetTable`). */
 export function usedSlotCount(): u32 {
   let n: u32 = 0;
+  if (compactLayout) {
+    for (let h: u32 = 0; h < compactSlotCount; h++) if (load<u32>(compactSlots + (<usize>h << 2)) != 0) n++;
+    return n;
+  }
   for (let h: u32 = 0; h <= slotMask; h++) if (load<u64>(slots + (<usize>h << 3)) != 0) n++;
   return n;
 }
@@ -217,6 +236,7 @@ export let lastInsertWasNew: bool = false;
  * out, or the host asked to stop while the slots grew (`insertFailure` tells which).
  */
 export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
+  if (compactLayout) return findOrInsertCompact(key, hash, parent, move);
   let h = hash & slotMask;
   while (true) {
     const slot = load<u64>(slots + (<usize>h << 3));
@@ -275,6 +295,9 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   return index;
 }
 
+/** Scratch of `computeFingerprint`: a compact record's canonical 48-byte key. */
+const CANONICAL_KEY: usize = memory.data(KEY_BYTES, 16);
+
 /** High 32 bits of the fingerprint computed by the last `computeFingerprint`. */
 export let fingerprintHigh: u32 = 0;
 
@@ -286,9 +309,14 @@ export let fingerprintHigh: u32 = 0;
  * holds the high 32 bits afterwards.
  */
 export function computeFingerprint(): u32 {
+  // (the compact layout hashes the same canonical keys: the sum does not depend on the layout)
   let sum: u64 = 0;
   for (let i: u32 = 1; i <= recordCount; i++) {
-    const key = recordKey(recordAt(i));
+    let key = recordKey(recordAt(i));
+    if (compactLayout) {
+      canonicalKeyOfCompact(key, CANONICAL_KEY);
+      key = CANONICAL_KEY;
+    }
     let h: u64 = 0xcbf29ce484222325;
     for (let b = 0; b < KEY_BYTES; b++) {
       h ^= <u64>load<u8>(key + b);
@@ -300,7 +328,161 @@ export function computeFingerprint(): u32 {
   return <u32>sum;
 }
 
-/** Copies the keys of records first..first+count-1 (1-based) to `dst`, KEY_BYTES each. */
+/**
+ * Copies the keys of records first..first+count-1 (1-based) to `dst`,
+ * KEY_BYTES each: always position.ts's canonical 48-byte keys (a compact
+ * record's key is decoded and re-encoded), so certificates do not depend on
+ * the layout.
+ */
 export function copyKeys(first: u32, count: u32, dst: usize): void {
+  if (compactLayout) {
+    for (let i: u32 = 0; i < count; i++) canonicalKeyOfCompact(recordKey(recordAt(first + i)), dst + <usize>i * KEY_BYTES);
+    return;
+  }
   for (let i: u32 = 0; i < count; i++) memory.copy(dst + <usize>i * KEY_BYTES, recordKey(recordAt(first + i)), KEY_BYTES);
+}
+
+// ---------------------------------------------------------------------------
+// The compact layout's slots (castle-key.ts)
+//
+// u32 slots: the record index in the low COMPACT_INDEX_BITS bits and the low
+// 4 bits of the key's hash above them (a probe visits a record only when
+// those agree, so 15 of 16 foreign slots cost no visit; the full key is
+// compared then, never the hash alone). The home slot is the hash scaled to
+// the slot count (`(hash * count) >> 32`), so the count need not be a power
+// of two: when doubling finds no memory, the slots grow by 1/2, 1/4 or 1/8
+// instead, and the slot block ends close to the size the records that fit
+// need.
+
+const COMPACT_INDEX_BITS: u32 = 28;
+const COMPACT_INDEX_MASK: u32 = (1 << COMPACT_INDEX_BITS) - 1;
+let compactSlots: usize = 0;
+let compactSlotCount: u32 = 0;
+
+/** Home slot of `hash` among `count` slots. */
+// @ts-ignore: decorator
+@inline function compactHome(hash: u32, count: u32): u32 {
+  return <u32>((<u64>hash * <u64>count) >> 32);
+}
+
+/** `resetTable` of the compact layout. */
+function resetCompactTable(maxRecords: u32): bool {
+  recordStride = <usize>COMPACT_RECORD_BYTES;
+  keyOffset = COMPACT_REC_KEY;
+  // the 8-byte slots of an earlier solve are not reused after a compact one
+  slots = 0;
+  slotMask = INITIAL_SLOTS - 1;
+  recordLimit = maxRecords < COMPACT_INDEX_MASK ? maxRecords : COMPACT_INDEX_MASK;
+  insertFailure = FAIL_NONE;
+  insertStopReason = 0;
+  slotsAtMemoryLimit = false;
+  recordCount = 0;
+  compactSlotCount = INITIAL_SLOTS;
+  compactSlots = allocate(<u64>INITIAL_SLOTS * 4);
+  if (compactSlots == 0) return false;
+  memory.fill(compactSlots, 0, <usize>INITIAL_SLOTS * 4);
+  const chunk = allocate(<u64>CHUNK_RECORDS * recordStride);
+  if (chunk == 0) return false;
+  store<u32>(CHUNKS, chunk);
+  return true;
+}
+
+/**
+ * Grows the compact slots to `newCount` and rehashes every record into them
+ * (polling the host's stop flag as `growSlots` does). Returns FAIL_NONE,
+ * FAIL_MEMORY (nothing changed) or FAIL_STOPPED.
+ */
+function growCompactSlots(newCount: u32): i32 {
+  const fresh = allocate(<u64>newCount * 4);
+  if (fresh == 0) return FAIL_MEMORY;
+  memory.fill(fresh, 0, <usize>newCount * 4);
+  for (let i: u32 = 1; i <= recordCount; i++) {
+    if (i % GROW_POLL_RECORDS == 0) {
+      const reason = pollStop();
+      if (reason != 0) {
+        insertStopReason = reason;
+        release(fresh, <u64>newCount * 4);
+        return FAIL_STOPPED;
+      }
+    }
+    const hash = hashCompact(recordKey(recordAt(i)));
+    let h = compactHome(hash, newCount);
+    while (load<u32>(fresh + (<usize>h << 2)) != 0) {
+      h++;
+      if (h == newCount) h = 0;
+    }
+    store<u32>(fresh + (<usize>h << 2), (hash << COMPACT_INDEX_BITS) | i);
+  }
+  release(compactSlots, <u64>compactSlotCount * 4);
+  compactSlots = fresh;
+  compactSlotCount = newCount;
+  return FAIL_NONE;
+}
+
+/** `findOrInsert` of the compact layout: the same contract, over 20-byte keys and u32 slots. */
+function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32 {
+  const count = compactSlotCount;
+  const tag = hash << COMPACT_INDEX_BITS;
+  let h = compactHome(hash, count);
+  while (true) {
+    const slot = load<u32>(compactSlots + (<usize>h << 2));
+    if (slot == 0) break;
+    if ((slot & ~COMPACT_INDEX_MASK) == tag) {
+      const idx = slot & COMPACT_INDEX_MASK;
+      if (compactKeysEqual(recordAt(idx) + COMPACT_REC_KEY, key)) {
+        lastInsertWasNew = false;
+        return idx;
+      }
+    }
+    h++;
+    if (h == count) h = 0;
+  }
+  if (recordCount + 1 > recordLimit) {
+    insertFailure = FAIL_STATES;
+    return 0;
+  }
+  const index = recordCount + 1;
+  if ((index & (CHUNK_RECORDS - 1)) == 0) {
+    const chunkNo = index >> CHUNK_SHIFT;
+    if (chunkNo >= <u32>MAX_CHUNKS) {
+      insertFailure = FAIL_STATES;
+      return 0;
+    }
+    const chunk = allocate(<u64>CHUNK_RECORDS * recordStride);
+    if (chunk == 0) {
+      insertFailure = FAIL_MEMORY;
+      return 0;
+    }
+    store<u32>(CHUNKS + (<usize>chunkNo << 2), chunk);
+  }
+  recordCount = index;
+  const rec = recordAt(index);
+  store<u32>(rec + REC_PARENT, parent);
+  setRecordMove(rec, move);
+  const dst = rec + COMPACT_REC_KEY;
+  store<u64>(dst, load<u64>(key));
+  store<u64>(dst, load<u64>(key, 8), 8);
+  store<u32>(dst, load<u32>(key, 16), 16);
+  store<u32>(compactSlots + (<usize>h << 2), tag | index);
+  lastInsertWasNew = true;
+  if (!slotsAtMemoryLimit && <u64>recordCount * MAX_LOAD_D > <u64>count * MAX_LOAD_N) {
+    // double; when memory is short, grow by a half, a quarter or an eighth
+    let failure = FAIL_MEMORY;
+    for (let step = 0; step < 4 && failure == FAIL_MEMORY; step++) {
+      const grown = <u64>count + (step == 0 ? <u64>count : <u64>count >> <u64>step);
+      if (grown > 0xffffffff) continue;
+      failure = growCompactSlots(<u32>grown);
+    }
+    if (failure == FAIL_MEMORY) {
+      slotsAtMemoryLimit = true;
+    } else if (failure != FAIL_NONE) {
+      insertFailure = failure;
+      return 0;
+    }
+  }
+  if (slotsAtMemoryLimit && <u64>recordCount * TIGHT_LOAD_D >= <u64>compactSlotCount * TIGHT_LOAD_N) {
+    insertFailure = FAIL_MEMORY;
+    return 0;
+  }
+  return index;
 }
