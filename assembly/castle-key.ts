@@ -1,6 +1,6 @@
 /**
  * The compact key of the no-cell Castle games (Beleaguered Castle, Streets
- * and Alleys, Citadel: any-suit building, no free cells), 20 bytes instead of
+ * and Alleys, Citadel: any-suit building, no free cells), 19 bytes instead of
  * position.ts's 48, and the choice between the two layouts at solve start.
  *
  * Why a Castle position fits in 20 bytes. Cards leave a column only from its
@@ -17,13 +17,14 @@
  * any other column is a run with no prefix (a "pure" run). Two columns never
  * share a deepest card, so no start column is the prefix of two columns.
  *
- * The key, 160 bits (three little-endian words, the third one 32 bits):
+ * The key, 152 or 160 bits (19 or 20 bytes, little-endian):
  *
  *   bits   0..15  the four foundations, 4 bits each (clubs first)
- *   bits  16..47  the prefix length of each start column, ceil(log2(L_d + 1))
- *                 bits for a start column of L_d cards, in start-column order
- *                 (at most 32 bits, or the game keeps the 48-byte key)
- *   bits 48..159  16 groups of 7 bits, each three base-5 digits
+ *   bits  16..    the prefix length of each start column, ceil(log2(L_d + 1))
+ *                 bits for a start column of L_d cards, in start-column order,
+ *                 in a field of 24 bits (every dealt Castle game: 8 columns of
+ *                 at most 7 cards) or 32 (more bits: the 48-byte key is kept)
+ *   then 112 bits 16 groups of 7 bits, each three base-5 digits
  *                 (d0 + 5 d1 + 25 d2 < 125), the digit of every card of rank
  *                 1..12 in card-byte order (card byte 4 first)
  *
@@ -51,12 +52,22 @@ import {
   columnLength, setColumnLength, cardAt, setCellCard, setFoundation, encodeKey, decodeKey, hashKey,
 } from './position';
 
-/** Bytes of a compact key as stored in a record. */
+/** Most bytes of a compact key as stored in a record (`compactKeyBytes`: 19 or 20). */
 export const COMPACT_KEY_BYTES: i32 = 20;
 /** Most bits the prefix lengths may take (bits 16..47 of the key). */
 const PREFIX_BITS_MAX: i32 = 32;
+/**
+ * Bytes of the compact key of this solve: 19 when the prefix lengths fit in
+ * 24 bits (every dealt Castle game: eight start columns of at most 7 cards,
+ * 3 bits each; 16 + 24 + 112 = 152 bits), else 20.
+ */
+export let compactKeyBytes: i32 = COMPACT_KEY_BYTES;
+/** Offset of the last four bytes of a compact key (compared and copied as a u32, overlapping the second word when the key is 19 bytes). */
+export let compactTail: usize = 16;
+/** First bit of the digit groups: 40 or 48 (after the foundations and a 24- or 32-bit prefix field). */
+let digitStart: u64 = 48;
 
-/** The last solve started with the compact layout (compact key, 28-byte records, 4-byte slots, open stacks). */
+/** The last solve started with the compact layout (compact key, 27- or 28-byte records, 4-byte slots, open stacks). */
 export let compactLayout: bool = false;
 /** Test and bench hook: false keeps the 48-byte layout for every game. */
 let compactAllowed: bool = true;
@@ -130,6 +141,9 @@ export function chooseLayout(start: usize): bool {
     if (n > 0) store<u8>(BASE_OF + cardAt(start, d, 0), d + 1);
   }
   if (shift > PREFIX_BITS_MAX) return false;
+  compactKeyBytes = shift <= 24 ? 19 : 20;
+  compactTail = <usize>compactKeyBytes - 4;
+  digitStart = shift <= 24 ? 40 : 48;
   compactLayout = true;
   return true;
 }
@@ -178,9 +192,9 @@ let digitsHigh: u64 = 0;
 
 /**
  * Writes the compact key of `p` (a position reached in the solve that
- * `chooseLayout` set up, with no free cells) at `out`: 20 key bytes and 4
- * zero bytes, so that `out` holds three whole words (the file comment has
- * the encoding).
+ * `chooseLayout` set up, with no free cells) at `out`: the key's
+ * `compactKeyBytes` bytes and zero bytes up to 24, so that `out` holds three
+ * whole words (the file comment has the encoding).
  */
 export function encodeCompact(p: usize, out: usize): void {
   v128.store(DIGITS, v128.splat<i64>(0));
@@ -214,9 +228,10 @@ export function encodeCompact(p: usize, out: usize): void {
   const f = load<u32>(p + OFF_FOUNDATIONS);
   const foundations = <u64>((f & 0xf) | ((f >> 4) & 0xf0) | ((f >> 8) & 0xf00) | ((f >> 12) & 0xf000));
   packDigits();
-  store<u64>(out, foundations | (prefixes << 16) | (digitsLow << 48));
-  store<u64>(out, (digitsLow >> 16) | (digitsHigh << 48), 8);
-  store<u64>(out, digitsHigh >> 16, 16);
+  const ds = digitStart;
+  store<u64>(out, foundations | (prefixes << 16) | (digitsLow << ds));
+  store<u64>(out, (digitsLow >> (64 - ds)) | (digitsHigh << ds), 8);
+  store<u64>(out, digitsHigh >> (64 - ds), 16);
 }
 
 /**
@@ -227,7 +242,8 @@ export function encodeCompact(p: usize, out: usize): void {
 export function decodeCompact(key: usize, p: usize): void {
   const w0 = load<u64>(key);
   const w1 = load<u64>(key, 8);
-  const w2 = <u64>load<u32>(key, 16);
+  // the third word: 24 bits (19-byte key, read from byte 15 so as not to pass the key's end) or 32
+  const w2 = compactKeyBytes == 19 ? <u64>(load<u32>(key, 15) >> 8) : <u64>load<u32>(key, 16);
   // foundations, and the cards in play (rank above the foundation)
   let inPlay: u64 = 0;
   for (let s = 0; s < 4; s++) {
@@ -249,8 +265,9 @@ export function decodeCompact(key: usize, p: usize): void {
     }
   }
   // digits
-  const low = (w0 >> 48) | (w1 << 16);
-  const high = (w1 >> 48) | (w2 << 16);
+  const ds = digitStart;
+  const low = (w0 >> ds) | (w1 << (64 - ds));
+  const high = (w1 >> ds) | (w2 << (64 - ds));
   for (let g = 0; g < 16; g++) {
     const pos = <u64>(g * 7);
     let v: u64;
@@ -310,11 +327,11 @@ export function decodeCompact(key: usize, p: usize): void {
   for (let i = 0; i < MAX_CELLS; i++) setCellCard(p, i, 0);
 }
 
-/** 32-bit hash of a compact key (20 bytes; the same rounds as position.ts's `hashKey`). */
+/** 32-bit hash of a compact key (`compactKeyBytes` bytes: two words and the u32 at `compactTail`; the same rounds as position.ts's `hashKey`). */
 export function hashCompact(key: usize): u32 {
   let h: u64 = 0x27d4eb2f165667c5;
   for (let w = 0; w < 3; w++) {
-    let k = w < 2 ? load<u64>(key + (<usize>w << 3)) : <u64>load<u32>(key, 16);
+    let k = w < 2 ? load<u64>(key + (<usize>w << 3)) : <u64>load<u32>(key + compactTail);
     k *= 0xc2b2ae3d27d4eb4f;
     k = rotl<u64>(k, 31);
     k *= 0x9e3779b185ebca87;
@@ -329,10 +346,11 @@ export function hashCompact(key: usize): u32 {
   return <u32>h;
 }
 
-/** True when two compact keys are equal (all 20 bytes, never the hash alone). */
+/** True when two compact keys are equal (all `compactKeyBytes` bytes, never the hash alone). */
 // @ts-ignore: decorator
 @inline export function compactKeysEqual(a: usize, b: usize): bool {
-  return load<u64>(a) == load<u64>(b) && load<u64>(a, 8) == load<u64>(b, 8) && load<u32>(a, 16) == load<u32>(b, 16);
+  const t = compactTail;
+  return load<u64>(a) == load<u64>(b) && load<u64>(a, 8) == load<u64>(b, 8) && load<u32>(a + t) == load<u32>(b + t);
 }
 
 /** Writes the key of `p` in the solve's layout at `out` (48 bytes of room): compact or position.ts's. */

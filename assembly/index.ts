@@ -100,3 +100,4 @@ export function openEntriesPeakCount(): f64 {
 export function openBlocksCount(): u32 {
   return openBlocksAllocated;
 }
+export { slotBytes } from './table';

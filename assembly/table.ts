@@ -23,10 +23,10 @@
  *
  * Use the accessors below rather than raw offsets.
  */
-import { allocate, release, arenaResets } from './arena';
+import { allocate, release, arenaResets, arenaBytesFree } from './arena';
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey } from './position';
-import { compactLayout, COMPACT_KEY_BYTES, compactKeysEqual, hashCompact, canonicalKeyOfCompact } from './castle-key';
+import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact } from './castle-key';
 
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
@@ -35,12 +35,11 @@ export const REC_KEY: usize = 24;
 export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
 /**
  * Record of the compact layout (castle-key.ts, the no-cell Castle games):
- * parent and move word as above, the 20-byte compact key at 8, no open-list
- * links (the eager open lists are stacks of record indices then,
- * open-stack.ts): 28 bytes.
+ * parent and move word as above, the 19- or 20-byte compact key at 8, no
+ * open-list links (the eager open lists are stacks of record indices then,
+ * open-stack.ts): 27 bytes in the dealt Castle games (28 for some boards).
  */
 export const COMPACT_REC_KEY: usize = 8;
-export const COMPACT_RECORD_BYTES: i32 = <i32>COMPACT_REC_KEY + COMPACT_KEY_BYTES;
 /** Bytes of a record and offset of its key in this solve's layout (set by `resetTable`). */
 let recordStride: usize = <usize>RECORD_BYTES;
 let keyOffset: usize = REC_KEY;
@@ -367,7 +366,7 @@ let compactSlotCount: u32 = 0;
 
 /** `resetTable` of the compact layout. */
 function resetCompactTable(maxRecords: u32): bool {
-  recordStride = <usize>COMPACT_RECORD_BYTES;
+  recordStride = COMPACT_REC_KEY + <usize>compactKeyBytes;
   keyOffset = COMPACT_REC_KEY;
   // the 8-byte slots of an earlier solve are not reused after a compact one
   slots = 0;
@@ -419,6 +418,26 @@ function growCompactSlots(newCount: u32): i32 {
   return FAIL_NONE;
 }
 
+/**
+ * Slots to grow the compact table to from `count` (`count` itself: do not
+ * grow, fill the slots up to TIGHT_LOAD instead). Doubling, unless the
+ * memory left cannot fill twice the slots: then the count at which the
+ * records that still fit (each costing its record and about 4 bytes of open
+ * stacks) end at TIGHT_LOAD of the slots, so that under a memory cap the
+ * slots take what the records need and no more.
+ */
+function compactSlotTarget(count: u32): u32 {
+  const free = <f64>arenaBytesFree();
+  const perRecord = <f64>recordStride + 4;
+  const tight = <f64>TIGHT_LOAD_N / <f64>TIGHT_LOAD_D;
+  // the old slots are released after the growth, so their bytes count as free
+  const ideal = (<f64>recordCount + (free + <f64>count * 4) / perRecord) / (tight + 4 / perRecord);
+  let target = min(<f64>count * 2, ideal);
+  if (target > 4294967295) target = 4294967295;
+  // a growth by less than 1/16 is not worth its rehash
+  return target < <f64>count * 1.0625 ? count : <u32>target;
+}
+
 /** `findOrInsert` of the compact layout: the same contract, over 20-byte keys and u32 slots. */
 function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32 {
   const count = compactSlotCount;
@@ -462,17 +481,12 @@ function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32
   const dst = rec + COMPACT_REC_KEY;
   store<u64>(dst, load<u64>(key));
   store<u64>(dst, load<u64>(key, 8), 8);
-  store<u32>(dst, load<u32>(key, 16), 16);
+  store<u32>(dst + compactTail, load<u32>(key + compactTail));
   store<u32>(compactSlots + (<usize>h << 2), tag | index);
   lastInsertWasNew = true;
   if (!slotsAtMemoryLimit && <u64>recordCount * MAX_LOAD_D > <u64>count * MAX_LOAD_N) {
-    // double; when memory is short, grow by a half, a quarter or an eighth
-    let failure = FAIL_MEMORY;
-    for (let step = 0; step < 4 && failure == FAIL_MEMORY; step++) {
-      const grown = <u64>count + (step == 0 ? <u64>count : <u64>count >> <u64>step);
-      if (grown > 0xffffffff) continue;
-      failure = growCompactSlots(<u32>grown);
-    }
+    const target = compactSlotTarget(count);
+    const failure = target > count ? growCompactSlots(target) : FAIL_MEMORY;
     if (failure == FAIL_MEMORY) {
       slotsAtMemoryLimit = true;
     } else if (failure != FAIL_NONE) {
@@ -485,4 +499,9 @@ function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32
     return 0;
   }
   return index;
+}
+
+/** Bytes of the current hash slots (8 per slot, 4 in the compact layout), for the statistics. */
+export function slotBytes(): f64 {
+  return compactLayout ? <f64>compactSlotCount * 4 : (<f64>slotMask + 1) * 8;
 }

@@ -29,7 +29,7 @@ for (const compact of [true, false]) {
     `${game} ${dealArg} cap ${capArg} MiB ${compact && raw.compactLayoutInUse() ? 'compact' : '72-byte'}: ${out.verdict}` +
       `${out.verdict === 'unknown' ? ` (${out.reason})` : ''}, stored ${stored}, expanded ${expanded}, ` +
       `memory ${(memoryBytes / 2 ** 20).toFixed(1)} MiB, ${(memoryBytes / stored).toFixed(1)} B/stored, ` +
-      `open peak ${raw.openEntriesPeakCount()} entries (${raw.openBlocksCount()} blocks), cpu ${cpuS.toFixed(2)} s, ` +
+      `slots ${(raw.slotBytes() / stored).toFixed(1)} B/stored, open peak ${raw.openEntriesPeakCount()} entries (${raw.openBlocksCount()} blocks), cpu ${cpuS.toFixed(2)} s, ` +
       `${(stored / cpuS).toFixed(0)} stored/cpu-s`,
   );
 }
