@@ -32,7 +32,7 @@ import {
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
 import {
-  resetTable, findOrInsert, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
+  resetTable, findOrInsert, findOrInsertPosition, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
   insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
 } from './table';
 import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryCount } from './pending';
@@ -45,7 +45,7 @@ import {
 } from './output';
 
 import { pollStop } from './host';
-import { chooseLayout, compactLayout, encodeStateKey, hashStateKey, decodeStateKey } from './castle-key';
+import { chooseLayout, compactLayout, decodeStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 
 export const VERDICT_SOLVED: i32 = 0;
@@ -717,13 +717,20 @@ function clearOpenLists(): void {
 // @ts-ignore: decorator
 @inline function pushBucket(rec: usize, index: u32, scan: i32, bucket: i32): void {
   const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-  if (compactLayout && !lazyPhase) {
-    // records of the compact layout have no links: the bucket is a stack (open-stack.ts)
-    if (!stackPush(head, index)) stopReason = REASON_MEMORY;
-  } else {
-    store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
-    store<u32>(head, index);
-  }
+  store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
+  store<u32>(head, index);
+  const minAt = MIN_BUCKET + (<usize>scan << 2);
+  if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
+}
+
+/**
+ * `pushBucket` of the compact layout's eager phase, whose records have no
+ * links: the bucket is a stack of record indices (open-stack.ts). When the
+ * stack finds no memory the search stops for memory (the record is stored
+ * but not queued, so the search may not end complete).
+ */
+function pushStacked(index: u32, scan: i32, bucket: i32): void {
+  if (!stackPush(BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2), index)) stopReason = REASON_MEMORY;
   const minAt = MIN_BUCKET + (<usize>scan << 2);
   if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
 }
@@ -740,6 +747,13 @@ function pushOpen(index: u32, depth: i32): void {
   // the highest of the four lanes (a lane past activeScans is a score too, so this bounds the used ones)
   const top = max(max(b0, b1), max(b2, b3));
   if (top > bucketHigh) bucketHigh = top;
+  if (compactLayout && !lazyPhase) {
+    pushStacked(index, 0, b0);
+    if (activeScans > 1) pushStacked(index, 1, b1);
+    if (activeScans > 2) pushStacked(index, 2, b2);
+    if (activeScans > 3) pushStacked(index, 3, b3);
+    return;
+  }
   pushBucket(rec, index, 0, b0);
   if (activeScans > 1) pushBucket(rec, index, 1, b1);
   if (activeScans > 2) pushBucket(rec, index, 2, b2);
@@ -862,8 +876,7 @@ function addChild(parent: u32, move: u32): bool {
   if (lazyPhase) {
     let goOn = true;
     if (isWon(child)) {
-      encodeStateKey(child, KEY);
-      const index = findOrInsert(KEY, hashStateKey(KEY), parent, withDepth(move, depth, autoMoved));
+      const index = findOrInsertPosition(child, KEY, parent, withDepth(move, depth, autoMoved));
       if (index == 0) insertFailed();
       else goalIndex = index;
       goOn = false;
@@ -880,8 +893,7 @@ function addChild(parent: u32, move: u32): bool {
     restoreHeader(child);
     return goOn;
   }
-  encodeStateKey(child, KEY);
-  const index = findOrInsert(KEY, hashStateKey(KEY), parent, move);
+  const index = findOrInsertPosition(child, KEY, parent, move);
   let goOn = true;
   if (index == 0) {
     insertFailed();
@@ -1420,8 +1432,7 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   }
   copyPosition(PARENT, START);
   applyAutoMoves(PARENT, false);
-  encodeStateKey(PARENT, KEY);
-  const root = findOrInsert(KEY, hashStateKey(KEY), 0, 0);
+  const root = findOrInsertPosition(PARENT, KEY, 0, 0);
   if (root == 0) {
     stopReason = REASON_MEMORY;
     return false;
@@ -1566,8 +1577,7 @@ function lazySearch(): void {
     // move (addChild); without it the closure is known to move nothing (the
     // parent is closed and `exposedCard` could not start one), so it is skipped.
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
-    encodeStateKey(PARENT, KEY);
-    const index = findOrInsert(KEY, hashStateKey(KEY), parent, word | DONE);
+    const index = findOrInsertPosition(PARENT, KEY, parent, word | DONE);
     if (index == 0) {
       insertFailed();
       return;
@@ -1652,8 +1662,7 @@ function handOver(): bool {
     saveHeader(PARENT);
     if (!applyMove(PARENT, word)) unreachable();
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
-    encodeStateKey(PARENT, KEY);
-    const index = findOrInsert(KEY, hashStateKey(KEY), parent, word);
+    const index = findOrInsertPosition(PARENT, KEY, parent, word);
     if (index == 0) {
       insertFailed();
       return false;

@@ -25,8 +25,8 @@
  */
 import { allocate, release, arenaResets, arenaBytesFree } from './arena';
 import { pollStop } from './host';
-import { KEY_BYTES, keysEqual, hashKey } from './position';
-import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact } from './castle-key';
+import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './position';
+import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
 
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
@@ -107,6 +107,12 @@ const GROW_POLL_RECORDS: u32 = 1 << 20;
 // @ts-ignore: decorator
 @inline export function recordAt(index: u32): usize {
   return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * recordStride);
+}
+
+/** `recordAt` of the 72-byte layout, with its constant stride (the FreeCell family's hot path). */
+// @ts-ignore: decorator
+@inline function wideRecordAt(index: u32): usize {
+  return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * RECORD_BYTES);
 }
 
 /**
@@ -203,7 +209,7 @@ function growSlots(): i32 {
         return FAIL_STOPPED;
       }
     }
-    const hash = hashKey(recordKey(recordAt(i)));
+    const hash = hashKey(wideRecordAt(i) + REC_KEY);
     let h = hash & mask;
     while (load<u64>(fresh + (<usize>h << 3)) != 0) h = (h + 1) & mask;
     store<u64>(fresh + (<usize>h << 3), (<u64>hash << 32) | <u64>i);
@@ -235,14 +241,33 @@ export let lastInsertWasNew: bool = false;
  * out, or the host asked to stop while the slots grew (`insertFailure` tells which).
  */
 export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
-  if (compactLayout) return findOrInsertCompact(key, hash, parent, move);
+  return compactLayout ? findOrInsertCompact(key, hash, parent, move) : findOrInsertWide(key, hash, parent, move);
+}
+
+/**
+ * Writes the key of position `p` in the solve's layout at `key` (48 bytes of
+ * room) and finds or inserts it, as `findOrInsert` with the layout's hash:
+ * the search's one call per position, with one test of the layout.
+ */
+// @ts-ignore: decorator
+@inline export function findOrInsertPosition(p: usize, key: usize, parent: u32, move: u32): u32 {
+  if (compactLayout) {
+    encodeCompact(p, key);
+    return findOrInsertCompact(key, hashCompact(key), parent, move);
+  }
+  encodeKey(p, key);
+  return findOrInsertWide(key, hashKey(key), parent, move);
+}
+
+/** `findOrInsert` of the 72-byte layout. */
+function findOrInsertWide(key: usize, hash: u32, parent: u32, move: u32): u32 {
   let h = hash & slotMask;
   while (true) {
     const slot = load<u64>(slots + (<usize>h << 3));
     if (slot == 0) break;
     if (<u32>(slot >> 32) == hash) {
       const idx = <u32>slot;
-      if (keysEqual(recordKey(recordAt(idx)), key)) {
+      if (keysEqual(wideRecordAt(idx) + REC_KEY, key)) {
         lastInsertWasNew = false;
         return idx;
       }
@@ -268,13 +293,13 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
     store<u32>(CHUNKS + (<usize>chunkNo << 2), chunk);
   }
   recordCount = index;
-  const rec = recordAt(index);
+  const rec = wideRecordAt(index);
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
   store<u64>(rec + REC_NEXT, 0);
   store<u64>(rec + REC_NEXT + 8, 0);
   // 16 bytes at a time (KEY_BYTES is 48) instead of a memory.copy call
-  const dst = recordKey(rec);
+  const dst = rec + REC_KEY;
   for (let at = 0; at < KEY_BYTES; at += 16) v128.store(dst + at, v128.load(key + at));
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
