@@ -95,3 +95,15 @@ export function arenaBytesFree(): u64 {
   }
   return free;
 }
+
+/** The largest block `allocate` can hand out now: the room past the bump pointer, or the largest released region's rest. */
+export function arenaLargestBlock(): u64 {
+  const cap = limit < 0xffff0000 ? limit : 0xffff0000;
+  let most: u64 = cap > top ? cap - top : 0;
+  for (let i = 0; i < freeRegions; i++) {
+    const at = <usize>i << 3;
+    const size = load<u64>(FREE_ENDS + at) - load<u64>(FREE_STARTS + at);
+    if (size > most) most = size;
+  }
+  return most;
+}

@@ -23,7 +23,7 @@
  *
  * Use the accessors below rather than raw offsets.
  */
-import { allocate, release, arenaResets, arenaBytesFree } from './arena';
+import { allocate, release, arenaResets, arenaBytesFree, arenaLargestBlock } from './arena';
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './position';
 import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
@@ -449,7 +449,9 @@ function growCompactSlots(newCount: u32): i32 {
  * memory left cannot fill twice the slots: then the count at which the
  * records that still fit (each costing its record and about 4 bytes of open
  * stacks) end at TIGHT_LOAD of the slots, so that under a memory cap the
- * slots take what the records need and no more.
+ * slots take what the records need and no more; never more than the largest
+ * block the arena can hand out (else the growth would fail, and the table
+ * would stop at the slots it has with memory to spare).
  */
 function compactSlotTarget(count: u32): u32 {
   const free = <f64>arenaBytesFree();
@@ -457,7 +459,8 @@ function compactSlotTarget(count: u32): u32 {
   const tight = <f64>TIGHT_LOAD_N / <f64>TIGHT_LOAD_D;
   // the old slots are released after the growth, so their bytes count as free
   const ideal = (<f64>recordCount + (free + <f64>count * 4) / perRecord) / (tight + 4 / perRecord);
-  let target = min(<f64>count * 2, ideal);
+  // and no more than one block the arena can hand out now (the old slots are still held while they are rehashed)
+  let target = min(min(<f64>count * 2, ideal), <f64>(arenaLargestBlock() >> 2));
   if (target > 4294967295) target = 4294967295;
   // a growth by less than 1/16 is not worth its rehash
   return target < <f64>count * 1.0625 ? count : <u32>target;
