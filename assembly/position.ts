@@ -383,13 +383,120 @@ function sortCells(p: usize): i32 {
 }
 
 /**
+ * Column of each deepest card, for `encodeKey` (only the cards of its mask are read).
+ */
+const DEEPEST_OWNER: usize = memory.data(64);
+
+/**
  * Writes the canonical key of `p` (KEY_BYTES bytes) at `out`: for each column
- * in canonical order its cards and a 0, then the free cells descending and a
- * 0, as 6-bit symbols (file comment). The cards go in eight at a time
- * (`packSymbols`) into a 64-bit accumulator; a full word is stored and the
- * bits that did not fit start the next.
+ * in canonical order its cards and a 0, then the free cells descending, as
+ * 6-bit symbols (file comment; the byte layout is what the certificate
+ * checker, client-sdk/core/proof/check-keys.ts, decodes).
+ *
+ * The canonical order comes from a mask instead of a sort: outside the pooled
+ * game every card is unique, so the deepest cards of the non-empty columns,
+ * as bits of a u64, are taken in ascending order with `ctz` (DEEPEST_OWNER
+ * names each one's column), the empty columns' zeros follow, and the cells
+ * come out descending with `clz`. A column's cards go in eight at a time
+ * (`packSymbols`) into a 64-bit accumulator, its terminating 0 with its last
+ * chunk; a full word is stored and the bits that did not fit start the next.
+ * The pooled game (two cards may share a byte) keeps the sorting encoder,
+ * `encodeKeySorted`. Same bytes either way (checked on nine presets against
+ * the sorting encoder, docs/engine.md).
  */
 export function encodeKey(p: usize, out: usize): void {
+  if (pooledMode) {
+    encodeKeySorted(p, out);
+    return;
+  }
+  let deep: u64 = 0;
+  let empties = 0;
+  const columns = numColumns;
+  for (let c = 0; c < columns; c++) {
+    if (columnLength(p, c) == 0) {
+      empties++;
+    } else {
+      const card = cardAt(p, c, 0);
+      store<u8>(DEEPEST_OWNER + card, <u8>c);
+      deep |= (<u64>1) << <u64>card;
+    }
+  }
+  let acc: u64 = 0;
+  let bits: u64 = 0;
+  let at = out;
+  while (deep != 0) {
+    const c = <i32>load<u8>(DEEPEST_OWNER + <usize>ctz(deep));
+    deep &= deep - 1;
+    const n = columnLength(p, c);
+    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+    // The column's stride (COLUMN_STRIDE) holds the bytes read past its end.
+    for (let i = 0; i < n; i += 8) {
+      const left = n - i;
+      const count = left < 8 ? left : 8;
+      const v = packSymbols(load<u64>(base + i), count);
+      // the last chunk of fewer than 8 cards carries the terminating 0 (v is zero above its cards)
+      const width = <u64>(left < 8 ? count * 6 + 6 : count * 6);
+      acc |= v << bits;
+      bits += width;
+      if (bits >= 64) {
+        store<u64>(at, acc);
+        at += 8;
+        bits -= 64;
+        acc = bits > 0 ? v >> (width - bits) : 0;
+      }
+    }
+    if ((n & 7) == 0) {
+      // a full last chunk: the terminating 0 on its own
+      bits += 6;
+      if (bits >= 64) {
+        store<u64>(at, acc);
+        at += 8;
+        bits -= 64;
+        acc = 0;
+      }
+    }
+  }
+  // each empty column is its terminating 0 alone
+  for (let e = 0; e < empties; e++) {
+    bits += 6;
+    if (bits >= 64) {
+      store<u64>(at, acc);
+      at += 8;
+      bits -= 64;
+      acc = 0;
+    }
+  }
+  let cells: u64 = 0;
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0) cells |= (<u64>1) << <u64>card;
+  }
+  while (cells != 0) {
+    const card = 63 - clz(cells);
+    cells ^= (<u64>1) << card;
+    acc |= card << bits;
+    bits += 6;
+    if (bits >= 64) {
+      store<u64>(at, acc);
+      at += 8;
+      bits -= 64;
+      acc = bits > 0 ? card >> (6 - bits) : 0;
+    }
+  }
+  // the last 0 needs no bits of its own: the rest of the key is zero
+  const end = out + KEY_BYTES;
+  while (at < end) {
+    store<u64>(at, acc);
+    at += 8;
+    acc = 0;
+  }
+}
+
+/**
+ * `encodeKey` by sorting (`canonicalColumnOrder`, `sortCells`): the pooled
+ * game's encoder, where two columns may start with the same card byte.
+ */
+function encodeKeySorted(p: usize, out: usize): void {
   let acc: u64 = 0;
   let bits: u64 = 0;
   let at = out;
@@ -519,21 +626,25 @@ function decodePooledFoundations(key: usize, p: usize): void {
   }
 }
 
-/** 32-bit hash of a key (xxHash64-style rounds and avalanche). */
+/**
+ * 32-bit hash of a key: each of the KEY_WORDS words times its own odd
+ * constant, summed, then a murmur3-style finalizer (xor-shift, multiply).
+ * The six products do not depend on each other, so they run side by side,
+ * where the earlier xxHash64-style rounds were one chain of multiplies. Only
+ * the state table uses it (a slot's start and a first filter before the
+ * full key comparison), so a collision costs time, never a wrong answer.
+ */
 export function hashKey(key: usize): u32 {
-  let h: u64 = 0x27d4eb2f165667c5;
-  for (let w = 0; w < KEY_WORDS; w++) {
-    let k = load<u64>(key + (<usize>w << 3));
-    k *= 0xc2b2ae3d27d4eb4f;
-    k = rotl<u64>(k, 31);
-    k *= 0x9e3779b185ebca87;
-    h ^= k;
-    h = rotl<u64>(h, 27) * 0x9e3779b185ebca87 + 0x85ebca77c2b2ae63;
-  }
+  let h = load<u64>(key) * 0x9e3779b185ebca87 +
+    load<u64>(key, 8) * 0xc2b2ae3d27d4eb4f +
+    load<u64>(key, 16) * 0x165667b19e3779f9 +
+    load<u64>(key, 24) * 0x85ebca77c2b2ae63 +
+    load<u64>(key, 32) * 0x27d4eb2f165667c5 +
+    load<u64>(key, 40) * 0xff51afd7ed558ccd;
   h ^= h >> 33;
-  h *= 0xc2b2ae3d27d4eb4f;
+  h *= 0xc4ceb9fe1a85ec53;
   h ^= h >> 29;
-  h *= 0x165667b19e3779f9;
+  h *= 0xff51afd7ed558ccd;
   h ^= h >> 32;
   return <u32>h;
 }

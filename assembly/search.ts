@@ -32,7 +32,7 @@ import {
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
 import {
-  resetTable, findOrInsert, findOrInsertPosition, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
+  resetTable, findOrInsert, findOrInsertPosition, touchSlot, touchRecord, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
   insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
 } from './table';
 import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryCount } from './pending';
@@ -893,6 +893,20 @@ function addChild(parent: u32, move: u32): bool {
     restoreHeader(child);
     return goOn;
   }
+  if (batching) {
+    // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
+    const k = batchCount;
+    const key = BATCH_KEYS + <usize>k * KEY_BYTES;
+    encodeKey(child, key);
+    const hash = hashKey(key);
+    store<u32>(BATCH_HASH + (<usize>k << 2), hash);
+    const won = isWon(child);
+    // a won child is stored with the bare move, as below; any other with its depth and AUTO_FOLLOWED
+    store<u32>(BATCH_WORD + (<usize>k << 2), won ? move | BATCH_WON : withDepth(move, depth, autoMoved));
+    batchCount = k + 1;
+    restoreHeader(child);
+    return k + 1 < BATCH_MAX || lookupChildren(parent);
+  }
   const index = findOrInsertPosition(child, KEY, parent, move);
   let goOn = true;
   if (index == 0) {
@@ -910,6 +924,72 @@ function addChild(parent: u32, move: u32): bool {
   }
   restoreHeader(child);
   return goOn;
+}
+
+/**
+ * Eager phase outside the pooled game: `addChild` does not look each child
+ * up at once but encodes its key into BATCH_KEYS (with its hash and move
+ * word); the expansion then looks all its children up in the order they
+ * were made (`lookupChildren`). The table's slots and records are the memory the eager
+ * phase waits for (Seahaven Towers 1..300: `findOrInsert` about 30 % of the
+ * time, four lookups an expansion, three of them duplicates); reading the
+ * slots of all children first, then the records their hashes point at, lets
+ * those cache misses overlap instead of coming one after the other. The
+ * lookups, inserts and their order are exactly those of one lookup per
+ * child, so the search is the same (docs/engine.md).
+ */
+let batching: bool = false;
+/** Children collected before a lookup pass is forced (more than any position has). */
+const BATCH_MAX: i32 = 256;
+const BATCH_KEYS: usize = memory.data(BATCH_MAX * KEY_BYTES, 16);
+const BATCH_HASH: usize = memory.data(BATCH_MAX * 4);
+/** Per collected child: the move word to store (BATCH_WON marks a won child, stored with the bare move). */
+const BATCH_WORD: usize = memory.data(BATCH_MAX * 4);
+/** In BATCH_WORD: the child is won (bit 31, free in a bare move: MOVE_BITS are bits 0-19). */
+const BATCH_WON: u32 = 0x80000000;
+let batchCount: i32 = 0;
+/** Where the hint loads go, so that the optimizer keeps them; never read for anything. */
+let touchSink: u64 = 0;
+
+/**
+ * Looks up the children `addChild` collected for the expansion of record
+ * `parent` (PARENT holds it, measured, its header in SAVED_HEADER), in the
+ * order they were made: first a pass that reads each child's first slot
+ * (`touchSlot`), one that reads the record that slot points at when the
+ * hashes agree (`touchRecord`), then `findOrInsert` for each. A new child is played again on PARENT from its move word
+ * (`applyMeasuredMove`, then the auto-moves when AUTO_FOLLOWED says there
+ * were some: the same position), measured and queued, and PARENT put back.
+ * Returns false when the search must stop (a won child, or a failed insert),
+ * after the children before it, as `addChild` one by one would.
+ */
+function lookupChildren(parent: u32): bool {
+  const n = batchCount;
+  batchCount = 0;
+  // two tight passes of independent loads, so that their misses overlap
+  let sink = touchSink;
+  for (let k = 0; k < n; k++) sink ^= touchSlot(load<u32>(BATCH_HASH + (<usize>k << 2)));
+  for (let k = 0; k < n; k++) sink ^= touchRecord(load<u32>(BATCH_HASH + (<usize>k << 2)));
+  touchSink = sink;
+  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
+  for (let k = 0; k < n; k++) {
+    const word = load<u32>(BATCH_WORD + (<usize>k << 2));
+    const index = findOrInsert(BATCH_KEYS + <usize>k * KEY_BYTES, load<u32>(BATCH_HASH + (<usize>k << 2)), parent, word & ~BATCH_WON);
+    if (index == 0) {
+      insertFailed();
+      return false;
+    }
+    if (!lastInsertWasNew) continue;
+    if (word & BATCH_WON) {
+      goalIndex = index;
+      return false;
+    }
+    applyMeasuredMove(PARENT, word & MOVE_BITS);
+    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
+    measureChild(PARENT);
+    pushOpen(index, depth);
+    restoreHeader(PARENT);
+  }
+  return true;
 }
 
 /**
@@ -983,6 +1063,13 @@ const TOP_OWNER: usize = memory.data(64);
  * Returns false when the search must stop.
  */
 function expand(parent: u32, fromParent: bool): bool {
+  if (!batching) return expandChildren(parent, fromParent);
+  batchCount = 0;
+  return expandChildren(parent, fromParent) && lookupChildren(parent);
+}
+
+/** `expand` but for the eager phase's lookup pass (`lookupChildren`): generates the moves of PARENT and hands each child to `addChild`. */
+function expandChildren(parent: u32, fromParent: bool): bool {
   const p = PARENT;
   measure(p, fromParent);
   saveHeader(p);
@@ -1688,6 +1775,15 @@ function handOver(): bool {
  * Ends with goalIndex or stopReason set, or neither (complete).
  */
 function eagerSearch(): void {
+  // the pooled game replays no move by card byte (two cards may share one), so it looks children up one by one;
+  // so does the compact Castle layout (castle-key.ts: its 19-byte keys and u32 slots have no touchSlot/touchRecord yet)
+  batching = !pooledMode && !compactLayout;
+  eagerLoop();
+  batching = false;
+}
+
+/** The loop of `eagerSearch`. */
+function eagerLoop(): void {
   while (goalIndex == 0) {
     const index = popNext(0);
     if (index == 0 || stopReason != REASON_NONE) return;

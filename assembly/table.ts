@@ -100,7 +100,7 @@ export const FAIL_MEMORY: i32 = 2;
 /** The host asked to stop while the slots were being rehashed; `insertStopReason` holds its reason. */
 export const FAIL_STOPPED: i32 = 3;
 export let insertStopReason: i32 = 0;
-/** Records rehashed between two polls of the host's stop flag while the slots grow. */
+/** Slots moved between two polls of the host's stop flag while the slots grow (a power of two). */
 const GROW_POLL_RECORDS: u32 = 1 << 20;
 
 /** Address of record `index` (1-based). */
@@ -189,30 +189,35 @@ export function resetTable(maxRecords: u32): bool {
 }
 
 /**
- * Doubles the slots and rehashes every record into them. Rehashing tens of
- * millions of records takes seconds, so it polls the host's stop flag every
- * GROW_POLL_RECORDS records: a deadline or cancel is then kept within a
- * fraction of a second. Returns FAIL_NONE, FAIL_MEMORY or FAIL_STOPPED (the
- * old slots stay in use, and the search ends).
+ * Doubles the slots and moves every record's slot into them. Each slot
+ * holds its key's 32-bit hash (high half), so the old slots are walked in
+ * order and re-placed from that hash: no record and no key is read (a
+ * record-order rehash visited every record and hashed its key again, a
+ * random read per record). Moving tens of millions of slots takes a while,
+ * so it polls the host's stop flag every GROW_POLL_RECORDS slots: a deadline
+ * or cancel is then kept within a fraction of a second. Returns FAIL_NONE,
+ * FAIL_MEMORY or FAIL_STOPPED (the old slots stay in use, and the search ends).
  */
 function growSlots(): i32 {
-  const newCount = (slotMask + 1) << 1;
+  const oldCount = slotMask + 1;
+  const newCount = oldCount << 1;
   const fresh = allocate(<u64>newCount * 8);
   if (fresh == 0) return FAIL_MEMORY;
   memory.fill(fresh, 0, <usize>newCount * 8);
   const mask = newCount - 1;
-  for (let i: u32 = 1; i <= recordCount; i++) {
-    if (i % GROW_POLL_RECORDS == 0) {
+  for (let s: u32 = 0; s < oldCount; s++) {
+    if ((s & (GROW_POLL_RECORDS - 1)) == GROW_POLL_RECORDS - 1) {
       const reason = pollStop();
       if (reason != 0) {
         insertStopReason = reason;
         return FAIL_STOPPED;
       }
     }
-    const hash = hashKey(wideRecordAt(i) + REC_KEY);
-    let h = hash & mask;
+    const slot = load<u64>(slots + (<usize>s << 3));
+    if (slot == 0) continue;
+    let h = <u32>(slot >> 32) & mask;
     while (load<u64>(fresh + (<usize>h << 3)) != 0) h = (h + 1) & mask;
-    store<u64>(fresh + (<usize>h << 3), (<u64>hash << 32) | <u64>i);
+    store<u64>(fresh + (<usize>h << 3), slot);
   }
   release(slots, (<u64>slotMask + 1) * 8);
   slots = fresh;
@@ -229,6 +234,29 @@ export function usedSlotCount(): u32 {
   }
   for (let h: u32 = 0; h <= slotMask; h++) if (load<u64>(slots + (<usize>h << 3)) != 0) n++;
   return n;
+}
+
+/**
+ * The slot a lookup of `hash` starts at, read and returned (the caller folds
+ * it into a sink so that the load stays): a hint, so that a `findOrInsert`
+ * of that hash soon after finds the slot in the cache. Reading the slots of
+ * several keys before looking any of them up lets their cache misses
+ * overlap (search.ts `lookupChildren`). Changes nothing.
+ */
+export function touchSlot(hash: u32): u64 {
+  return load<u64>(slots + (<usize>(hash & slotMask) << 3));
+}
+
+/**
+ * When the slot `hash` starts at holds a record of that hash (a likely
+ * duplicate), reads the first word of that record's key and returns it,
+ * else returns the slot: the second hint after `touchSlot`, for the full key
+ * comparison. Changes nothing.
+ */
+export function touchRecord(hash: u32): u64 {
+  const slot = load<u64>(slots + (<usize>(hash & slotMask) << 3));
+  if (slot == 0 || <u32>(slot >> 32) != hash) return slot;
+  return load<u64>(recordKey(recordAt(<u32>slot)));
 }
 
 /** True when the last `findOrInsert` stored a new record (false: the key was there already). */

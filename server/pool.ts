@@ -2,7 +2,8 @@
  * The solver pool: Piscina worker threads, each holding one Wasm engine.
  *
  * - Sizing: `threads` workers (default `os.availableParallelism()`), all kept
- *   alive so every solve meets a warm engine; at most `maxQueue` solves wait
+ *   alive so every solve meets a warm engine (or only `minThreads` of them,
+ *   the rest started on demand: the CLI's solve on two threads); at most `maxQueue` solves wait
  *   beyond the running ones, and a full queue answers `overloaded` (503) at
  *   once instead of letting latency grow without bound.
  * - The engine's module is compiled once on the main thread and handed to
@@ -33,9 +34,12 @@
  *   takes one idle worker for its pooled pass (client-sdk/core/pools.ts,
  *   docs/search.md §9), run beside the full search instead of in the time
  *   the full search leaves; the first decisive answer wins and the other
- *   search is stopped. A solve takes at most two workers, and only an idle
- *   one: the helper gives its worker up the moment any other solve needs
- *   it, so it never delays another request.
+ *   search is stopped. When the full search ends undecided while the helper
+ *   still runs, its freed worker runs a second pooled pass, the poolings in
+ *   reverse order, and the first of the two to prove stops the other. A
+ *   solve takes at most two workers, and only an idle one: a helper gives
+ *   its worker up the moment any other solve needs it, so it never delays
+ *   another request.
  * - The worker runs from source under tsx in development and tests, and from
  *   `dist/` as plain JavaScript in production (`workerFile`).
  *
@@ -52,7 +56,7 @@ import { Piscina } from 'piscina';
 import { SolverError } from '../client-sdk/core/errors.js';
 import type { ProofRequest } from '../client-sdk/core/proof/format.js';
 import { POOLED_PASS_MIN_MS } from '../client-sdk/core/proof/writer.js';
-import { poolingApplies } from '../client-sdk/core/pools.js';
+import { POOLINGS_TO_TRY, poolingApplies } from '../client-sdk/core/pools.js';
 import type { ShortenOptions } from '../client-sdk/core/shorten.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
@@ -63,6 +67,7 @@ import {
   FLAGS_BYTES,
   POOLED_CLAIM_INDEX,
   POOLED_ELSEWHERE,
+  progressSlot,
   RETIRE_INDEX,
   STARTED_AT_BYTE,
   STOP_INDEX,
@@ -108,6 +113,14 @@ export interface PoolOptions {
   module?: WebAssembly.Module;
   /** Worker threads; default `os.availableParallelism()`. */
   threads?: number;
+  /**
+   * Worker threads started with the pool and always kept (1..threads;
+   * default `threads`, every solve meets a warm engine). The others start
+   * when a task finds no idle worker and stop when idle: the CLI's solve on
+   * two threads starts its second only for a helper pass, so a deal decided
+   * at once pays for one thread's start.
+   */
+  minThreads?: number;
   /** Most solves waiting for a free worker; default `4 * threads`. 0 = never queue. */
   maxQueue?: number;
   /** Worker file (absolute path); default `worker.ts` or `worker.js` beside this module. */
@@ -173,6 +186,12 @@ export interface SolveOptions {
   proof?: ProofRequest;
   /** Shorten a found solution within this budget (client-sdk/core/shorten.ts); the deadline backstop allows for it. */
   optimize?: ShortenOptions;
+  /**
+   * Progress slots (worker-protocol.ts `newProgressSlots(2)`): the solve's
+   * own search writes slot 0 about once a second, its helper pass (if one
+   * runs) slot 1. Absent: no progress reports.
+   */
+  progress?: Float64Array;
 }
 
 /**
@@ -243,6 +262,10 @@ export class SolverPool {
   constructor(options: PoolOptions = {}) {
     const threads = options.threads ?? availableParallelism();
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
+    const minThreads = options.minThreads ?? threads;
+    if (!Number.isInteger(minThreads) || minThreads < 1 || minThreads > threads) {
+      throw new RangeError(`minThreads must be an integer from 1 to threads (${threads}), got ${minThreads}`);
+    }
     const maxQueue = options.maxQueue ?? 4 * threads;
     if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be a non-negative integer, got ${maxQueue}`);
     const memory = options.memoryLimitBytes;
@@ -271,7 +294,7 @@ export class SolverPool {
     this.#piscina = new Piscina<SolveTask, SolveTaskResult>({
       filename,
       execArgv: workerExecArgv(filename),
-      minThreads: threads,
+      minThreads,
       maxThreads: threads,
       workerData,
       loadBalancer: this.#balancer,
@@ -333,8 +356,11 @@ export class SolverPool {
     const task: SolveTask = { deal, limits, stop: newFlags() };
     if (options?.proof) task.proof = options.proof;
     if (options?.optimize) task.optimize = options.optimize;
+    if (options?.progress) task.progress = progressSlot(options.progress, 0);
     const allowedMs = limits.timeoutMs + (options?.optimize?.budgetMs ?? 0);
-    if (this.#helperPassAfterMs > 0 && poolingApplies(deal.rules)) return this.#solveWithHelperPass(task, allowedMs, signal);
+    if (this.#helperPassAfterMs > 0 && poolingApplies(deal.rules)) {
+      return this.#solveWithHelperPass(task, allowedMs, signal, options?.progress && progressSlot(options.progress, 1));
+    }
     const answer = await this.#run(task, allowedMs, signal, 1);
     const only = answer instanceof SolverError ? answer : answer[0];
     if (only instanceof SolverError) throw only;
@@ -350,24 +376,38 @@ export class SolverPool {
    * solution or its complete search), else the helper's `unsolvable` (a
    * pooled proof), else the full search's `unknown`. Whichever decides first
    * stops the other, and the answer comes once both have stopped. One
-   * `onSettled` event and one `completed` count, as for any solve; a helper
+   * `onSettled` event and one `completed` count, as for any solve; the helper
+   * writes its progress to `helperProgress` when given. When the full search
+   * ends undecided (not cancelled) while the helper runs, a second helper on
+   * the freed worker (if idle, with time left) runs the pooled pass with the
+   * poolings in reverse order, writing to the full search's progress slot:
+   * on Streets and Alleys 794 the two open poolings are ♣♠ (fifth) and ♦♠
+   * (sixth), and the second round of one pass runs them in turn, each with
+   * half the time left. A helper
    * that gives its worker up to another solve hands the claim back, so the
    * full search may still run the pass after it.
    */
-  async #solveWithHelperPass(task: SolveTask, allowedMs: number, signal: AbortSignal | undefined): Promise<SolveOutcome> {
+  async #solveWithHelperPass(task: SolveTask, allowedMs: number, signal: AbortSignal | undefined, helperProgress: Float64Array | undefined): Promise<SolveOutcome> {
     const submitted = Date.now();
     const startedAt = new Float64Array(task.stop.buffer, STARTED_AT_BYTE, 1);
     const stopFull = new AbortController();
     const stopHelper = new AbortController();
+    const stopSecond = new AbortController();
     const onAbort = () => {
       stopFull.abort();
       stopHelper.abort();
+      stopSecond.abort();
     };
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
 
     let helper: Promise<SolveOutcome | SolverError> | undefined;
+    let helperRunning = false;
+    let firstHelperFlags: Int32Array | undefined;
+    let second: Promise<SolveOutcome | SolverError> | undefined;
     let helperProof: SolveOutcome | undefined;
+    // the second helper's flags, made now so that the first helper's proof can stop it (SolveTask.stopOnProof)
+    const secondFlags = newFlags();
     let timer: NodeJS.Timeout | undefined;
     const yieldWorker = () => {
       // another solve needs the worker: give it up, and the claim with it
@@ -385,15 +425,58 @@ export class SolverPool {
         return;
       }
       if (!claimPooledPass(task.stop, POOLED_ELSEWHERE)) return; // its own worker runs the pass already
-      const helperTask: SolveTask = { deal: task.deal, limits: { maxStates: task.limits.maxStates, timeoutMs: left }, stop: newFlags(), pass: 'pooled' };
+      const helperFlags = newFlags();
+      const helperTask: SolveTask = { deal: task.deal, limits: { maxStates: task.limits.maxStates, timeoutMs: left }, stop: helperFlags, pass: 'pooled' };
+      firstHelperFlags = helperFlags;
       if (task.proof) helperTask.proof = task.proof;
+      if (helperProgress) helperTask.progress = helperProgress;
+      // a pooled proof stops the full search (and a second helper) at once, before the helper builds its certificate
+      helperTask.stopOnProof = [task.stop, secondFlags];
       this.#helpers.add(yieldWorker);
+      helperRunning = true;
       helper = this.#run(helperTask, left, stopHelper.signal, 1, 'helper').then((answer) => {
+        helperRunning = false;
         this.#helpers.delete(yieldWorker);
         const only = answer instanceof SolverError ? answer : answer[0];
         if (!(only instanceof SolverError) && only.verdict === 'unsolvable') {
-          helperProof = only;
+          helperProof ??= only;
           stopFull.abort();
+          stopSecond.abort();
+        }
+        return only;
+      });
+    };
+    /**
+     * The full search ended undecided while the helper pass runs: its worker
+     * is free, so (when idle and with time left) a second helper runs the
+     * pooled pass from the other end (the poolings in reverse order), and
+     * the first of the two to prove stops the other. It gives its worker up
+     * to another solve as the first helper does.
+     */
+    const trySecond = () => {
+      if (!helperRunning || helperProof !== undefined || stopHelper.signal.aborted || this.#closing) return;
+      const started = startedAt[0];
+      const left = task.limits.timeoutMs - (Date.now() - started);
+      if (started === 0 || left < POOLED_PASS_MIN_MS || this.#inFlight.size >= this.#threads) return;
+      const secondTask: SolveTask = {
+        deal: task.deal,
+        limits: { maxStates: task.limits.maxStates, timeoutMs: left },
+        stop: secondFlags,
+        pass: 'pooled',
+        poolings: [...POOLINGS_TO_TRY].reverse(),
+      };
+      if (firstHelperFlags) secondTask.stopOnProof = [firstHelperFlags];
+      if (task.proof) secondTask.proof = task.proof;
+      // the full search's progress slot is free now
+      if (task.progress) secondTask.progress = task.progress;
+      const yieldSecond = () => stopSecond.abort();
+      this.#helpers.add(yieldSecond);
+      second = this.#run(secondTask, left, stopSecond.signal, 1, 'helper').then((answer) => {
+        this.#helpers.delete(yieldSecond);
+        const only = answer instanceof SolverError ? answer : answer[0];
+        if (!(only instanceof SolverError) && only.verdict === 'unsolvable') {
+          helperProof ??= only;
+          stopHelper.abort();
         }
         return only;
       });
@@ -406,18 +489,27 @@ export class SolverPool {
       clearTimeout(timer);
       const full = answer instanceof SolverError ? answer : answer[0];
       const decided = !(full instanceof SolverError) && full.verdict !== 'unknown';
-      if (!decided && helper !== undefined && !signal?.aborted) await helper;
+      let helperFault: SolverError | undefined;
+      if (!decided && helper !== undefined && !signal?.aborted) {
+        const cancelled = !(full instanceof SolverError) && full.reason === 'cancelled';
+        if (!cancelled) trySecond();
+        for (const answer of await Promise.all([helper, second])) if (answer instanceof SolverError) helperFault ??= answer;
+      }
       if (decided && helperProof !== undefined) {
         // both cannot be right: keep the real game's verdict (a replayed solution or a complete search) and say so
         this.#log.error('solver pool: the pooled pass proved a deal unsolvable that the full search decided', { verdict: full.verdict });
       }
-      result = decided || helperProof === undefined ? full : helperProof;
+      // a helper that stopped the full search with its proof (stopOnProof) and then failed (building its certificate): its error, not a cancel nobody asked for
+      const stoppedByHelper = !decided && !signal?.aborted && !(full instanceof SolverError) && full.reason === 'cancelled';
+      result = decided || helperProof === undefined ? (stoppedByHelper && helperFault ? helperFault : full) : helperProof;
     } finally {
       clearTimeout(timer);
       stopHelper.abort();
+      stopSecond.abort();
       signal?.removeEventListener('abort', onAbort);
-      // the answer comes once both searches have stopped (a helper stops within one poll of its flag)
+      // the answer comes once every search has stopped (a helper stops within one poll of its flag)
       if (helper !== undefined) await helper.catch(() => undefined);
+      if (second !== undefined) await second.catch(() => undefined);
     }
     const queuedMs = startedAt[0] === 0 ? 0 : Math.max(0, startedAt[0] - submitted);
     if (result instanceof SolverError) {

@@ -12,6 +12,7 @@ import { packMoves, unpackMoves } from '../client-sdk/core/moves.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import type { ShortenOptions } from '../client-sdk/core/shorten.js';
+import type { SuitPools } from '../client-sdk/core/pools.js';
 
 /** Index of the stop flag in `SolveTask.stop`. Nonzero = stop now (reason `cancelled`). */
 export const STOP_INDEX = 0;
@@ -70,6 +71,55 @@ export function markStarted(stop: Int32Array): void {
   if (startedAt[0] === 0) startedAt[0] = Date.now();
 }
 
+/**
+ * A progress slot (`SolveTask.progress`): PROGRESS_FIELDS Float64 values over
+ * a SharedArrayBuffer that the worker writes at each of the engine's progress
+ * reports (client-sdk/core/engine.ts `ProgressOptions`, at most one a second)
+ * and that another thread reads when it likes (the CLI's progress bars,
+ * server/cli/two-threads.ts). Each value is written whole; a reader may see
+ * one report's positions beside the previous report's memory, which is fine
+ * for a display and for nothing else. Field indices:
+ * - `PROGRESS_REPORTS`: reports so far (0: none yet);
+ * - `PROGRESS_STORED`, `PROGRESS_EXPANDED`: positions stored and expanded by the
+ *   search now running (a pooled pass restarts them at each pooling);
+ * - `PROGRESS_MEMORY`: its engine memory, bytes;
+ * - `PROGRESS_STARTED_AT`: `Date.now()` when the worker began the task, ms;
+ * - `PROGRESS_POOLING`: -1 for the real game, else the index in
+ *   `POOLINGS_TO_TRY` (client-sdk/core/pools.ts) of the pooling searched now
+ *   (-2 for a pooling not in that list).
+ */
+export const PROGRESS_REPORTS = 0;
+export const PROGRESS_STORED = 1;
+export const PROGRESS_EXPANDED = 2;
+export const PROGRESS_MEMORY = 3;
+export const PROGRESS_STARTED_AT = 4;
+export const PROGRESS_POOLING = 5;
+/** Float64 values in one progress slot. */
+export const PROGRESS_FIELDS = 6;
+
+/**
+ * `count` progress slots over one SharedArrayBuffer, all zero but
+ * `PROGRESS_POOLING` (-1); slot i is `progressSlot(slots, i)`.
+ * @throws RangeError when `count` is not a positive integer.
+ */
+export function newProgressSlots(count: number): Float64Array {
+  if (!(Number.isInteger(count) && count >= 1)) throw new RangeError(`count must be a positive integer, got ${count}`);
+  const slots = new Float64Array(new SharedArrayBuffer(count * PROGRESS_FIELDS * Float64Array.BYTES_PER_ELEMENT));
+  for (let i = 0; i < count; i++) slots[i * PROGRESS_FIELDS + PROGRESS_POOLING] = -1;
+  return slots;
+}
+
+/**
+ * Slot `index` of `slots` (a view on the same shared memory, PROGRESS_FIELDS long).
+ * @throws RangeError when `slots` has no slot `index`.
+ */
+export function progressSlot(slots: Float64Array, index: number): Float64Array {
+  if (!(Number.isInteger(index) && index >= 0 && (index + 1) * PROGRESS_FIELDS <= slots.length)) {
+    throw new RangeError(`no progress slot ${index} in ${slots.length / PROGRESS_FIELDS} slots`);
+  }
+  return slots.subarray(index * PROGRESS_FIELDS, (index + 1) * PROGRESS_FIELDS);
+}
+
 /** One solve, as posted to a worker. */
 export interface SolveTask {
   deal: Deal;
@@ -104,10 +154,30 @@ export interface SolveTask {
    */
   pass?: 'full' | 'pooled';
   /**
+   * With `pass: 'pooled'`: the poolings to try, in this order (default
+   * `POOLINGS_TO_TRY`; the pool's second helper pass takes them in reverse:
+   * SolverPool `#solveWithHelperPass`).
+   */
+  poolings?: SuitPools[];
+  /**
+   * With `pass: 'pooled'`: the flags (`SolveTask.stop`) of the searches this
+   * pass runs beside (the full search, another helper pass); the worker sets
+   * their stop flags the moment a pooling's search is exhausted, before it
+   * builds the proof and the certificate, so they stop at once rather than
+   * when the answer arrives (writer.ts `onPooledProof`).
+   */
+  stopOnProof?: Int32Array[];
+  /**
    * Engine memory past which the worker asks to be retired once this task
    * ends (bytes; the pool's `recycleMemoryBytes`). Absent: never.
    */
   recycleMemoryBytes?: number;
+  /**
+   * A progress slot (`progressSlot` of `newProgressSlots`) the worker writes
+   * the search's counters to, about once a second (see `PROGRESS_FIELDS`).
+   * Absent: no progress reports.
+   */
+  progress?: Float64Array;
 }
 
 /**

@@ -18,7 +18,8 @@ import { threadId, workerData } from 'node:worker_threads';
 import { Engine } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import type { Deal } from '../client-sdk/core/rules.js';
-import { solvePooledPass, solveWithProof } from '../client-sdk/core/proof/writer.js';
+import { solvePooledPass, solveWithProof, type SolveWithProofOptions } from '../client-sdk/core/proof/writer.js';
+import { POOLINGS_TO_TRY } from '../client-sdk/core/pools.js';
 import {
   answerFor,
   claimPooledPass,
@@ -26,6 +27,12 @@ import {
   describeFailure,
   markStarted,
   POOLED_HERE,
+  PROGRESS_EXPANDED,
+  PROGRESS_MEMORY,
+  PROGRESS_POOLING,
+  PROGRESS_REPORTS,
+  PROGRESS_STARTED_AT,
+  PROGRESS_STORED,
   RETIRE_INDEX,
   STOP_INDEX,
   type SolveTask,
@@ -64,9 +71,23 @@ function solveDeal(task: SolveTask, deal: Deal): SolveAnswer {
   try {
     used = getEngine();
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
-    const options = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof };
+    const options = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof, ...(task.progress ? progressInto(task.progress) : {}) };
     // The pool's helper pass (a second worker while the full search runs elsewhere): client-sdk/core/proof/writer.ts.
-    if (task.pass === 'pooled') return answerFor(solvePooledPass(used, deal, task.limits, options));
+    if (task.pass === 'pooled') {
+      const others = task.stopOnProof ?? [];
+      const pass: SolveWithProofOptions = {
+        ...options,
+        ...(task.poolings ? { poolings: task.poolings } : {}),
+        // the verdict is in: the searches beside this one stop now, not once the certificate is built
+        onPooledProof: () => {
+          for (const flags of others) {
+            Atomics.store(flags, STOP_INDEX, 1);
+            Atomics.notify(flags, STOP_INDEX);
+          }
+        },
+      };
+      return answerFor(solvePooledPass(used, deal, task.limits, pass));
+    }
     const outcome = solveWithProof(used, deal, task.limits, { ...options, claimPooledPass: () => claimPooledPass(task.stop, POOLED_HERE) });
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {
@@ -80,6 +101,29 @@ function solveDeal(task: SolveTask, deal: Deal): SolveAnswer {
   } finally {
     askToRetireIfGrown(task, used);
   }
+}
+
+/**
+ * The progress options of a task with a progress slot (worker-protocol.ts
+ * `PROGRESS_FIELDS`): each engine report, and the pooling a pooled pass
+ * turns to, written into `slot` for another thread to read.
+ */
+function progressInto(slot: Float64Array): Pick<SolveWithProofOptions, 'progress' | 'onPooling'> {
+  slot[PROGRESS_STARTED_AT] = Date.now();
+  return {
+    progress: {
+      onProgress: (p) => {
+        slot[PROGRESS_STORED] = p.statesStored;
+        slot[PROGRESS_EXPANDED] = p.statesExpanded;
+        slot[PROGRESS_MEMORY] = p.memoryBytes;
+        slot[PROGRESS_REPORTS]++;
+      },
+    },
+    onPooling: (pools) => {
+      const index = POOLINGS_TO_TRY.findIndex((p) => p.join() === pools.join());
+      slot[PROGRESS_POOLING] = index >= 0 ? index : -2;
+    },
+  };
 }
 
 /**

@@ -53,10 +53,21 @@ export function isCard(card: number): card is Card {
   return Number.isInteger(card) && card >= 4 && card <= 55;
 }
 
-/** Text of a card in the fc-solve / standard form, e.g. `"TH"`, `"AS"`. */
+/**
+ * Text of a card in the fc-solve / standard form, e.g. `"TH"`, `"AS"`. The 52
+ * codes 4..55 come from a table built once (the engine glue writes one per
+ * solution move, and the checker looks each up again, so the same string
+ * objects are cheaper than fresh ones); any other number is spelled out as
+ * before.
+ */
 export function cardToString(card: Card): string {
-  return RANK_LETTERS[rankOf(card)] + SUIT_LETTERS[suitOf(card)];
+  return CARD_TEXT[card] ?? RANK_LETTERS[rankOf(card)] + SUIT_LETTERS[suitOf(card)];
 }
+
+/** `cardToString` of codes 0..55, built once; undefined below 4 (no card). */
+const CARD_TEXT: readonly (string | undefined)[] = Array.from({ length: 56 }, (_, code) =>
+  code >= 4 ? RANK_LETTERS[code >> 2] + SUIT_LETTERS[code & 3] : undefined,
+);
 
 /**
  * Parses a card token: rank `A 2-9 T J Q K` (also `10`, `1`, lower case) followed

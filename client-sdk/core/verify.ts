@@ -125,19 +125,25 @@ function fitsOn(rules: Rules, base: Card, card: Card): boolean {
 }
 
 /**
- * Index j of the first card of `chain` (deepest first) that does not fit on
- * chain[j - 1], or -1 when the whole chain is one tableau sequence. For
- * `suit_up_or_down` the chain must also keep one direction.
+ * Index j of the first card of the chain (deepest first) that does not fit
+ * on chain[j - 1], or -1 when the whole chain is one tableau sequence; the
+ * chain is `under` (when not null) followed by `cards[from..to)`, read in
+ * place (no array is built). For `suit_up_or_down` the chain must also keep
+ * one direction.
  */
-function firstBreak(rules: Rules, chain: Card[]): number {
+function firstBreakIn(rules: Rules, under: Card | null, cards: Card[], from: number, to: number): number {
+  const offset = under === null ? -from : 1 - from;
   let direction = 0;
-  for (let j = 1; j < chain.length; j++) {
-    if (!fitsOn(rules, chain[j - 1], chain[j])) return j;
+  let prev = under === null ? cards[from] : under;
+  for (let i = under === null ? from + 1 : from; i < to; i++) {
+    const card = cards[i];
+    if (!fitsOn(rules, prev, card)) return i + offset;
     if (rules.build === 'suit_up_or_down') {
-      const d = rankOf(chain[j]) === rankAbove(rules, rankOf(chain[j - 1])) ? 1 : -1;
-      if (direction !== 0 && d !== direction) return j;
+      const d = rankOf(card) === rankAbove(rules, rankOf(prev)) ? 1 : -1;
+      if (direction !== 0 && d !== direction) return i + offset;
       direction = d;
     }
+    prev = card;
   }
   return -1;
 }
@@ -311,25 +317,32 @@ function moveFaultUnderValidRules(rules: Rules, layout: Layout, move: Move, name
   if (count > 1 && to === 'cell') return fault('one_card_only', `a free cell takes one card; count must be 1, got ${count}`);
   if (count > 1 && to === 'foundation') return fault('one_card_only', `cards go to the foundations one at a time; count must be 1, got ${count}`);
 
-  // The source holds the named card at the right depth.
-  let run: Card[];
+  // The source holds the named card at the right depth. The moved run is
+  // `runCards[runFrom..runFrom + count)`: the top of the source column, or
+  // the card of the free cell (no array is built unless a fault is reported).
+  let runCards: Card[];
+  let runFrom: number;
   if (from === 'column') {
     const col = layout.columns[fromIndex];
     if (col.length === 0) return fault('card_not_there', `${names.column(fromIndex)} is empty`);
     if (col.length < count) return fault('card_not_there', `${names.column(fromIndex)} holds ${col.length} card${col.length === 1 ? '' : 's'}, cannot move ${count}`);
     const found = col[col.length - count];
     if (found !== card) return fault('card_not_there', `${names.column(fromIndex)}: card ${count} from the top is ${cardToString(found)}, not ${cardToString(card)}`);
-    run = col.slice(col.length - count);
+    runCards = col;
+    runFrom = col.length - count;
   } else {
     const held = layout.freeCells[fromIndex];
     if (held === null) return fault('card_not_there', `${names.cell(fromIndex)} is empty`);
     if (held !== card) return fault('card_not_there', `${names.cell(fromIndex)} holds ${cardToString(held)}, not ${cardToString(card)}`);
-    run = [held];
+    runCards = layout.freeCells as Card[]; // only the checked card at fromIndex is read
+    runFrom = fromIndex;
   }
+  const runTo = runFrom + count;
 
   // The moved run is one tableau sequence.
-  const brk = firstBreak(rules, run);
+  const brk = firstBreakIn(rules, null, runCards, runFrom, runTo);
   if (brk >= 0) {
+    const run = runCards.slice(runFrom, runTo);
     return fault('run_not_a_sequence', `moved run ${cardsText(run)} is not a sequence: ${cardToString(run[brk])} cannot go on ${cardToString(run[brk - 1])} (build ${rules.build})`);
   }
 
@@ -356,8 +369,8 @@ function moveFaultUnderValidRules(rules: Rules, layout: Layout, move: Move, name
   const dest = layout.columns[toIndex];
   if (dest.length > 0) {
     const top = dest[dest.length - 1];
-    if (firstBreak(rules, [top, ...run]) >= 0) {
-      return fault('destination_refuses', `${cardsText(run)} cannot go on ${cardToString(top)} in ${names.column(toIndex)} (build ${rules.build})`);
+    if (firstBreakIn(rules, top, runCards, runFrom, runTo) >= 0) {
+      return fault('destination_refuses', `${cardsText(runCards.slice(runFrom, runTo))} cannot go on ${cardToString(top)} in ${names.column(toIndex)} (build ${rules.build})`);
     }
     return null;
   }
@@ -382,19 +395,33 @@ export function checkMove(rules: Rules, layout: Layout, move: Move, names: Place
   return moveFault(rules, layout, move, names)?.reason ?? null;
 }
 
-/** Carries out a move already found legal by {@link checkMove}; mutates `layout`. */
+/**
+ * Carries out a move already found legal by {@link checkMove}; mutates
+ * `layout`. The moved cards are copied over one by one (no array is built
+ * for them: the checker replays every move of every solution).
+ */
 function performMove(layout: Layout, move: Move): void {
-  let moved: Card[];
+  let first: Card;
+  let source: Card[] | null = null;
+  let start = 0;
   if (move.from === 'column') {
-    const col = layout.columns[move.fromIndex];
-    moved = col.splice(col.length - move.count, move.count);
+    source = layout.columns[move.fromIndex];
+    start = source.length - move.count;
+    first = source[start];
   } else {
-    moved = [layout.freeCells[move.fromIndex] as Card];
+    first = layout.freeCells[move.fromIndex] as Card;
     layout.freeCells[move.fromIndex] = null;
   }
-  if (move.to === 'column') layout.columns[move.toIndex].push(...moved);
-  else if (move.to === 'cell') layout.freeCells[move.toIndex] = moved[0];
-  else layout.foundations[move.toIndex] += 1;
+  if (move.to === 'column') {
+    const dest = layout.columns[move.toIndex];
+    if (source === null) dest.push(first);
+    else for (let i = start; i < source.length; i++) dest.push(source[i]);
+  } else if (move.to === 'cell') {
+    layout.freeCells[move.toIndex] = first;
+  } else {
+    layout.foundations[move.toIndex] += 1;
+  }
+  if (source !== null) source.length = start;
 }
 
 /** A deep copy of a layout (columns, free cells and foundations are new arrays). */
@@ -468,11 +495,14 @@ function layoutProblem(rules: Rules, layout: Layout): string | null {
     return bad(`${Array.isArray(layout.freeCells) ? layout.freeCells.length : 'no'} free cells, the rules have ${rules.freeCells}`);
   }
   if (!Array.isArray(layout.foundations) || layout.foundations.length !== 4) return bad('foundations must list 4 counts');
-  const seen = new Set<Card>();
+  // seen[code] for the card codes met so far (4..55), and how many
+  const seen = new Uint8Array(56);
+  let seenCount = 0;
   const add = (card: unknown, where: string): string | null => {
     if (typeof card !== 'number' || !isCard(card)) return bad(`${where} holds ${JSON.stringify(card)}, not a card code`);
-    if (seen.has(card)) return bad(`duplicate card ${cardToString(card)} (${where})`);
-    seen.add(card);
+    if (seen[card] === 1) return bad(`duplicate card ${cardToString(card)} (${where})`);
+    seen[card] = 1;
+    seenCount++;
     return null;
   };
   for (let s = 0; s < 4; s++) {
@@ -499,8 +529,8 @@ function layoutProblem(rules: Rules, layout: Layout): string | null {
     const problem = add(card, `free cell ${i}`);
     if (problem) return problem;
   }
-  if (seen.size !== DECK_SIZE) {
-    const missing = fullDeck().find((card) => !seen.has(card)) as Card;
+  if (seenCount !== DECK_SIZE) {
+    const missing = fullDeck().find((card) => seen[card] !== 1) as Card;
     return bad(`missing card ${cardToString(missing)}`);
   }
   return null;

@@ -17,10 +17,18 @@
  * progress on stderr (positions stored, rate, engine memory, elapsed) when
  * stderr is a terminal, or with `--progress`.
  *
+ * A Castle-family deal (where the pooled pass applies) is searched on two
+ * worker threads by default (`--threads 2`, when the machine has two cores):
+ * the full search and the pooled pass side by side, the first decisive
+ * answer wins (two-threads.ts); `--threads 1` runs them one after the other
+ * on this thread, as does every other game.
+ *
  * Prints the verdict, the counters and the solution in standard notation and
  * in fc-solve's lines (or, with `--json`, the API's JSON response). Exit
  * status: 0 for any verdict; 2 with the error code on bad input (a 4xx error
- * of the API); 1 on an engine or internal failure.
+ * of the API, or a bad option); 1 on an engine or internal failure; 130 when
+ * a solve on two threads was interrupted (SIGINT, SIGTERM: both searches
+ * stop and the `unknown`/`cancelled` answer is printed).
  */
 import { accessSync, constants, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
@@ -33,9 +41,11 @@ import {
 import { DEFAULT_LIMITS_CONFIG, offlineLimitsPolicy, type DeepBudget } from '../limits.js';
 import { loadDeepBudget } from '../config.js';
 import cliProgress from 'cli-progress';
-import type { SolveLimits } from '../../client-sdk/core/solve-types.js';
+import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
+import { poolingApplies } from '../../client-sdk/core/pools.js';
+import { defaultSolveThreads, solveSideBySide, solveThreads } from './two-threads.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
 import { exitOnUsageError, isEntryPoint, userPath } from './usage.js';
 
@@ -55,6 +65,8 @@ interface CliOptions {
   maxMemoryMb?: string;
   /** true: `--progress`, false: `--no-progress`, undefined: on when stderr is a terminal. */
   progress?: boolean;
+  /** `--threads`: 1, or 2 (the full search and the pooled pass side by side; two-threads.ts). */
+  threads: number;
 }
 
 /** Least engine memory `--max-memory-mb` takes, MiB (as the service's MAX_MEMORY_MB). */
@@ -157,7 +169,7 @@ function readLayout(file: string): unknown {
 }
 
 /** The report printed without `--json`. */
-function formatReport(res: SolveResponse, title: string, memoryNote: string): string {
+function formatReport(res: SolveResponse, title: string, memoryNote: string, searchNote: string | undefined): string {
   const s = res.stats;
   const lines: string[] = [];
   const verdict =
@@ -171,6 +183,7 @@ function formatReport(res: SolveResponse, title: string, memoryNote: string): st
     `states expanded ${s.statesExpanded}, stored ${s.statesStored}; ${s.elapsedMs} ms; memory ${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB` +
       ` (limits: ${s.limits.maxStates} states, ${s.limits.timeoutMs} ms, ${memoryNote})`,
   );
+  if (searchNote) lines.push(searchNote);
   if (res.optimize) {
     const o = res.optimize;
     lines.push(
@@ -256,19 +269,43 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   const memoryLimitBytes = memoryLimit(opts, budget);
 
   if (opts.proof !== undefined) checkProofPath(opts.proof);
-  const engine = Engine.instantiate(await loadEngineModule());
+  const module = await loadEngineModule();
   // The certificate (--proof FILE) is written to the file, not inlined in the answer.
   // a certificate holds every stored position: at most the solve's own budget
   const maxPositions = Math.max(DEFAULT_LIMITS_CONFIG.maxStatesCap, limits.maxStates);
   const proof = opts.proof === undefined ? undefined : proofRequestFor(req, { ...DEFAULT_PROOF_CAPS, maxPositions }, 'download');
-  const bar = (opts.progress ?? process.stderr.isTTY === true) ? progressBar(limits, memoryLimitBytes) : undefined;
-  let found;
-  try {
-    found = solveWithProof(engine, deal, limits, { proof, memoryLimitBytes, progress: bar?.options });
-  } finally {
-    bar?.stop();
+  const showProgress = opts.progress ?? process.stderr.isTTY === true;
+  // the pooled pass beside the full search: only where it applies (two-threads.ts), and with two threads
+  const sideBySide = opts.threads >= 2 && poolingApplies(deal.rules);
+  let outcome: SolveOutcome;
+  let interrupted = false;
+  if (sideBySide) {
+    // Ctrl-C or SIGTERM stops both searches; the answer (unknown, cancelled) is printed, exit status 130. A second one exits at once.
+    const cancel = new AbortController();
+    const onSignal = () => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      cancel.abort();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      outcome = await solveSideBySide(deal, limits, { module, memoryLimitBytes, proof, optimize, progress: showProgress, signal: cancel.signal });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  } else {
+    const engine = Engine.instantiate(module);
+    const bar = showProgress ? progressBar(limits, memoryLimitBytes) : undefined;
+    let found;
+    try {
+      found = solveWithProof(engine, deal, limits, { proof, memoryLimitBytes, progress: bar?.options });
+    } finally {
+      bar?.stop();
+    }
+    outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize, undefined, memoryLimitBytes);
   }
-  const outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize, undefined, memoryLimitBytes);
   const certificate = outcome.proof?.certificate;
   if (outcome.proof !== undefined) outcome.proof = { ...outcome.proof, certificate: undefined };
   if (opts.proof !== undefined) {
@@ -280,7 +317,13 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     }
   }
   const response = buildSolveResponse(req.game, deal, limits, outcome);
-  const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB`;
+  const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB${sideBySide ? ' a search' : ''}`;
+  // where the pooled pass applies, how the two searches shared the machine
+  const searchNote = !poolingApplies(deal.rules)
+    ? undefined
+    : sideBySide
+      ? 'threads 2: the full search and the pooled pass side by side (the first decisive answer stops the other)'
+      : 'threads 1: the full search, then the pooled pass in the time it left';
 
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
@@ -288,8 +331,9 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     const preset = findPreset(req.game);
     const numbering = req.numbering ?? (preset ? defaultNumbering(preset) : null);
     const source = req.deal !== undefined ? `deal ${req.deal}${numbering ? ` (${numbering})` : ''}` : req.board !== undefined ? 'board' : 'layout';
-    process.stdout.write(`${formatReport(response, `${preset?.name ?? req.game}, ${source}`, memoryNote)}\n`);
+    process.stdout.write(`${formatReport(response, `${preset?.name ?? req.game}, ${source}`, memoryNote, searchNote)}\n`);
   }
+  if (interrupted) process.exitCode = 130;
 }
 
 /**
@@ -317,6 +361,12 @@ export function solveCommand(): Command {
   .option('--fast', 'the first solution found, not shortened (as batches get it)')
   .option('--json', "print the API's JSON response")
   .option('--proof <file>', 'when the verdict is unsolvable, write its certificate (docs/proofs.md) to this file', userPath)
+  .option(
+    '--threads <n>',
+    'threads for a Castle-family solve: 1 (the full search, then the pooled pass) or 2 (side by side; docs/cli.md "Threads")',
+    solveThreads,
+    defaultSolveThreads(),
+  )
   .action(async (opts: CliOptions, cmd: Command) => {
     try {
       await run(opts, cmd.name().startsWith('solitaire-solver') ? 'solitaire-solver check-proof' : 'npm run check-proof --');

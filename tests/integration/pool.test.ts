@@ -19,6 +19,16 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { checkCertificate } from '../../client-sdk/core/proof/check.js';
 import { createPool, defaultWorkerFile, workerExecArgv, type PoolOptions, type SolveEvent, type SolverPool } from '../../server/pool.js';
+import {
+  newProgressSlots,
+  progressSlot,
+  PROGRESS_MEMORY,
+  PROGRESS_POOLING,
+  PROGRESS_REPORTS,
+  PROGRESS_STARTED_AT,
+  PROGRESS_STORED,
+} from '../../server/worker-protocol.js';
+import { POOLINGS_TO_TRY } from '../../client-sdk/core/pools.js';
 import { ROOT } from '../helpers/paths.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/pool-worker.ts');
@@ -190,6 +200,64 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     return { running, ac };
   }
 
+  /** A Castle deal whose full search ends undecided once the helper has begun; its two helper passes as given. */
+  function undecidedDeal(pooled: 'unsolvable' | 'wait', second: 'unsolvable' | 'wait') {
+    const c = castleDeal('wait', pooled);
+    const secondStarted = new Int32Array(new SharedArrayBuffer(4));
+    Object.assign(c.deal, { mode: 'undecided', second, secondStarted });
+    return { ...c, secondStarted };
+  }
+
+  it('the full search ends undecided: its freed worker runs a second pooled pass, the poolings in reverse; its proof answers and stops the first', async () => {
+    const events: SolveEvent[] = [];
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20, onSettled: (e) => events.push(e) });
+    const d = undecidedDeal('wait', 'unsolvable');
+    const outcome = await pool.solve(d.deal, LIMITS);
+    expect(outcome).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: 3 } }); // the second helper's answer
+    expect(Atomics.load(d.secondStarted, 0)).toBe(1);
+    expect(events).toHaveLength(1);
+    expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
+  });
+
+  it('a pooled proof stops the full search before the helper answers (while it would build its certificate)', async () => {
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+    const c = castleDeal('wait', 'wait');
+    const fullStopped = new Int32Array(new SharedArrayBuffer(4));
+    Object.assign(c.deal, { pooled: 'proof-first', fullStopped });
+    // the fixture helper answers only once the full search has stopped: without stopOnProof this would never end
+    const outcome = await pool.solve(c.deal, LIMITS);
+    expect(outcome).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: 4 } });
+    expect(Atomics.load(fullStopped, 0)).toBe(1);
+    expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
+  });
+
+  it('minThreads: one worker at the start, the second only for the helper pass; out of range is refused', async () => {
+    const pool = fixturePool({ threads: 2, minThreads: 1, helperPassAfterMs: 20 });
+    const quick = await pool.solve(castleDeal('solve', 'wait').deal, LIMITS);
+    expect(quick.verdict).toBe('solved');
+    expect(pool.stats().threads).toBe(1);
+    // a full search that waits: its helper gets a second worker, started for it, and proves
+    await expect(pool.solve(castleDeal('wait', 'unsolvable').deal, LIMITS)).resolves.toMatchObject({ verdict: 'unsolvable', stats: { statesStored: 2 } });
+    for (const minThreads of [0, 3, 1.5]) expect(() => createPool({ filename: FIXTURE, threads: 2, minThreads })).toThrow(RangeError);
+  });
+
+  it('a cancel while both pooled passes run stops both (the answer is the full search\'s unknown); a first helper that proves needs no second', async () => {
+    const pool = fixturePool({ threads: 2, helperPassAfterMs: 20 });
+    // both helpers wait: a cancel ends the solve, and every search stops
+    const d = undecidedDeal('wait', 'wait');
+    const ac = new AbortController();
+    const running = pool.solve(d.deal, LIMITS, ac.signal);
+    while (Atomics.load(d.secondStarted, 0) === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(pool.stats()).toMatchObject({ running: 2 });
+    ac.abort();
+    await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'max_states' });
+    expect(pool.stats()).toMatchObject({ inFlight: 0 });
+    // a first helper that proves at once answers, whether or not a second pass began
+    const quick = undecidedDeal('unsolvable', 'unsolvable');
+    await expect(pool.solve(quick.deal, LIMITS)).resolves.toMatchObject({ verdict: 'unsolvable' });
+    expect(pool.stats()).toMatchObject({ inFlight: 0 });
+  });
+
   it('starts no helper with helperPassAfterMs 0, with one thread, or while no worker is idle', async () => {
     for (const options of [{ threads: 2, helperPassAfterMs: 0 }, { threads: 1, helperPassAfterMs: 20 }]) {
       const { running, ac } = await startWithoutHelper(fixturePool(options));
@@ -345,6 +413,28 @@ describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
     expect(checked.ok).toBe(true);
     expect(events).toHaveLength(1);
     expect(pool.stats()).toMatchObject({ completed: 1, inFlight: 0 });
+  });
+
+  it('progress slots: the full search writes slot 0 and its helper pass slot 1, naming the pooling it searches', async () => {
+    // Streets and Alleys 77: neither search decides within minutes; the deadline ends both
+    const pool = createPool({ module: await loadEngineModule(), threads: 2, helperPassAfterMs: 1 });
+    pools.push(pool);
+    const slots = newProgressSlots(2);
+    const deal = dealOf('streets_and_alleys', 'pysolfc', 77);
+    const outcome = await pool.solve(deal, { maxStates: 30_000_000, timeoutMs: 6000 }, undefined, { progress: slots });
+    expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
+    const [full, helper] = [progressSlot(slots, 0), progressSlot(slots, 1)];
+    expect(full[PROGRESS_REPORTS]).toBeGreaterThanOrEqual(1);
+    expect(full[PROGRESS_STORED]).toBeGreaterThan(0);
+    expect(full[PROGRESS_MEMORY]).toBeGreaterThan(0);
+    expect(full[PROGRESS_POOLING]).toBe(-1);
+    expect(full[PROGRESS_STARTED_AT]).toBeGreaterThan(0);
+    // the helper's pass: 77's ♥♠ pooling stays open (58.7 M positions), so it reports at least once
+    expect(helper[PROGRESS_REPORTS]).toBeGreaterThanOrEqual(1);
+    expect(helper[PROGRESS_STORED]).toBeGreaterThan(0);
+    expect(helper[PROGRESS_POOLING]).toBeGreaterThanOrEqual(0);
+    expect(helper[PROGRESS_POOLING]).toBeLessThan(POOLINGS_TO_TRY.length);
+    expect(pool.stats()).toMatchObject({ inFlight: 0 });
   });
 
   it('solves Seahaven Towers #1 with a solution the checker accepts', async () => {

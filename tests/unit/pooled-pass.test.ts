@@ -22,6 +22,29 @@ describe('solvePooledPass', () => {
     expect(POOLINGS_TO_TRY.map((p) => p.join(' '))).toContain(pools?.join(' '));
   });
 
+  it('names each pooling to onPooling before its search: the first of POOLINGS_TO_TRY first, the deciding one last', () => {
+    const deal = resolveDeal({ game: 'streets_and_alleys', deal: 91 });
+    const seen: string[] = [];
+    const out = solvePooledPass(engine, deal, { maxStates: 1_000_000, timeoutMs: 60_000 }, { onPooling: (p) => seen.push(p.join(' ')) });
+    expect(out.verdict).toBe('unsolvable');
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen[0]).toBe(POOLINGS_TO_TRY[0].join(' '));
+    expect(seen.at(-1)).toBe(out.proof?.pools?.join(' '));
+    const order = POOLINGS_TO_TRY.map((p) => p.join(' '));
+    for (const name of seen) expect(order).toContain(name);
+  });
+
+  it('calls onPooledProof once, with the deciding pooling, before the proof is built; never when no pooling decides', () => {
+    const deal = resolveDeal({ game: 'streets_and_alleys', deal: 91 });
+    const proved: string[] = [];
+    const out = solvePooledPass(engine, deal, { maxStates: 1_000_000, timeoutMs: 60_000 }, { onPooledProof: (p) => proved.push(p.join(' ')) });
+    expect(out.verdict).toBe('unsolvable');
+    expect(proved).toEqual([out.proof?.pools?.join(' ')]);
+    const none: string[] = [];
+    expect(solvePooledPass(engine, deal, { maxStates: 10, timeoutMs: 60_000 }, { onPooledProof: (p) => none.push(p.join(' ')) }).verdict).toBe('unknown');
+    expect(none).toEqual([]);
+  });
+
   it('answers unknown when no pooling decides, and cancelled when stopped', () => {
     const deal = resolveDeal({ game: 'streets_and_alleys', deal: 91 });
     expect(solvePooledPass(engine, deal, { maxStates: 10, timeoutMs: 60_000 })).toMatchObject({ verdict: 'unknown', reason: 'timeout' });

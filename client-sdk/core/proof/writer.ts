@@ -71,6 +71,20 @@ export interface SolveWithProofOptions {
    * pass). Default: run it.
    */
   claimPooledPass?: () => boolean;
+  /**
+   * Called by the pooled pass before each pooling's search, with that
+   * pooling (progress displays: server/worker.ts writes it to the task's
+   * progress slot). Must not throw.
+   */
+  onPooling?: (pools: SuitPools) => void;
+  /**
+   * Called by the pooled pass the moment a pooling's search is exhausted
+   * (the verdict is `unsolvable` from then on), before its proof summary and
+   * certificate are built, which may take minutes for tens of millions of
+   * positions: server/worker.ts stops the full search on another worker
+   * here. Must not throw.
+   */
+  onPooledProof?: (pools: SuitPools) => void;
 }
 
 /** Least time left, ms, for which the pooled pass starts one more pooling. */
@@ -131,11 +145,13 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
   const timeLeft = () => limits.timeoutMs - (performance.now() - started);
   /** One pooled search: 'stop' (cancelled), 'open' (its deadline ended it), 'done' (won or out of budget), or the answer. */
   const search = (pools: SuitPools, timeoutMs: number): SolveOutcome | 'stop' | 'open' | 'done' => {
+    options.onPooling?.(pools);
     const pooled = engine.solvePooled(deal, pools, { maxStates: limits.maxStates, timeoutMs }, options.stop, options.memoryLimitBytes, options.progress);
     expanded += pooled.stats.statesExpanded;
     memory = Math.max(memory, pooled.stats.memoryBytes);
     if (pooled.verdict === 'unknown') return pooled.reason === 'cancelled' ? 'stop' : pooled.reason === 'timeout' ? 'open' : 'done';
     if (pooled.verdict !== 'unsolvable') return 'done';
+    options.onPooledProof?.(pools);
     const stats = {
       statesExpanded: expanded,
       statesStored: pooled.stats.statesStored,
