@@ -45,7 +45,7 @@ import {
 } from './output';
 
 import { pollStop } from './host';
-import { chooseLayout, compactLayout, decodeStateKey } from './castle-key';
+import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 
 export const VERDICT_SOLVED: i32 = 0;
@@ -897,8 +897,8 @@ function addChild(parent: u32, move: u32): bool {
     // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
     const k = batchCount;
     const key = BATCH_KEYS + <usize>k * KEY_BYTES;
-    encodeKey(child, key);
-    const hash = hashKey(key);
+    encodeStateKey(child, key);
+    const hash = hashStateKey(key);
     store<u32>(BATCH_HASH + (<usize>k << 2), hash);
     const won = isWon(child);
     // a won child is stored with the bare move, as below; any other with its depth and AUTO_FOLLOWED
@@ -1775,9 +1775,8 @@ function handOver(): bool {
  * Ends with goalIndex or stopReason set, or neither (complete).
  */
 function eagerSearch(): void {
-  // the pooled game replays no move by card byte (two cards may share one), so it looks children up one by one;
-  // so does the compact Castle layout (castle-key.ts: its 19-byte keys and u32 slots have no touchSlot/touchRecord yet)
-  batching = !pooledMode && !compactLayout;
+  // the pooled game replays no move by card byte (two cards may share one), so it looks children up one by one
+  batching = !pooledMode;
   eagerLoop();
   batching = false;
 }

@@ -244,6 +244,7 @@ export function usedSlotCount(): u32 {
  * overlap (search.ts `lookupChildren`). Changes nothing.
  */
 export function touchSlot(hash: u32): u64 {
+  if (compactLayout) return <u64>load<u32>(compactSlots + (<usize>compactHome(hash, compactSlotCount) << 2));
   return load<u64>(slots + (<usize>(hash & slotMask) << 3));
 }
 
@@ -254,6 +255,12 @@ export function touchSlot(hash: u32): u64 {
  * comparison. Changes nothing.
  */
 export function touchRecord(hash: u32): u64 {
+  if (compactLayout) {
+    // the compact slots (below): the index under a 4-bit tag of the hash
+    const tagged = load<u32>(compactSlots + (<usize>compactHome(hash, compactSlotCount) << 2));
+    if (tagged == 0 || (tagged & ~COMPACT_INDEX_MASK) != hash << COMPACT_INDEX_BITS) return <u64>tagged;
+    return load<u64>(recordAt(tagged & COMPACT_INDEX_MASK) + COMPACT_REC_KEY);
+  }
   const slot = load<u64>(slots + (<usize>(hash & slotMask) << 3));
   if (slot == 0 || <u32>(slot >> 32) != hash) return slot;
   return load<u64>(recordKey(recordAt(<u32>slot)));
