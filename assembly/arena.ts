@@ -80,3 +80,30 @@ export function allocate(bytes: u64): usize {
 export function arenaBytesUsed(): u64 {
   return top;
 }
+
+/**
+ * Bytes this solve may still allocate: up to the limit (and the Wasm
+ * maximum) past the bump pointer, plus what is left of the released regions.
+ * A single block may get less (a region is not joined to its neighbours).
+ */
+export function arenaBytesFree(): u64 {
+  const cap = limit < 0xffff0000 ? limit : 0xffff0000;
+  let free: u64 = cap > top ? cap - top : 0;
+  for (let i = 0; i < freeRegions; i++) {
+    const at = <usize>i << 3;
+    free += load<u64>(FREE_ENDS + at) - load<u64>(FREE_STARTS + at);
+  }
+  return free;
+}
+
+/** The largest block `allocate` can hand out now: the room past the bump pointer, or the largest released region's rest. */
+export function arenaLargestBlock(): u64 {
+  const cap = limit < 0xffff0000 ? limit : 0xffff0000;
+  let most: u64 = cap > top ? cap - top : 0;
+  for (let i = 0; i < freeRegions; i++) {
+    const at = <usize>i << 3;
+    const size = load<u64>(FREE_ENDS + at) - load<u64>(FREE_STARTS + at);
+    if (size > most) most = size;
+  }
+  return most;
+}

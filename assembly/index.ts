@@ -87,3 +87,17 @@ export {
   shortenBegin, shortenBeam, shortenWrite, shortenBestLength, shortenPathMoves, shortenStopped, setBeamWeights,
   outputCountedMoves, shortenMemoryBytes, beamExpanded, beamChildren, setBeamSelfCheck, beamSelfChecks, beamSelfCheckFailures,
 } from './beam';
+
+export { setCompactLayoutAllowed, compactLayoutInUse } from './castle-key';
+import { openEntriesPeak, openBlocksAllocated } from './open-stack';
+
+/** Most open-stack entries (4 bytes each) live at once in the last solve (0 outside the compact layout). */
+export function openEntriesPeakCount(): f64 {
+  return <f64>openEntriesPeak;
+}
+
+/** Open-stack blocks (256 bytes each) the last solve took from its memory. */
+export function openBlocksCount(): u32 {
+  return openBlocksAllocated;
+}
+export { slotBytes } from './table';

@@ -32,7 +32,7 @@ import {
 } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
 import {
-  resetTable, findOrInsert, touchSlot, touchRecord, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
+  resetTable, findOrInsert, findOrInsertPosition, touchSlot, touchRecord, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
   insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
 } from './table';
 import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryCount } from './pending';
@@ -45,6 +45,8 @@ import {
 } from './output';
 
 import { pollStop } from './host';
+import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, hashStateKey } from './castle-key';
+import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 
 export const VERDICT_SOLVED: i32 = 0;
 export const VERDICT_UNSOLVABLE: i32 = 1;
@@ -708,6 +710,7 @@ function clearOpenLists(): void {
     store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
   }
   bucketHigh = 0;
+  resetOpenStacks();
 }
 
 /** Links item `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list. */
@@ -716,6 +719,18 @@ function clearOpenLists(): void {
   const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
   store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
   store<u32>(head, index);
+  const minAt = MIN_BUCKET + (<usize>scan << 2);
+  if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
+}
+
+/**
+ * `pushBucket` of the compact layout's eager phase, whose records have no
+ * links: the bucket is a stack of record indices (open-stack.ts). When the
+ * stack finds no memory the search stops for memory (the record is stored
+ * but not queued, so the search may not end complete).
+ */
+function pushStacked(index: u32, scan: i32, bucket: i32): void {
+  if (!stackPush(BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2), index)) stopReason = REASON_MEMORY;
   const minAt = MIN_BUCKET + (<usize>scan << 2);
   if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
 }
@@ -732,6 +747,13 @@ function pushOpen(index: u32, depth: i32): void {
   // the highest of the four lanes (a lane past activeScans is a score too, so this bounds the used ones)
   const top = max(max(b0, b1), max(b2, b3));
   if (top > bucketHigh) bucketHigh = top;
+  if (compactLayout && !lazyPhase) {
+    pushStacked(index, 0, b0);
+    if (activeScans > 1) pushStacked(index, 1, b1);
+    if (activeScans > 2) pushStacked(index, 2, b2);
+    if (activeScans > 3) pushStacked(index, 3, b3);
+    return;
+  }
   pushBucket(rec, index, 0, b0);
   if (activeScans > 1) pushBucket(rec, index, 1, b1);
   if (activeScans > 2) pushBucket(rec, index, 2, b2);
@@ -771,13 +793,14 @@ function popOpen(scan: i32): u32 {
   let bucket = load<i32>(minAt);
   while (bucket < NUM_BUCKETS) {
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    const index = load<u32>(head);
+    const stacked = compactLayout && !lazyPhase;
+    const index = stacked ? stackPop(head) : load<u32>(head);
     if (index == 0) {
       bucket++;
       continue;
     }
     const rec = itemAt(index);
-    store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
+    if (!stacked) store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
     const move = load<u32>(rec, 4);
     if (move & DONE) continue;
     store<u32>(rec, move | DONE, 4);
@@ -853,8 +876,7 @@ function addChild(parent: u32, move: u32): bool {
   if (lazyPhase) {
     let goOn = true;
     if (isWon(child)) {
-      encodeKey(child, KEY);
-      const index = findOrInsert(KEY, hashKey(KEY), parent, withDepth(move, depth, autoMoved));
+      const index = findOrInsertPosition(child, KEY, parent, withDepth(move, depth, autoMoved));
       if (index == 0) insertFailed();
       else goalIndex = index;
       goOn = false;
@@ -875,8 +897,8 @@ function addChild(parent: u32, move: u32): bool {
     // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
     const k = batchCount;
     const key = BATCH_KEYS + <usize>k * KEY_BYTES;
-    encodeKey(child, key);
-    const hash = hashKey(key);
+    encodeStateKey(child, key);
+    const hash = hashStateKey(key);
     store<u32>(BATCH_HASH + (<usize>k << 2), hash);
     const won = isWon(child);
     // a won child is stored with the bare move, as below; any other with its depth and AUTO_FOLLOWED
@@ -885,8 +907,7 @@ function addChild(parent: u32, move: u32): bool {
     restoreHeader(child);
     return k + 1 < BATCH_MAX || lookupChildren(parent);
   }
-  encodeKey(child, KEY);
-  const index = findOrInsert(KEY, hashKey(KEY), parent, move);
+  const index = findOrInsertPosition(child, KEY, parent, move);
   let goOn = true;
   if (index == 0) {
     insertFailed();
@@ -1491,14 +1512,14 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   measuredHeld = 0;
   goalIndex = 0;
   lazyOutOfMemory = false;
+  chooseLayout(START);
   if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
     stopReason = REASON_MEMORY;
     return false;
   }
   copyPosition(PARENT, START);
   applyAutoMoves(PARENT, false);
-  encodeKey(PARENT, KEY);
-  const root = findOrInsert(KEY, hashKey(KEY), 0, 0);
+  const root = findOrInsertPosition(PARENT, KEY, 0, 0);
   if (root == 0) {
     stopReason = REASON_MEMORY;
     return false;
@@ -1631,7 +1652,7 @@ function lazySearch(): void {
     const parent = entryParent(ent);
     const word = entryMove(ent) & ~DONE;
     if (parent != held) {
-      decodeKey(recordKey(recordAt(parent)), PARENT);
+      decodeStateKey(recordKey(recordAt(parent)), PARENT);
       decodes++;
       held = parent;
       measuredHeld = 0; // canonical column order now, not the measured one
@@ -1643,8 +1664,7 @@ function lazySearch(): void {
     // move (addChild); without it the closure is known to move nothing (the
     // parent is closed and `exposedCard` could not start one), so it is skipped.
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
-    encodeKey(PARENT, KEY);
-    const index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
+    const index = findOrInsertPosition(PARENT, KEY, parent, word | DONE);
     if (index == 0) {
       insertFailed();
       return;
@@ -1723,14 +1743,13 @@ function handOver(): bool {
     if (word & DONE) continue;
     const parent = entryParent(ent);
     if (parent != held) {
-      decodeKey(recordKey(recordAt(parent)), PARENT);
+      decodeStateKey(recordKey(recordAt(parent)), PARENT);
       held = parent;
     }
     saveHeader(PARENT);
     if (!applyMove(PARENT, word)) unreachable();
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
-    encodeKey(PARENT, KEY);
-    const index = findOrInsert(KEY, hashKey(KEY), parent, word);
+    const index = findOrInsertPosition(PARENT, KEY, parent, word);
     if (index == 0) {
       insertFailed();
       return false;
@@ -1766,10 +1785,10 @@ function eagerSearch(): void {
 function eagerLoop(): void {
   while (goalIndex == 0) {
     const index = popNext(0);
-    if (index == 0) return;
+    if (index == 0 || stopReason != REASON_NONE) return;
     statesExpanded++;
     if (mustStop()) return;
-    decodeKey(recordKey(recordAt(index)), PARENT);
+    decodeStateKey(recordKey(recordAt(index)), PARENT);
     const word = recordMove(recordAt(index));
     parentDepth = moveDepth(word);
     repeatCard = repeatCardOf(word);

@@ -23,15 +23,26 @@
  *
  * Use the accessors below rather than raw offsets.
  */
-import { allocate, release, arenaResets } from './arena';
+import { allocate, release, arenaResets, arenaBytesFree, arenaLargestBlock } from './arena';
 import { pollStop } from './host';
-import { KEY_BYTES, keysEqual, hashKey } from './position';
+import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './position';
+import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
 
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
 export const REC_NEXT: usize = 8;
 export const REC_KEY: usize = 24;
 export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
+/**
+ * Record of the compact layout (castle-key.ts, the no-cell Castle games):
+ * parent and move word as above, the 19- or 20-byte compact key at 8, no
+ * open-list links (the eager open lists are stacks of record indices then,
+ * open-stack.ts): 27 bytes in the dealt Castle games (28 for some boards).
+ */
+export const COMPACT_REC_KEY: usize = 8;
+/** Bytes of a record and offset of its key in this solve's layout (set by `resetTable`). */
+let recordStride: usize = <usize>RECORD_BYTES;
+let keyOffset: usize = REC_KEY;
 
 /** Parent record index of the record at `rec`. */
 // @ts-ignore: decorator
@@ -50,7 +61,7 @@ export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
 /** Address of the canonical key of the record at `rec`. */
 // @ts-ignore: decorator
 @inline export function recordKey(rec: usize): usize {
-  return rec + REC_KEY;
+  return rec + keyOffset;
 }
 /**
  * Records per chunk: 2^14 (1.1 MiB with 72-byte records), small enough that
@@ -95,6 +106,12 @@ const GROW_POLL_RECORDS: u32 = 1 << 20;
 /** Address of record `index` (1-based). */
 // @ts-ignore: decorator
 @inline export function recordAt(index: u32): usize {
+  return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * recordStride);
+}
+
+/** `recordAt` of the 72-byte layout, with its constant stride (the FreeCell family's hot path). */
+// @ts-ignore: decorator
+@inline function wideRecordAt(index: u32): usize {
   return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * RECORD_BYTES);
 }
 
@@ -143,6 +160,9 @@ function clearSlotsByRecords(): bool {
  */
 export function resetTable(maxRecords: u32): bool {
   const oldSlots = slots;
+  if (compactLayout) return resetCompactTable(maxRecords);
+  recordStride = <usize>RECORD_BYTES;
+  keyOffset = REC_KEY;
   const reusable = oldSlots != 0 && slotMask == INITIAL_SLOTS - 1 && arenaResets == slotsEpoch + 1 &&
     recordCount <= CLEAR_BY_RECORDS_MAX;
   recordLimit = maxRecords;
@@ -208,6 +228,10 @@ function growSlots(): i32 {
 /** Slots that hold a record, counted over the whole slot block (for the tests: 0 right after `resetTable`). */
 export function usedSlotCount(): u32 {
   let n: u32 = 0;
+  if (compactLayout) {
+    for (let h: u32 = 0; h < compactSlotCount; h++) if (load<u32>(compactSlots + (<usize>h << 2)) != 0) n++;
+    return n;
+  }
   for (let h: u32 = 0; h <= slotMask; h++) if (load<u64>(slots + (<usize>h << 3)) != 0) n++;
   return n;
 }
@@ -220,6 +244,7 @@ export function usedSlotCount(): u32 {
  * overlap (search.ts `lookupChildren`). Changes nothing.
  */
 export function touchSlot(hash: u32): u64 {
+  if (compactLayout) return <u64>load<u32>(compactSlots + (<usize>compactHome(hash, compactSlotCount) << 2));
   return load<u64>(slots + (<usize>(hash & slotMask) << 3));
 }
 
@@ -230,6 +255,12 @@ export function touchSlot(hash: u32): u64 {
  * comparison. Changes nothing.
  */
 export function touchRecord(hash: u32): u64 {
+  if (compactLayout) {
+    // the compact slots (below): the index under a 4-bit tag of the hash
+    const tagged = load<u32>(compactSlots + (<usize>compactHome(hash, compactSlotCount) << 2));
+    if (tagged == 0 || (tagged & ~COMPACT_INDEX_MASK) != hash << COMPACT_INDEX_BITS) return <u64>tagged;
+    return load<u64>(recordAt(tagged & COMPACT_INDEX_MASK) + COMPACT_REC_KEY);
+  }
   const slot = load<u64>(slots + (<usize>(hash & slotMask) << 3));
   if (slot == 0 || <u32>(slot >> 32) != hash) return slot;
   return load<u64>(recordKey(recordAt(<u32>slot)));
@@ -245,13 +276,33 @@ export let lastInsertWasNew: bool = false;
  * out, or the host asked to stop while the slots grew (`insertFailure` tells which).
  */
 export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
+  return compactLayout ? findOrInsertCompact(key, hash, parent, move) : findOrInsertWide(key, hash, parent, move);
+}
+
+/**
+ * Writes the key of position `p` in the solve's layout at `key` (48 bytes of
+ * room) and finds or inserts it, as `findOrInsert` with the layout's hash:
+ * the search's one call per position, with one test of the layout.
+ */
+// @ts-ignore: decorator
+@inline export function findOrInsertPosition(p: usize, key: usize, parent: u32, move: u32): u32 {
+  if (compactLayout) {
+    encodeCompact(p, key);
+    return findOrInsertCompact(key, hashCompact(key), parent, move);
+  }
+  encodeKey(p, key);
+  return findOrInsertWide(key, hashKey(key), parent, move);
+}
+
+/** `findOrInsert` of the 72-byte layout. */
+function findOrInsertWide(key: usize, hash: u32, parent: u32, move: u32): u32 {
   let h = hash & slotMask;
   while (true) {
     const slot = load<u64>(slots + (<usize>h << 3));
     if (slot == 0) break;
     if (<u32>(slot >> 32) == hash) {
       const idx = <u32>slot;
-      if (keysEqual(recordKey(recordAt(idx)), key)) {
+      if (keysEqual(wideRecordAt(idx) + REC_KEY, key)) {
         lastInsertWasNew = false;
         return idx;
       }
@@ -277,13 +328,13 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
     store<u32>(CHUNKS + (<usize>chunkNo << 2), chunk);
   }
   recordCount = index;
-  const rec = recordAt(index);
+  const rec = wideRecordAt(index);
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
   store<u64>(rec + REC_NEXT, 0);
   store<u64>(rec + REC_NEXT + 8, 0);
   // 16 bytes at a time (KEY_BYTES is 48) instead of a memory.copy call
-  const dst = recordKey(rec);
+  const dst = rec + REC_KEY;
   for (let at = 0; at < KEY_BYTES; at += 16) v128.store(dst + at, v128.load(key + at));
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   lastInsertWasNew = true;
@@ -303,6 +354,9 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   return index;
 }
 
+/** Scratch of `computeFingerprint`: a compact record's canonical 48-byte key. */
+const CANONICAL_KEY: usize = memory.data(KEY_BYTES, 16);
+
 /** High 32 bits of the fingerprint computed by the last `computeFingerprint`. */
 export let fingerprintHigh: u32 = 0;
 
@@ -314,9 +368,14 @@ export let fingerprintHigh: u32 = 0;
  * holds the high 32 bits afterwards.
  */
 export function computeFingerprint(): u32 {
+  // (the compact layout hashes the same canonical keys: the sum does not depend on the layout)
   let sum: u64 = 0;
   for (let i: u32 = 1; i <= recordCount; i++) {
-    const key = recordKey(recordAt(i));
+    let key = recordKey(recordAt(i));
+    if (compactLayout) {
+      canonicalKeyOfCompact(key, CANONICAL_KEY);
+      key = CANONICAL_KEY;
+    }
     let h: u64 = 0xcbf29ce484222325;
     for (let b = 0; b < KEY_BYTES; b++) {
       h ^= <u64>load<u8>(key + b);
@@ -328,7 +387,193 @@ export function computeFingerprint(): u32 {
   return <u32>sum;
 }
 
-/** Copies the keys of records first..first+count-1 (1-based) to `dst`, KEY_BYTES each. */
+/**
+ * Copies the keys of records first..first+count-1 (1-based) to `dst`,
+ * KEY_BYTES each: always position.ts's canonical 48-byte keys (a compact
+ * record's key is decoded and re-encoded), so certificates do not depend on
+ * the layout.
+ */
 export function copyKeys(first: u32, count: u32, dst: usize): void {
+  if (compactLayout) {
+    for (let i: u32 = 0; i < count; i++) canonicalKeyOfCompact(recordKey(recordAt(first + i)), dst + <usize>i * KEY_BYTES);
+    return;
+  }
   for (let i: u32 = 0; i < count; i++) memory.copy(dst + <usize>i * KEY_BYTES, recordKey(recordAt(first + i)), KEY_BYTES);
+}
+
+// ---------------------------------------------------------------------------
+// The compact layout's slots (castle-key.ts)
+//
+// u32 slots: the record index in the low COMPACT_INDEX_BITS bits and the low
+// 4 bits of the key's hash above them (a probe visits a record only when
+// those agree, so 15 of 16 foreign slots cost no visit; the full key is
+// compared then, never the hash alone). The home slot is the hash scaled to
+// the slot count (`(hash * count) >> 32`), so the count need not be a power
+// of two: when doubling finds no memory, the slots grow by 1/2, 1/4 or 1/8
+// instead, and the slot block ends close to the size the records that fit
+// need.
+
+/**
+ * The compact table's fuller load once the slots can grow no more: 15/16
+ * (the 72-byte table's 7/8 left S&A 523 at 117,440,512 positions, 7/8 of
+ * 2^27 slots, with 178 MiB of the 4095 unused). Linear probing then costs
+ * some 80 slots (320 bytes, 5 cache lines) per new position, for the last
+ * few million only; the 4-bit tags keep most of them off the records.
+ */
+const COMPACT_TIGHT_N: u32 = 15;
+const COMPACT_TIGHT_D: u32 = 16;
+const COMPACT_INDEX_BITS: u32 = 28;
+const COMPACT_INDEX_MASK: u32 = (1 << COMPACT_INDEX_BITS) - 1;
+let compactSlots: usize = 0;
+let compactSlotCount: u32 = 0;
+
+/** Home slot of `hash` among `count` slots. */
+// @ts-ignore: decorator
+@inline function compactHome(hash: u32, count: u32): u32 {
+  return <u32>((<u64>hash * <u64>count) >> 32);
+}
+
+/** `resetTable` of the compact layout. */
+function resetCompactTable(maxRecords: u32): bool {
+  recordStride = COMPACT_REC_KEY + <usize>compactKeyBytes;
+  keyOffset = COMPACT_REC_KEY;
+  // the 8-byte slots of an earlier solve are not reused after a compact one
+  slots = 0;
+  slotMask = INITIAL_SLOTS - 1;
+  recordLimit = maxRecords < COMPACT_INDEX_MASK ? maxRecords : COMPACT_INDEX_MASK;
+  insertFailure = FAIL_NONE;
+  insertStopReason = 0;
+  slotsAtMemoryLimit = false;
+  recordCount = 0;
+  compactSlotCount = INITIAL_SLOTS;
+  compactSlots = allocate(<u64>INITIAL_SLOTS * 4);
+  if (compactSlots == 0) return false;
+  memory.fill(compactSlots, 0, <usize>INITIAL_SLOTS * 4);
+  const chunk = allocate(<u64>CHUNK_RECORDS * recordStride);
+  if (chunk == 0) return false;
+  store<u32>(CHUNKS, chunk);
+  return true;
+}
+
+/**
+ * Grows the compact slots to `newCount` and rehashes every record into them
+ * (polling the host's stop flag as `growSlots` does). Returns FAIL_NONE,
+ * FAIL_MEMORY (nothing changed) or FAIL_STOPPED.
+ */
+function growCompactSlots(newCount: u32): i32 {
+  const fresh = allocate(<u64>newCount * 4);
+  if (fresh == 0) return FAIL_MEMORY;
+  memory.fill(fresh, 0, <usize>newCount * 4);
+  for (let i: u32 = 1; i <= recordCount; i++) {
+    if (i % GROW_POLL_RECORDS == 0) {
+      const reason = pollStop();
+      if (reason != 0) {
+        insertStopReason = reason;
+        release(fresh, <u64>newCount * 4);
+        return FAIL_STOPPED;
+      }
+    }
+    const hash = hashCompact(recordKey(recordAt(i)));
+    let h = compactHome(hash, newCount);
+    while (load<u32>(fresh + (<usize>h << 2)) != 0) {
+      h++;
+      if (h == newCount) h = 0;
+    }
+    store<u32>(fresh + (<usize>h << 2), (hash << COMPACT_INDEX_BITS) | i);
+  }
+  release(compactSlots, <u64>compactSlotCount * 4);
+  compactSlots = fresh;
+  compactSlotCount = newCount;
+  return FAIL_NONE;
+}
+
+/**
+ * Slots to grow the compact table to from `count` (`count` itself: do not
+ * grow, fill the slots up to TIGHT_LOAD instead). Doubling, unless the
+ * memory left cannot fill twice the slots: then the count at which the
+ * records that still fit (each costing its record and about 4 bytes of open
+ * stacks) end at COMPACT_TIGHT of the slots, so that under a memory cap the
+ * slots take what the records need and no more; never more than the largest
+ * block the arena can hand out (else the growth would fail, and the table
+ * would stop at the slots it has with memory to spare).
+ */
+function compactSlotTarget(count: u32): u32 {
+  const free = <f64>arenaBytesFree();
+  const perRecord = <f64>recordStride + 4;
+  const tight = <f64>COMPACT_TIGHT_N / <f64>COMPACT_TIGHT_D;
+  // the old slots are released after the growth, so their bytes count as free
+  const ideal = (<f64>recordCount + (free + <f64>count * 4) / perRecord) / (tight + 4 / perRecord);
+  // and no more than one block the arena can hand out now (the old slots are still held while they are rehashed)
+  let target = min(min(<f64>count * 2, ideal), <f64>(arenaLargestBlock() >> 2));
+  if (target > 4294967295) target = 4294967295;
+  // a growth by less than 1/16 is not worth its rehash
+  return target < <f64>count * 1.0625 ? count : <u32>target;
+}
+
+/** `findOrInsert` of the compact layout: the same contract, over 20-byte keys and u32 slots. */
+function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32 {
+  const count = compactSlotCount;
+  const tag = hash << COMPACT_INDEX_BITS;
+  let h = compactHome(hash, count);
+  while (true) {
+    const slot = load<u32>(compactSlots + (<usize>h << 2));
+    if (slot == 0) break;
+    if ((slot & ~COMPACT_INDEX_MASK) == tag) {
+      const idx = slot & COMPACT_INDEX_MASK;
+      if (compactKeysEqual(recordAt(idx) + COMPACT_REC_KEY, key)) {
+        lastInsertWasNew = false;
+        return idx;
+      }
+    }
+    h++;
+    if (h == count) h = 0;
+  }
+  if (recordCount + 1 > recordLimit) {
+    insertFailure = FAIL_STATES;
+    return 0;
+  }
+  const index = recordCount + 1;
+  if ((index & (CHUNK_RECORDS - 1)) == 0) {
+    const chunkNo = index >> CHUNK_SHIFT;
+    if (chunkNo >= <u32>MAX_CHUNKS) {
+      insertFailure = FAIL_STATES;
+      return 0;
+    }
+    const chunk = allocate(<u64>CHUNK_RECORDS * recordStride);
+    if (chunk == 0) {
+      insertFailure = FAIL_MEMORY;
+      return 0;
+    }
+    store<u32>(CHUNKS + (<usize>chunkNo << 2), chunk);
+  }
+  recordCount = index;
+  const rec = recordAt(index);
+  store<u32>(rec + REC_PARENT, parent);
+  setRecordMove(rec, move);
+  const dst = rec + COMPACT_REC_KEY;
+  store<u64>(dst, load<u64>(key));
+  store<u64>(dst, load<u64>(key, 8), 8);
+  store<u32>(dst + compactTail, load<u32>(key + compactTail));
+  store<u32>(compactSlots + (<usize>h << 2), tag | index);
+  lastInsertWasNew = true;
+  if (!slotsAtMemoryLimit && <u64>recordCount * MAX_LOAD_D > <u64>count * MAX_LOAD_N) {
+    const target = compactSlotTarget(count);
+    const failure = target > count ? growCompactSlots(target) : FAIL_MEMORY;
+    if (failure == FAIL_MEMORY) {
+      slotsAtMemoryLimit = true;
+    } else if (failure != FAIL_NONE) {
+      insertFailure = failure;
+      return 0;
+    }
+  }
+  if (slotsAtMemoryLimit && <u64>recordCount * COMPACT_TIGHT_D >= <u64>compactSlotCount * COMPACT_TIGHT_N) {
+    insertFailure = FAIL_MEMORY;
+    return 0;
+  }
+  return index;
+}
+
+/** Bytes of the current hash slots (8 per slot, 4 in the compact layout), for the statistics. */
+export function slotBytes(): f64 {
+  return compactLayout ? <f64>compactSlotCount * 4 : (<f64>slotMask + 1) * 8;
 }

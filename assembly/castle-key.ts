@@ -1,0 +1,380 @@
+/**
+ * The compact key of the no-cell Castle games (Beleaguered Castle, Streets
+ * and Alleys, Citadel: any-suit building, no free cells), 19 bytes instead of
+ * position.ts's 48, and the choice between the two layouts at solve start.
+ *
+ * Why a Castle position fits in 20 bytes. Cards leave a column only from its
+ * top, and arrive only on a card one rank higher (any suit: `rank` build) or
+ * on an empty column. So every column of every position reached from the
+ * start is a prefix of some start column (the cards never disturbed) with a
+ * descending run on it: each card of the run is one rank below the card it
+ * lies on, the first one below the prefix's top card, or, when the prefix is
+ * empty, any card (the column was emptied). The decomposition used here is
+ * canonical, a function of the column's cards alone: a column whose deepest
+ * card is the deepest card of start column d has the prefix the longest
+ * common prefix of the two (the cards after it are still a descending run
+ * from its top, since a longer common prefix only moves run cards into it);
+ * any other column is a run with no prefix (a "pure" run). Two columns never
+ * share a deepest card, so no start column is the prefix of two columns.
+ *
+ * The key, 152 or 160 bits (19 or 20 bytes, little-endian):
+ *
+ *   bits   0..15  the four foundations, 4 bits each (clubs first)
+ *   bits  16..    the prefix length of each start column, ceil(log2(L_d + 1))
+ *                 bits for a start column of L_d cards, in start-column order,
+ *                 in a field of 24 bits (every dealt Castle game: 8 columns of
+ *                 at most 7 cards) or 32 (more bits: the 48-byte key is kept)
+ *   then 112 bits 16 groups of 7 bits, each three base-5 digits
+ *                 (d0 + 5 d1 + 25 d2 < 125), the digit of every card of rank
+ *                 1..12 in card-byte order (card byte 4 first)
+ *
+ * A card's digit: when it is a run card, the suit of the card it lies on
+ * (0..3; that card is the one of the next rank up, so its suit names it), or
+ * 4 when it is the deepest card of a pure run; 0 for any other card. Which
+ * cards are run cards follows from the rest of the key: a card is home when
+ * its rank is at most its suit's foundation, in a prefix when it is one of
+ * the first p_d cards of start column d, and on a run otherwise. A King on a
+ * run is always the deepest card of a pure run (nothing is one rank above
+ * it), so Kings need no digit. Decoding (`decodeCompact`) rebuilds every
+ * column from those links, so the key is injective: two different positions
+ * never share one (each digit is a function of the position, and the
+ * position is a function of the key).
+ *
+ * The table (table.ts) keeps the 48-byte key's layout for every other game.
+ * Certificates and the exported stored set always carry position.ts's
+ * canonical 48-byte keys: each compact record is decoded and re-encoded
+ * (`canonicalKeyOfRecord`), so the proof format and `check-proof` do not
+ * depend on this file.
+ */
+import { numColumns, numCells, buildRule, wrapRanks, pooledMode, BUILD_RANK } from './rules';
+import {
+  MAX_COLUMNS, MAX_CELLS, COLUMN_STRIDE, OFF_CARDS, OFF_FOUNDATIONS, POSITION_BYTES,
+  columnLength, setColumnLength, cardAt, setCellCard, setFoundation, encodeKey, decodeKey, hashKey,
+} from './position';
+
+/** Most bytes of a compact key as stored in a record (`compactKeyBytes`: 19 or 20). */
+export const COMPACT_KEY_BYTES: i32 = 20;
+/** Most bits the prefix lengths may take (bits 16..47 of the key). */
+const PREFIX_BITS_MAX: i32 = 32;
+/**
+ * Bytes of the compact key of this solve: 19 when the prefix lengths fit in
+ * 24 bits (every dealt Castle game: eight start columns of at most 7 cards,
+ * 3 bits each; 16 + 24 + 112 = 152 bits), else 20.
+ */
+export let compactKeyBytes: i32 = COMPACT_KEY_BYTES;
+/** Offset of the last four bytes of a compact key (compared and copied as a u32, overlapping the second word when the key is 19 bytes). */
+export let compactTail: usize = 16;
+/** First bit of the digit groups: 40 or 48 (after the foundations and a 24- or 32-bit prefix field). */
+let digitStart: u64 = 48;
+
+/** The last solve started with the compact layout (compact key, 27- or 28-byte records, 4-byte slots, open stacks). */
+export let compactLayout: bool = false;
+/** Test and bench hook: false keeps the 48-byte layout for every game. */
+let compactAllowed: bool = true;
+
+/** Test and bench hook (exported by index.ts): allow (default) or forbid the compact layout for later solves. */
+export function setCompactLayoutAllowed(allowed: bool): void {
+  compactAllowed = allowed;
+}
+
+/** True when the last solve used the compact layout (for the glue's stats and the tests). */
+export function compactLayoutInUse(): bool {
+  return compactLayout;
+}
+
+/** Start columns: cards deepest first, COLUMN_STRIDE bytes each (bytes past a column's length are 0). */
+const BASE_CARDS: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE);
+const BASE_LENGTHS: usize = memory.data(16);
+/** Bit position (from bit 16) and width of each start column's prefix length. */
+const PREFIX_SHIFT: usize = memory.data(16);
+const PREFIX_WIDTH: usize = memory.data(16);
+/** For each card byte: 1 + the start column whose deepest card it is, 0 for none. */
+const BASE_OF: usize = memory.data(64);
+/** PREFIX_MASK[d * 64 + p]: the card bits (bit = card byte) of the first p cards of start column d. */
+const PREFIX_MASK: usize = memory.data(MAX_COLUMNS * 64 * 8);
+
+/** Scratch of encode and decode: the digit of each card byte 4..51 (index card - 4). */
+const DIGITS: usize = memory.data(64, 16);
+/** Scratch of encode: the prefix length found for each start column. */
+const PREFIX_LENGTHS: usize = memory.data(16, 16);
+/** Scratch of decode: CHILD[card] = the run card lying on `card`, 0 for none. */
+const CHILD: usize = memory.data(64, 16);
+/** Scratch position of `canonicalKeyOfRecord`. */
+const SCRATCH: usize = memory.data(POSITION_BYTES, 16);
+
+/** Bits needed for a number 0..n. */
+// @ts-ignore: decorator
+@inline function bitsFor(n: i32): i32 {
+  return n == 0 ? 0 : 32 - <i32>clz(<u32>n);
+}
+
+/**
+ * Chooses the layout of a solve from its rules and start position `start`
+ * (a position in position.ts's layout, before auto-moves): compact when the
+ * rules build down regardless of suit, have no free cells, no wrapping ranks,
+ * are not the pooled game (two cards there may share a byte, so a deepest
+ * card names no single start column), and the prefix lengths fit in 32 bits.
+ * Fills the base tables from `start`'s columns. Sets and returns
+ * `compactLayout`.
+ */
+export function chooseLayout(start: usize): bool {
+  compactLayout = false;
+  if (!compactAllowed || buildRule != BUILD_RANK || numCells != 0 || wrapRanks || pooledMode) return false;
+  memory.fill(BASE_CARDS, 0, MAX_COLUMNS * COLUMN_STRIDE);
+  memory.fill(BASE_OF, 0, 64);
+  let shift = 0;
+  for (let d = 0; d < numColumns; d++) {
+    const n = columnLength(start, d);
+    store<u8>(BASE_LENGTHS + d, n);
+    const width = bitsFor(n);
+    store<u8>(PREFIX_SHIFT + d, shift);
+    store<u8>(PREFIX_WIDTH + d, width);
+    shift += width;
+    let mask: u64 = 0;
+    store<u64>(PREFIX_MASK + (<usize>(d * 64) << 3), 0);
+    for (let i = 0; i < n; i++) {
+      const card = cardAt(start, d, i);
+      store<u8>(BASE_CARDS + d * COLUMN_STRIDE + i, card);
+      mask |= (<u64>1) << <u64>card;
+      store<u64>(PREFIX_MASK + (<usize>(d * 64 + i + 1) << 3), mask);
+    }
+    if (n > 0) store<u8>(BASE_OF + cardAt(start, d, 0), d + 1);
+  }
+  if (shift > PREFIX_BITS_MAX) return false;
+  compactKeyBytes = shift <= 24 ? 19 : 20;
+  compactTail = <usize>compactKeyBytes - 4;
+  digitStart = shift <= 24 ? 40 : 48;
+  compactLayout = true;
+  return true;
+}
+
+/** Cards the column `col` of `p` (`n` cards) shares, from the deepest, with start column `d`. */
+// @ts-ignore: decorator
+@inline function commonPrefix(p: usize, col: i32, n: i32, d: i32): i32 {
+  const limit = min(n, <i32>load<u8>(BASE_LENGTHS + d));
+  const a = p + OFF_CARDS + col * COLUMN_STRIDE;
+  const b = BASE_CARDS + d * COLUMN_STRIDE;
+  let i = 0;
+  while (i < limit) {
+    const x = load<u64>(a + i) ^ load<u64>(b + i);
+    if (x != 0) {
+      i += <i32>(ctz(x) >> 3);
+      break;
+    }
+    i += 8;
+  }
+  return i < limit ? i : limit;
+}
+
+/** The 112 bits of the digit groups: low 64 in `digitsLow`, high 48 in `digitsHigh` (scratch of `packDigits`). */
+let digitsLow: u64 = 0;
+let digitsHigh: u64 = 0;
+
+/** Packs DIGITS (48 base-5 digits) into 16 groups of 7 bits (`digitsLow`, `digitsHigh`). */
+// @ts-ignore: decorator
+@inline function packDigits(): void {
+  let low: u64 = 0;
+  let high: u64 = 0;
+  for (let g = 0; g < 16; g++) {
+    const at = DIGITS + <usize>(g * 3);
+    const v = <u64>(<u32>load<u8>(at) + <u32>load<u8>(at, 1) * 5 + <u32>load<u8>(at, 2) * 25);
+    const pos = <u64>(g * 7);
+    if (pos < 64) {
+      low |= v << pos;
+      if (pos > 57) high |= v >> (64 - pos);
+    } else {
+      high |= v << (pos - 64);
+    }
+  }
+  digitsLow = low;
+  digitsHigh = high;
+}
+
+/**
+ * Writes the compact key of `p` (a position reached in the solve that
+ * `chooseLayout` set up, with no free cells) at `out`: the key's
+ * `compactKeyBytes` bytes and zero bytes up to 24, so that `out` holds three
+ * whole words (the file comment has the encoding).
+ */
+export function encodeCompact(p: usize, out: usize): void {
+  v128.store(DIGITS, v128.splat<i64>(0));
+  v128.store(DIGITS, v128.splat<i64>(0), 16);
+  v128.store(DIGITS, v128.splat<i64>(0), 32);
+  v128.store(PREFIX_LENGTHS, v128.splat<i64>(0));
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) continue;
+    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+    const bottom = <i32>load<u8>(base);
+    const d1 = <i32>load<u8>(BASE_OF + bottom);
+    let from = 1;
+    if (d1 != 0) {
+      const prefix = commonPrefix(p, c, n, d1 - 1);
+      store<u8>(PREFIX_LENGTHS + d1 - 1, prefix);
+      from = prefix;
+    } else if (bottom < 52) {
+      store<u8>(DIGITS + bottom - 4, 4);
+    }
+    // each run card after the first: the suit of the card below it
+    for (let i = from; i < n; i++) {
+      const card = <i32>load<u8>(base + i);
+      store<u8>(DIGITS + card - 4, load<u8>(base + i - 1) & 3);
+    }
+  }
+  let prefixes: u64 = 0;
+  for (let d = 0; d < numColumns; d++) {
+    prefixes |= <u64>load<u8>(PREFIX_LENGTHS + d) << <u64>load<u8>(PREFIX_SHIFT + d);
+  }
+  const f = load<u32>(p + OFF_FOUNDATIONS);
+  const foundations = <u64>((f & 0xf) | ((f >> 4) & 0xf0) | ((f >> 8) & 0xf00) | ((f >> 12) & 0xf000));
+  packDigits();
+  const ds = digitStart;
+  store<u64>(out, foundations | (prefixes << 16) | (digitsLow << ds));
+  store<u64>(out, (digitsLow >> (64 - ds)) | (digitsHigh << ds), 8);
+  store<u64>(out, digitsHigh >> (64 - ds), 16);
+}
+
+/**
+ * Rebuilds the position of a compact key at `key` into `p`: columns in
+ * canonical order (by deepest card, empty columns last, as position.ts's
+ * `decodeKey` gives them), no free cells, the foundations of the key.
+ */
+export function decodeCompact(key: usize, p: usize): void {
+  const w0 = load<u64>(key);
+  const w1 = load<u64>(key, 8);
+  // the third word: 24 bits (19-byte key, read from byte 15 so as not to pass the key's end) or 32
+  const w2 = compactKeyBytes == 19 ? <u64>(load<u32>(key, 15) >> 8) : <u64>load<u32>(key, 16);
+  // foundations, and the cards in play (rank above the foundation)
+  let inPlay: u64 = 0;
+  for (let s = 0; s < 4; s++) {
+    const f = <i32>((w0 >> <u64>(s << 2)) & 15);
+    setFoundation(p, s, f);
+    for (let r = f + 1; r <= 13; r++) inPlay |= (<u64>1) << <u64>((r << 2) | s);
+  }
+  // prefixes
+  let prefixCards: u64 = 0;
+  let starts: u64 = 0;
+  const prefixes = w0 >> 16;
+  for (let d = 0; d < numColumns; d++) {
+    const width = <u64>load<u8>(PREFIX_WIDTH + d);
+    const len = <i32>((prefixes >> <u64>load<u8>(PREFIX_SHIFT + d)) & ((<u64>1 << width) - 1));
+    store<u8>(PREFIX_LENGTHS + d, len);
+    if (len > 0) {
+      prefixCards |= load<u64>(PREFIX_MASK + (<usize>(d * 64 + len) << 3));
+      starts |= (<u64>1) << <u64>load<u8>(BASE_CARDS + d * COLUMN_STRIDE);
+    }
+  }
+  // digits
+  const ds = digitStart;
+  const low = (w0 >> ds) | (w1 << (64 - ds));
+  const high = (w1 >> ds) | (w2 << (64 - ds));
+  for (let g = 0; g < 16; g++) {
+    const pos = <u64>(g * 7);
+    let v: u64;
+    if (pos < 64) {
+      v = low >> pos;
+      if (pos > 57) v |= high << (64 - pos);
+    } else {
+      v = high >> (pos - 64);
+    }
+    const x = <u32>(v & 127);
+    const at = DIGITS + <usize>(g * 3);
+    store<u8>(at, x % 5);
+    store<u8>(at, (x / 5) % 5, 1);
+    store<u8>(at, x / 25, 2);
+  }
+  // links of the run cards
+  v128.store(CHILD, v128.splat<i64>(0));
+  v128.store(CHILD, v128.splat<i64>(0), 16);
+  v128.store(CHILD, v128.splat<i64>(0), 32);
+  v128.store(CHILD, v128.splat<i64>(0), 48);
+  let run = inPlay & ~prefixCards;
+  while (run != 0) {
+    const card = <i32>ctz(run);
+    run &= run - 1;
+    const digit = card >= 52 ? 4 : <i32>load<u8>(DIGITS + card - 4);
+    if (digit == 4) starts |= (<u64>1) << <u64>card;
+    else store<u8>(CHILD + (((card >> 2) + 1) << 2 | digit), card);
+  }
+  // columns, by deepest card
+  let c = 0;
+  while (starts != 0) {
+    const first = <i32>ctz(starts);
+    starts &= starts - 1;
+    const out = p + OFF_CARDS + c * COLUMN_STRIDE;
+    let n = 0;
+    let top = first;
+    if ((prefixCards >> <u64>first) & 1) {
+      const d = <i32>load<u8>(BASE_OF + first) - 1;
+      n = <i32>load<u8>(PREFIX_LENGTHS + d);
+      const from = BASE_CARDS + d * COLUMN_STRIDE;
+      for (let i = 0; i < n; i += 8) store<u64>(out + i, load<u64>(from + i));
+      top = <i32>load<u8>(out + n - 1);
+    } else {
+      store<u8>(out, first);
+      n = 1;
+    }
+    let next = <i32>load<u8>(CHILD + top);
+    while (next != 0) {
+      store<u8>(out + n, next);
+      n++;
+      next = <i32>load<u8>(CHILD + next);
+    }
+    setColumnLength(p, c, n);
+    c++;
+  }
+  for (; c < MAX_COLUMNS; c++) setColumnLength(p, c, 0);
+  for (let i = 0; i < MAX_CELLS; i++) setCellCard(p, i, 0);
+}
+
+/** 32-bit hash of a compact key (`compactKeyBytes` bytes: two words and the u32 at `compactTail`; the same rounds as position.ts's `hashKey`). */
+export function hashCompact(key: usize): u32 {
+  let h: u64 = 0x27d4eb2f165667c5;
+  for (let w = 0; w < 3; w++) {
+    let k = w < 2 ? load<u64>(key + (<usize>w << 3)) : <u64>load<u32>(key + compactTail);
+    k *= 0xc2b2ae3d27d4eb4f;
+    k = rotl<u64>(k, 31);
+    k *= 0x9e3779b185ebca87;
+    h ^= k;
+    h = rotl<u64>(h, 27) * 0x9e3779b185ebca87 + 0x85ebca77c2b2ae63;
+  }
+  h ^= h >> 33;
+  h *= 0xc2b2ae3d27d4eb4f;
+  h ^= h >> 29;
+  h *= 0x165667b19e3779f9;
+  h ^= h >> 32;
+  return <u32>h;
+}
+
+/** True when two compact keys are equal (all `compactKeyBytes` bytes, never the hash alone). */
+// @ts-ignore: decorator
+@inline export function compactKeysEqual(a: usize, b: usize): bool {
+  const t = compactTail;
+  return load<u64>(a) == load<u64>(b) && load<u64>(a, 8) == load<u64>(b, 8) && load<u32>(a + t) == load<u32>(b + t);
+}
+
+/** Writes the key of `p` in the solve's layout at `out` (48 bytes of room): compact or position.ts's. */
+// @ts-ignore: decorator
+@inline export function encodeStateKey(p: usize, out: usize): void {
+  if (compactLayout) encodeCompact(p, out);
+  else encodeKey(p, out);
+}
+
+/** Hash of a key in the solve's layout. */
+// @ts-ignore: decorator
+@inline export function hashStateKey(key: usize): u32 {
+  return compactLayout ? hashCompact(key) : hashKey(key);
+}
+
+/** Rebuilds the position of a key in the solve's layout into `p`. */
+// @ts-ignore: decorator
+@inline export function decodeStateKey(key: usize, p: usize): void {
+  if (compactLayout) decodeCompact(key, p);
+  else decodeKey(key, p);
+}
+
+/** Writes position.ts's canonical 48-byte key of the compact key at `key` to `out` (for certificates and exports). */
+export function canonicalKeyOfCompact(key: usize, out: usize): void {
+  decodeCompact(key, SCRATCH);
+  encodeKey(SCRATCH, out);
+}

@@ -1,0 +1,39 @@
+/**
+ * The compact layout of the no-cell Castle games (assembly/castle-key.ts)
+ * against the 72-byte one, in one engine: each deal solved under the same
+ * memory cap with the compact layout allowed and forbidden, printing the
+ * verdict, positions stored and expanded, engine memory, bytes per stored
+ * position, the open stacks' peak entries and the CPU seconds of each solve.
+ * A development tool (docs/engine.md, "Memory layouts"); not a test.
+ *
+ *   npx tsx bench/compact-memory.ts streets_and_alleys 77 [capMiB=256] [maxStates=100000000] [both|compact|wide]
+ *   npx tsx bench/compact-memory.ts streets_and_alleys 523 4095 2000000000 compact   # the deep budget's full search
+ *
+ * The deadline is the deep budget's, 30 minutes.
+ */
+import { parseArgs } from 'node:util';
+import { Engine } from '../client-sdk/core/engine.js';
+import { resolveDeal } from '../client-sdk/api/request.js';
+
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const [game = 'streets_and_alleys', dealArg = '77', capArg = '256', maxArg = '100000000', which = 'both'] = positionals;
+const deal = resolveDeal({ game, deal: Number(dealArg) } as Parameters<typeof resolveDeal>[0]);
+const cap = Number(capArg) * 1024 * 1024;
+const engine = await Engine.create();
+const raw = (engine as unknown as { exports: Record<string, (...a: number[]) => number> }).exports;
+for (const compact of which === 'both' ? [true, false] : [which === 'compact']) {
+  raw.setCompactLayoutAllowed(compact ? 1 : 0);
+  const cpu0 = process.cpuUsage();
+  const out = engine.solve(deal, { maxStates: Number(maxArg), timeoutMs: 1_800_000 }, undefined, cap);
+  const cpu = process.cpuUsage(cpu0);
+  const cpuS = (cpu.user + cpu.system) / 1e6;
+  const { statesStored: stored, statesExpanded: expanded, memoryBytes } = out.stats;
+  console.log(
+    `${game} ${dealArg} cap ${capArg} MiB ${compact && raw.compactLayoutInUse() ? 'compact' : '72-byte'}: ${out.verdict}` +
+      `${out.verdict === 'unknown' ? ` (${out.reason})` : ''}, stored ${stored}, expanded ${expanded}, ` +
+      `memory ${(memoryBytes / 2 ** 20).toFixed(1)} MiB, ${(memoryBytes / stored).toFixed(1)} B/stored, ` +
+      `slots ${(raw.slotBytes() / stored).toFixed(1)} B/stored, open peak ${raw.openEntriesPeakCount()} entries (${raw.openBlocksCount()} blocks), cpu ${cpuS.toFixed(2)} s, ` +
+      `${(stored / cpuS).toFixed(0)} stored/cpu-s`,
+  );
+}
+raw.setCompactLayoutAllowed(1);

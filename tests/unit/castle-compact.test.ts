@@ -1,0 +1,162 @@
+/**
+ * The compact layout of the no-cell Castle games (assembly/castle-key.ts:
+ * 19-byte keys, 27-byte records, u32 slots, open stacks) against the 72-byte
+ * layout, in one engine, by the test hook `setCompactLayoutAllowed`.
+ *
+ * The two layouts expand the same positions in the same order, so record i
+ * of one is record i of the other: every stored position's compact key,
+ * decoded and re-encoded as position.ts's canonical 48-byte key (the export
+ * path of certificates), must equal the key the 72-byte layout stored. That
+ * checks decode(encode(p)) == p on every position of the search (reachable
+ * positions, tens of thousands a deal), and that the compact key is
+ * injective on them (a collision would merge two records, and the record
+ * sequences would part).
+ */
+import { beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../client-sdk/core/engine.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
+import { checkCertificate } from '../../client-sdk/core/proof/check.js';
+import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
+import { applyMove, checkMove } from '../../client-sdk/core/verify.js';
+import type { Deal } from '../../client-sdk/core/rules.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+
+interface Hooks {
+  setCompactLayoutAllowed(allowed: number): void;
+  compactLayoutInUse(): number;
+}
+
+let engine: Engine;
+let hooks: Hooks;
+beforeAll(async () => {
+  engine = await Engine.create();
+  hooks = (engine as unknown as { exports: Hooks }).exports;
+});
+afterAll(() => hooks.setCompactLayoutAllowed(1));
+
+/** Solves `deal` in one layout; the stored keys (canonical, record order) and the outcome. */
+function solveIn(compact: boolean, deal: Deal, maxStates: number, memoryLimitBytes?: number) {
+  hooks.setCompactLayoutAllowed(compact ? 1 : 0);
+  const outcome = engine.solve(deal, { maxStates, timeoutMs: 120_000 }, undefined, memoryLimitBytes);
+  const used = hooks.compactLayoutInUse() === 1;
+  const keys = engine.storedKeys(maxStates + 1);
+  const fingerprint = engine.fingerprint();
+  hooks.setCompactLayoutAllowed(1);
+  return { outcome, used, keys, fingerprint };
+}
+
+/** Both layouts on `deal`: the same verdict, counts, keys record by record, and fingerprint. */
+function expectSameSearch(deal: Deal, maxStates: number): number {
+  const compact = solveIn(true, deal, maxStates);
+  const wide = solveIn(false, deal, maxStates);
+  expect(compact.used).toBe(true);
+  expect(wide.used).toBe(false);
+  expect(compact.outcome.verdict).toBe(wide.outcome.verdict);
+  expect(compact.outcome.stats.statesStored).toBe(wide.outcome.stats.statesStored);
+  expect(compact.outcome.stats.statesExpanded).toBe(wide.outcome.stats.statesExpanded);
+  expect(compact.outcome.moves).toEqual(wide.outcome.moves);
+  const a = compact.keys!;
+  const b = wide.keys!;
+  expect(a.length).toBe(compact.outcome.stats.statesStored * KEY_BYTES);
+  // record by record (a mismatch names the first record that differs)
+  let firstDiff = -1;
+  for (let i = 0; i < a.length && firstDiff < 0; i += KEY_BYTES) {
+    if (Buffer.compare(a.subarray(i, i + KEY_BYTES), b.subarray(i, i + KEY_BYTES)) !== 0) firstDiff = i / KEY_BYTES;
+  }
+  expect(firstDiff).toBe(-1);
+  expect(compact.fingerprint).toBe(wide.fingerprint);
+  // the compact records are pairwise distinct positions
+  const sorted = Array.from({ length: a.length / KEY_BYTES }, (_, i) => a.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES)).sort(Buffer.compare);
+  for (let i = 1; i < sorted.length; i++) expect(Buffer.compare(sorted[i - 1], sorted[i])).not.toBe(0);
+  return compact.outcome.stats.statesStored;
+}
+
+/** Plays `count` random legal single-card moves (column to column or foundation) on a copy of `deal`, seeded. */
+function randomWalk(deal: Deal, count: number, seed: number): Deal {
+  let layout = deal.layout;
+  let s = seed >>> 0;
+  const next = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s;
+  };
+  for (let step = 0; step < count; step++) {
+    const legal: Move[] = [];
+    layout.columns.forEach((column, from) => {
+      if (column.length === 0) return;
+      const card = column[column.length - 1];
+      const tries: Move[] = [{ from: 'column', fromIndex: from, to: 'foundation', toIndex: 0, count: 1, card, auto: false }];
+      for (let to = 0; to < layout.columns.length; to++) {
+        if (to !== from) tries.push({ from: 'column', fromIndex: from, to: 'column', toIndex: to, count: 1, card, auto: false });
+      }
+      for (const m of tries) if (checkMove(deal.rules, layout, m) === null) legal.push(m);
+    });
+    if (legal.length === 0) break;
+    layout = applyMove(deal.rules, layout, legal[next() % legal.length]);
+  }
+  return { rules: deal.rules, layout };
+}
+
+describe('the compact layout of the no-cell Castle games', () => {
+  it('is chosen for Streets and Alleys, Beleaguered Castle and Citadel, and not for FreeCell, Fortress or a pooled solve', () => {
+    const used = (game: string, deal: number) => {
+      engine.solve(resolveDeal({ game, deal, numbering: 'pysolfc' }), { maxStates: 1000, timeoutMs: 10_000 });
+      return hooks.compactLayoutInUse() === 1;
+    };
+    expect(used('streets_and_alleys', 1)).toBe(true);
+    expect(used('beleaguered_castle', 1)).toBe(true);
+    expect(used('citadel', 1)).toBe(true);
+    expect(used('freecell', 1)).toBe(false);
+    expect(used('fortress', 1)).toBe(false);
+    engine.solvePooled(resolveDeal({ game: 'streets_and_alleys', deal: 1, numbering: 'pysolfc' }), ['CD', 'H', 'S'], { maxStates: 1000, timeoutMs: 10_000 });
+    expect(hooks.compactLayoutInUse()).toBe(0);
+  });
+
+  it.each([
+    ['streets_and_alleys', [1, 2, 3, 4, 5, 77], 50_000],
+    ['beleaguered_castle', [1, 2, 3, 10, 954], 50_000],
+    ['citadel', Array.from({ length: 40 }, (_, i) => i + 1), 2_000],
+  ] as const)('%s: every stored position round-trips to the 72-byte layout\'s key, record by record', (game, deals, least) => {
+    let positions = 0;
+    for (const n of deals) positions += expectSameSearch(resolveDeal({ game, deal: n, numbering: 'pysolfc' }), 60_000);
+    expect(positions).toBeGreaterThan(least);
+  }, 120_000);
+
+  it('from random positions as the start (start columns that end in runs, emptied columns): the same searches', () => {
+    let positions = 0;
+    for (const [game, n, steps] of [['streets_and_alleys', 11, 25], ['streets_and_alleys', 12, 60], ['beleaguered_castle', 13, 40], ['citadel', 14, 10]] as const) {
+      for (let seed = 1; seed <= 3; seed++) {
+        const start = randomWalk(resolveDeal({ game, deal: n, numbering: 'pysolfc' }), steps, seed * 7919 + n);
+        positions += expectSameSearch(start, 20_000);
+      }
+    }
+    expect(positions).toBeGreaterThan(20_000);
+  }, 120_000);
+
+  it('a Castle certificate written from compact records passes the independent checker', () => {
+    for (const [game, n] of [['beleaguered_castle', 1], ['streets_and_alleys', 1]] as const) {
+      hooks.setCompactLayoutAllowed(1);
+      const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
+      const outcome = solveWithProof(engine, deal, { maxStates: 2_000_000, timeoutMs: 120_000 }, {
+        proof: { certificate: true, maxPositions: 2_000_000, maxBytes: 100 * 2 ** 20, game, deal: { number: String(n), numbering: 'pysolfc' } },
+      });
+      expect(outcome.verdict).toBe('unsolvable');
+      expect(hooks.compactLayoutInUse()).toBe(1);
+      const cert = outcome.proof?.certificate;
+      if (!cert?.included) throw new Error(`no certificate: ${JSON.stringify(cert)}`);
+      const result = checkCertificate(cert.certificate);
+      expect(result, JSON.stringify({ ...result, header: undefined })).toMatchObject({ ok: true, positions: outcome.stats.statesStored });
+    }
+  }, 120_000);
+
+  it('under the same memory cap the compact layout stores at least twice the positions (Streets and Alleys 77, 48 MiB)', () => {
+    const deal = resolveDeal({ game: 'streets_and_alleys', deal: 77, numbering: 'pysolfc' });
+    const cap = 48 * 2 ** 20;
+    const compact = solveIn(true, deal, 100_000_000, cap);
+    const wide = solveIn(false, deal, 100_000_000, cap);
+    expect([compact.outcome.verdict, compact.outcome.verdict === 'unknown' && compact.outcome.reason]).toEqual(['unknown', 'memory']);
+    expect([wide.outcome.verdict, wide.outcome.verdict === 'unknown' && wide.outcome.reason]).toEqual(['unknown', 'memory']);
+    expect(compact.outcome.stats.memoryBytes).toBeLessThanOrEqual(cap);
+    expect(compact.outcome.stats.statesStored).toBeGreaterThanOrEqual(2 * wide.outcome.stats.statesStored);
+  }, 120_000);
+});
