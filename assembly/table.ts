@@ -294,6 +294,37 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   return findOrInsertWide(key, hashKey(key), parent, move);
 }
 
+/**
+ * Claims the next record index for an insert: checks the record limit and,
+ * at a chunk boundary, allocates the next chunk of `chunkBytes` (the
+ * layout's records times its stride). Returns the new index (recordCount
+ * is advanced), or 0 with `insertFailure` set to FAIL_STATES (limit or
+ * MAX_CHUNKS reached) or FAIL_MEMORY (no chunk could be allocated).
+ */
+// @ts-ignore: decorator
+@inline function claimRecord(chunkBytes: u64): u32 {
+  if (recordCount + 1 > recordLimit) {
+    insertFailure = FAIL_STATES;
+    return 0;
+  }
+  const index = recordCount + 1;
+  if ((index & (CHUNK_RECORDS - 1)) == 0) {
+    const chunkNo = index >> CHUNK_SHIFT;
+    if (chunkNo >= <u32>MAX_CHUNKS) {
+      insertFailure = FAIL_STATES;
+      return 0;
+    }
+    const chunk = allocate(chunkBytes);
+    if (chunk == 0) {
+      insertFailure = FAIL_MEMORY;
+      return 0;
+    }
+    store<u32>(CHUNKS + (<usize>chunkNo << 2), chunk);
+  }
+  recordCount = index;
+  return index;
+}
+
 /** `findOrInsert` of the 72-byte layout. */
 function findOrInsertWide(key: usize, hash: u32, parent: u32, move: u32): u32 {
   let h = hash & slotMask;
@@ -309,25 +340,8 @@ function findOrInsertWide(key: usize, hash: u32, parent: u32, move: u32): u32 {
     }
     h = (h + 1) & slotMask;
   }
-  if (recordCount + 1 > recordLimit) {
-    insertFailure = FAIL_STATES;
-    return 0;
-  }
-  const index = recordCount + 1;
-  if ((index & (CHUNK_RECORDS - 1)) == 0) {
-    const chunkNo = index >> CHUNK_SHIFT;
-    if (chunkNo >= <u32>MAX_CHUNKS) {
-      insertFailure = FAIL_STATES;
-      return 0;
-    }
-    const chunk = allocate(<u64>CHUNK_RECORDS * RECORD_BYTES);
-    if (chunk == 0) {
-      insertFailure = FAIL_MEMORY;
-      return 0;
-    }
-    store<u32>(CHUNKS + (<usize>chunkNo << 2), chunk);
-  }
-  recordCount = index;
+  const index = claimRecord(<u64>CHUNK_RECORDS * RECORD_BYTES);
+  if (index == 0) return 0;
   const rec = wideRecordAt(index);
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
@@ -528,25 +542,8 @@ function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32
     h++;
     if (h == count) h = 0;
   }
-  if (recordCount + 1 > recordLimit) {
-    insertFailure = FAIL_STATES;
-    return 0;
-  }
-  const index = recordCount + 1;
-  if ((index & (CHUNK_RECORDS - 1)) == 0) {
-    const chunkNo = index >> CHUNK_SHIFT;
-    if (chunkNo >= <u32>MAX_CHUNKS) {
-      insertFailure = FAIL_STATES;
-      return 0;
-    }
-    const chunk = allocate(<u64>CHUNK_RECORDS * recordStride);
-    if (chunk == 0) {
-      insertFailure = FAIL_MEMORY;
-      return 0;
-    }
-    store<u32>(CHUNKS + (<usize>chunkNo << 2), chunk);
-  }
-  recordCount = index;
+  const index = claimRecord(<u64>CHUNK_RECORDS * recordStride);
+  if (index == 0) return 0;
   const rec = recordAt(index);
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
