@@ -46,6 +46,7 @@ import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../clien
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { poolingApplies } from '../../client-sdk/core/pools.js';
 import { defaultSolveThreads, solveSideBySide, solveThreads } from './two-threads.js';
+import { budgetPermille } from './progress-budget.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
 import { exitOnUsageError, isEntryPoint, userPath } from './usage.js';
 
@@ -115,8 +116,7 @@ function progressBar(limits: SolveLimits, memoryLimitBytes: number): { options: 
     },
     cliProgress.Presets.shades_classic,
   );
-  const permille = (p: SolveProgress) =>
-    Math.min(1000, Math.floor(1000 * Math.max(p.statesStored / limits.maxStates, p.memoryBytes / memoryLimitBytes, p.elapsedMs / limits.timeoutMs)));
+  const permille = (p: SolveProgress) => budgetPermille(limits, memoryLimitBytes, p.statesStored, p.memoryBytes, p.elapsedMs);
   let last: SolveProgress = { statesStored: 0, statesExpanded: 0, memoryBytes: 0, elapsedMs: 0 };
   let started = false;
   const onProgress = (p: SolveProgress) => {

@@ -32,6 +32,7 @@ import type { Deal } from '../../client-sdk/core/rules.js';
 import type { ShortenOptions } from '../../client-sdk/core/shorten.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { createPool } from '../pool.js';
+import { budgetPermille } from './progress-budget.js';
 import {
   newProgressSlots,
   progressSlot,
@@ -188,10 +189,7 @@ export function sideBySideProgress(limits: SolveLimits, memoryLimitBytes: number
       const pooling = slot[PROGRESS_POOLING];
       const seconds = (now - s.at) / 1000;
       const sameSearch = s.reports > 0 && pooling === s.pooling && stored >= s.stored && seconds > 0;
-      const permille = Math.min(
-        1000,
-        Math.floor(1000 * Math.max(stored / limits.maxStates, memory / memoryLimitBytes, (now - began) / limits.timeoutMs)),
-      );
+      const permille = budgetPermille(limits, memoryLimitBytes, stored, memory, now - began);
       const payload = {
         label: searchLabel(pooling).padEnd(15),
         stored: stored.toLocaleString('en'),
