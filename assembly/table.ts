@@ -270,7 +270,8 @@ export function touchRecord(hash: u32): u64 {
 export let lastInsertWasNew: bool = false;
 
 /**
- * Finds the record whose key equals the KEY_BYTES at `key`; when there is
+ * Finds the record whose key equals the key at `key` (the solve's layout:
+ * KEY_BYTES, or `compactKeyBytes` in the compact layout); when there is
  * none, stores a new record (parent, move, next = 0) and returns its index
  * with `lastInsertWasNew` set. Returns 0 when the state budget or memory ran
  * out, or the host asked to stop while the slots grew (`insertFailure` tells which).
