@@ -101,3 +101,22 @@ export function openBlocksCount(): u32 {
   return openBlocksAllocated;
 }
 export { slotBytes } from './table';
+
+export { setLayeredSearch, layerCount } from './layers';
+export { layeredViolations, layeredInUse } from './search';
+import { keysHeldPeak, purges, keysHeld } from './table';
+
+/** Most positions whose keys the last layered solve held at once (its peak live set; 0 outside the layered pass). */
+export function layeredPeakLive(): u32 {
+  return keysHeldPeak;
+}
+
+/** Positions whose keys the last layered solve still held at its end. */
+export function layeredLiveAtEnd(): u32 {
+  return keysHeld;
+}
+
+/** Purges of closed layers the last layered solve made. */
+export function layeredPurges(): u32 {
+  return purges;
+}

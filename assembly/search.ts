@@ -47,6 +47,8 @@ import {
 import { pollStop } from './host';
 import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
+import { layeredRequested, setupLayers, layerOfKey, pushLayer, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
+import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow } from './table';
 
 export const VERDICT_SOLVED: i32 = 0;
 export const VERDICT_UNSOLVABLE: i32 = 1;
@@ -737,6 +739,11 @@ function pushStacked(index: u32, scan: i32, bucket: i32): void {
 
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 function pushOpen(index: u32, depth: i32): void {
+  if (layeredTable) {
+    // the layered pass: the record's layer (table.ts set `insertLayer` when it stored it)
+    if (!pushLayer(index, insertLayer)) stopReason = REASON_MEMORY;
+    return;
+  }
   const rec = itemAt(index);
   scores(depth);
   const s = v128.load(SCORES);
@@ -973,6 +980,11 @@ function lookupChildren(parent: u32): bool {
   const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
   for (let k = 0; k < n; k++) {
     const word = load<u32>(BATCH_WORD + (<usize>k << 2));
+    // the layered pass rests on no child being below the layer expanded (layers.ts): checked on every child
+    if (layeredTable && layerOfKey(BATCH_KEYS + <usize>k * KEY_BYTES) < currentLayer) {
+      layerViolations++;
+      return false;
+    }
     const index = findOrInsert(BATCH_KEYS + <usize>k * KEY_BYTES, load<u32>(BATCH_HASH + (<usize>k << 2)), parent, word & ~BATCH_WON);
     if (index == 0) {
       insertFailed();
@@ -982,6 +994,12 @@ function lookupChildren(parent: u32): bool {
     if (word & BATCH_WON) {
       goalIndex = index;
       return false;
+    }
+    if (layeredTable) {
+      // no scores to measure: the layer orders the pass
+      pushOpen(index, depth);
+      if (stopReason != REASON_NONE) return false;
+      continue;
     }
     applyMeasuredMove(PARENT, word & MOVE_BITS);
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
@@ -1513,6 +1531,11 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   goalIndex = 0;
   lazyOutOfMemory = false;
   chooseLayout(START);
+  setLayeredTable(layeredRun && compactLayout);
+  if (layeredTable) {
+    setupLayers(START, numColumns);
+    currentLayer = 0;
+  }
   if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
     stopReason = REASON_MEMORY;
     return false;
@@ -1781,6 +1804,54 @@ function eagerSearch(): void {
   batching = false;
 }
 
+/** The solve runs the layered pass (`setLayeredSearch` and the compact layout): set by `solve`. */
+let layeredRun: bool = false;
+/** The layer the layered pass expands: every open position is in it or above it. */
+let currentLayer: i32 = 0;
+/** Children the layered pass made below the layer it expanded (a broken measure: the pass then ends with VERDICT_ERROR). */
+let layerViolations: u32 = 0;
+
+/** Children of the last layered solve that were below their parent's layer (0 unless the measure is wrong). */
+export function layeredViolations(): u32 {
+  return layerViolations;
+}
+
+/** True when the last solve ran the layered pass. */
+export function layeredInUse(): bool {
+  return layeredRun;
+}
+
+/**
+ * The layered complete pass (layers.ts): expands the open positions of the
+ * lowest layer that has any (LIFO within a layer), children going to their
+ * own layers (never a lower one: checked in `lookupChildren`). When a layer
+ * has no open position left, every layer up to it is closed
+ * (`closeLayersBelow`): table.ts may then drop their keys. Complete when no
+ * layer has an open position: every stored position was expanded, as in
+ * `eagerLoop`, so the stored set is the whole reachable set.
+ */
+function layeredLoop(): void {
+  while (goalIndex == 0) {
+    let index = popLayer(currentLayer);
+    while (index == 0) {
+      let next = currentLayer + 1;
+      while (next < MAX_LAYERS && !layerHasOpen(next)) next++;
+      if (next >= MAX_LAYERS) return;
+      currentLayer = next;
+      closeLayersBelow(next);
+      index = popLayer(currentLayer);
+    }
+    if (stopReason != REASON_NONE) return;
+    statesExpanded++;
+    if (mustStop()) return;
+    decodeStateKey(recordKey(recordAt(index)), PARENT);
+    const word = recordMove(recordAt(index));
+    parentDepth = moveDepth(word);
+    repeatCard = repeatCardOf(word);
+    if (!expand(index, false)) return;
+  }
+}
+
 /** The loop of `eagerSearch`. */
 function eagerLoop(): void {
   while (goalIndex == 0) {
@@ -1828,6 +1899,10 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyPeakBytes = 0;
 
   lazyPhase = true;
+  layerViolations = 0;
+  // the layered pass: eager from the start, compact layout only (chooseLayout is called again by startPhase)
+  layeredRun = layeredRequested && !pooledMode && chooseLayout(START);
+  setLayeredTable(false);
   ruleScans = scanCountOverride > 0 ? scanCountOverride : defaultScanCount;
   activeScans = ruleScans;
   lazyQuotaReached = false;
@@ -1836,8 +1911,14 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   // The pooled game searches eagerly only: the lazy phase replays pending
   // moves by card byte (applyMove), which names no single card when two
   // cards of one rank and pool share it.
-  if (pooledMode) lazyPhase = false;
-  if (pooledMode) {
+  if (pooledMode || layeredRun) lazyPhase = false;
+  if (layeredRun) {
+    if (startPhase(maxStates, memoryLimitBytes)) {
+      batching = true;
+      layeredLoop();
+      batching = false;
+    }
+  } else if (pooledMode) {
     if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
   } else if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
   if (!lazyQuotaReached) queuedTotal = entryCount;
@@ -1853,6 +1934,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   lazyPhase = false;
   activeScans = EAGER_SCANS;
 
+  if (layerViolations != 0) return VERDICT_ERROR;
   if (goalIndex != 0) {
     // A pooled win proves nothing about the real deal: no solution is written.
     if (pooledMode) return VERDICT_SOLVED;

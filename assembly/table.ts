@@ -26,6 +26,7 @@
 import { allocate, release, arenaResets, arenaBytesFree, arenaLargestBlock } from './arena';
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './position';
+import { MAX_LAYERS, layerOfKey, countInLayer } from './layers';
 import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
 
 export const REC_PARENT: usize = 0;
@@ -106,7 +107,9 @@ const GROW_POLL_RECORDS: u32 = 1 << 20;
 /** Address of record `index` (1-based). */
 // @ts-ignore: decorator
 @inline export function recordAt(index: u32): usize {
-  return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * recordStride);
+  // bit 0 of a chunk's word: the layered pass kept only its parents and moves (8 bytes a record, `compactClosedChunk`)
+  const word = <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2));
+  return (word & ~1) + ((<usize>(index & (CHUNK_RECORDS - 1))) * select<usize>(8, recordStride, word & 1));
 }
 
 /** `recordAt` of the 72-byte layout, with its constant stride (the FreeCell family's hot path). */
@@ -467,6 +470,7 @@ function resetCompactTable(maxRecords: u32): bool {
   const chunk = allocate(<u64>CHUNK_RECORDS * recordStride);
   if (chunk == 0) return false;
   store<u32>(CHUNKS, chunk);
+  resetLayeredTable();
   return true;
 }
 
@@ -543,8 +547,22 @@ function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32
     h++;
     if (h == count) h = 0;
   }
-  const index = claimRecord(<u64>CHUNK_RECORDS * recordStride);
-  if (index == 0) return 0;
+  let index: u32;
+  if (layeredTable) {
+    index = claimLayered(key);
+    if (index == 0) return 0;
+    // a purge made room: the slots moved, so find the free slot again (the key is not in them)
+    if (purgedInClaim) {
+      h = compactHome(hash, count);
+      while (load<u32>(compactSlots + (<usize>h << 2)) != 0) {
+        h++;
+        if (h == count) h = 0;
+      }
+    }
+  } else {
+    index = claimRecord(<u64>CHUNK_RECORDS * recordStride);
+    if (index == 0) return 0;
+  }
   const rec = recordAt(index);
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
@@ -554,6 +572,7 @@ function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32
   store<u32>(dst + compactTail, load<u32>(key + compactTail));
   store<u32>(compactSlots + (<usize>h << 2), tag | index);
   lastInsertWasNew = true;
+  if (layeredTable) return layeredAfterInsert(index);
   if (!slotsAtMemoryLimit && <u64>recordCount * MAX_LOAD_D > <u64>count * MAX_LOAD_N) {
     const target = compactSlotTarget(count);
     const failure = target > count ? growCompactSlots(target) : FAIL_MEMORY;
@@ -574,4 +593,310 @@ function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32
 /** Bytes of the current hash slots (8 per slot, 4 in the compact layout), for the statistics. */
 export function slotBytes(): f64 {
   return compactLayout ? <f64>compactSlotCount * 4 : (<f64>slotMask + 1) * 8;
+}
+
+// ---------------------------------------------------------------------------
+// The layered pass's table (layers.ts, search.ts `layeredLoop`)
+//
+// Each record index belongs to one layer: a layer takes its indices from
+// chunks of its own (`claimLayered`), so the indices of one layer increase
+// (its open stack's delta coding needs that) and a chunk holds one layer's
+// records. Once the pass has moved past a layer (`closeLayersBelow`), no
+// lookup can meet its positions again, and a purge (`purgeClosedLayers`)
+// drops their slots and turns each of their chunks into an 8-byte-a-record
+// block of parents and moves (bit 0 of the chunk's word, `recordAt`), whose
+// key bytes go to a free list of chunk blocks that later chunks reuse. The
+// positions count (`recordCount`) is every position ever stored.
+
+/** The current solve runs the layered pass (set by search.ts before `resetTable`). */
+export let layeredTable: bool = false;
+/** Layers below this one are closed (their positions can never be met again). */
+export let openLayerLow: i32 = 0;
+/** The layer of the record the last new insert stored. */
+export let insertLayer: i32 = 0;
+/** A `claimLayered` purged the slots, so the free slot its caller found has moved. */
+let purgedInClaim: bool = false;
+/** Records whose slots (and keys) are held: the live set, and its most since the reset. */
+export let keysHeld: u32 = 0;
+export let keysHeldPeak: u32 = 0;
+/** Of `keysHeld`, those of closed layers (a purge drops them). */
+let keysClosed: u32 = 0;
+/** Purges made since the reset. */
+export let purges: u32 = 0;
+/** The layer of each chunk. */
+const CHUNK_LAYER: usize = memory.data(MAX_CHUNKS);
+/** Per layer: its current chunk (chunk number) and the next free offset in it (CHUNK_RECORDS: none). */
+const LAYER_CHUNK: usize = memory.data(MAX_LAYERS * 4);
+const LAYER_FILL: usize = memory.data(MAX_LAYERS * 4);
+/** Per layer: its records whose keys are held. */
+const LAYER_HELD: usize = memory.data(MAX_LAYERS * 4);
+/** Chunk numbers handed out so far. */
+let chunksUsed: u32 = 0;
+/** Freed chunk blocks (CHUNK_RECORDS * recordStride bytes), linked through their first word. */
+let freeChunks: usize = 0;
+/** Parent-and-move blocks carved and not yet used: the next one's address, and how many are left. */
+let pmNext: usize = 0;
+let pmLeft: u32 = 0;
+const PM_BYTES: u64 = <u64>CHUNK_RECORDS * 8;
+
+/** Host hook of search.ts: the next `resetTable` of the compact layout sets up a layered table (true) or a plain one. */
+export function setLayeredTable(on: bool): void {
+  layeredTable = on;
+}
+
+/** Empties the layered state (from `resetCompactTable`). */
+function resetLayeredTable(): void {
+  openLayerLow = 0;
+  insertLayer = 0;
+  keysHeld = 0;
+  keysHeldPeak = 0;
+  keysClosed = 0;
+  purges = 0;
+  chunksUsed = 0;
+  freeChunks = 0;
+  pmNext = 0;
+  pmLeft = 0;
+  purgedInClaim = false;
+  for (let k = 0; k < MAX_LAYERS; k++) {
+    store<u32>(LAYER_CHUNK + (<usize>k << 2), 0);
+    store<u32>(LAYER_FILL + (<usize>k << 2), CHUNK_RECORDS);
+    store<u32>(LAYER_HELD + (<usize>k << 2), 0);
+  }
+}
+
+/** A chunk block: a freed one, else from the arena; 0 when the memory ran out. */
+function takeChunkBlock(): usize {
+  const free = freeChunks;
+  if (free != 0) {
+    freeChunks = <usize>load<u32>(free);
+    return free;
+  }
+  return allocate(<u64>CHUNK_RECORDS * recordStride);
+}
+
+/**
+ * Claims a record index for the new key at `key` in its layer (`insertLayer`
+ * is set to it): the next offset of the layer's chunk, or a fresh chunk.
+ * When no chunk can be had, purges the closed layers (if any are held) and
+ * tries once more. Returns 0 with `insertFailure` set as `claimRecord` does.
+ */
+function claimLayered(key: usize): u32 {
+  purgedInClaim = false;
+  const layer = layerOfKey(key);
+  insertLayer = layer;
+  if (recordCount + 1 > recordLimit) {
+    insertFailure = FAIL_STATES;
+    return 0;
+  }
+  const at = <usize>layer << 2;
+  let fill = load<u32>(LAYER_FILL + at);
+  let chunkNo = load<u32>(LAYER_CHUNK + at);
+  if (fill >= CHUNK_RECORDS) {
+    if (chunksUsed >= <u32>MAX_CHUNKS) {
+      insertFailure = FAIL_STATES;
+      return 0;
+    }
+    if (chunksUsed == 0) {
+      // chunk 0 (from resetCompactTable) goes to the start position's layer; index 0 stays unused
+      fill = 1;
+    } else {
+      let block = takeChunkBlock();
+      if (block == 0 && keysClosed > 0) {
+        purgeClosedLayers();
+        purgedInClaim = true;
+        block = takeChunkBlock();
+      }
+      if (block == 0) {
+        insertFailure = FAIL_MEMORY;
+        return 0;
+      }
+      store<u32>(CHUNKS + (<usize>chunksUsed << 2), <u32>block);
+      fill = 0;
+    }
+    chunkNo = chunksUsed++;
+    store<u8>(CHUNK_LAYER + chunkNo, layer);
+    store<u32>(LAYER_CHUNK + at, chunkNo);
+  }
+  store<u32>(LAYER_FILL + at, fill + 1);
+  recordCount++;
+  countInLayer(layer);
+  return (chunkNo << CHUNK_SHIFT) | fill;
+}
+
+/** True when record `index`'s layer is closed. */
+// @ts-ignore: decorator
+@inline function recordClosed(index: u32): bool {
+  return <i32>load<u8>(CHUNK_LAYER + (<usize>index >> CHUNK_SHIFT)) < openLayerLow;
+}
+
+/**
+ * The layered half of `findOrInsertCompact` after a new record `index` took
+ * its slot: counts it, grows the slots past 5/8 of live records (after a
+ * purge when closed records are a quarter of them), and under the memory
+ * cap fills them to 15/16. Returns `index`, or 0 with `insertFailure` set.
+ */
+function layeredAfterInsert(index: u32): u32 {
+  keysHeld++;
+  if (keysHeld > keysHeldPeak) keysHeldPeak = keysHeld;
+  const at = LAYER_HELD + (<usize>insertLayer << 2);
+  store<u32>(at, load<u32>(at) + 1);
+  if (<u64>keysHeld * MAX_LOAD_D > <u64>compactSlotCount * MAX_LOAD_N) {
+    if (keysClosed * 4 >= keysHeld) purgeClosedLayers();
+    if (!slotsAtMemoryLimit && <u64>keysHeld * MAX_LOAD_D > <u64>compactSlotCount * MAX_LOAD_N) {
+      const count = compactSlotCount;
+      let target = <f64>count * 2;
+      const most = <f64>(arenaLargestBlock() >> 2);
+      if (target > most) target = most;
+      if (target > 4294967295) target = 4294967295;
+      const failure = target < <f64>count * 1.0625 ? FAIL_MEMORY : growLayeredSlots(<u32>target);
+      if (failure == FAIL_MEMORY) {
+        slotsAtMemoryLimit = true;
+      } else if (failure != FAIL_NONE) {
+        insertFailure = failure;
+        return 0;
+      }
+    }
+  }
+  if (slotsAtMemoryLimit && <u64>keysHeld * COMPACT_TIGHT_D >= <u64>compactSlotCount * COMPACT_TIGHT_N) {
+    if (keysClosed > 0) purgeClosedLayers();
+    if (<u64>keysHeld * COMPACT_TIGHT_D >= <u64>compactSlotCount * COMPACT_TIGHT_N) {
+      insertFailure = FAIL_MEMORY;
+      return 0;
+    }
+  }
+  return index;
+}
+
+/**
+ * `growCompactSlots` of the layered table: the records to rehash are those
+ * in the old slots (not 1..recordCount, whose closed ones have no key any
+ * more). Returns FAIL_NONE, FAIL_MEMORY (nothing changed) or FAIL_STOPPED.
+ */
+function growLayeredSlots(newCount: u32): i32 {
+  const fresh = allocate(<u64>newCount * 4);
+  if (fresh == 0) return FAIL_MEMORY;
+  memory.fill(fresh, 0, <usize>newCount * 4);
+  const oldCount = compactSlotCount;
+  for (let s: u32 = 0; s < oldCount; s++) {
+    if ((s & (GROW_POLL_RECORDS - 1)) == GROW_POLL_RECORDS - 1) {
+      const reason = pollStop();
+      if (reason != 0) {
+        insertStopReason = reason;
+        release(fresh, <u64>newCount * 4);
+        return FAIL_STOPPED;
+      }
+    }
+    const slot = load<u32>(compactSlots + (<usize>s << 2));
+    if (slot == 0) continue;
+    const i = slot & COMPACT_INDEX_MASK;
+    const hash = hashCompact(recordKey(recordAt(i)));
+    let h = compactHome(hash, newCount);
+    while (load<u32>(fresh + (<usize>h << 2)) != 0) {
+      h++;
+      if (h == newCount) h = 0;
+    }
+    store<u32>(fresh + (<usize>h << 2), (hash << COMPACT_INDEX_BITS) | i);
+  }
+  release(compactSlots, <u64>oldCount * 4);
+  compactSlots = fresh;
+  compactSlotCount = newCount;
+  return FAIL_NONE;
+}
+
+/**
+ * Closes every layer below `layer` (the pass has no open position below
+ * it, and no move lowers the layer: layers.ts): their held records become
+ * purgeable. Purges when the closed records are at least half the live ones.
+ */
+export function closeLayersBelow(layer: i32): void {
+  for (let k = openLayerLow; k < layer && k < MAX_LAYERS; k++) keysClosed += load<u32>(LAYER_HELD + (<usize>k << 2));
+  if (layer > openLayerLow) openLayerLow = layer;
+  if (keysClosed > 0 && <u64>keysClosed * 2 >= <u64>(keysHeld - keysClosed)) purgeClosedLayers();
+}
+
+/** A block for one chunk's parents and moves (PM_BYTES), carved from freed chunk blocks or from the arena; 0 when none. */
+function takePmBlock(): usize {
+  if (pmLeft == 0) {
+    const free = freeChunks;
+    if (free != 0) {
+      freeChunks = <usize>load<u32>(free);
+      pmNext = free;
+      pmLeft = <u32>((<u64>CHUNK_RECORDS * recordStride) / PM_BYTES);
+    } else {
+      const block = allocate(PM_BYTES);
+      if (block == 0) return 0;
+      pmNext = block;
+      pmLeft = 1;
+    }
+  }
+  const block = pmNext;
+  pmNext += <usize>PM_BYTES;
+  pmLeft--;
+  return block;
+}
+
+/**
+ * Drops the slots of every record of a closed layer and keeps only the
+ * parents and moves of their chunks. The slots are swept in place: from an
+ * empty slot, cyclically, a closed record's slot is emptied, and a live
+ * record after an emptied slot in the same run of full slots is taken out
+ * and put back from its home slot (it lands at or before where it was, so
+ * no run that a lookup of a record already passed is broken: linear
+ * probing's deletion, for many slots at once). Then each closed chunk's
+ * parents and moves go to an 8-byte-a-record block (bit 0 of its word) and
+ * its block goes to the free list; a chunk for which no such block can be
+ * had is compacted in place (its key bytes stay unused).
+ */
+function purgeClosedLayers(): void {
+  purges++;
+  const count = compactSlotCount;
+  let start: u32 = 0;
+  while (start < count && load<u32>(compactSlots + (<usize>start << 2)) != 0) start++;
+  if (start == count) unreachable();
+  let hole = false;
+  let s = start;
+  for (let n: u32 = 0; n < count; n++) {
+    s++;
+    if (s == count) s = 0;
+    const at = compactSlots + (<usize>s << 2);
+    const slot = load<u32>(at);
+    if (slot == 0) {
+      hole = false;
+      continue;
+    }
+    const i = slot & COMPACT_INDEX_MASK;
+    if (recordClosed(i)) {
+      store<u32>(at, 0);
+      hole = true;
+      continue;
+    }
+    if (!hole) continue;
+    store<u32>(at, 0);
+    const hash = hashCompact(recordKey(recordAt(i)));
+    let h = compactHome(hash, count);
+    while (load<u32>(compactSlots + (<usize>h << 2)) != 0) {
+      h++;
+      if (h == count) h = 0;
+    }
+    store<u32>(compactSlots + (<usize>h << 2), slot);
+  }
+  keysHeld -= keysClosed;
+  keysClosed = 0;
+  for (let k = 0; k < openLayerLow && k < MAX_LAYERS; k++) store<u32>(LAYER_HELD + (<usize>k << 2), 0);
+  for (let c: u32 = 0; c < chunksUsed; c++) {
+    const wordAt = CHUNKS + (<usize>c << 2);
+    const word = <usize>load<u32>(wordAt);
+    if ((word & 1) != 0 || <i32>load<u8>(CHUNK_LAYER + c) >= openLayerLow) continue;
+    // the layer's current chunk is closed too: its unused offsets stay unused
+    const layer = <i32>load<u8>(CHUNK_LAYER + c);
+    if (load<u32>(LAYER_CHUNK + (<usize>layer << 2)) == c) store<u32>(LAYER_FILL + (<usize>layer << 2), CHUNK_RECORDS);
+    const pm = takePmBlock();
+    const dst = pm != 0 ? pm : word;
+    for (let r: u32 = 0; r < CHUNK_RECORDS; r++) store<u64>(dst + (<usize>r << 3), load<u64>(word + <usize>r * recordStride));
+    store<u32>(wordAt, <u32>(dst | 1));
+    if (pm != 0) {
+      store<u32>(word, <u32>freeChunks);
+      freeChunks = word;
+    }
+  }
 }

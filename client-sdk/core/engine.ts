@@ -56,6 +56,7 @@ interface EngineInterface {
 const FUNCTIONS = [
   'inputAddress', 'outputAddress', 'outputMoveCount', 'expandedCount', 'solve', 'lastStopReason', 'statesStored',
   'memoryBytesUsed', 'keyBytes', 'exportBufferAddress', 'exportKeys', 'fingerprintLowBits', 'fingerprintHighBits',
+  'setLayeredSearch', 'layeredInUse',
 ] as const;
 
 /**
@@ -148,6 +149,9 @@ interface EngineExports {
   exportKeys(first: number): number;
   fingerprintLowBits(): number;
   fingerprintHighBits(): number;
+  // the layered pass (assembly/layers.ts)
+  setLayeredSearch(on: number): void;
+  layeredInUse(): number;
   // shortening (assembly/beam.ts)
   shortenBegin(width: number, memoryLimitBytes: number): number;
   shortenBeam(width: number, prefix: number): number;
@@ -346,6 +350,9 @@ export class Engine {
     return this.run(deal, limits, stop, memoryLimitBytes, progress) as SolveOutcome;
   }
 
+  /** The last `run` was the layered pass: its stored keys are partly gone. */
+  private lastLayered = false;
+
   /** Counters of the last `run`. */
   private lastStats: SolveOutcome['stats'] = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
 
@@ -360,12 +367,15 @@ export class Engine {
     this.progress = progress && { onProgress: progress.onProgress, intervalMs, started, next: started + intervalMs };
     const e = this.exports;
     let verdictCode: number;
+    e.setLayeredSearch(limits.layered === true && this.pools === undefined ? 1 : 0);
     try {
       verdictCode = e.solve(limits.maxStates, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES));
     } finally {
       this.stopFlag = undefined;
       this.progress = undefined;
+      e.setLayeredSearch(0);
     }
+    this.lastLayered = e.layeredInUse() === 1;
     const stats = {
       statesExpanded: e.expandedCount(),
       statesStored: e.statesStored(),
@@ -462,6 +472,7 @@ export class Engine {
    * stored set is the whole reachable space.
    */
   fingerprint(): string {
+    if (this.lastLayered) throw new SolverError('engine_error', 'the layered pass keeps no stored set to fingerprint');
     const low = this.exports.fingerprintLowBits() >>> 0;
     const high = this.exports.fingerprintHighBits() >>> 0;
     return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
@@ -480,7 +491,7 @@ export class Engine {
   storedKeys(maxPositions: number): Uint8Array | null {
     const e = this.exports;
     const total = e.statesStored();
-    if (total > maxPositions) return null;
+    if (total > maxPositions || this.lastLayered) return null;
     const size = e.keyBytes();
     const out = new Uint8Array(total * size);
     let first = 1;

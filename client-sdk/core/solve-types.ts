@@ -29,6 +29,15 @@ export interface SolveLimits {
   maxStates: number;
   /** Wall-clock deadline in milliseconds from the start of the search. */
   timeoutMs: number;
+  /**
+   * Run the layered complete pass instead of the best-first search
+   * (assembly/layers.ts, docs/engine.md "The layered pass"): positions
+   * expanded in increasing measure, closed layers' keys dropped. Only in the
+   * compact layout (Beleaguered Castle, Streets and Alleys, Citadel);
+   * ignored elsewhere. Default false. Its stored set cannot be exported
+   * (no `storedKeys`, no fingerprint: the keys of closed layers are gone).
+   */
+  layered?: boolean;
 }
 
 /** Counters of one solve. */
