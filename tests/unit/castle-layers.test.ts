@@ -1,0 +1,178 @@
+/**
+ * The layered complete pass of the compact Castle layout (assembly/layers.ts,
+ * docs/engine.md "The layered pass"): the measure M that orders it never
+ * falls along a move (checked here with the checker's own moves, independent
+ * of the engine), and the pass gives the full search's verdict and positions
+ * count, with solutions the checker replays and fewer keys held than stored.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../client-sdk/core/engine.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { applyMove, checkMove, checkSolution } from '../../client-sdk/core/verify.js';
+import { rankOf, cardToString } from '../../client-sdk/core/cards.js';
+import type { Deal, Layout } from '../../client-sdk/core/rules.js';
+import type { Move } from '../../client-sdk/core/moves.js';
+
+interface Hooks {
+  layeredInUse(): number;
+  layeredPeakLive(): number;
+  layeredViolations(): number;
+  layerCount(layer: number): number;
+}
+
+let engine: Engine;
+let hooks: Hooks;
+beforeAll(async () => {
+  engine = await Engine.create();
+  hooks = (engine as unknown as { exports: Hooks }).exports;
+});
+
+/**
+ * M of `layout` for the start columns of `start`, computed from the cards
+ * (not from the engine's key): cards on the foundations plus the start
+ * columns' incompatible links (card j + 1 not one rank below card j) that
+ * are broken (the column whose deepest card is the start column's deepest
+ * card no longer holds the dealt cards 0..j + 1).
+ */
+function measure(start: Layout, layout: Layout): number {
+  let m = layout.foundations.reduce((a, b) => a + b, 0);
+  for (const dealt of start.columns) {
+    if (dealt.length === 0) continue;
+    const column = layout.columns.find((c) => c.length > 0 && c[0] === dealt[0]);
+    let prefix = 0;
+    if (column) while (prefix < dealt.length && prefix < column.length && column[prefix] === dealt[prefix]) prefix++;
+    for (let j = 0; j + 1 < dealt.length; j++) {
+      if (j + 2 > prefix && rankOf(dealt[j + 1]) !== rankOf(dealt[j]) - 1) m++;
+    }
+  }
+  return m;
+}
+
+/** Every legal single-card move of `layout` (column to column, column to foundation: the only moves of these games). */
+function legalMoves(deal: Deal, layout: Layout): Move[] {
+  const legal: Move[] = [];
+  layout.columns.forEach((column, from) => {
+    if (column.length === 0) return;
+    const card = cardToString(column[column.length - 1]);
+    const tries: Move[] = [{ from: 'column', fromIndex: from, to: 'foundation', toIndex: 0, count: 1, card, auto: false }];
+    for (let to = 0; to < layout.columns.length; to++) {
+      if (to !== from) tries.push({ from: 'column', fromIndex: from, to: 'column', toIndex: to, count: 1, card, auto: false });
+    }
+    for (const m of tries) if (checkMove(deal.rules, layout, m) === null) legal.push(m);
+  });
+  return legal;
+}
+
+/** A seeded linear congruential generator (the walks must be reproducible). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s;
+  };
+}
+
+/** Solves `deal` with the layered pass and with the full search. */
+function both(deal: Deal, maxStates: number) {
+  const layered = engine.solve(deal, { maxStates, timeoutMs: 120_000, layered: true });
+  const used = hooks.layeredInUse() === 1;
+  const peak = hooks.layeredPeakLive();
+  const violations = hooks.layeredViolations();
+  let histogram = 0;
+  for (let k = 0; k < 128; k++) histogram += hooks.layerCount(k);
+  const full = engine.solve(deal, { maxStates, timeoutMs: 120_000 });
+  expect(hooks.layeredInUse()).toBe(0);
+  return { layered, full, used, peak, violations, histogram };
+}
+
+describe('the layered pass of the compact Castle layout', () => {
+  it('M never falls along a legal move, from the deals and from random-walk positions (the checker\'s moves)', () => {
+    let checked = 0;
+    let linkBreaks = 0;
+    for (const game of ['streets_and_alleys', 'beleaguered_castle', 'citadel'] as const) {
+      for (const n of [1, 5, 11, 77, 954]) {
+        const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
+        for (let seed = 1; seed <= 3; seed++) {
+          const next = lcg(seed * 7919 + n);
+          let layout = deal.layout;
+          for (let step = 0; step < 120; step++) {
+            const legal = legalMoves(deal, layout);
+            if (legal.length === 0) break;
+            const here = measure(deal.layout, layout);
+            for (const move of legal) {
+              const child = applyMove(deal.rules, layout, move);
+              const m = measure(deal.layout, child);
+              expect(m, `${game} ${n} seed ${seed} step ${step}`).toBeGreaterThanOrEqual(here);
+              if (move.to !== 'foundation' && m > here) linkBreaks++;
+              checked++;
+            }
+            layout = applyMove(deal.rules, layout, legal[next() % legal.length]);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(5_000);
+    // the measure is not just the foundations: tableau moves raise it too
+    expect(linkBreaks).toBeGreaterThan(100);
+  }, 120_000);
+
+  it.each([
+    ['beleaguered_castle', [1, 3, 21, 26]],
+    ['streets_and_alleys', [1, 2, 5, 6]],
+    ['citadel', [21, 26, 46]],
+  ] as const)('%s unsolvable deals: the same verdict, positions and expansions as the full search', (game, deals) => {
+    for (const n of deals) {
+      const r = both(resolveDeal({ game, deal: n, numbering: 'pysolfc' }), 2_000_000);
+      expect(r.used).toBe(true);
+      expect(r.violations).toBe(0);
+      expect(r.full.verdict).toBe('unsolvable');
+      expect(r.layered.verdict).toBe('unsolvable');
+      expect(r.layered.stats.statesStored).toBe(r.full.stats.statesStored);
+      expect(r.layered.stats.statesExpanded).toBe(r.full.stats.statesExpanded);
+      expect(r.histogram).toBe(r.layered.stats.statesStored);
+    }
+  }, 120_000);
+
+  it('frees what it can no longer reach: Streets and Alleys 5 holds under half its positions\' keys at once', () => {
+    const r = both(resolveDeal({ game: 'streets_and_alleys', deal: 5, numbering: 'pysolfc' }), 2_000_000);
+    expect(r.layered.verdict).toBe('unsolvable');
+    expect(r.layered.stats.statesStored).toBe(r.full.stats.statesStored);
+    expect(r.layered.stats.statesStored).toBeGreaterThan(50_000);
+    expect(r.peak).toBeGreaterThan(0);
+    expect(r.peak).toBeLessThan(r.layered.stats.statesStored / 2);
+  }, 120_000);
+
+  it('solved from positions late in a won game: the solution replays under the checker, the verdict is the full search\'s', () => {
+    let solved = 0;
+    for (const [game, n] of [['citadel', 1], ['citadel', 3], ['beleaguered_castle', 2], ['streets_and_alleys', 4]] as const) {
+      const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
+      const won = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
+      expect(won.verdict).toBe('solved');
+      // start where 36 cards are home (its reachable set is small), or at the last tableau move
+      const lastTableau = won.moves.reduce((at, m, i) => (!m.auto && m.to !== 'foundation' ? i : at), 0);
+      let layout = deal.layout;
+      for (const m of won.moves.slice(0, lastTableau)) {
+        if (layout.foundations.reduce((a, b) => a + b, 0) >= 36) break;
+        layout = applyMove(deal.rules, layout, m);
+      }
+      const late: Deal = { rules: deal.rules, layout };
+      const r = both(late, 3_000_000);
+      expect(r.used).toBe(true);
+      expect(r.violations).toBe(0);
+      expect(r.full.verdict).toBe('solved');
+      expect(r.layered.verdict).toBe('solved');
+      expect(checkSolution(late.rules, late.layout, r.layered.moves).ok).toBe(true);
+      solved++;
+    }
+    expect(solved).toBe(4);
+  }, 120_000);
+
+  it('is not used outside the compact layout (FreeCell), where the search is the usual one', () => {
+    const deal = resolveDeal({ game: 'freecell', deal: 1, numbering: 'ms' });
+    const a = engine.solve(deal, { maxStates: 100_000, timeoutMs: 10_000, layered: true });
+    expect(hooks.layeredInUse()).toBe(0);
+    const b = engine.solve(deal, { maxStates: 100_000, timeoutMs: 10_000 });
+    expect(a.verdict).toBe('solved');
+    expect(a.stats.statesStored).toBe(b.stats.statesStored);
+  });
+});
