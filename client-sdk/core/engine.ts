@@ -11,7 +11,7 @@
  * module out of step fail at start instead of searching the wrong position.
  */
 import { cardToString, rankOf, suitOf, makeCard, type Card } from './cards.js';
-import { BUILD_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES, type Deal } from './rules.js';
+import { BUILD_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES, type Deal, type Rules } from './rules.js';
 import { MOVE_SOURCES, MOVE_TARGETS, type Move } from './moves.js';
 import { SolverError } from './errors.js';
 import { elapsedMsSince, UNKNOWN_REASONS, type SolveLimits, type SolveOutcome, type UnknownReason } from './solve-types.js';
@@ -52,11 +52,22 @@ interface EngineInterface {
   targets: Map<number, Move['to']>;
 }
 
+/**
+ * True when the layered pass (`SolveLimits.layered`) can run under `rules`:
+ * the compact layout's games (assembly/castle-key.ts `chooseLayout`): any-suit
+ * building, no free cells, no wrapping ranks. (A board whose start columns
+ * need more than 32 bits of prefix lengths gets the plain eager search, still
+ * complete.)
+ */
+export function layeredApplies(rules: Rules): boolean {
+  return rules.build === 'rank' && rules.freeCells === 0 && !rules.wrap;
+}
+
 /** Engine functions the glue calls; checked to exist at instantiation. */
 const FUNCTIONS = [
   'inputAddress', 'outputAddress', 'outputMoveCount', 'expandedCount', 'solve', 'lastStopReason', 'statesStored',
   'memoryBytesUsed', 'keyBytes', 'exportBufferAddress', 'exportKeys', 'fingerprintLowBits', 'fingerprintHighBits',
-  'setLayeredSearch', 'layeredInUse',
+  'setLayeredSearch', 'layeredInUse', 'layeredPeakLive', 'layeredPurges',
 ] as const;
 
 /**
@@ -152,6 +163,8 @@ interface EngineExports {
   // the layered pass (assembly/layers.ts)
   setLayeredSearch(on: number): void;
   layeredInUse(): number;
+  layeredPeakLive(): number;
+  layeredPurges(): number;
   // shortening (assembly/beam.ts)
   shortenBegin(width: number, memoryLimitBytes: number): number;
   shortenBeam(width: number, prefix: number): number;
@@ -376,6 +389,7 @@ export class Engine {
       e.setLayeredSearch(0);
     }
     this.lastLayered = e.layeredInUse() === 1;
+    const layered = this.lastLayered ? { layered: { peakLive: e.layeredPeakLive() >>> 0, purges: e.layeredPurges() >>> 0 } } : {};
     const stats = {
       statesExpanded: e.expandedCount(),
       statesStored: e.statesStored(),
@@ -385,9 +399,9 @@ export class Engine {
     const abi = this.abi;
     this.lastStats = stats;
     if (verdictCode === abi.verdictSolved && this.pools !== undefined) return 'pooled_solvable';
-    if (verdictCode === abi.verdictUnsolvable) return { verdict: 'unsolvable', moves: [], stats };
+    if (verdictCode === abi.verdictUnsolvable) return { verdict: 'unsolvable', moves: [], stats, ...layered };
     if (verdictCode === abi.verdictUnknown) {
-      return { verdict: 'unknown', reason: abi.reasons.get(e.lastStopReason()) ?? 'memory', moves: [], stats };
+      return { verdict: 'unknown', reason: abi.reasons.get(e.lastStopReason()) ?? 'memory', moves: [], stats, ...layered };
     }
     if (verdictCode !== abi.verdictSolved) throw new SolverError('engine_error', 'the engine could not rebuild its solution');
     const moves = this.readSolution(deal.rules.foundationBase);
@@ -395,7 +409,7 @@ export class Engine {
     if (!check.ok) {
       throw new SolverError('solution_check_failed', `the solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
     }
-    return { verdict: 'solved', moves, stats };
+    return { verdict: 'solved', moves, stats, ...layered };
   }
 
   /**

@@ -30,14 +30,17 @@ export interface SolveLimits {
   /** Wall-clock deadline in milliseconds from the start of the search. */
   timeoutMs: number;
   /**
-   * Run the layered complete pass instead of the best-first search
-   * (assembly/layers.ts, docs/engine.md "The layered pass"): positions
-   * expanded in increasing measure, closed layers' keys dropped. Only in the
-   * compact layout (Beleaguered Castle, Streets and Alleys, Citadel);
-   * ignored elsewhere. Default false. Its stored set cannot be exported
-   * (no `storedKeys`, no fingerprint: the keys of closed layers are gone).
+   * The layered complete pass (assembly/layers.ts, docs/engine.md "The
+   * layered pass"): positions expanded in increasing measure, the keys of
+   * closed layers dropped, so a complete search needs far less memory. Only
+   * in the compact layout (Beleaguered Castle, Streets and Alleys, Citadel:
+   * `layeredApplies`); ignored elsewhere. `true`: the search is the layered
+   * pass. `'after_memory'`: the best-first search, and when it ends for
+   * memory, the layered pass with the time left (`solveWithProof` only; the
+   * CLI's `--deep`). Default: neither. A layered answer has no certificate
+   * (the keys of closed layers are gone: no `storedKeys`, no fingerprint).
    */
-  layered?: boolean;
+  layered?: boolean | 'after_memory';
 }
 
 /** Counters of one solve. */
@@ -68,6 +71,16 @@ export interface SolveOutcome {
   proof?: ProofOutcome;
   /** Set when the solve was asked to shorten its solution and it was solved (client-sdk/core/shorten.ts). */
   optimize?: ShortenReport;
+  /** Set when the answer is the layered pass's (`SolveLimits.layered`, docs/engine.md "The layered pass"). */
+  layered?: LayeredSummary;
+}
+
+/** What the layered pass of a solve held and dropped. */
+export interface LayeredSummary {
+  /** Most positions whose keys were held at once (the rest of `statesStored` kept only parent and move, 8 bytes each). */
+  peakLive: number;
+  /** Times the keys of closed layers were dropped. */
+  purges: number;
 }
 
 /**

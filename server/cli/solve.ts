@@ -33,7 +33,7 @@
 import { accessSync, constants, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
-import { Engine, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine.js';
+import { Engine, layeredApplies, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import {
   buildSolveResponse, defaultNumbering, OPTIMIZE_MS_CAP, PLAYER_OPTIMIZE_MS, resolveDeal, resolveLimits, resolveOptimize,
@@ -63,6 +63,8 @@ interface CliOptions {
   optimizeMs?: string;
   fast?: boolean;
   deep?: boolean;
+  /** `--layered`: the search is the layered complete pass (compact-layout games; docs/cli.md "Deep budget"). */
+  layered?: boolean;
   maxMemoryMb?: string;
   /** true: `--progress`, false: `--no-progress`, undefined: on when stderr is a terminal. */
   progress?: boolean;
@@ -264,7 +266,9 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   if (!parsed.success) throw validationError(parsed.error);
   const req = parsed.data;
   const deal = resolveDeal(req);
-  const limits = resolveLimits(req.limits, offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG), req.game);
+  // the layered pass: --layered runs it alone; --deep runs it after a full search that ended for memory
+  const layered = !layeredApplies(deal.rules) ? undefined : opts.layered ? true : opts.deep ? ('after_memory' as const) : undefined;
+  const limits: SolveLimits = { ...resolveLimits(req.limits, offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG), req.game), ...(layered ? { layered } : {}) };
   const optimize = resolveOptimize(req);
   const memoryLimitBytes = memoryLimit(opts, budget);
 
@@ -313,11 +317,13 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
       writeFileSync(opts.proof, certificate.certificate);
       process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes); check it with: ${checkCommand} ${opts.proof}\n`);
     } else {
-      process.stderr.write(`no certificate written: the verdict is ${outcome.verdict}${certificate && !certificate.included ? ` (${certificate.reason})` : ''}\n`);
+      const why = outcome.layered ? ' (the layered pass keeps no stored set to certify)' : certificate && !certificate.included ? ` (${certificate.reason})` : '';
+      process.stderr.write(`no certificate written: the verdict is ${outcome.verdict}${why}\n`);
     }
   }
   const response = buildSolveResponse(req.game, deal, limits, outcome);
-  const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB${sideBySide ? ' a search' : ''}`;
+  const layeredNote = outcome.layered ? `; the layered pass held at most ${outcome.layered.peakLive} positions' keys (${outcome.layered.purges} purges)` : '';
+  const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB${sideBySide ? ' a search' : ''}${layeredNote}`;
   // where the pooled pass applies, how the two searches shared the machine
   const searchNote = !poolingApplies(deal.rules)
     ? undefined
@@ -354,7 +360,8 @@ export function solveCommand(): Command {
   .option('--max-states <n>', `state budget (default ${DEFAULT_LIMITS_CONFIG.defaultMaxStates}, a game's own first; at most DEEP_MAX_STATES, default 2000000000)`)
   .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, a game's own first; at most DEEP_TIMEOUT_MS, default 1800000)`)
   .option('--max-memory-mb <n>', `engine memory cap, MiB (default: the engine's most; ${MIN_MEMORY_MB} up to DEEP_MAX_MEMORY_MB, default 4095)`)
-  .option('--deep', 'the deep budget for offline work: DEEP_MAX_STATES, DEEP_TIMEOUT_MS, DEEP_MAX_MEMORY_MB (explicit limits win)')
+  .option('--deep', 'the deep budget for offline work: DEEP_MAX_STATES, DEEP_TIMEOUT_MS, DEEP_MAX_MEMORY_MB (explicit limits win); in the no-cell Castle games a full search that ends for memory is followed by the layered pass')
+  .option('--layered', 'no-cell Castle games: search with the layered complete pass alone (less memory, no certificate; docs/engine.md "The layered pass")')
   .option('--progress', 'show progress on stderr even when it is not a terminal (on a terminal it is on)')
   .option('--no-progress', 'no progress, even on a terminal')
   .option('--optimize-ms <n>', `time to spend shortening the solution, ms (default ${PLAYER_OPTIMIZE_MS}, at most ${OPTIMIZE_MS_CAP})`)

@@ -10,6 +10,7 @@ import { Engine } from '../../client-sdk/core/engine.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { applyMove, checkMove, checkSolution } from '../../client-sdk/core/verify.js';
 import { rankOf, cardToString } from '../../client-sdk/core/cards.js';
+import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import type { Deal, Layout } from '../../client-sdk/core/rules.js';
 import type { Move } from '../../client-sdk/core/moves.js';
 
@@ -142,17 +143,38 @@ describe('the layered pass of the compact Castle layout', () => {
     expect(r.peak).toBeLessThan(r.layered.stats.statesStored / 2);
   }, 120_000);
 
+  it('after a full search that ran out of memory (12 MiB), decides within the same cap: Streets and Alleys 68 (solveWithProof, after_memory)', () => {
+    const deal = resolveDeal({ game: 'streets_and_alleys', deal: 68, numbering: 'pysolfc' });
+    const cap = 12 * 2 ** 20;
+    const whole = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
+    expect(whole.verdict).toBe('unsolvable');
+    const capped = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 }, undefined, cap);
+    expect([capped.verdict, capped.reason]).toEqual(['unknown', 'memory']);
+    const outcome = solveWithProof(engine, deal, { maxStates: 2_000_000, timeoutMs: 60_000, layered: 'after_memory' }, { memoryLimitBytes: cap, poolings: [] });
+    expect(outcome.verdict).toBe('unsolvable');
+    expect(outcome.stats.statesStored).toBe(whole.stats.statesStored);
+    expect(outcome.stats.memoryBytes).toBeLessThanOrEqual(cap);
+    expect(outcome.layered?.peakLive).toBeLessThan(whole.stats.statesStored / 2);
+    // no certificate: the keys of closed layers are gone
+    expect(outcome.proof).toBeUndefined();
+    expect(engine.storedKeys(10_000_000)).toBeNull();
+    expect(() => engine.fingerprint()).toThrow();
+    // without the option the same call stays unknown
+    const plain = solveWithProof(engine, deal, { maxStates: 2_000_000, timeoutMs: 60_000 }, { memoryLimitBytes: cap, poolings: [] });
+    expect([plain.verdict, plain.reason]).toEqual(['unknown', 'memory']);
+  }, 120_000);
+
   it('solved from positions late in a won game: the solution replays under the checker, the verdict is the full search\'s', () => {
     let solved = 0;
     for (const [game, n] of [['citadel', 1], ['citadel', 3], ['beleaguered_castle', 2], ['streets_and_alleys', 4]] as const) {
       const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
       const won = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
       expect(won.verdict).toBe('solved');
-      // start where 36 cards are home (its reachable set is small), or at the last tableau move
+      // start where 40 cards are home (its reachable set is small), or at the last tableau move
       const lastTableau = won.moves.reduce((at, m, i) => (!m.auto && m.to !== 'foundation' ? i : at), 0);
       let layout = deal.layout;
       for (const m of won.moves.slice(0, lastTableau)) {
-        if (layout.foundations.reduce((a, b) => a + b, 0) >= 36) break;
+        if (layout.foundations.reduce((a, b) => a + b, 0) >= 40) break;
         layout = applyMove(deal.rules, layout, m);
       }
       const late: Deal = { rules: deal.rules, layout };

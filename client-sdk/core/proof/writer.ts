@@ -15,7 +15,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type CertificateInput } from './certificate.js';
-import type { Engine, ProgressOptions } from '../engine.js';
+import { layeredApplies, type Engine, type ProgressOptions } from '../engine.js';
 import { withProofSummary, type CertificateResult, type ProofRequest } from './format.js';
 import type { Deal } from '../rules.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from '../solve-types.js';
@@ -101,6 +101,12 @@ export const POOLED_PASS_MIN_MS = 200;
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
   const started = performance.now();
   const full = engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
+  // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from
+  if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
+  if (limits.layered === 'after_memory' && full.verdict === 'unknown' && full.reason === 'memory' && layeredApplies(deal.rules)) {
+    const layered = layeredPass(engine, deal, limits, full.stats, started, options);
+    if (layered !== undefined) return layered;
+  }
   if (full.verdict === 'unknown' && full.reason !== 'cancelled' && poolingApplies(deal.rules) && (options.claimPooledPass?.() ?? true)) {
     const pooled = pooledPass(engine, deal, limits, full.stats, started, options);
     if (pooled !== undefined) return pooled;
@@ -113,6 +119,31 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   return { ...outcome, proof: { ...outcome.proof, certificate } };
 }
 
+
+/**
+ * The layered pass after a full search that ended for memory (`before`: its
+ * counters): the complete layered search (assembly/layers.ts) with the time
+ * left of `limits`. A decided answer is returned (`solved` with its checked
+ * solution; `unsolvable` after every layer was exhausted, with no proof
+ * summary or certificate: the keys of closed layers are gone, docs/engine.md
+ * "The layered pass"), its expansions added to the full search's. Undefined
+ * when it did not decide (the pooled pass then has what time is left).
+ */
+function layeredPass(engine: Engine, deal: Deal, limits: SolveLimits, before: SolveOutcome['stats'], started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
+  const timeoutMs = limits.timeoutMs - (performance.now() - started);
+  if (timeoutMs < POOLED_PASS_MIN_MS) return undefined;
+  const layered = engine.solve(deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, options.stop, options.memoryLimitBytes, options.progress);
+  if (layered.verdict === 'unknown') return undefined;
+  return {
+    ...layered,
+    stats: {
+      ...layered.stats,
+      statesExpanded: before.statesExpanded + layered.stats.statesExpanded,
+      elapsedMs: elapsedMsSince(started),
+      memoryBytes: Math.max(before.memoryBytes, layered.stats.memoryBytes),
+    },
+  };
+}
 
 /**
  * Share of the pass's time that each pooling gets in the probe round (see `pooledPass`).
