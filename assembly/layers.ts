@@ -36,8 +36,21 @@ import { rankOf } from './rules';
 import { MAX_COLUMNS, columnLength, cardAt } from './position';
 import { stackPush, stackPop } from './open-stack';
 
-/** Layers a position may be in: M < 52 + 52. */
-export const MAX_LAYERS: i32 = 128;
+/** Values M may take: M < 52 + 52 (52 cards home, fewer than 52 links). */
+export const MAX_MEASURE: i32 = 128;
+/**
+ * Groups a value of M is split into (a power of two): a layer is (M, group),
+ * the group a hash of the position's *class*, the vector of its four
+ * foundations and of each start column's broken incompatible links. Each of
+ * those 12 numbers never falls along a move (the argument above holds for
+ * each one), so a move either keeps the class or raises M; two classes of
+ * the same M never reach each other, and the groups of one M can be expanded
+ * and closed one after the other.
+ */
+export const GROUPS_SHIFT: i32 = 5;
+export const GROUPS: i32 = 1 << GROUPS_SHIFT;
+/** Layers a position may be in: M * GROUPS + group. */
+export const MAX_LAYERS: i32 = MAX_MEASURE * GROUPS;
 /** Most cards of a start column the tables cover (a compact prefix field is at most 6 bits). */
 const MAX_PREFIX: i32 = 64;
 
@@ -90,18 +103,32 @@ export function setupLayers(start: usize, numColumns: i32): void {
   memory.fill(COUNTS, 0, MAX_LAYERS * 4);
 }
 
-/** The layer M of the position whose compact key is at `key`: cards home plus incompatible dealt links broken (0..MAX_LAYERS-1). */
+/**
+ * The layer of the position whose compact key is at `key`: M * GROUPS + the
+ * group of its class (0..MAX_LAYERS-1), where M is cards home plus
+ * incompatible dealt links broken (`measureOfLayer` gives M back).
+ */
 export function layerOfKey(key: usize): i32 {
   const w = load<u64>(key);
-  const f = <u32>w;
+  const f = <u32>w & 0xffff;
   let m = <i32>((f & 0xf) + ((f >> 4) & 0xf) + ((f >> 8) & 0xf) + ((f >> 12) & 0xf));
   const prefixes = w >> 16;
+  // the class: the foundations and each column's broken count, hashed
+  let h: u32 = f * 0x9e3779b1;
   for (let d = 0; d < columns; d++) {
     const width = <u64>load<u8>(WIDTH + d);
     const p = <i32>((prefixes >> <u64>load<u8>(SHIFT + d)) & ((<u64>1 << width) - 1));
-    m += <i32>load<u8>(BROKEN + d * MAX_PREFIX + p);
+    const b = <i32>load<u8>(BROKEN + d * MAX_PREFIX + p);
+    m += b;
+    h = (h ^ <u32>(b + 1 + (d << 6))) * 0x85ebca6b;
+    h ^= h >> 15;
   }
-  return m;
+  return (m << GROUPS_SHIFT) | <i32>(h >> (32 - GROUPS_SHIFT));
+}
+
+/** M of the positions of layer `layer`. */
+export function measureOfLayer(layer: i32): i32 {
+  return layer >> GROUPS_SHIFT;
 }
 
 /** Queues record `index` in layer `layer` (indices pushed on one layer increase: table.ts gives each layer its own chunks). False when the memory ran out. */

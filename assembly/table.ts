@@ -65,13 +65,17 @@ let keyOffset: usize = REC_KEY;
   return rec + keyOffset;
 }
 /**
- * Records per chunk: 2^14 (1.1 MiB with 72-byte records), small enough that
- * a chunk fits in the regions the arena gets back (old hash slots, the lazy
- * phase's pending moves), so those bytes hold records under a memory cap.
+ * Records per chunk: 2^12 (288 KiB with 72-byte records, 108 KiB with 27),
+ * small enough that a chunk fits in the regions the arena gets back (old
+ * hash slots, the lazy phase's pending moves), so those bytes hold records
+ * under a memory cap; and the layered pass holds a partly used chunk per
+ * open layer (2^14 records a chunk made S&A 68's layered pass take 27 MiB
+ * for a search the full search does in 17).
  */
-const CHUNK_SHIFT: i32 = 14;
+const CHUNK_SHIFT: i32 = 12;
 const CHUNK_RECORDS: u32 = 1 << CHUNK_SHIFT;
-const MAX_CHUNKS: i32 = 16384;
+/** Chunks of one table: 2^28 records, the compact slots' 28-bit index. */
+const MAX_CHUNKS: i32 = 65536;
 const INITIAL_SLOTS: u32 = 1 << 16;
 const MAX_LOAD_N: u32 = 5;
 const MAX_LOAD_D: u32 = 8;
@@ -624,7 +628,7 @@ let keysClosed: u32 = 0;
 /** Purges made since the reset. */
 export let purges: u32 = 0;
 /** The layer of each chunk. */
-const CHUNK_LAYER: usize = memory.data(MAX_CHUNKS);
+const CHUNK_LAYER: usize = memory.data(MAX_CHUNKS * 2);
 /** Per layer: its current chunk (chunk number) and the next free offset in it (CHUNK_RECORDS: none). */
 const LAYER_CHUNK: usize = memory.data(MAX_LAYERS * 4);
 const LAYER_FILL: usize = memory.data(MAX_LAYERS * 4);
@@ -637,7 +641,8 @@ let freeChunks: usize = 0;
 /** Parent-and-move blocks carved and not yet used: the next one's address, and how many are left. */
 let pmNext: usize = 0;
 let pmLeft: u32 = 0;
-const PM_BYTES: u64 = <u64>CHUNK_RECORDS * 8;
+/** Bytes of a parents-and-moves region taken from the arena (at least one chunk's 8-byte records). */
+const PM_REGION_BYTES: u64 = <u64>CHUNK_RECORDS * 8;
 
 /** Host hook of search.ts: the next `resetTable` of the compact layout sets up a layered table (true) or a plain one. */
 export function setLayeredTable(on: bool): void {
@@ -714,7 +719,7 @@ function claimLayered(key: usize): u32 {
       fill = 0;
     }
     chunkNo = chunksUsed++;
-    store<u8>(CHUNK_LAYER + chunkNo, layer);
+    store<u16>(CHUNK_LAYER + (<usize>chunkNo << 1), layer);
     store<u32>(LAYER_CHUNK + at, chunkNo);
   }
   store<u32>(LAYER_FILL + at, fill + 1);
@@ -726,7 +731,7 @@ function claimLayered(key: usize): u32 {
 /** True when record `index`'s layer is closed. */
 // @ts-ignore: decorator
 @inline function recordClosed(index: u32): bool {
-  return <i32>load<u8>(CHUNK_LAYER + (<usize>index >> CHUNK_SHIFT)) < openLayerLow;
+  return <i32>load<u16>(CHUNK_LAYER + ((<usize>index >> CHUNK_SHIFT) << 1)) < openLayerLow;
 }
 
 /**
@@ -814,24 +819,28 @@ export function closeLayersBelow(layer: i32): void {
   if (keysClosed > 0 && <u64>keysClosed * 2 >= <u64>(keysHeld - keysClosed)) purgeClosedLayers();
 }
 
-/** A block for one chunk's parents and moves (PM_BYTES), carved from freed chunk blocks or from the arena; 0 when none. */
-function takePmBlock(): usize {
-  if (pmLeft == 0) {
+/**
+ * `bytes` bytes (a multiple of 16) for the parents and moves of one closed
+ * chunk's used records, carved one after the other from a region: a freed
+ * chunk block, else PM_REGION_BYTES from the arena; 0 when neither can be had.
+ */
+function takePmBlock(bytes: u32): usize {
+  if (pmLeft < bytes) {
     const free = freeChunks;
     if (free != 0) {
       freeChunks = <usize>load<u32>(free);
       pmNext = free;
-      pmLeft = <u32>((<u64>CHUNK_RECORDS * recordStride) / PM_BYTES);
+      pmLeft = <u32>(<u64>CHUNK_RECORDS * recordStride) & ~15;
     } else {
-      const block = allocate(PM_BYTES);
-      if (block == 0) return 0;
-      pmNext = block;
-      pmLeft = 1;
+      const region = allocate(PM_REGION_BYTES);
+      if (region == 0) return 0;
+      pmNext = region;
+      pmLeft = <u32>PM_REGION_BYTES;
     }
   }
   const block = pmNext;
-  pmNext += <usize>PM_BYTES;
-  pmLeft--;
+  pmNext += <usize>bytes;
+  pmLeft -= bytes;
   return block;
 }
 
@@ -843,9 +852,9 @@ function takePmBlock(): usize {
  * and put back from its home slot (it lands at or before where it was, so
  * no run that a lookup of a record already passed is broken: linear
  * probing's deletion, for many slots at once). Then each closed chunk's
- * parents and moves go to an 8-byte-a-record block (bit 0 of its word) and
- * its block goes to the free list; a chunk for which no such block can be
- * had is compacted in place (its key bytes stay unused).
+ * parents and moves go to an 8-byte-a-record block of its used records
+ * (bit 0 of its word) and its block goes to the free list; a chunk for which
+ * no such block can be had is compacted in place (its key bytes stay unused).
  */
 function purgeClosedLayers(): void {
   purges++;
@@ -886,13 +895,19 @@ function purgeClosedLayers(): void {
   for (let c: u32 = 0; c < chunksUsed; c++) {
     const wordAt = CHUNKS + (<usize>c << 2);
     const word = <usize>load<u32>(wordAt);
-    if ((word & 1) != 0 || <i32>load<u8>(CHUNK_LAYER + c) >= openLayerLow) continue;
+    if ((word & 1) != 0 || <i32>load<u16>(CHUNK_LAYER + (<usize>c << 1)) >= openLayerLow) continue;
     // the layer's current chunk is closed too: its unused offsets stay unused
-    const layer = <i32>load<u8>(CHUNK_LAYER + c);
-    if (load<u32>(LAYER_CHUNK + (<usize>layer << 2)) == c) store<u32>(LAYER_FILL + (<usize>layer << 2), CHUNK_RECORDS);
-    const pm = takePmBlock();
+    const layer = <i32>load<u16>(CHUNK_LAYER + (<usize>c << 1));
+    // a layer's current chunk is used up to its fill, every other one in full
+    let used = CHUNK_RECORDS;
+    if (load<u32>(LAYER_CHUNK + (<usize>layer << 2)) == c) {
+      used = load<u32>(LAYER_FILL + (<usize>layer << 2));
+      if (used > CHUNK_RECORDS) used = CHUNK_RECORDS;
+      store<u32>(LAYER_FILL + (<usize>layer << 2), CHUNK_RECORDS);
+    }
+    const pm = takePmBlock((used * 8 + 15) & ~15);
     const dst = pm != 0 ? pm : word;
-    for (let r: u32 = 0; r < CHUNK_RECORDS; r++) store<u64>(dst + (<usize>r << 3), load<u64>(word + <usize>r * recordStride));
+    for (let r: u32 = 0; r < used; r++) store<u64>(dst + (<usize>r << 3), load<u64>(word + <usize>r * recordStride));
     store<u32>(wordAt, <u32>(dst | 1));
     if (pm != 0) {
       store<u32>(word, <u32>freeChunks);

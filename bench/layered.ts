@@ -4,7 +4,7 @@
  * on and off (or one of them), printing the verdict, positions stored and
  * expanded, the layered pass's peak live positions (keys held at once),
  * purges, engine memory, CPU seconds, and the layer histogram (positions per
- * layer M). A development tool (docs/engine.md, "The layered pass"); not a test.
+ * value of M, and in the largest of its groups). A development tool (docs/engine.md, "The layered pass"); not a test.
  *
  *   npx tsx bench/layered.ts beleaguered_castle 954 [capMiB=4095] [maxStates=2000000000] [both|layered|full]
  *
@@ -35,11 +35,18 @@ for (const layered of which === 'both' ? [true, false] : [which === 'layered']) 
       `cpu ${cpuS.toFixed(2)} s`,
   );
   if (used) {
+    // layers are (M, group): 32 groups a value of M (assembly/layers.ts GROUPS)
     const rows: string[] = [];
-    for (let k = 0; k < 128; k++) {
-      const n = raw.layerCount(k) >>> 0;
-      if (n > 0) rows.push(`${k}:${n}`);
+    for (let m = 0; m < 128; m++) {
+      let n = 0;
+      let most = 0;
+      for (let g = 0; g < 32; g++) {
+        const c = raw.layerCount(m * 32 + g) >>> 0;
+        n += c;
+        most = Math.max(most, c);
+      }
+      if (n > 0) rows.push(`${m}:${n}/${most}`);
     }
-    console.log(`  layers (M:positions) ${rows.join(' ')}`);
+    console.log(`  M:positions/largest group ${rows.join(' ')}`);
   }
 }
