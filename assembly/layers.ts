@@ -4,7 +4,7 @@
  * stacks the pass expands in increasing measure, and the layer histogram.
  *
  * The measure (docs/engine.md, "The layered pass"; the idea is fc-solve's
- * fully-connected components, ../search-notes §3):
+ * fully-connected components, docs/search.md §3):
  *
  *   M(position) = cards on the foundations + incompatible dealt links broken
  *

@@ -78,6 +78,17 @@ function takeBlock(): usize {
 }
 
 /**
+ * Hands the region [start, start + bytes) to the blocks (the layered pass
+ * gives a freed chunk block of table.ts here when the arena has no room).
+ * Ignored while the current slab still has blocks.
+ */
+export function addOpenSlab(start: usize, bytes: u32): void {
+  if (slabLeft != 0) return;
+  slabNext = start;
+  slabLeft = bytes / <u32>BLOCK_BYTES;
+}
+
+/**
  * Pushes record `index` on the stack whose head word is at `head`. Indices
  * pushed on one stack must increase (the search pushes each new record once
  * per scan, right after storing it, so they do). False when the memory ran

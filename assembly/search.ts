@@ -48,7 +48,7 @@ import { pollStop } from './host';
 import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 import { layeredRequested, setupLayers, layerOfKey, pushLayer, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
-import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow } from './table';
+import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow, reclaimForOpenStacks } from './table';
 
 export const VERDICT_SOLVED: i32 = 0;
 export const VERDICT_UNSOLVABLE: i32 = 1;
@@ -741,7 +741,7 @@ function pushStacked(index: u32, scan: i32, bucket: i32): void {
 function pushOpen(index: u32, depth: i32): void {
   if (layeredTable) {
     // the layered pass: the record's layer (table.ts set `insertLayer` when it stored it)
-    if (!pushLayer(index, insertLayer)) stopReason = REASON_MEMORY;
+    if (!pushLayer(index, insertLayer) && !(reclaimForOpenStacks() && pushLayer(index, insertLayer))) stopReason = REASON_MEMORY;
     return;
   }
   const rec = itemAt(index);

@@ -27,6 +27,7 @@ import { allocate, release, arenaResets, arenaBytesFree, arenaLargestBlock } fro
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './position';
 import { MAX_LAYERS, layerOfKey, countInLayer } from './layers';
+import { addOpenSlab } from './open-stack';
 import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
 
 export const REC_PARENT: usize = 0;
@@ -667,6 +668,21 @@ function resetLayeredTable(): void {
     store<u32>(LAYER_FILL + (<usize>k << 2), CHUNK_RECORDS);
     store<u32>(LAYER_HELD + (<usize>k << 2), 0);
   }
+}
+
+/**
+ * Room for the open stacks when the arena has none (layered pass): purges
+ * the closed layers if any keys of theirs are held, then hands a freed chunk
+ * block to open-stack.ts. False when there is none.
+ */
+export function reclaimForOpenStacks(): bool {
+  if (!layeredTable) return false;
+  if (freeChunks == 0 && keysClosed > 0) purgeClosedLayers();
+  const block = freeChunks;
+  if (block == 0) return false;
+  freeChunks = <usize>load<u32>(block);
+  addOpenSlab(block, <u32>(<u64>CHUNK_RECORDS * recordStride));
+  return true;
 }
 
 /** A chunk block: a freed one, else from the arena; 0 when the memory ran out. */
