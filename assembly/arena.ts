@@ -70,7 +70,13 @@ export function allocate(bytes: u64): usize {
   const needPages = (end + PAGE_BYTES - 1) / PAGE_BYTES;
   const havePages = <u64>memory.size();
   if (needPages > havePages) {
-    if (memory.grow(<i32>(needPages - havePages)) < 0) return 0;
+    // grow by at least 4 MiB at a time (within the limit): one grow per small block was the cost of 2^12-record chunks
+    const limitPages = (min(limit, <u64>0xffff0000) + PAGE_BYTES - 1) / PAGE_BYTES;
+    let wantPages = max(needPages, havePages + 64);
+    if (wantPages > limitPages) wantPages = needPages;
+    if (memory.grow(<i32>(wantPages - havePages)) < 0) {
+      if (wantPages == needPages || memory.grow(<i32>(needPages - havePages)) < 0) return 0;
+    }
   }
   top = end;
   return <usize>start;
