@@ -516,6 +516,18 @@ function measure(p: usize, fromParent: bool): void {
 }
 
 /**
+ * The part of `measure` that the move generation reads: the top run length
+ * of every column (COL_RUN, 0 for an empty column), for the eager phase's
+ * expansions, which measure the rest only when a child is new
+ * (`batchParentMeasured`). Leaves the other terms and the card places as
+ * they were (stale).
+ */
+function measureRuns(p: usize): void {
+  batchParentMeasured = false;
+  for (let c = 0; c < numColumns; c++) store<i32>(COL_RUN + (<usize>c << 2), topRunLength(p, c));
+}
+
+/**
  * The record whose position PARENT held, in the same column order, when it
  * was last measured by `expand` (so COL_*, SAVED_HEADER and the parent*
  * sums describe it); 0 after PARENT was rebuilt from a key or the terms were
@@ -948,6 +960,16 @@ const BATCH_WORD: usize = memory.data(BATCH_MAX * 4);
 /** In BATCH_WORD: the child is won (bit 31, free in a bare move: MOVE_BITS are bits 0-19). */
 const BATCH_WON: u32 = 0x80000000;
 let batchCount: i32 = 0;
+/**
+ * Whether the position being expanded in the eager phase has been measured
+ * in full (`measure`: its per-column terms and card places, which the new
+ * children's `applyMeasuredMove` and `measureChild` read). `expandChildren`
+ * computes only the top runs (`measureRuns`), which the move generation
+ * needs; `lookupChildren` measures the rest at the first new child. On
+ * Seahaven Towers 1..300, 58 % of the eager expansions (539,534 of 927,064)
+ * find no new child and so need no measure.
+ */
+let batchParentMeasured: bool = false;
 /** Where the hint loads go, so that the optimizer keeps them; never read for anything. */
 let touchSink: u64 = 0;
 
@@ -982,6 +1004,10 @@ function lookupChildren(parent: u32): bool {
     if (word & BATCH_WON) {
       goalIndex = index;
       return false;
+    }
+    if (!batchParentMeasured) {
+      measure(PARENT, false);
+      batchParentMeasured = true;
     }
     applyMeasuredMove(PARENT, word & MOVE_BITS);
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
@@ -1071,7 +1097,9 @@ function expand(parent: u32, fromParent: bool): bool {
 /** `expand` but for the eager phase's lookup pass (`lookupChildren`): generates the moves of PARENT and hands each child to `addChild`. */
 function expandChildren(parent: u32, fromParent: bool): bool {
   const p = PARENT;
-  measure(p, fromParent);
+  // The eager phase's lookups measure the parent only when a child is new (`lookupChildren`).
+  if (batching) measureRuns(p);
+  else measure(p, fromParent);
   saveHeader(p);
   measuredHeld = parent;
   const freeCells = emptyCellCount(p);
