@@ -30,7 +30,7 @@ import {
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
   copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey, sendHome,
 } from './position';
-import { resetArena, arenaBytesUsed } from './arena';
+import { resetArena, arenaBytesUsed, allocate } from './arena';
 import {
   resetTable, findOrInsert, findOrInsertPosition, touchSlot, touchRecord, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
   insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
@@ -723,6 +723,64 @@ function clearOpenLists(): void {
   }
   bucketHigh = 0;
   resetOpenStacks();
+  resetTaken();
+}
+
+/**
+ * The eager phase's taken bits: bit i set when a scan has taken record i
+ * (`popOpen`). A record is queued in every scan's list and taken by one; the
+ * other scans meet it later and skip it. With the lists as stacks of record
+ * indices (open-stack.ts) that skip reads one bit here instead of the record
+ * itself, a random read of the state table: on Seahaven Towers 73 and 34
+ * (unsolvable, 336,246 and 148,655 positions) `popOpen` was 18 % of the
+ * time, nearly all of it in those reads. The bits are kept in chunks of
+ * 2^TAKEN_SHIFT records taken from the arena when a record of the chunk is
+ * first taken; the record's DONE bit is set as before, and read when no
+ * chunk could be had (then a skip reads the record, as before).
+ */
+const TAKEN_SHIFT: u32 = 18;
+const TAKEN_CHUNK_BYTES: u32 = (<u32>1 << TAKEN_SHIFT) >> 3;
+const MAX_TAKEN_CHUNKS: u32 = 16384;
+const TAKEN_CHUNKS: usize = memory.data(<i32>MAX_TAKEN_CHUNKS * 4);
+/** Chunk numbers below this may be set in TAKEN_CHUNKS (the rest are 0). */
+let takenChunksUsed: u32 = 0;
+
+/** Forgets every taken bit (after an arena reset, or with the open lists cleared). */
+function resetTaken(): void {
+  memory.fill(TAKEN_CHUNKS, 0, <usize>takenChunksUsed << 2);
+  takenChunksUsed = 0;
+}
+
+/** Whether record `index` has its taken bit (`markTaken`); false also when its chunk is missing. */
+// @ts-ignore: decorator
+@inline function isTaken(index: u32): bool {
+  const chunkNo = index >> TAKEN_SHIFT;
+  if (chunkNo >= takenChunksUsed) return false;
+  const chunk = <usize>load<u32>(TAKEN_CHUNKS + (<usize>chunkNo << 2));
+  if (chunk == 0) return false;
+  const bit = index & ((<u32>1 << TAKEN_SHIFT) - 1);
+  return ((<u32>load<u8>(chunk + <usize>(bit >> 3)) >> (bit & 7)) & 1) != 0;
+}
+
+/** Sets the taken bit of record `index`, taking its chunk from the arena (zeroed) when it is the chunk's first; does nothing when the arena has no room. */
+function markTaken(index: u32): void {
+  const chunkNo = index >> TAKEN_SHIFT;
+  if (chunkNo >= MAX_TAKEN_CHUNKS) return;
+  const at = TAKEN_CHUNKS + (<usize>chunkNo << 2);
+  let chunk = chunkNo < takenChunksUsed ? <usize>load<u32>(at) : 0;
+  if (chunk == 0) {
+    chunk = allocate(<u64>TAKEN_CHUNK_BYTES);
+    if (chunk == 0) return;
+    memory.fill(chunk, 0, <usize>TAKEN_CHUNK_BYTES);
+    if (chunkNo >= takenChunksUsed) {
+      // chunks between the old count and this one are 0 already (resetTaken zeroed them)
+      takenChunksUsed = chunkNo + 1;
+    }
+    store<u32>(at, <u32>chunk);
+  }
+  const bit = index & ((<u32>1 << TAKEN_SHIFT) - 1);
+  const byte = chunk + <usize>(bit >> 3);
+  store<u8>(byte, <u8>(<u32>load<u8>(byte) | (<u32>1 << (bit & 7))));
 }
 
 /** Links item `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list. */
@@ -759,7 +817,7 @@ function pushOpen(index: u32, depth: i32): void {
   // the highest of the four lanes (a lane past activeScans is a score too, so this bounds the used ones)
   const top = max(max(b0, b1), max(b2, b3));
   if (top > bucketHigh) bucketHigh = top;
-  if (compactLayout && !lazyPhase) {
+  if (!lazyPhase) {
     pushStacked(index, 0, b0);
     if (activeScans > 1) pushStacked(index, 1, b1);
     if (activeScans > 2) pushStacked(index, 2, b2);
@@ -805,17 +863,20 @@ function popOpen(scan: i32): u32 {
   let bucket = load<i32>(minAt);
   while (bucket < NUM_BUCKETS) {
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    const stacked = compactLayout && !lazyPhase;
+    const stacked = !lazyPhase;
     const index = stacked ? stackPop(head) : load<u32>(head);
     if (index == 0) {
       bucket++;
       continue;
     }
+    // a record another scan took: skipped by its bit, without reading the record
+    if (stacked && isTaken(index)) continue;
     const rec = itemAt(index);
     if (!stacked) store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
     const move = load<u32>(rec, 4);
     if (move & DONE) continue;
     store<u32>(rec, move | DONE, 4);
+    if (stacked) markTaken(index);
     store<i32>(minAt, bucket);
     return index;
   }
