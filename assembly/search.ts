@@ -783,26 +783,24 @@ function markTaken(index: u32): void {
   store<u8>(byte, <u8>(<u32>load<u8>(byte) | (<u32>1 << (bit & 7))));
 }
 
-/** Links item `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list. */
+/** Links pending move `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list (the lazy phase; the eager phase's buckets are stacks, `pushStacked`). */
 // @ts-ignore: decorator
 @inline function pushBucket(rec: usize, index: u32, scan: i32, bucket: i32): void {
   const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
   store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
   store<u32>(head, index);
-  const minAt = MIN_BUCKET + (<usize>scan << 2);
-  if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
 }
 
 /**
- * `pushBucket` of the compact layout's eager phase, whose records have no
- * links: the bucket is a stack of record indices (open-stack.ts). When the
+ * `pushBucket` of the eager phase (both layouts; the compact layout's records
+ * have no links): the bucket is a stack of record indices (open-stack.ts),
+ * so that a scan can skip a record another scan took by its taken bit
+ * (`isTaken`) without reading the record. When the
  * stack finds no memory the search stops for memory (the record is stored
  * but not queued, so the search may not end complete).
  */
 function pushStacked(index: u32, scan: i32, bucket: i32): void {
   if (!stackPush(BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2), index)) stopReason = REASON_MEMORY;
-  const minAt = MIN_BUCKET + (<usize>scan << 2);
-  if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
 }
 
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
@@ -817,6 +815,8 @@ function pushOpen(index: u32, depth: i32): void {
   // the highest of the four lanes (a lane past activeScans is a score too, so this bounds the used ones)
   const top = max(max(b0, b1), max(b2, b3));
   if (top > bucketHigh) bucketHigh = top;
+  // every scan's lowest bucket at once (a lane past activeScans is never read: clearOpenLists resets all four)
+  v128.store(MIN_BUCKET, i32x4.min_s(v128.load(MIN_BUCKET), s));
   if (!lazyPhase) {
     pushStacked(index, 0, b0);
     if (activeScans > 1) pushStacked(index, 1, b1);
