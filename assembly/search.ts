@@ -692,8 +692,9 @@ function packWeights(): void {
 
 /**
  * True in the lazy phase: the open lists hold pending moves (pending.ts),
- * else stored records (table.ts). Both keep the move word at offset 4 and the
- * two bucket links at 8 and 12.
+ * linked through their bucket links at 8..20; else stored records
+ * (table.ts), as stacks of record indices (open-stack.ts) with the taken
+ * bits (`isTaken`). Both keep the move word at offset 4.
  */
 let lazyPhase: bool = false;
 
