@@ -18,7 +18,7 @@
  *
  *   0  REC_PARENT  parent record index (0 for the start position)
  *   4  REC_MOVE    move word from the parent (move.ts: packed move, depth, flags)
- *   8  REC_NEXT    next item in the same bucket of open list 0 (search.ts), then of lists 1, 2, 3 at 12, 16, 20
+ *   8  REC_NEXT    16 bytes, unused: the open lists' links were here; the eager phase queues record indices on stacks now (search.ts, open-stack.ts)
  *  24  REC_KEY     canonical key, KEY_BYTES bytes
  *
  * Use the accessors below rather than raw offsets.
