@@ -35,9 +35,9 @@ export const REC_KEY: usize = 24;
 export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
 /**
  * Record of the compact layout (castle-key.ts, the no-cell Castle games):
- * parent and move word as above, the 19- or 20-byte compact key at 8, no
+ * parent and move word as above, the 17- or 18-byte compact key at 8, no
  * open-list links (the eager open lists are stacks of record indices then,
- * open-stack.ts): 27 bytes in the dealt Castle games (28 for some boards).
+ * open-stack.ts): 25 bytes in the dealt Castle games (26 for some boards).
  */
 export const COMPACT_REC_KEY: usize = 8;
 /** Bytes of a record and offset of its key in this solve's layout (set by `resetTable`). */
@@ -525,7 +525,7 @@ function compactSlotTarget(count: u32): u32 {
   return target < <f64>count * 1.0625 ? count : <u32>target;
 }
 
-/** `findOrInsert` of the compact layout: the same contract, over 20-byte keys and u32 slots. */
+/** `findOrInsert` of the compact layout: the same contract, over 17- or 18-byte keys and u32 slots. */
 function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32 {
   const count = compactSlotCount;
   const tag = hash << COMPACT_INDEX_BITS;
