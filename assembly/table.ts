@@ -442,6 +442,12 @@ const COMPACT_INDEX_MASK: u32 = (1 << COMPACT_INDEX_BITS) - 1;
 let compactSlots: usize = 0;
 let compactSlotCount: u32 = 0;
 
+/** Records `growCompactSlots` hashes before it places them (a divisor of GROW_POLL_RECORDS). */
+const GROW_BATCH: u32 = 16;
+const GROW_HASHES: usize = memory.data(GROW_BATCH * 4);
+/** Where the hint loads of `growCompactSlots` go, so that the optimizer keeps them; never read for anything. */
+let growSink: u32 = 0;
+
 /** Home slot of `hash` among `count` slots. */
 // @ts-ignore: decorator
 @inline function compactHome(hash: u32, count: u32): u32 {
@@ -479,8 +485,13 @@ function growCompactSlots(newCount: u32): i32 {
   const fresh = allocate(<u64>newCount * 4);
   if (fresh == 0) return FAIL_MEMORY;
   memory.fill(fresh, 0, <usize>newCount * 4);
-  for (let i: u32 = 1; i <= recordCount; i++) {
-    if (i % GROW_POLL_RECORDS == 0) {
+  // records in groups of GROW_BATCH: hash each and read its home slot (independent
+  // loads, whose cache misses overlap), then place them in record order as before
+  let sink: u32 = 0;
+  for (let first: u32 = 1; first <= recordCount; first += GROW_BATCH) {
+    const last = min(recordCount, first + GROW_BATCH - 1);
+    // once per GROW_POLL_RECORDS records, as growSlots
+    if ((first - 1) % GROW_POLL_RECORDS == GROW_POLL_RECORDS - GROW_BATCH) {
       const reason = pollStop();
       if (reason != 0) {
         insertStopReason = reason;
@@ -488,14 +499,22 @@ function growCompactSlots(newCount: u32): i32 {
         return FAIL_STOPPED;
       }
     }
-    const hash = hashCompact(recordKey(recordAt(i)));
-    let h = compactHome(hash, newCount);
-    while (load<u32>(fresh + (<usize>h << 2)) != 0) {
-      h++;
-      if (h == newCount) h = 0;
+    for (let i = first; i <= last; i++) {
+      const hash = hashCompact(recordKey(recordAt(i)));
+      store<u32>(GROW_HASHES + (<usize>(i - first) << 2), hash);
+      sink ^= load<u32>(fresh + (<usize>compactHome(hash, newCount) << 2));
     }
-    store<u32>(fresh + (<usize>h << 2), (hash << COMPACT_INDEX_BITS) | i);
+    for (let i = first; i <= last; i++) {
+      const hash = load<u32>(GROW_HASHES + (<usize>(i - first) << 2));
+      let h = compactHome(hash, newCount);
+      while (load<u32>(fresh + (<usize>h << 2)) != 0) {
+        h++;
+        if (h == newCount) h = 0;
+      }
+      store<u32>(fresh + (<usize>h << 2), (hash << COMPACT_INDEX_BITS) | i);
+    }
   }
+  growSink ^= sink;
   release(compactSlots, <u64>compactSlotCount * 4);
   compactSlots = fresh;
   compactSlotCount = newCount;
