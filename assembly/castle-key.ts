@@ -149,7 +149,7 @@ function fillRankTables(): void {
   }
   rankTablesReady = true;
 }
-/** Scratch of encode: the prefix length found for each start column. */
+/** Scratch of decode: the prefix length of each start column. */
 const PREFIX_LENGTHS: usize = memory.data(16, 16);
 /** Scratch of decode: CHILD[card] = the run card lying on `card`, 0 for none. */
 const CHILD: usize = memory.data(64, 16);
@@ -232,7 +232,7 @@ export function encodeCompact(p: usize, out: usize): void {
   const all4 = v128.splat<i16>(624);
   v128.store(RANK_SUMS, all4);
   v128.store(RANK_SUMS, all4, 16);
-  v128.store(PREFIX_LENGTHS, v128.splat<i64>(0));
+  let prefixes: u64 = 0;
   for (let c = 0; c < numColumns; c++) {
     const n = columnLength(p, c);
     if (n == 0) continue;
@@ -242,7 +242,7 @@ export function encodeCompact(p: usize, out: usize): void {
     let from = 1;
     if (d1 != 0) {
       const prefix = commonPrefix(p, c, n, d1 - 1);
-      store<u8>(PREFIX_LENGTHS + d1 - 1, prefix);
+      prefixes |= <u64>prefix << <u64>load<u8>(PREFIX_SHIFT + d1 - 1);
       from = prefix;
     }
     // each run card after the first lies on the card below it: its link is that card's suit
@@ -253,10 +253,6 @@ export function encodeCompact(p: usize, out: usize): void {
       store<u16>(at, <u32>load<u16>(at) - <u32>load<u16>(LINK_SUB + (<usize>((card << 2) | (below & 3)) << 1)));
       below = card;
     }
-  }
-  let prefixes: u64 = 0;
-  for (let d = 0; d < numColumns; d++) {
-    prefixes |= <u64>load<u8>(PREFIX_LENGTHS + d) << <u64>load<u8>(PREFIX_SHIFT + d);
   }
   const f = load<u32>(p + OFF_FOUNDATIONS);
   const foundations = <u64>((f & 0xf) | ((f >> 4) & 0xf0) | ((f >> 8) & 0xf00) | ((f >> 12) & 0xf000));
