@@ -442,6 +442,8 @@ const COMPACT_INDEX_MASK: u32 = (1 << COMPACT_INDEX_BITS) - 1;
 let compactSlots: usize = 0;
 let compactSlotCount: u32 = 0;
 
+/** First slot count of a compact table that may outgrow INITIAL_SLOTS (4 of its growths' worth: 2^18 slots, 1 MiB). */
+const COMPACT_INITIAL_SLOTS: u32 = 1 << 18;
 /** Records `growCompactSlots` hashes before it places them (a divisor of GROW_POLL_RECORDS). */
 const GROW_BATCH: u32 = 16;
 const GROW_HASHES: usize = memory.data(GROW_BATCH * 4);
@@ -466,10 +468,13 @@ function resetCompactTable(maxRecords: u32): bool {
   insertStopReason = 0;
   slotsAtMemoryLimit = false;
   recordCount = 0;
-  compactSlotCount = INITIAL_SLOTS;
-  compactSlots = allocate(<u64>INITIAL_SLOTS * 4);
+  // a Castle solve that may store more than INITIAL_SLOTS' 5/8 starts at
+  // COMPACT_INITIAL_SLOTS (1 MiB), saving the rehashes of the first two growths
+  const first = <u64>recordLimit * MAX_LOAD_D > <u64>INITIAL_SLOTS * MAX_LOAD_N ? COMPACT_INITIAL_SLOTS : INITIAL_SLOTS;
+  compactSlotCount = first;
+  compactSlots = allocate(<u64>first * 4);
   if (compactSlots == 0) return false;
-  memory.fill(compactSlots, 0, <usize>INITIAL_SLOTS * 4);
+  memory.fill(compactSlots, 0, <usize>first * 4);
   const chunk = allocate(<u64>CHUNK_RECORDS * recordStride);
   if (chunk == 0) return false;
   store<u32>(CHUNKS, chunk);
