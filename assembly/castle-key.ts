@@ -200,14 +200,14 @@ export function chooseLayout(start: usize): bool {
   compactTail = <usize>compactKeyBytes - 4;
   digitStart = shift <= 24 ? 40 : 48;
   compactLayout = true;
+  baseParent = 0;
   return true;
 }
 
-/** Cards the column `col` of `p` (`n` cards) shares, from the deepest, with start column `d`. */
+/** Cards the column at `a` (`n` cards, deepest first) shares, from the deepest, with start column `d`. */
 // @ts-ignore: decorator
-@inline function commonPrefix(p: usize, col: i32, n: i32, d: i32): i32 {
+@inline function commonPrefix(a: usize, n: i32, d: i32): i32 {
   const limit = min(n, <i32>load<u8>(BASE_LENGTHS + d));
-  const a = p + OFF_CARDS + col * COLUMN_STRIDE;
   const b = BASE_CARDS + d * COLUMN_STRIDE;
   let i = 0;
   while (i < limit) {
@@ -234,26 +234,46 @@ export function encodeCompact(p: usize, out: usize): void {
   v128.store(RANK_SUMS, all4, 16);
   let prefixes: u64 = 0;
   for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    if (n == 0) continue;
-    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
-    const bottom = <i32>load<u8>(base);
-    const d1 = <i32>load<u8>(BASE_OF + bottom);
-    let from = 1;
-    if (d1 != 0) {
-      const prefix = commonPrefix(p, c, n, d1 - 1);
-      prefixes |= <u64>prefix << <u64>load<u8>(PREFIX_SHIFT + d1 - 1);
-      from = prefix;
-    }
-    // each run card after the first lies on the card below it: its link is that card's suit
-    let below = <u32>load<u8>(base + from - 1);
-    for (let i = from; i < n; i++) {
-      const card = <u32>load<u8>(base + i);
-      const at = RANK_SUMS + (<usize>(card >> 2) << 1);
-      store<u16>(at, <u32>load<u16>(at) - <u32>load<u16>(LINK_SUB + (<usize>((card << 2) | (below & 3)) << 1)));
-      below = card;
-    }
+    prefixes |= columnPart(p + OFF_CARDS + c * COLUMN_STRIDE, columnLength(p, c), RANK_SUMS, true);
   }
+  finishKey(p, prefixes, out);
+}
+
+/**
+ * One column's part of a compact key: the cards at `base` (`n` of them,
+ * deepest first) take their links off the rank sums at `sums` (`add`; else
+ * they put them back), and the column's prefix length is returned in its
+ * place in the prefix field (0 for a pure run or an empty column). A key's
+ * rank sums and prefix field are those of its columns together, so a child
+ * that differs from its parent in a few columns differs in their parts only
+ * (`encodeCompactChild`).
+ */
+// @ts-ignore: decorator
+@inline function columnPart(base: usize, n: i32, sums: usize, add: bool): u64 {
+  if (n == 0) return 0;
+  const d1 = <i32>load<u8>(BASE_OF + <usize>load<u8>(base));
+  let from = 1;
+  let bits: u64 = 0;
+  if (d1 != 0) {
+    const prefix = commonPrefix(base, n, d1 - 1);
+    bits = <u64>prefix << <u64>load<u8>(PREFIX_SHIFT + d1 - 1);
+    from = prefix;
+  }
+  // each run card after the first lies on the card below it: its link is that card's suit
+  let below = <u32>load<u8>(base + from - 1);
+  for (let i = from; i < n; i++) {
+    const card = <u32>load<u8>(base + i);
+    const at = sums + (<usize>(card >> 2) << 1);
+    const v = <u32>load<u16>(LINK_SUB + (<usize>((card << 2) | (below & 3)) << 1));
+    store<u16>(at, add ? <u32>load<u16>(at) - v : <u32>load<u16>(at) + v);
+    below = card;
+  }
+  return bits;
+}
+
+/** Writes the key of `p` from the rank sums in RANK_SUMS and the prefix field `prefixes` (with `p`'s foundations) at `out`, as `encodeCompact`. */
+// @ts-ignore: decorator
+@inline function finishKey(p: usize, prefixes: u64, out: usize): void {
   const f = load<u32>(p + OFF_FOUNDATIONS);
   const foundations = <u64>((f & 0xf) | ((f >> 4) & 0xf0) | ((f >> 8) & 0xf00) | ((f >> 12) & 0xf000));
   // the rank codes: ranks 1..8 in `low`, 9..12 in `high`
@@ -269,6 +289,64 @@ export function encodeCompact(p: usize, out: usize): void {
   store<u64>(out, foundations | (prefixes << 16) | (low << ds));
   store<u64>(out, (low >> (64 - ds)) | (high << ds), 8);
   store<u64>(out, high >> (64 - ds), 16);
+}
+
+/** The record whose columns BASE_SUMS and `basePrefixes` hold (`encodeCompactChild`); 0: none. */
+let baseParent: u32 = 0;
+/** Rank sums (as RANK_SUMS) and prefix field of the position of record `baseParent`. */
+const BASE_SUMS: usize = memory.data(32, 16);
+let basePrefixes: u64 = 0;
+
+/** Forgets the parent `encodeCompactChild` holds (table.ts, whenever the table is reset: record indices start over). */
+export function forgetCompactBase(): void {
+  baseParent = 0;
+}
+
+/**
+ * `encodeCompact` of a child made in place from its parent, record
+ * `parent`: `p` holds the child, `parentHeader` the parent's header (its
+ * column lengths at offset 0, as search.ts's SAVED_HEADER). A move and the
+ * auto-moves after it write cards only past the end of a column and take
+ * cards only off its top, so the parent's columns are the first
+ * `parentHeader` lengths of `p`'s cards, and a column whose length is the
+ * same holds the same cards (it lost nothing, or lost exactly what it
+ * gained). So only the columns whose length changed are redone: their
+ * parent parts taken out, their child parts put in. The parent's parts are
+ * computed once per parent (the first child of an expansion); `p`'s column
+ * order must stay the same across the children of one parent, as it does
+ * within one expansion. Writes the same key as `encodeCompact(p, out)`.
+ */
+export function encodeCompactChild(p: usize, parentHeader: usize, parent: u32, out: usize): void {
+  if (parent != baseParent) {
+    const all4 = v128.splat<i16>(624);
+    v128.store(BASE_SUMS, all4);
+    v128.store(BASE_SUMS, all4, 16);
+    let bits: u64 = 0;
+    for (let c = 0; c < numColumns; c++) {
+      bits |= columnPart(p + OFF_CARDS + c * COLUMN_STRIDE, <i32>load<u8>(parentHeader + c), BASE_SUMS, true);
+    }
+    basePrefixes = bits;
+    baseParent = parent;
+  }
+  v128.store(RANK_SUMS, v128.load(BASE_SUMS));
+  v128.store(RANK_SUMS, v128.load(BASE_SUMS, 16), 16);
+  let prefixes = basePrefixes;
+  // first every changed column's parent part out (two changed columns may
+  // share a start column: the card that emptied one heads the other), then
+  // every child part in
+  for (let c = 0; c < numColumns; c++) {
+    const before = <i32>load<u8>(parentHeader + c);
+    if (before != columnLength(p, c)) {
+      prefixes &= ~columnPart(p + OFF_CARDS + c * COLUMN_STRIDE, before, RANK_SUMS, false);
+    }
+  }
+  for (let c = 0; c < numColumns; c++) {
+    const now = columnLength(p, c);
+    if (now != <i32>load<u8>(parentHeader + c)) {
+      prefixes |= columnPart(p + OFF_CARDS + c * COLUMN_STRIDE, now, RANK_SUMS, true);
+    }
+  }
+  finishKey(p, prefixes, out);
 }
 
 /** SUIT_CARDS << s: the card bits of suit s, ranks 1..13 (card byte rank * 4 + suit). */

@@ -26,7 +26,7 @@
 import { allocate, release, arenaResets, arenaBytesFree, arenaLargestBlock } from './arena';
 import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './position';
-import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
+import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact, forgetCompactBase } from './castle-key';
 
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
@@ -458,6 +458,7 @@ let growSink: u32 = 0;
 
 /** `resetTable` of the compact layout. */
 function resetCompactTable(maxRecords: u32): bool {
+  forgetCompactBase();
   recordStride = COMPACT_REC_KEY + <usize>compactKeyBytes;
   keyOffset = COMPACT_REC_KEY;
   // the 8-byte slots of an earlier solve are not reused after a compact one
