@@ -45,7 +45,7 @@ import {
 } from './output';
 
 import { pollStop } from './host';
-import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, hashStateKey } from './castle-key';
+import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 
 export const VERDICT_SOLVED: i32 = 0;
@@ -971,7 +971,9 @@ function addChild(parent: u32, move: u32): bool {
     // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
     const k = batchCount;
     const key = BATCH_KEYS + <usize>k * KEY_BYTES;
-    encodeStateKey(child, key);
+    // the compact key redoes only the columns the move changed (castle-key.ts)
+    if (compactLayout) encodeCompactChild(child, SAVED_HEADER, parent, key);
+    else encodeStateKey(child, key);
     const hash = hashStateKey(key);
     store<u32>(BATCH_HASH + (<usize>k << 2), hash);
     const won = isWon(child);
