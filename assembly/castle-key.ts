@@ -1,9 +1,9 @@
 /**
  * The compact key of the no-cell Castle games (Beleaguered Castle, Streets
- * and Alleys, Citadel: any-suit building, no free cells), 19 bytes instead of
+ * and Alleys, Citadel: any-suit building, no free cells), 17 bytes instead of
  * position.ts's 48, and the choice between the two layouts at solve start.
  *
- * Why a Castle position fits in 20 bytes. Cards leave a column only from its
+ * Why a Castle position fits in 17 bytes. Cards leave a column only from its
  * top, and arrive only on a card one rank higher (any suit: `rank` build) or
  * on an empty column. So every column of every position reached from the
  * start is a prefix of some start column (the cards never disturbed) with a
@@ -17,28 +17,38 @@
  * any other column is a run with no prefix (a "pure" run). Two columns never
  * share a deepest card, so no start column is the prefix of two columns.
  *
- * The key, 152 or 160 bits (19 or 20 bytes, little-endian):
+ * The key, 136 or 144 bits (17 or 18 bytes, little-endian):
  *
  *   bits   0..15  the four foundations, 4 bits each (clubs first)
  *   bits  16..    the prefix length of each start column, ceil(log2(L_d + 1))
  *                 bits for a start column of L_d cards, in start-column order,
  *                 in a field of 24 bits (every dealt Castle game: 8 columns of
  *                 at most 7 cards) or 32 (more bits: the 48-byte key is kept)
- *   then 112 bits 16 groups of 7 bits, each three base-5 digits
- *                 (d0 + 5 d1 + 25 d2 < 125), the digit of every card of rank
- *                 1..12 in card-byte order (card byte 4 first)
+ *   then 12 bytes the code of each rank 1..12 (Aces first), below
  *
- * A card's digit: when it is a run card, the suit of the card it lies on
- * (0..3; that card is the one of the next rank up, so its suit names it), or
- * 4 when it is the deepest card of a pure run; 0 for any other card. Which
- * cards are run cards follows from the rest of the key: a card is home when
- * its rank is at most its suit's foundation, in a prefix when it is one of
- * the first p_d cards of start column d, and on a run otherwise. A King on a
- * run is always the deepest card of a pure run (nothing is one rank above
- * it), so Kings need no digit. Decoding (`decodeCompact`) rebuilds every
- * column from those links, so the key is injective: two different positions
- * never share one (each digit is a function of the position, and the
- * position is a function of the key).
+ * A card's link: when it is a run card lying on a card, the suit of that
+ * card (0..3; that card is the one of the next rank up, so its suit names
+ * it); 4 for any other card (the deepest card of a pure run, a home card, a
+ * prefix card). Which cards are run cards follows from the rest of the key: a
+ * card is home when its rank is at most its suit's foundation, in a prefix
+ * when it is one of the first p_d cards of start column d, and on a run
+ * otherwise. A King on a run is always the deepest card of a pure run
+ * (nothing is one rank above it), so Kings need no link.
+ *
+ * The code of rank r packs the links (v_0..v_3) of its four cards (clubs
+ * first). At most one card lies on any card, so the links of one rank that
+ * are below 4 are distinct (two cards of rank r never lie on the same card
+ * of rank r + 1): of the 5^4 = 625 tuples only 209 can occur (sum over k of
+ * C(4,k) 4!/(4-k)!: 1 + 16 + 72 + 96 + 24), so one byte holds them
+ * (`RANK_CODE` maps t = v_0 + 5 v_1 + 25 v_2 + 125 v_3 to 0..208, `RANK_LINKS`
+ * back to the four links, one a byte). Against three base-5 digits in 7 bits
+ * (the earlier 19-byte key) that is 96 bits instead of 112, and neither
+ * encoding nor decoding divides: the encoder subtracts (4 - v) 5^s from each
+ * rank's 624 for every linked card, and the decoder looks each rank's links
+ * up in one load. Decoding (`decodeCompact`) rebuilds every column from the
+ * links, so the key is injective: two different positions never share one
+ * (each link is a function of the position, and the position is a function
+ * of the key).
  *
  * The table (table.ts) keeps the 48-byte key's layout for every other game.
  * Certificates and the exported stored set always carry position.ts's
@@ -49,22 +59,22 @@
 import { numColumns, numCells, buildRule, wrapRanks, pooledMode, BUILD_RANK } from './rules';
 import {
   MAX_COLUMNS, MAX_CELLS, COLUMN_STRIDE, OFF_CARDS, OFF_FOUNDATIONS, POSITION_BYTES,
-  columnLength, setColumnLength, cardAt, setCellCard, setFoundation, encodeKey, decodeKey, hashKey,
+  columnLength, setColumnLength, cardAt, setCellCard, encodeKey, decodeKey, hashKey,
 } from './position';
 
-/** Most bytes of a compact key as stored in a record (`compactKeyBytes`: 19 or 20). */
-export const COMPACT_KEY_BYTES: i32 = 20;
+/** Most bytes of a compact key as stored in a record (`compactKeyBytes`: 17 or 18). */
+export const COMPACT_KEY_BYTES: i32 = 18;
 /** Most bits the prefix lengths may take (bits 16..47 of the key). */
 const PREFIX_BITS_MAX: i32 = 32;
 /**
- * Bytes of the compact key of this solve: 19 when the prefix lengths fit in
+ * Bytes of the compact key of this solve: 17 when the prefix lengths fit in
  * 24 bits (every dealt Castle game: eight start columns of at most 7 cards,
- * 3 bits each; 16 + 24 + 112 = 152 bits), else 20.
+ * 3 bits each; 16 + 24 + 96 = 136 bits), else 18.
  */
 export let compactKeyBytes: i32 = COMPACT_KEY_BYTES;
-/** Offset of the last four bytes of a compact key (compared and copied as a u32, overlapping the second word when the key is 19 bytes). */
-export let compactTail: usize = 16;
-/** First bit of the digit groups: 40 or 48 (after the foundations and a 24- or 32-bit prefix field). */
+/** Offset of the last four bytes of a compact key (compared and copied as a u32, overlapping the second word). */
+export let compactTail: usize = 14;
+/** First bit of the rank codes: 40 or 48 (after the foundations and a 24- or 32-bit prefix field). */
 let digitStart: u64 = 48;
 
 /** The last solve started with the compact layout (compact key, 27- or 28-byte records, 4-byte slots, open stacks). */
@@ -93,9 +103,53 @@ const BASE_OF: usize = memory.data(64);
 /** PREFIX_MASK[d * 64 + p]: the card bits (bit = card byte) of the first p cards of start column d. */
 const PREFIX_MASK: usize = memory.data(MAX_COLUMNS * 64 * 8);
 
-/** Scratch of encode and decode: the digit of each card byte 4..51 (index card - 4). */
+/** Scratch of decode: the link of each card byte 4..51 (index card - 4; four bytes a rank, `RANK_LINKS` of its code). */
 const DIGITS: usize = memory.data(64, 16);
-/** Scratch of encode: the prefix length found for each start column. */
+/** Scratch of encode: per rank (index rank, u16), 624 minus (4 - v) 5^s for each card of that rank with a link v < 4. */
+const RANK_SUMS: usize = memory.data(32, 16);
+/** RANK_CODE[t]: the byte code (0..208) of the link tuple t = v_0 + 5 v_1 + 25 v_2 + 125 v_3; 255 for a tuple that cannot occur. */
+const RANK_CODE: usize = memory.data(640);
+/** RANK_LINKS[code] (u32): the four links of a rank code, byte s = v_s. */
+const RANK_LINKS: usize = memory.data(256 * 4);
+/** LINK_SUB[card * 4 + below]: (4 - below) 5^suit(card), what a card lying on a card of suit `below` takes off its rank's sum (u16). */
+const LINK_SUB: usize = memory.data(64 * 4 * 2);
+let rankTablesReady: bool = false;
+
+/** Fills RANK_CODE, RANK_LINKS and LINK_SUB (once per engine instance). */
+function fillRankTables(): void {
+  let code = 0;
+  for (let t = 0; t < 625; t++) {
+    // the links below 4 must be distinct
+    let seen = 0;
+    let ok = true;
+    let links: u32 = 0;
+    let x = t;
+    for (let s = 0; s < 4; s++) {
+      const v = x % 5;
+      x /= 5;
+      links |= <u32>v << <u32>(s << 3);
+      if (v < 4) {
+        if (seen & (1 << v)) ok = false;
+        seen |= 1 << v;
+      }
+    }
+    if (ok) {
+      store<u8>(RANK_CODE + t, code);
+      store<u32>(RANK_LINKS + (<usize>code << 2), links);
+      code++;
+    } else {
+      store<u8>(RANK_CODE + t, 255);
+    }
+  }
+  if (code != 209) unreachable();
+  for (let card = 0; card < 64; card++) {
+    let pow = 1;
+    for (let s = 0; s < (card & 3); s++) pow *= 5;
+    for (let below = 0; below < 4; below++) store<u16>(LINK_SUB + (<usize>(card * 4 + below) << 1), (4 - below) * pow);
+  }
+  rankTablesReady = true;
+}
+/** Scratch of decode: the prefix length of each start column. */
 const PREFIX_LENGTHS: usize = memory.data(16, 16);
 /** Scratch of decode: CHILD[card] = the run card lying on `card`, 0 for none. */
 const CHILD: usize = memory.data(64, 16);
@@ -141,18 +195,19 @@ export function chooseLayout(start: usize): bool {
     if (n > 0) store<u8>(BASE_OF + cardAt(start, d, 0), d + 1);
   }
   if (shift > PREFIX_BITS_MAX) return false;
-  compactKeyBytes = shift <= 24 ? 19 : 20;
+  if (!rankTablesReady) fillRankTables();
+  compactKeyBytes = shift <= 24 ? 17 : 18;
   compactTail = <usize>compactKeyBytes - 4;
   digitStart = shift <= 24 ? 40 : 48;
   compactLayout = true;
+  baseParent = 0;
   return true;
 }
 
-/** Cards the column `col` of `p` (`n` cards) shares, from the deepest, with start column `d`. */
+/** Cards the column at `a` (`n` cards, deepest first) shares, from the deepest, with start column `d`. */
 // @ts-ignore: decorator
-@inline function commonPrefix(p: usize, col: i32, n: i32, d: i32): i32 {
+@inline function commonPrefix(a: usize, n: i32, d: i32): i32 {
   const limit = min(n, <i32>load<u8>(BASE_LENGTHS + d));
-  const a = p + OFF_CARDS + col * COLUMN_STRIDE;
   const b = BASE_CARDS + d * COLUMN_STRIDE;
   let i = 0;
   while (i < limit) {
@@ -166,30 +221,6 @@ export function chooseLayout(start: usize): bool {
   return i < limit ? i : limit;
 }
 
-/** The 112 bits of the digit groups: low 64 in `digitsLow`, high 48 in `digitsHigh` (scratch of `packDigits`). */
-let digitsLow: u64 = 0;
-let digitsHigh: u64 = 0;
-
-/** Packs DIGITS (48 base-5 digits) into 16 groups of 7 bits (`digitsLow`, `digitsHigh`). */
-// @ts-ignore: decorator
-@inline function packDigits(): void {
-  let low: u64 = 0;
-  let high: u64 = 0;
-  for (let g = 0; g < 16; g++) {
-    const at = DIGITS + <usize>(g * 3);
-    const v = <u64>(<u32>load<u8>(at) + <u32>load<u8>(at, 1) * 5 + <u32>load<u8>(at, 2) * 25);
-    const pos = <u64>(g * 7);
-    if (pos < 64) {
-      low |= v << pos;
-      if (pos > 57) high |= v >> (64 - pos);
-    } else {
-      high |= v << (pos - 64);
-    }
-  }
-  digitsLow = low;
-  digitsHigh = high;
-}
-
 /**
  * Writes the compact key of `p` (a position reached in the solve that
  * `chooseLayout` set up, with no free cells) at `out`: the key's
@@ -197,42 +228,129 @@ let digitsHigh: u64 = 0;
  * whole words (the file comment has the encoding).
  */
 export function encodeCompact(p: usize, out: usize): void {
-  v128.store(DIGITS, v128.splat<i64>(0));
-  v128.store(DIGITS, v128.splat<i64>(0), 16);
-  v128.store(DIGITS, v128.splat<i64>(0), 32);
-  v128.store(PREFIX_LENGTHS, v128.splat<i64>(0));
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    if (n == 0) continue;
-    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
-    const bottom = <i32>load<u8>(base);
-    const d1 = <i32>load<u8>(BASE_OF + bottom);
-    let from = 1;
-    if (d1 != 0) {
-      const prefix = commonPrefix(p, c, n, d1 - 1);
-      store<u8>(PREFIX_LENGTHS + d1 - 1, prefix);
-      from = prefix;
-    } else if (bottom < 52) {
-      store<u8>(DIGITS + bottom - 4, 4);
-    }
-    // each run card after the first: the suit of the card below it
-    for (let i = from; i < n; i++) {
-      const card = <i32>load<u8>(base + i);
-      store<u8>(DIGITS + card - 4, load<u8>(base + i - 1) & 3);
-    }
-  }
+  // every rank's sum starts at 624 (all four links 4)
+  const all4 = v128.splat<i16>(624);
+  v128.store(RANK_SUMS, all4);
+  v128.store(RANK_SUMS, all4, 16);
   let prefixes: u64 = 0;
-  for (let d = 0; d < numColumns; d++) {
-    prefixes |= <u64>load<u8>(PREFIX_LENGTHS + d) << <u64>load<u8>(PREFIX_SHIFT + d);
+  for (let c = 0; c < numColumns; c++) {
+    prefixes |= columnPart(p + OFF_CARDS + c * COLUMN_STRIDE, columnLength(p, c), RANK_SUMS, true);
   }
+  finishKey(p, prefixes, out);
+}
+
+/**
+ * One column's part of a compact key: the cards at `base` (`n` of them,
+ * deepest first) take their links off the rank sums at `sums` (`add`; else
+ * they put them back), and the column's prefix length is returned in its
+ * place in the prefix field (0 for a pure run or an empty column). A key's
+ * rank sums and prefix field are those of its columns together, so a child
+ * that differs from its parent in a few columns differs in their parts only
+ * (`encodeCompactChild`).
+ */
+// @ts-ignore: decorator
+@inline function columnPart(base: usize, n: i32, sums: usize, add: bool): u64 {
+  if (n == 0) return 0;
+  const d1 = <i32>load<u8>(BASE_OF + <usize>load<u8>(base));
+  let from = 1;
+  let bits: u64 = 0;
+  if (d1 != 0) {
+    const prefix = commonPrefix(base, n, d1 - 1);
+    bits = <u64>prefix << <u64>load<u8>(PREFIX_SHIFT + d1 - 1);
+    from = prefix;
+  }
+  // each run card after the first lies on the card below it: its link is that card's suit
+  let below = <u32>load<u8>(base + from - 1);
+  for (let i = from; i < n; i++) {
+    const card = <u32>load<u8>(base + i);
+    const at = sums + (<usize>(card >> 2) << 1);
+    const v = <u32>load<u16>(LINK_SUB + (<usize>((card << 2) | (below & 3)) << 1));
+    store<u16>(at, add ? <u32>load<u16>(at) - v : <u32>load<u16>(at) + v);
+    below = card;
+  }
+  return bits;
+}
+
+/** Writes the key of `p` from the rank sums in RANK_SUMS and the prefix field `prefixes` (with `p`'s foundations) at `out`, as `encodeCompact`. */
+// @ts-ignore: decorator
+@inline function finishKey(p: usize, prefixes: u64, out: usize): void {
   const f = load<u32>(p + OFF_FOUNDATIONS);
   const foundations = <u64>((f & 0xf) | ((f >> 4) & 0xf0) | ((f >> 8) & 0xf00) | ((f >> 12) & 0xf000));
-  packDigits();
+  // the rank codes: ranks 1..8 in `low`, 9..12 in `high`
+  let low: u64 = 0;
+  for (let r = 1; r <= 8; r++) {
+    low |= <u64>load<u8>(RANK_CODE + <usize>load<u16>(RANK_SUMS + (<usize>r << 1))) << <u64>((r - 1) << 3);
+  }
+  let high: u64 = 0;
+  for (let r = 9; r <= 12; r++) {
+    high |= <u64>load<u8>(RANK_CODE + <usize>load<u16>(RANK_SUMS + (<usize>r << 1))) << <u64>((r - 9) << 3);
+  }
   const ds = digitStart;
-  store<u64>(out, foundations | (prefixes << 16) | (digitsLow << ds));
-  store<u64>(out, (digitsLow >> (64 - ds)) | (digitsHigh << ds), 8);
-  store<u64>(out, digitsHigh >> (64 - ds), 16);
+  store<u64>(out, foundations | (prefixes << 16) | (low << ds));
+  store<u64>(out, (low >> (64 - ds)) | (high << ds), 8);
+  store<u64>(out, high >> (64 - ds), 16);
 }
+
+/** The record whose columns BASE_SUMS and `basePrefixes` hold (`encodeCompactChild`); 0: none. */
+let baseParent: u32 = 0;
+/** Rank sums (as RANK_SUMS) and prefix field of the position of record `baseParent`. */
+const BASE_SUMS: usize = memory.data(32, 16);
+let basePrefixes: u64 = 0;
+
+/** Forgets the parent `encodeCompactChild` holds (table.ts, whenever the table is reset: record indices start over). */
+export function forgetCompactBase(): void {
+  baseParent = 0;
+}
+
+/**
+ * `encodeCompact` of a child made in place from its parent, record
+ * `parent`: `p` holds the child, `parentHeader` the parent's header (its
+ * column lengths at offset 0, as search.ts's SAVED_HEADER). A move and the
+ * auto-moves after it write cards only past the end of a column and take
+ * cards only off its top, so the parent's columns are the first
+ * `parentHeader` lengths of `p`'s cards, and a column whose length is the
+ * same holds the same cards (it lost nothing, or lost exactly what it
+ * gained). So only the columns whose length changed are redone: their
+ * parent parts taken out, their child parts put in. The parent's parts are
+ * computed once per parent (the first child of an expansion); `p`'s column
+ * order must stay the same across the children of one parent, as it does
+ * within one expansion. Writes the same key as `encodeCompact(p, out)`.
+ */
+export function encodeCompactChild(p: usize, parentHeader: usize, parent: u32, out: usize): void {
+  if (parent != baseParent) {
+    const all4 = v128.splat<i16>(624);
+    v128.store(BASE_SUMS, all4);
+    v128.store(BASE_SUMS, all4, 16);
+    let bits: u64 = 0;
+    for (let c = 0; c < numColumns; c++) {
+      bits |= columnPart(p + OFF_CARDS + c * COLUMN_STRIDE, <i32>load<u8>(parentHeader + c), BASE_SUMS, true);
+    }
+    basePrefixes = bits;
+    baseParent = parent;
+  }
+  v128.store(RANK_SUMS, v128.load(BASE_SUMS));
+  v128.store(RANK_SUMS, v128.load(BASE_SUMS, 16), 16);
+  let prefixes = basePrefixes;
+  // first every changed column's parent part out (two changed columns may
+  // share a start column: the card that emptied one heads the other), then
+  // every child part in
+  for (let c = 0; c < numColumns; c++) {
+    const before = <i32>load<u8>(parentHeader + c);
+    if (before != columnLength(p, c)) {
+      prefixes &= ~columnPart(p + OFF_CARDS + c * COLUMN_STRIDE, before, RANK_SUMS, false);
+    }
+  }
+  for (let c = 0; c < numColumns; c++) {
+    const now = columnLength(p, c);
+    if (now != <i32>load<u8>(parentHeader + c)) {
+      prefixes |= columnPart(p + OFF_CARDS + c * COLUMN_STRIDE, now, RANK_SUMS, true);
+    }
+  }
+  finishKey(p, prefixes, out);
+}
+
+/** SUIT_CARDS << s: the card bits of suit s, ranks 1..13 (card byte rank * 4 + suit). */
+const SUIT_CARDS: u64 = 0x0011111111111110;
 
 /**
  * Rebuilds the position of a compact key at `key` into `p`: columns in
@@ -242,15 +360,17 @@ export function encodeCompact(p: usize, out: usize): void {
 export function decodeCompact(key: usize, p: usize): void {
   const w0 = load<u64>(key);
   const w1 = load<u64>(key, 8);
-  // the third word: 24 bits (19-byte key, read from byte 15 so as not to pass the key's end) or 32
-  const w2 = compactKeyBytes == 19 ? <u64>(load<u32>(key, 15) >> 8) : <u64>load<u32>(key, 16);
+  // the bytes past 16 (1 or 2), read from the tail word so as not to pass the key's end
+  const w2 = <u64>(load<u32>(key + compactTail) >> ((16 - <u32>compactTail) << 3));
   // foundations, and the cards in play (rank above the foundation)
   let inPlay: u64 = 0;
+  let fbytes: u32 = 0;
   for (let s = 0; s < 4; s++) {
-    const f = <i32>((w0 >> <u64>(s << 2)) & 15);
-    setFoundation(p, s, f);
-    for (let r = f + 1; r <= 13; r++) inPlay |= (<u64>1) << <u64>((r << 2) | s);
+    const f = <u32>((w0 >> <u64>(s << 2)) & 15);
+    fbytes |= f << <u32>(s << 3);
+    inPlay |= (SUIT_CARDS << <u64>s) & (<u64>-1 << <u64>((f + 1) << 2));
   }
+  store<u32>(p + OFF_FOUNDATIONS, fbytes);
   // prefixes
   let prefixCards: u64 = 0;
   let starts: u64 = 0;
@@ -264,24 +384,15 @@ export function decodeCompact(key: usize, p: usize): void {
       starts |= (<u64>1) << <u64>load<u8>(BASE_CARDS + d * COLUMN_STRIDE);
     }
   }
-  // digits
+  // links: each rank's code looked up, four links a u32
   const ds = digitStart;
   const low = (w0 >> ds) | (w1 << (64 - ds));
   const high = (w1 >> ds) | (w2 << (64 - ds));
-  for (let g = 0; g < 16; g++) {
-    const pos = <u64>(g * 7);
-    let v: u64;
-    if (pos < 64) {
-      v = low >> pos;
-      if (pos > 57) v |= high << (64 - pos);
-    } else {
-      v = high >> (pos - 64);
-    }
-    const x = <u32>(v & 127);
-    const at = DIGITS + <usize>(g * 3);
-    store<u8>(at, x % 5);
-    store<u8>(at, (x / 5) % 5, 1);
-    store<u8>(at, x / 25, 2);
+  for (let r = 0; r < 8; r++) {
+    store<u32>(DIGITS + (<usize>r << 2), load<u32>(RANK_LINKS + (<usize>((low >> <u64>(r << 3)) & 255) << 2)));
+  }
+  for (let r = 0; r < 4; r++) {
+    store<u32>(DIGITS + (<usize>(r + 8) << 2), load<u32>(RANK_LINKS + (<usize>((high >> <u64>(r << 3)) & 255) << 2)));
   }
   // links of the run cards
   v128.store(CHILD, v128.splat<i64>(0));

@@ -5,11 +5,15 @@
  * Each bucket of each scan (search.ts's bucket queues) is a stack of record
  * indices held in 256-byte blocks; the bucket head (search.ts BUCKETS)
  * holds the address of the top block, 0 when the bucket is empty. A block is
- * [previous block u32][bytes used u32][its top index u32][244 bytes]. The
+ * [previous block u32][bits used u32][its top index u32][244 bytes]. The
  * indices pushed on one stack increase, so an entry is stored as its
- * difference to the entry below it (the first of a stack: to 0), in 1..5
- * bytes of 7 bits; a pop reads the top entry's bytes back from the end and
- * subtracts. A block emptied by a pop goes to a free list and is reused by
+ * difference to the entry below it (the first of a stack: to 0), as an
+ * Exp-Golomb code of order 2 laid out so that a pop reads it back from the
+ * end (`stackPush`), and the pop subtracts. Most differences are small (one
+ * scan's consecutive pushes to one bucket are a few records apart; on
+ * Streets and Alleys 77 40 % are below 8, 88 % below 64, with a tail to
+ * 2^23), so an entry takes about 0.8 bytes instead of the 1.1 of 7-bit
+ * bytes. A block emptied by a pop goes to a free list and is reused by
  * the next push of any bucket, so the memory of the open lists is that of
  * the entries queued and not yet taken (on the hard Castle deals about 1.3
  * bytes each, 4 per scan and position queued) plus at most one partly used
@@ -21,12 +25,15 @@
  */
 import { allocate } from './arena';
 
-/** Bytes of one block: a 12-byte header and BLOCK_DATA bytes of entries. */
+/** Bytes of one block: a 12-byte header and 244 bytes of entries. */
 const BLOCK_BYTES: u64 = 256;
 const BLOCK_HEADER: usize = 12;
-const BLOCK_DATA: u32 = <u32>BLOCK_BYTES - <u32>BLOCK_HEADER;
-/** Most bytes of one entry (a 32-bit delta, 7 bits a byte). */
-const ENTRY_MAX: u32 = 5;
+/**
+ * The last bit an entry may start at: an entry is written with one 64-bit
+ * read-modify-write from the byte of its first bit, which must end in the
+ * block (an entry has at most 55 bits: a delta below 2^28).
+ */
+const LAST_START: u32 = (<u32>BLOCK_BYTES - <u32>BLOCK_HEADER - 8) * 8;
 /** Blocks a slab allocation takes from the arena at once (1 MiB). */
 const SLAB_BLOCKS: u32 = 4096;
 /** The unused blocks of the last slab: the next one's address, and how many are left. */
@@ -99,7 +106,7 @@ export function stackPush(head: usize, index: u32): bool {
   const below: u32 = block == 0 ? 0 : load<u32>(block, 8);
   if (index <= below) unreachable();
   const delta = index - below;
-  if (block == 0 || load<u32>(block, 4) + ENTRY_MAX > BLOCK_DATA) {
+  if (block == 0 || load<u32>(block, 4) > LAST_START) {
     const fresh = takeBlock();
     if (fresh == 0) return false;
     store<u32>(fresh, <u32>block);
@@ -107,17 +114,19 @@ export function stackPush(head: usize, index: u32): bool {
     store<u32>(head, <u32>fresh);
     block = fresh;
   }
-  // the delta's 7-bit groups, most significant first; every byte but the
-  // first has its high bit set, so a pop reads them back from the end
-  let bytes: u32 = 1;
-  while (bytes < ENTRY_MAX && (delta >> (bytes * 7)) != 0) bytes++;
+  // Exp-Golomb of order 2 of delta - 1, read back from the end: w = delta + 3
+  // (>= 4) has L + 1 bits; from bit `used` up go the L low bits of w, a 1,
+  // then L - 2 zeros (2 L - 1 bits: 3 for 1..4, 5 for 5..12, 7 for 13..28)
   const used = load<u32>(block, 4);
-  const at = block + BLOCK_HEADER + <usize>used;
-  for (let j: u32 = 0; j < bytes; j++) {
-    const group = (delta >> ((bytes - 1 - j) * 7)) & 0x7f;
-    store<u8>(at + j, j == 0 ? group : group | 0x80);
-  }
-  store<u32>(block, used + bytes, 4);
+  const w = <u64>delta + 3;
+  const L = <u32>(63 - clz(w));
+  const code = (w & ((<u64>1 << <u64>L) - 1)) | (<u64>1 << <u64>L);
+  // one 64-bit read-modify-write (at most 55 + 7 bits): the bits below
+  // `used` kept, the ones above the entry unused
+  const at = block + BLOCK_HEADER + <usize>(used >> 3);
+  const shift = <u64>(used & 7);
+  store<u64>(at, (load<u64>(at) & ((<u64>1 << shift) - 1)) | (code << shift));
+  store<u32>(block, used + 2 * L - 1, 4);
   store<u32>(block, index, 8);
   openEntriesLive++;
   if (openEntriesLive > openEntriesPeak) openEntriesPeak = openEntriesLive;
@@ -131,23 +140,23 @@ export function stackPush(head: usize, index: u32): bool {
   if (block == 0) return 0;
   const index = load<u32>(block, 8);
   const data = block + BLOCK_HEADER;
-  let at = data + <usize>load<u32>(block, 4);
-  let delta: u32 = 0;
-  let shift: u32 = 0;
-  let b: u32 = 0;
-  do {
-    at--;
-    b = <u32>load<u8>(at);
-    delta |= (b & 0x7f) << shift;
-    shift += 7;
-  } while (b & 0x80);
-  if (at == data) {
+  const used = load<u32>(block, 4);
+  // the zeros below the end: the 64 bits whose top one is bit used - 1
+  // (the bytes before the data are the header's, never reached: the entry's 1 comes first)
+  const top = used - 1;
+  const zeros = <u32>clz(load<u64>(data + <usize>(top >> 3) - 7) << <u64>(7 - (top & 7)));
+  const L = zeros + 2;
+  const start = used - 2 * zeros - 3;
+  // the L low bits of w, read from at most byte LAST_START / 8 (not past the data)
+  const byte = min(start >> 3, LAST_START >> 3);
+  const low = (load<u64>(data + <usize>byte) >> <u64>(start - (byte << 3))) & ((<u64>1 << <u64>L) - 1);
+  if (start == 0) {
     store<u32>(head, load<u32>(block));
     store<u32>(block, <u32>freeBlocks);
     freeBlocks = block;
   } else {
-    store<u32>(block, <u32>(at - data), 4);
-    store<u32>(block, index - delta, 8);
+    store<u32>(block, start, 4);
+    store<u32>(block, index - (<u32>(low | (<u64>1 << <u64>L)) - 3), 8);
   }
   openEntriesLive--;
   return index;

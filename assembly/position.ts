@@ -249,6 +249,7 @@ export function isSafeAutoMove(p: usize, card: i32): bool {
  * that is safe stays safe and stays exposed until it moves.
  */
 export function applyAutoMoves(p: usize, emit: bool): bool {
+  if (!emit && !pooledMode) return applyAutoMovesByMasks(p);
   let any = false;
   let moved = true;
   while (moved) {
@@ -280,6 +281,70 @@ export function applyAutoMoves(p: usize, emit: bool): bool {
   return any;
 }
 
+/** Per card byte: the column whose top card it is, in `applyAutoMovesByMasks` (only cards of its top mask are read). */
+const AUTO_TOP_OWNER: usize = memory.data(64);
+
+/**
+ * `applyAutoMoves` without writing the moves, outside the pooled game (where
+ * every card byte names one card): the same closure, found through masks
+ * instead of passes over every cell and column until one moves nothing. The
+ * top cards of the columns and the cards in the cells are gathered once as
+ * bits of a u64 (bit = card byte); then each suit's next foundation card
+ * goes home while it is among them and safe (`isSafeAutoMove`), and the card
+ * it uncovers joins the tops. The closure does not depend on the order (see
+ * `applyAutoMoves`), so the position is the same byte for byte: the same
+ * column lengths, cells emptied in place, the same foundations. Returns true
+ * when at least one card moved.
+ */
+function applyAutoMovesByMasks(p: usize): bool {
+  let tops: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n > 0) {
+      const top = cardAt(p, c, n - 1);
+      store<u8>(AUTO_TOP_OWNER + <usize>top, <u8>c);
+      tops |= (<u64>1) << <u64>top;
+    }
+  }
+  let cells: u64 = 0;
+  for (let i = 0; i < numCells; i++) cells |= (<u64>1) << <u64>cellCard(p, i);
+  cells &= ~(<u64>1); // card byte 0: an empty cell
+  let any = false;
+  let moved = true;
+  while (moved) {
+    moved = false;
+    for (let s = 0; s < 4; s++) {
+      const f = foundation(p, s);
+      if (f >= 13) continue;
+      const card = ((f + 1) << 2) | s;
+      const bit = (<u64>1) << <u64>card;
+      if (((tops | cells) & bit) == 0 || !isSafeAutoMove(p, card)) continue;
+      if (cells & bit) {
+        for (let i = 0; i < numCells; i++) {
+          if (cellCard(p, i) == card) {
+            setCellCard(p, i, 0);
+            break;
+          }
+        }
+        cells &= ~bit;
+      } else {
+        const c = <i32>load<u8>(AUTO_TOP_OWNER + <usize>card);
+        const n = columnLength(p, c) - 1;
+        setColumnLength(p, c, n);
+        tops &= ~bit;
+        if (n > 0) {
+          const top = cardAt(p, c, n - 1);
+          store<u8>(AUTO_TOP_OWNER + <usize>top, <u8>c);
+          tops |= (<u64>1) << <u64>top;
+        }
+      }
+      sendHome(p, card);
+      moved = true;
+      any = true;
+    }
+  }
+  return any;
+}
 
 // ---------------------------------------------------------------------------
 // Canonical key

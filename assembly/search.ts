@@ -30,7 +30,7 @@ import {
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
   copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey, sendHome,
 } from './position';
-import { resetArena, arenaBytesUsed } from './arena';
+import { resetArena, arenaBytesUsed, allocate } from './arena';
 import {
   resetTable, findOrInsert, findOrInsertPosition, touchSlot, touchRecord, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
   insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
@@ -45,7 +45,7 @@ import {
 } from './output';
 
 import { pollStop } from './host';
-import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, hashStateKey } from './castle-key';
+import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 import { layeredRequested, setupLayers, layerOfKey, pushLayer, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
 import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow, reclaimForOpenStacks } from './table';
@@ -518,6 +518,18 @@ function measure(p: usize, fromParent: bool): void {
 }
 
 /**
+ * The part of `measure` that the move generation reads: the top run length
+ * of every column (COL_RUN, 0 for an empty column), for the eager phase's
+ * expansions, which measure the rest only when a child is new
+ * (`batchParentMeasured`). Leaves the other terms and the card places as
+ * they were (stale).
+ */
+function measureRuns(p: usize): void {
+  batchParentMeasured = false;
+  for (let c = 0; c < numColumns; c++) store<i32>(COL_RUN + (<usize>c << 2), topRunLength(p, c));
+}
+
+/**
  * The record whose position PARENT held, in the same column order, when it
  * was last measured by `expand` (so COL_*, SAVED_HEADER and the parent*
  * sums describe it); 0 after PARENT was rebuilt from a key or the terms were
@@ -682,8 +694,9 @@ function packWeights(): void {
 
 /**
  * True in the lazy phase: the open lists hold pending moves (pending.ts),
- * else stored records (table.ts). Both keep the move word at offset 4 and the
- * two bucket links at 8 and 12.
+ * linked through their bucket links at 8..20; else stored records
+ * (table.ts), as stacks of record indices (open-stack.ts) with the taken
+ * bits (`isTaken`). Both keep the move word at offset 4.
  */
 let lazyPhase: bool = false;
 
@@ -713,28 +726,84 @@ function clearOpenLists(): void {
   }
   bucketHigh = 0;
   resetOpenStacks();
+  resetTaken();
 }
 
-/** Links item `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list. */
+/**
+ * The eager phase's taken bits: bit i set when a scan has taken record i
+ * (`popOpen`). A record is queued in every scan's list and taken by one; the
+ * other scans meet it later and skip it. With the lists as stacks of record
+ * indices (open-stack.ts) that skip reads one bit here instead of the record
+ * itself, a random read of the state table: on Seahaven Towers 73 and 34
+ * (unsolvable, 336,246 and 148,655 positions) `popOpen` was 18 % of the
+ * time, nearly all of it in those reads. The bits are kept in chunks of
+ * 2^TAKEN_SHIFT records taken from the arena when a record of the chunk is
+ * first taken; the record's DONE bit is set as before, and read when no
+ * chunk could be had (then a skip reads the record, as before).
+ */
+const TAKEN_SHIFT: u32 = 18;
+const TAKEN_CHUNK_BYTES: u32 = (<u32>1 << TAKEN_SHIFT) >> 3;
+const MAX_TAKEN_CHUNKS: u32 = 16384;
+const TAKEN_CHUNKS: usize = memory.data(<i32>MAX_TAKEN_CHUNKS * 4);
+/** Chunk numbers below this may be set in TAKEN_CHUNKS (the rest are 0). */
+let takenChunksUsed: u32 = 0;
+
+/** Forgets every taken bit (after an arena reset, or with the open lists cleared). */
+function resetTaken(): void {
+  memory.fill(TAKEN_CHUNKS, 0, <usize>takenChunksUsed << 2);
+  takenChunksUsed = 0;
+}
+
+/** Whether record `index` has its taken bit (`markTaken`); false also when its chunk is missing. */
+// @ts-ignore: decorator
+@inline function isTaken(index: u32): bool {
+  const chunkNo = index >> TAKEN_SHIFT;
+  if (chunkNo >= takenChunksUsed) return false;
+  const chunk = <usize>load<u32>(TAKEN_CHUNKS + (<usize>chunkNo << 2));
+  if (chunk == 0) return false;
+  const bit = index & ((<u32>1 << TAKEN_SHIFT) - 1);
+  return ((<u32>load<u8>(chunk + <usize>(bit >> 3)) >> (bit & 7)) & 1) != 0;
+}
+
+/** Sets the taken bit of record `index`, taking its chunk from the arena (zeroed) when it is the chunk's first; does nothing when the arena has no room. */
+function markTaken(index: u32): void {
+  const chunkNo = index >> TAKEN_SHIFT;
+  if (chunkNo >= MAX_TAKEN_CHUNKS) return;
+  const at = TAKEN_CHUNKS + (<usize>chunkNo << 2);
+  let chunk = chunkNo < takenChunksUsed ? <usize>load<u32>(at) : 0;
+  if (chunk == 0) {
+    chunk = allocate(<u64>TAKEN_CHUNK_BYTES);
+    if (chunk == 0) return;
+    memory.fill(chunk, 0, <usize>TAKEN_CHUNK_BYTES);
+    if (chunkNo >= takenChunksUsed) {
+      // chunks between the old count and this one are 0 already (resetTaken zeroed them)
+      takenChunksUsed = chunkNo + 1;
+    }
+    store<u32>(at, <u32>chunk);
+  }
+  const bit = index & ((<u32>1 << TAKEN_SHIFT) - 1);
+  const byte = chunk + <usize>(bit >> 3);
+  store<u8>(byte, <u8>(<u32>load<u8>(byte) | (<u32>1 << (bit & 7))));
+}
+
+/** Links pending move `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list (the lazy phase; the eager phase's buckets are stacks, `pushStacked`). */
 // @ts-ignore: decorator
 @inline function pushBucket(rec: usize, index: u32, scan: i32, bucket: i32): void {
   const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
   store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
   store<u32>(head, index);
-  const minAt = MIN_BUCKET + (<usize>scan << 2);
-  if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
 }
 
 /**
- * `pushBucket` of the compact layout's eager phase, whose records have no
- * links: the bucket is a stack of record indices (open-stack.ts). When the
+ * `pushBucket` of the eager phase (both layouts; the compact layout's records
+ * have no links): the bucket is a stack of record indices (open-stack.ts),
+ * so that a scan can skip a record another scan took by its taken bit
+ * (`isTaken`) without reading the record. When the
  * stack finds no memory the search stops for memory (the record is stored
  * but not queued, so the search may not end complete).
  */
 function pushStacked(index: u32, scan: i32, bucket: i32): void {
   if (!stackPush(BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2), index)) stopReason = REASON_MEMORY;
-  const minAt = MIN_BUCKET + (<usize>scan << 2);
-  if (bucket < load<i32>(minAt)) store<i32>(minAt, bucket);
 }
 
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
@@ -754,7 +823,9 @@ function pushOpen(index: u32, depth: i32): void {
   // the highest of the four lanes (a lane past activeScans is a score too, so this bounds the used ones)
   const top = max(max(b0, b1), max(b2, b3));
   if (top > bucketHigh) bucketHigh = top;
-  if (compactLayout && !lazyPhase) {
+  // every scan's lowest bucket at once (a lane past activeScans is never read: clearOpenLists resets all four)
+  v128.store(MIN_BUCKET, i32x4.min_s(v128.load(MIN_BUCKET), s));
+  if (!lazyPhase) {
     pushStacked(index, 0, b0);
     if (activeScans > 1) pushStacked(index, 1, b1);
     if (activeScans > 2) pushStacked(index, 2, b2);
@@ -800,17 +871,20 @@ function popOpen(scan: i32): u32 {
   let bucket = load<i32>(minAt);
   while (bucket < NUM_BUCKETS) {
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    const stacked = compactLayout && !lazyPhase;
+    const stacked = !lazyPhase;
     const index = stacked ? stackPop(head) : load<u32>(head);
     if (index == 0) {
       bucket++;
       continue;
     }
+    // a record another scan took: skipped by its bit, without reading the record
+    if (stacked && isTaken(index)) continue;
     const rec = itemAt(index);
     if (!stacked) store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
     const move = load<u32>(rec, 4);
     if (move & DONE) continue;
     store<u32>(rec, move | DONE, 4);
+    if (stacked) markTaken(index);
     store<i32>(minAt, bucket);
     return index;
   }
@@ -904,7 +978,9 @@ function addChild(parent: u32, move: u32): bool {
     // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
     const k = batchCount;
     const key = BATCH_KEYS + <usize>k * KEY_BYTES;
-    encodeStateKey(child, key);
+    // the compact key redoes only the columns the move changed (castle-key.ts)
+    if (compactLayout) encodeCompactChild(child, SAVED_HEADER, parent, key);
+    else encodeStateKey(child, key);
     const hash = hashStateKey(key);
     store<u32>(BATCH_HASH + (<usize>k << 2), hash);
     const won = isWon(child);
@@ -955,6 +1031,16 @@ const BATCH_WORD: usize = memory.data(BATCH_MAX * 4);
 /** In BATCH_WORD: the child is won (bit 31, free in a bare move: MOVE_BITS are bits 0-19). */
 const BATCH_WON: u32 = 0x80000000;
 let batchCount: i32 = 0;
+/**
+ * Whether the position being expanded in the eager phase has been measured
+ * in full (`measure`: its per-column terms and card places, which the new
+ * children's `applyMeasuredMove` and `measureChild` read). `expandChildren`
+ * computes only the top runs (`measureRuns`), which the move generation
+ * needs; `lookupChildren` measures the rest at the first new child. On
+ * Seahaven Towers 1..300, 58 % of the eager expansions (539,534 of 927,064)
+ * find no new child and so need no measure.
+ */
+let batchParentMeasured: bool = false;
 /** Where the hint loads go, so that the optimizer keeps them; never read for anything. */
 let touchSink: u64 = 0;
 
@@ -1000,6 +1086,10 @@ function lookupChildren(parent: u32): bool {
       pushOpen(index, depth);
       if (stopReason != REASON_NONE) return false;
       continue;
+    }
+    if (!batchParentMeasured) {
+      measure(PARENT, false);
+      batchParentMeasured = true;
     }
     applyMeasuredMove(PARENT, word & MOVE_BITS);
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
@@ -1089,7 +1179,9 @@ function expand(parent: u32, fromParent: bool): bool {
 /** `expand` but for the eager phase's lookup pass (`lookupChildren`): generates the moves of PARENT and hands each child to `addChild`. */
 function expandChildren(parent: u32, fromParent: bool): bool {
   const p = PARENT;
-  measure(p, fromParent);
+  // The eager phase's lookups measure the parent only when a child is new (`lookupChildren`).
+  if (batching) measureRuns(p);
+  else measure(p, fromParent);
   saveHeader(p);
   measuredHeld = parent;
   const freeCells = emptyCellCount(p);

@@ -18,7 +18,7 @@
  *
  *   0  REC_PARENT  parent record index (0 for the start position)
  *   4  REC_MOVE    move word from the parent (move.ts: packed move, depth, flags)
- *   8  REC_NEXT    next item in the same bucket of open list 0 (search.ts), then of lists 1, 2, 3 at 12, 16, 20
+ *   8  REC_NEXT    16 bytes, unused: the open lists' links were here; the eager phase queues record indices on stacks now (search.ts, open-stack.ts)
  *  24  REC_KEY     canonical key, KEY_BYTES bytes
  *
  * Use the accessors below rather than raw offsets.
@@ -28,7 +28,7 @@ import { pollStop } from './host';
 import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './position';
 import { MAX_LAYERS, layerOfKey, countInLayer } from './layers';
 import { addOpenSlab } from './open-stack';
-import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
+import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact, forgetCompactBase } from './castle-key';
 
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
@@ -37,9 +37,9 @@ export const REC_KEY: usize = 24;
 export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
 /**
  * Record of the compact layout (castle-key.ts, the no-cell Castle games):
- * parent and move word as above, the 19- or 20-byte compact key at 8, no
+ * parent and move word as above, the 17- or 18-byte compact key at 8, no
  * open-list links (the eager open lists are stacks of record indices then,
- * open-stack.ts): 27 bytes in the dealt Castle games (28 for some boards).
+ * open-stack.ts): 25 bytes in the dealt Castle games (26 for some boards).
  */
 export const COMPACT_REC_KEY: usize = 8;
 /** Bytes of a record and offset of its key in this solve's layout (set by `resetTable`). */
@@ -450,6 +450,14 @@ const COMPACT_INDEX_MASK: u32 = (1 << COMPACT_INDEX_BITS) - 1;
 let compactSlots: usize = 0;
 let compactSlotCount: u32 = 0;
 
+/** First slot count of a compact table that may outgrow INITIAL_SLOTS (4 of its growths' worth: 2^18 slots, 1 MiB). */
+const COMPACT_INITIAL_SLOTS: u32 = 1 << 18;
+/** Records `growCompactSlots` hashes before it places them (a divisor of GROW_POLL_RECORDS). */
+const GROW_BATCH: u32 = 16;
+const GROW_HASHES: usize = memory.data(GROW_BATCH * 4);
+/** Where the hint loads of `growCompactSlots` go, so that the optimizer keeps them; never read for anything. */
+let growSink: u32 = 0;
+
 /** Home slot of `hash` among `count` slots. */
 // @ts-ignore: decorator
 @inline function compactHome(hash: u32, count: u32): u32 {
@@ -458,6 +466,7 @@ let compactSlotCount: u32 = 0;
 
 /** `resetTable` of the compact layout. */
 function resetCompactTable(maxRecords: u32): bool {
+  forgetCompactBase();
   recordStride = COMPACT_REC_KEY + <usize>compactKeyBytes;
   keyOffset = COMPACT_REC_KEY;
   // the 8-byte slots of an earlier solve are not reused after a compact one
@@ -468,10 +477,13 @@ function resetCompactTable(maxRecords: u32): bool {
   insertStopReason = 0;
   slotsAtMemoryLimit = false;
   recordCount = 0;
-  compactSlotCount = INITIAL_SLOTS;
-  compactSlots = allocate(<u64>INITIAL_SLOTS * 4);
+  // a Castle solve that may store more than INITIAL_SLOTS' 5/8 starts at
+  // COMPACT_INITIAL_SLOTS (1 MiB), saving the rehashes of the first two growths
+  const first = <u64>recordLimit * MAX_LOAD_D > <u64>INITIAL_SLOTS * MAX_LOAD_N ? COMPACT_INITIAL_SLOTS : INITIAL_SLOTS;
+  compactSlotCount = first;
+  compactSlots = allocate(<u64>first * 4);
   if (compactSlots == 0) return false;
-  memory.fill(compactSlots, 0, <usize>INITIAL_SLOTS * 4);
+  memory.fill(compactSlots, 0, <usize>first * 4);
   const chunk = allocate(<u64>CHUNK_RECORDS * recordStride);
   if (chunk == 0) return false;
   store<u32>(CHUNKS, chunk);
@@ -488,8 +500,13 @@ function growCompactSlots(newCount: u32): i32 {
   const fresh = allocate(<u64>newCount * 4);
   if (fresh == 0) return FAIL_MEMORY;
   memory.fill(fresh, 0, <usize>newCount * 4);
-  for (let i: u32 = 1; i <= recordCount; i++) {
-    if (i % GROW_POLL_RECORDS == 0) {
+  // records in groups of GROW_BATCH: hash each and read its home slot (independent
+  // loads, whose cache misses overlap), then place them in record order as before
+  let sink: u32 = 0;
+  for (let first: u32 = 1; first <= recordCount; first += GROW_BATCH) {
+    const last = min(recordCount, first + GROW_BATCH - 1);
+    // once per GROW_POLL_RECORDS records, as growSlots
+    if ((first - 1) % GROW_POLL_RECORDS == GROW_POLL_RECORDS - GROW_BATCH) {
       const reason = pollStop();
       if (reason != 0) {
         insertStopReason = reason;
@@ -497,14 +514,22 @@ function growCompactSlots(newCount: u32): i32 {
         return FAIL_STOPPED;
       }
     }
-    const hash = hashCompact(recordKey(recordAt(i)));
-    let h = compactHome(hash, newCount);
-    while (load<u32>(fresh + (<usize>h << 2)) != 0) {
-      h++;
-      if (h == newCount) h = 0;
+    for (let i = first; i <= last; i++) {
+      const hash = hashCompact(recordKey(recordAt(i)));
+      store<u32>(GROW_HASHES + (<usize>(i - first) << 2), hash);
+      sink ^= load<u32>(fresh + (<usize>compactHome(hash, newCount) << 2));
     }
-    store<u32>(fresh + (<usize>h << 2), (hash << COMPACT_INDEX_BITS) | i);
+    for (let i = first; i <= last; i++) {
+      const hash = load<u32>(GROW_HASHES + (<usize>(i - first) << 2));
+      let h = compactHome(hash, newCount);
+      while (load<u32>(fresh + (<usize>h << 2)) != 0) {
+        h++;
+        if (h == newCount) h = 0;
+      }
+      store<u32>(fresh + (<usize>h << 2), (hash << COMPACT_INDEX_BITS) | i);
+    }
   }
+  growSink ^= sink;
   release(compactSlots, <u64>compactSlotCount * 4);
   compactSlots = fresh;
   compactSlotCount = newCount;
@@ -534,7 +559,7 @@ function compactSlotTarget(count: u32): u32 {
   return target < <f64>count * 1.0625 ? count : <u32>target;
 }
 
-/** `findOrInsert` of the compact layout: the same contract, over 20-byte keys and u32 slots. */
+/** `findOrInsert` of the compact layout: the same contract, over 17- or 18-byte keys and u32 slots. */
 function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32 {
   const count = compactSlotCount;
   const tag = hash << COMPACT_INDEX_BITS;

@@ -11,6 +11,11 @@
  *
  *   npx tsx bench/ab.ts A.wasm B.wasm [game] [from] [to] [rounds]
  *   npx tsx bench/ab.ts /tmp/base.wasm build/engine.wasm freecell 1 4000 3
+ *   AB_WIDE=A npx tsx bench/ab.ts build/engine.wasm build/engine.wasm beleaguered_castle 1 100 3
+ *
+ * AB_WIDE=A (or B) forbids the compact layout of the no-cell Castle games
+ * (castle-key.ts `setCompactLayoutAllowed`) in that build's engine, so one
+ * build can be A/B'd against itself in the 72-byte layout.
  */
 import { parseArgs } from 'node:util';
 import { Engine, compileEngine } from '../client-sdk/core/engine.js';
@@ -33,6 +38,10 @@ const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: D
 const deals = [];
 for (let n = from; n <= to; n++) deals.push(resolveDeal({ game, deal: n } as Parameters<typeof resolveDeal>[0]));
 const engines = await Promise.all([aPath, bPath].map(async (p) => Engine.instantiate(await compileEngine(pathToFileURL(resolve(p))))));
+const wide = process.env.AB_WIDE ?? '';
+for (const [i, name] of ['A', 'B'].entries()) {
+  if (wide.includes(name)) (engines[i] as unknown as { exports: { setCompactLayoutAllowed(allowed: number): void } }).exports.setCompactLayoutAllowed(0);
+}
 for (const e of engines) e.solve(deals[0], limits);
 
 /** What a build must reproduce exactly: verdict, moves, positions expanded and stored. */

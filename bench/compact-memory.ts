@@ -8,18 +8,23 @@
  *
  *   npx tsx bench/compact-memory.ts streets_and_alleys 77 [capMiB=256] [maxStates=100000000] [both|compact|wide]
  *   npx tsx bench/compact-memory.ts streets_and_alleys 523 4095 2000000000 compact   # the deep budget's full search
+ *   ENGINE_WASM=/tmp/base.wasm npx tsx bench/compact-memory.ts streets_and_alleys 77   # another build
  *
  * The deadline is the deep budget's, 30 minutes.
  */
 import { parseArgs } from 'node:util';
-import { Engine } from '../client-sdk/core/engine.js';
+import { Engine, compileEngine } from '../client-sdk/core/engine.js';
+import { pathToFileURL } from 'node:url';
 import { resolveDeal } from '../client-sdk/api/request.js';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const [game = 'streets_and_alleys', dealArg = '77', capArg = '256', maxArg = '100000000', which = 'both'] = positionals;
 const deal = resolveDeal({ game, deal: Number(dealArg) } as Parameters<typeof resolveDeal>[0]);
 const cap = Number(capArg) * 1024 * 1024;
-const engine = await Engine.create();
+// ENGINE_WASM=path measures another build (e.g. main's)
+const engine = process.env.ENGINE_WASM
+  ? Engine.instantiate(await compileEngine(pathToFileURL(process.env.ENGINE_WASM)))
+  : await Engine.create();
 const raw = (engine as unknown as { exports: Record<string, (...a: number[]) => number> }).exports;
 for (const compact of which === 'both' ? [true, false] : [which === 'compact']) {
   raw.setCompactLayoutAllowed(compact ? 1 : 0);

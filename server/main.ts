@@ -13,17 +13,17 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import { loadConfigOrExit } from './config.js';
 import { exitOnTermination, gracefulShutdown, ServiceState, type ShutdownHook } from './lifecycle.js';
-import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults, poolLog } from './logger.js';
+import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { BatchBackend } from './batches/backend.js';
 import { redactUrl, RedisBatchBackend } from './batches/redis/backend.js';
 import { registerQueueMetrics } from './batches/redis/metrics.js';
 import { createBatchService } from './batches/embedded/service.js';
-import { createPool, type SolverPool } from './pool.js';
+import type { SolverPool } from './pool.js';
+import { createServicePool } from './service-pool.js';
 import { createServiceApp } from './service.js';
 
 /**
@@ -49,22 +49,7 @@ const metrics = createMetrics({ poolStats: () => pool?.stats() });
 
 logProcessFaults(logger);
 
-const module = await loadEngineModule();
-pool = createPool({
-  module,
-  threads: config.threads,
-  maxQueue: config.maxQueue,
-  memoryLimitBytes: config.memoryLimitBytes,
-  recycleMemoryBytes: config.recycleMemoryBytes,
-  onRecycle: ({ threadId }) => {
-    metrics.observeRecycle();
-    logger.info({ threadId, recycleMemoryMb: config.recycleMemoryBytes / 2 ** 20 }, 'solver worker replaced: its engine memory grew past RECYCLE_MEMORY_MB');
-  },
-  stopGraceMs: config.stopGraceMs,
-  helperPassAfterMs: config.helperPassAfterMs,
-  onSettled: metrics.observeSolve,
-  log: poolLog(logger),
-});
+pool = await createServicePool(config, metrics, logger, config.maxQueue);
 const solverPool = pool;
 
 /** Batch analysis on the configured backend (`BATCH_BACKEND`). */

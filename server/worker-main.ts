@@ -18,16 +18,16 @@
  * whatever hangs; a second signal exits at once.
  */
 import { createServer, type Server } from 'node:http';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import { BatchWorker } from './batches/redis/worker.js';
 import { registerWorkerMetrics } from './batches/redis/metrics.js';
 import { redactUrl } from './batches/redis/backend.js';
 import { loadConfigOrExit } from './config.js';
 import { exitOnTermination } from './lifecycle.js';
-import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults, poolLog } from './logger.js';
+import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults } from './logger.js';
 import { createMetrics } from './metrics.js';
-import { createPool, type SolverPool } from './pool.js';
+import type { SolverPool } from './pool.js';
+import { createServicePool } from './service-pool.js';
 
 const config = loadConfigOrExit();
 
@@ -38,20 +38,7 @@ const metrics = createMetrics({ poolStats: () => pool?.stats() });
 logProcessFaults(logger);
 
 const { url, prefix } = config.batch.redis;
-pool = createPool({
-  module: await loadEngineModule(),
-  threads: config.threads,
-  maxQueue: Math.max(4 * config.threads, config.worker.concurrency),
-  memoryLimitBytes: config.memoryLimitBytes,
-  recycleMemoryBytes: config.recycleMemoryBytes,
-  onRecycle: ({ threadId }) => {
-    metrics.observeRecycle();
-    logger.info({ threadId, recycleMemoryMb: config.recycleMemoryBytes / 2 ** 20 }, 'solver worker replaced: its engine memory grew past RECYCLE_MEMORY_MB');
-  },
-  stopGraceMs: config.stopGraceMs,
-  onSettled: metrics.observeSolve,
-  log: poolLog(logger),
-});
+pool = await createServicePool(config, metrics, logger, Math.max(4 * config.threads, config.worker.concurrency));
 const solverPool = pool;
 await solverPool.warmUp(resolveDeal({ game: 'freecell', deal: 1 }));
 

@@ -1,6 +1,6 @@
 /**
  * The compact layout of the no-cell Castle games (assembly/castle-key.ts:
- * 19-byte keys, 27-byte records, u32 slots, open stacks) against the 72-byte
+ * 17-byte keys, 25-byte records, u32 slots, open stacks) against the 72-byte
  * layout, in one engine, by the test hook `setCompactLayoutAllowed`.
  *
  * The two layouts expand the same positions in the same order, so record i
