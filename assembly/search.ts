@@ -1934,14 +1934,24 @@ function layeredLoop(): void {
       index = popLayer(currentLayer);
     }
     if (stopReason != REASON_NONE) return;
-    statesExpanded++;
-    if (mustStop()) return;
-    decodeStateKey(recordKey(recordAt(index)), PARENT);
-    const word = recordMove(recordAt(index));
-    parentDepth = moveDepth(word);
-    repeatCard = repeatCardOf(word);
-    if (!expand(index, false)) return;
+    if (!expandStored(index)) return;
   }
+}
+
+/**
+ * Expands stored record `index` for the eager and layered loops: counts it
+ * in `statesExpanded`, decodes its key into PARENT, takes its depth and
+ * repeat card from its move word and expands it. False when the search must
+ * end (a budget, a stop, a won child, a failed insert).
+ */
+function expandStored(index: u32): bool {
+  statesExpanded++;
+  if (mustStop()) return false;
+  decodeStateKey(recordKey(recordAt(index)), PARENT);
+  const word = recordMove(recordAt(index));
+  parentDepth = moveDepth(word);
+  repeatCard = repeatCardOf(word);
+  return expand(index, false);
 }
 
 /** The loop of `eagerSearch`. */
@@ -1949,13 +1959,7 @@ function eagerLoop(): void {
   while (goalIndex == 0) {
     const index = popNext(0);
     if (index == 0 || stopReason != REASON_NONE) return;
-    statesExpanded++;
-    if (mustStop()) return;
-    decodeStateKey(recordKey(recordAt(index)), PARENT);
-    const word = recordMove(recordAt(index));
-    parentDepth = moveDepth(word);
-    repeatCard = repeatCardOf(word);
-    if (!expand(index, false)) return;
+    if (!expandStored(index)) return;
   }
 }
 

@@ -2,9 +2,10 @@
  * Small builders for hand-made positions and moves in the checker and
  * notation tests.
  */
-import { parseCard, type Card } from '../../client-sdk/core/cards.js';
+import { cardToString, parseCard, type Card } from '../../client-sdk/core/cards.js';
 import type { Move } from '../../client-sdk/core/moves.js';
-import { findPreset, type Layout, type Rules } from '../../client-sdk/core/rules.js';
+import { checkMove } from '../../client-sdk/core/verify.js';
+import { findPreset, type Deal, type Layout, type Rules } from '../../client-sdk/core/rules.js';
 
 /** Cards from text, e.g. `"KH QS 10D"`. */
 export function cards(text: string): Card[] {
@@ -65,3 +66,22 @@ export const GAME_SHAPE: Record<string, [number, number]> = {
   eight_off: [8, 8],
   seahaven_towers: [10, 4],
 };
+
+/**
+ * Every legal single-card move of `layout` under `deal.rules`, by the
+ * checker (`checkMove`): column to column and column to foundation, the
+ * only moves of the no-cell Castle games. Used by their random walks.
+ */
+export function legalSingleCardMoves(deal: Deal, layout: Layout): Move[] {
+  const legal: Move[] = [];
+  layout.columns.forEach((column, from) => {
+    if (column.length === 0) return;
+    const card = cardToString(column[column.length - 1]);
+    const tries: Move[] = [{ from: 'column', fromIndex: from, to: 'foundation', toIndex: 0, count: 1, card, auto: false }];
+    for (let to = 0; to < layout.columns.length; to++) {
+      if (to !== from) tries.push({ from: 'column', fromIndex: from, to: 'column', toIndex: to, count: 1, card, auto: false });
+    }
+    for (const m of tries) if (checkMove(deal.rules, layout, m) === null) legal.push(m);
+  });
+  return legal;
+}

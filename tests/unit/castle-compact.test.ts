@@ -18,10 +18,9 @@ import { resolveDeal } from '../../client-sdk/api/request.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { checkCertificate } from '../../client-sdk/core/proof/check.js';
 import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
-import { applyMove, checkMove } from '../../client-sdk/core/verify.js';
+import { applyMove } from '../../client-sdk/core/verify.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
-import type { Move } from '../../client-sdk/core/moves.js';
-import { cardToString } from '../../client-sdk/core/cards.js';
+import { legalSingleCardMoves } from '../helpers/positions.js';
 
 interface Hooks {
   setCompactLayoutAllowed(allowed: number): void;
@@ -82,16 +81,7 @@ function randomWalk(deal: Deal, count: number, seed: number): Deal {
     return s;
   };
   for (let step = 0; step < count; step++) {
-    const legal: Move[] = [];
-    layout.columns.forEach((column, from) => {
-      if (column.length === 0) return;
-      const card = cardToString(column[column.length - 1]);
-      const tries: Move[] = [{ from: 'column', fromIndex: from, to: 'foundation', toIndex: 0, count: 1, card, auto: false }];
-      for (let to = 0; to < layout.columns.length; to++) {
-        if (to !== from) tries.push({ from: 'column', fromIndex: from, to: 'column', toIndex: to, count: 1, card, auto: false });
-      }
-      for (const m of tries) if (checkMove(deal.rules, layout, m) === null) legal.push(m);
-    });
+    const legal = legalSingleCardMoves(deal, layout);
     if (legal.length === 0) break;
     layout = applyMove(deal.rules, layout, legal[next() % legal.length]);
   }

@@ -8,11 +8,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../client-sdk/core/engine.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
-import { applyMove, checkMove, checkSolution } from '../../client-sdk/core/verify.js';
-import { rankOf, cardToString } from '../../client-sdk/core/cards.js';
+import { applyMove, checkSolution } from '../../client-sdk/core/verify.js';
+import { rankOf } from '../../client-sdk/core/cards.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import type { Deal, Layout } from '../../client-sdk/core/rules.js';
-import type { Move } from '../../client-sdk/core/moves.js';
+import { legalSingleCardMoves } from '../helpers/positions.js';
 
 interface Hooks {
   layeredInUse(): number;
@@ -50,21 +50,6 @@ function classOf(start: Layout, layout: Layout): number[] {
   return vector;
 }
 
-/** Every legal single-card move of `layout` (column to column, column to foundation: the only moves of these games). */
-function legalMoves(deal: Deal, layout: Layout): Move[] {
-  const legal: Move[] = [];
-  layout.columns.forEach((column, from) => {
-    if (column.length === 0) return;
-    const card = cardToString(column[column.length - 1]);
-    const tries: Move[] = [{ from: 'column', fromIndex: from, to: 'foundation', toIndex: 0, count: 1, card, auto: false }];
-    for (let to = 0; to < layout.columns.length; to++) {
-      if (to !== from) tries.push({ from: 'column', fromIndex: from, to: 'column', toIndex: to, count: 1, card, auto: false });
-    }
-    for (const m of tries) if (checkMove(deal.rules, layout, m) === null) legal.push(m);
-  });
-  return legal;
-}
-
 /** A seeded linear congruential generator (the walks must be reproducible). */
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
@@ -99,7 +84,7 @@ describe('the layered pass of the compact Castle layout', () => {
           const next = lcg(seed * 7919 + n);
           let layout = deal.layout;
           for (let step = 0; step < 120; step++) {
-            const legal = legalMoves(deal, layout);
+            const legal = legalSingleCardMoves(deal, layout);
             if (legal.length === 0) break;
             const here = classOf(deal.layout, layout);
             for (const move of legal) {
