@@ -266,6 +266,9 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   if (!parsed.success) throw validationError(parsed.error);
   const req = parsed.data;
   const deal = resolveDeal(req);
+  if (opts.layered && !layeredApplies(deal.rules)) {
+    throw new SolverError('invalid_request', '--layered applies only to the no-cell Castle games that build by rank (Beleaguered Castle, Streets and Alleys, Citadel)', { path: '--layered' });
+  }
   // the layered pass: --layered runs it alone; --deep runs it after a full search that ended for memory
   const layered = !layeredApplies(deal.rules) ? undefined : opts.layered ? true : opts.deep ? ('after_memory' as const) : undefined;
   const limits: SolveLimits = { ...resolveLimits(req.limits, offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG), req.game), ...(layered ? { layered } : {}) };

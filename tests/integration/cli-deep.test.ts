@@ -74,6 +74,21 @@ describe('npm run solve: the deep budget', () => {
     expect(zero.stderr).toMatch(/^error bad_limits: .*DEEP_MAX_STATES/m);
   });
 
+  it('--layered runs the layered complete pass alone: the full search\'s verdict and positions, no certificate; refused where it does not apply', () => {
+    const full = answer(solve(['--deal', '5', '--json']));
+    const layered = answer(solve(['--deal', '5', '--layered', '--json']));
+    expect(layered).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: full.stats.statesStored } });
+    expect((layered as { proof?: unknown }).proof).toBeUndefined();
+    expect((full as { proof?: unknown }).proof).toBeDefined();
+    const text = solve(['--deal', '5', '--layered']);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/the layered pass held at most \d+ positions' keys/);
+    expect(full).toMatchObject({ verdict: 'unsolvable' });
+    const freecell = tool('server/cli/solve.ts', ['--game', 'freecell', '--deal', '1', '--layered']);
+    expect(freecell.status).toBe(2);
+    expect(freecell.stderr).toMatch(/invalid_request: --layered applies only to the no-cell Castle games/);
+  });
+
   it('--max-memory-mb caps the engine: a hard deal ends unknown/memory', () => {
     const a = answer(solve(['--deal', '77', '--deep', '--max-memory-mb', '32', '--json']));
     expect(a).toMatchObject({ verdict: 'unknown', reason: 'memory' });
