@@ -9,16 +9,27 @@
  * (ENTRY_BYTES), chosen so that the move word and the bucket links sit at the
  * same offsets as in a state record (table.ts):
  *
- *   0  ENT_PARENT  the stored position the move is played from (record index)
+ *   0  ENT_PARENT  the stored position the move is played from (record
+ *                  index, bits 0-30), and ENT_SKIPPED (bit 31)
  *   4  ENT_MOVE    move word (move.ts), with the depth and auto flag of the result
  *   8  ENT_NEXT    next item in the same bucket of open list 0, then of lists 1, 2, 3 at 12, 16, 20
+ *  24  ENT_HASH    the result's position hash (search.ts `childHash`, u64)
+ *
+ * ENT_SKIPPED marks a pending move that a scan took and dropped because its
+ * result's hash was in the filter of stored hashes (seen.ts), without the
+ * full key comparison. The lazy phase checks every such move by its key
+ * before it says the reachable set is complete, and the hand-over plays it
+ * like an untaken one (search.ts `verifySkipped`, `handOver`).
  */
 import { allocate, release } from './arena';
 
 export const ENT_PARENT: usize = 0;
 export const ENT_MOVE: usize = 4;
 export const ENT_NEXT: usize = 8;
-export const ENTRY_BYTES: i32 = 24;
+export const ENT_HASH: usize = 24;
+export const ENTRY_BYTES: i32 = 32;
+/** In the ENT_PARENT word: the move was dropped on a filter hit, its key not yet compared (see the file comment). */
+const ENT_SKIPPED: u32 = 0x80000000;
 const ENTRY_SHIFT: i32 = 16;
 const ENTRY_CHUNK: u32 = 1 << ENTRY_SHIFT;
 const MAX_ENTRY_CHUNKS: i32 = 16384;
@@ -41,7 +52,31 @@ export function resetEntries(): void {
 /** Parent record index of the entry at `ent`. */
 // @ts-ignore: decorator
 @inline export function entryParent(ent: usize): u32 {
-  return load<u32>(ent + ENT_PARENT);
+  return load<u32>(ent + ENT_PARENT) & ~ENT_SKIPPED;
+}
+
+/** Hash of the result of the entry at `ent` (as given to `newEntry`). */
+// @ts-ignore: decorator
+@inline export function entryHash(ent: usize): u64 {
+  return load<u64>(ent + ENT_HASH);
+}
+
+/** Whether the entry at `ent` was dropped on a filter hit and its key is not compared yet (`markSkipped`). */
+// @ts-ignore: decorator
+@inline export function isSkipped(ent: usize): bool {
+  return (load<u32>(ent + ENT_PARENT) & ENT_SKIPPED) != 0;
+}
+
+/** Marks the entry at `ent` as dropped on a filter hit (its result's key still to be compared). */
+// @ts-ignore: decorator
+@inline export function markSkipped(ent: usize): void {
+  store<u32>(ent + ENT_PARENT, load<u32>(ent + ENT_PARENT) | ENT_SKIPPED);
+}
+
+/** Clears `markSkipped` (the entry's key is being compared now). */
+// @ts-ignore: decorator
+@inline export function clearSkipped(ent: usize): void {
+  store<u32>(ent + ENT_PARENT, load<u32>(ent + ENT_PARENT) & ~ENT_SKIPPED);
 }
 
 /** Move word of the entry at `ent`. */
@@ -51,10 +86,11 @@ export function resetEntries(): void {
 }
 
 /**
- * Stores a new entry (links zeroed) and returns its index, or 0 when the
- * arena has no memory left for a new chunk (or the chunk table is full).
+ * Stores a new entry (links zeroed; `hash` is its result's position hash)
+ * and returns its index, or 0 when the arena has no memory left for a new
+ * chunk (or the chunk table is full). `parent` is below 2^31 (a record index).
  */
-export function newEntry(parent: u32, word: u32): u32 {
+export function newEntry(parent: u32, word: u32, hash: u64): u32 {
   const index = entryCount + 1;
   if (index == 1 || (index & (ENTRY_CHUNK - 1)) == 0) {
     const chunkNo = index >> ENTRY_SHIFT;
@@ -69,6 +105,7 @@ export function newEntry(parent: u32, word: u32): u32 {
   store<u32>(ent + ENT_MOVE, word);
   store<u64>(ent + ENT_NEXT, 0);
   store<u64>(ent + ENT_NEXT + 8, 0);
+  store<u64>(ent + ENT_HASH, hash);
   return index;
 }
 

@@ -35,7 +35,8 @@ import {
   resetTable, findOrInsert, findOrInsertPosition, touchSlot, touchRecord, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
   insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
 } from './table';
-import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryCount } from './pending';
+import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryHash, entryCount, isSkipped, markSkipped, clearSkipped } from './pending';
+import { resetSeen, seenContains, seenAdd } from './seen';
 import {
   MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, MOVE_BITS, AUTO_FOLLOWED, DONE, DEPTH_MAX,
   packMove, moveCard, moveKind, moveOnto, moveCount, moveDepth, withDepth,
@@ -927,6 +928,130 @@ const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
  */
 let exposedCard: i32 = -1;
 
+// ---------------------------------------------------------------------------
+// Position hashes for the lazy phase's filter (seen.ts)
+
+/**
+ * Zobrist-style terms, one u64 per (card, what lies under it): index
+ * card << 6 | below, `below` a card byte (4..55), BELOW_BOTTOM (the card is
+ * its column's deepest) or BELOW_CELL (the card is in a free cell). A
+ * position's hash is the XOR of the terms of its cards in the tableau and the
+ * cells (`positionHash`). The pairs say which card lies on which, not in
+ * which column or cell, so the hash is the same for every column and cell
+ * order: a function of the canonical key (position.ts), as the filter
+ * needs. Cards on the foundations add no term (the rest determine them).
+ * Filled once (splitmix64 from a fixed seed), so hashes are the same in
+ * every solve and every instance.
+ */
+const ZOBRIST: usize = memory.data(64 * 64 * 8, 16);
+const BELOW_BOTTOM: i32 = 0;
+const BELOW_CELL: i32 = 1;
+let zobristFilled: bool = false;
+
+function fillZobrist(): void {
+  let x: u64 = 0x9e3779b97f4a7c15;
+  for (let i = 0; i < 64 * 64; i++) {
+    x += 0x9e3779b97f4a7c15;
+    let z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+    store<u64>(ZOBRIST + (<usize>i << 3), z ^ (z >> 31));
+  }
+  zobristFilled = true;
+}
+
+// @ts-ignore: decorator
+@inline function zobristTerm(card: i32, below: i32): u64 {
+  return load<u64>(ZOBRIST + ((<usize>(card << 6 | below)) << 3));
+}
+
+/** The term of the card at index `i` of column `c` of `p` (what lies under it: the card at i - 1, or the bottom). */
+// @ts-ignore: decorator
+@inline function columnTerm(p: usize, c: i32, i: i32): u64 {
+  return zobristTerm(cardAt(p, c, i), i == 0 ? BELOW_BOTTOM : cardAt(p, c, i - 1));
+}
+
+/** The hash of position `p` (see ZOBRIST): the XOR over its tableau and cell cards. */
+function positionHash(p: usize): u64 {
+  let z: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    for (let i = 0; i < n; i++) z ^= columnTerm(p, c, i);
+  }
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0) z ^= zobristTerm(card, BELOW_CELL);
+  }
+  return z;
+}
+
+/** Hash of the position the lazy phase is expanding (`positionHash` of PARENT before its children are made). */
+let expandHash: u64 = 0;
+
+/**
+ * The hash of the child in `p` (PARENT with a move and its auto-moves
+ * played in place) from its parent's, `expandHash`, and the parent's header
+ * in SAVED_HEADER: equal to `positionHash(p)`. A move takes cards off the top
+ * of one column and puts them on another, and auto-moves only take cards
+ * off, so each column of the child is a prefix of the parent's column, or
+ * the parent's column with cards put on (the same length means the same
+ * cards); the cards past the shorter of the two lengths are the ones whose
+ * terms change, and their bytes are still in place (a column's bytes past
+ * its length are left as they were). Cells are compared slot by slot (moves
+ * and auto-moves keep the other cells where they are).
+ */
+function childHash(p: usize): u64 {
+  let z = expandHash;
+  const columnMask = (1 << numColumns) - 1;
+  let changed = <u32>(~i8x16.bitmask(i8x16.eq(v128.load(p + OFF_LENGTHS), v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask);
+  while (changed != 0) {
+    const c = <i32>ctz(changed);
+    changed &= changed - 1;
+    const n = columnLength(p, c);
+    const n0 = <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c);
+    const from = n < n0 ? n : n0;
+    const to = n < n0 ? n0 : n;
+    for (let i = from; i < to; i++) z ^= columnTerm(p, c, i);
+  }
+  const cells = load<u64>(p + OFF_CELLS);
+  const cells0 = load<u64>(SAVED_HEADER + OFF_CELLS);
+  if (cells != cells0) {
+    for (let i = 0; i < numCells; i++) {
+      const a = <i32>load<u8>(SAVED_HEADER + OFF_CELLS + i);
+      const b = cellCard(p, i);
+      if (a == b) continue;
+      if (a != 0) z ^= zobristTerm(a, BELOW_CELL);
+      if (b != 0) z ^= zobristTerm(b, BELOW_CELL);
+    }
+  }
+  return z;
+}
+
+/**
+ * `childHash` of a child that no auto-move followed, from the move alone:
+ * only the moved card (the deepest of a moved run) lies on something else
+ * now. What it lay on comes from the parent's card places (CARD_COLUMN,
+ * CARD_INDEX: the parent was measured in this column order), the card under
+ * it still in place in the child (the source column only lost cards); what
+ * it lies on now from the move word.
+ */
+// @ts-ignore: decorator
+@inline function moveHash(p: usize, move: u32): u64 {
+  const card = moveCard(move);
+  const col = <i32>load<u8>(CARD_COLUMN + <usize>card);
+  let below = BELOW_CELL;
+  if (col != <i32>IN_CELL) {
+    const i = <i32>load<u8>(CARD_INDEX + <usize>card);
+    below = i == 0 ? BELOW_BOTTOM : cardAt(p, col, i - 1);
+  }
+  let z = expandHash ^ zobristTerm(card, below);
+  const kind = moveKind(move);
+  if (kind == MOVE_TO_CELL) z ^= zobristTerm(card, BELOW_CELL);
+  else if (kind == MOVE_TO_EMPTY_COLUMN) z ^= zobristTerm(card, BELOW_BOTTOM);
+  else if (kind == MOVE_TO_CARD) z ^= zobristTerm(card, moveOnto(move));
+  return z;
+}
+
 /** The lazy phase could not get memory for a pending move: fall back to the eager search. */
 let lazyOutOfMemory: bool = false;
 
@@ -962,7 +1087,7 @@ function addChild(parent: u32, move: u32): bool {
       else goalIndex = index;
       goOn = false;
     } else {
-      const entry = newEntry(parent, withDepth(move, depth, autoMoved));
+      const entry = newEntry(parent, withDepth(move, depth, autoMoved), autoMoved ? childHash(child) : moveHash(child, move));
       if (entry == 0) {
         lazyOutOfMemory = true;
         goOn = false;
@@ -1648,6 +1773,13 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
     parentDepth = 0;
     repeatCard = 0;
     statesExpanded++;
+    if (!zobristFilled) fillZobrist();
+    expandHash = positionHash(PARENT);
+    resetSeen();
+    seenAdd(expandHash);
+    skippedCount = 0;
+    lazyHeld = root;
+    heldStale = false;
     if (!expand(root, false)) return false;
   } else {
     measure(PARENT, false);
@@ -1757,47 +1889,133 @@ const POP_HEADER: usize = memory.data(HEADER_BYTES);
  * Ends with goalIndex, stopReason, or lazyOutOfMemory set, or none (complete).
  */
 function lazySearch(): void {
-  // PARENT holds the position of record `held` (in some column order)
-  let held: u32 = 1;
+  while (true) {
+    lazyLoop();
+    if (goalIndex != 0 || stopReason != REASON_NONE || lazyOutOfMemory || lazyQuotaReached) return;
+    // the open lists ran dry: complete once every move dropped on a filter hit is checked by its key
+    if (skippedCount == 0 || !verifySkipped()) return;
+  }
+}
+
+/**
+ * The record whose position PARENT holds, or (`heldStale`) is taken to hold:
+ * a pop whose result the filter knew moves `lazyHeld` to its parent without
+ * rebuilding it, exactly where the full path would have rebuilt it, so that
+ * the scans' turns (`popNext`) and the measures from the parent see the same
+ * `lazyHeld` and `measuredHeld` as without the filter; the rebuild happens
+ * at the next pop that needs PARENT.
+ */
+let lazyHeld: u32 = 0;
+let heldStale: bool = false;
+/** Pending moves dropped on a filter hit and not yet checked by their keys (pending.ts ENT_SKIPPED). */
+let skippedCount: u32 = 0;
+/** Pending moves the last solve dropped on a filter hit (a statistic). */
+let skippedTotal: u32 = 0;
+
+/**
+ * The loop of `lazySearch`: takes pending moves until the lists run dry or
+ * the search must stop. A pending move whose result's hash (computed when
+ * it was queued, `childHash`) is in the filter of stored positions (seen.ts)
+ * is dropped and marked, its parent not rebuilt, its move not played, its
+ * key neither encoded nor looked up; every other one goes through `takeEntry`.
+ */
+function lazyLoop(): void {
   while (goalIndex == 0) {
-    const item = popNext(held);
+    const item = popNext(lazyHeld);
     if (item == 0) return;
     if (mustStop()) return;
     const ent = entryAt(item);
     const parent = entryParent(ent);
-    const word = entryMove(ent) & ~DONE;
-    if (parent != held) {
-      decodeStateKey(recordKey(recordAt(parent)), PARENT);
-      decodes++;
-      held = parent;
-      measuredHeld = 0; // canonical column order now, not the measured one
-    }
-    copyHeader(POP_HEADER, PARENT);
-    if (measuredHeld == parent) applyMeasuredMove(PARENT, word);
-    else if (!applyMove(PARENT, word)) unreachable();
-    // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
-    // move (addChild); without it the closure is known to move nothing (the
-    // parent is closed and `exposedCard` could not start one), so it is skipped.
-    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
-    const index = findOrInsertPosition(PARENT, KEY, parent, word | DONE);
-    if (index == 0) {
-      insertFailed();
-      return;
-    }
-    if (!lastInsertWasNew) {
-      copyHeader(PARENT, POP_HEADER);
+    if (seenContains(entryHash(ent))) {
+      markSkipped(ent);
+      skippedCount++;
+      skippedTotal++;
+      if (parent != lazyHeld) {
+        lazyHeld = parent;
+        heldStale = true;
+        measuredHeld = 0; // as after a rebuild: canonical column order
+      }
       continue;
     }
-    held = index;
-    statesExpanded++;
-    parentDepth = moveDepth(word);
-    repeatCard = repeatCardOf(word);
-    if (!expand(index, measuredHeld == parent)) return;
-    if (recordCount >= lazyQuota) {
-      lazyQuotaReached = true;
-      return;
-    }
+    if (!takeEntry(ent, parent)) return;
   }
+}
+
+/**
+ * Plays pending move `ent` (of stored record `parent`) on its parent,
+ * rebuilding the parent from its key unless PARENT holds it, and looks the
+ * result up by its key: a position met before is dropped (PARENT put back),
+ * a new one is stored, added to the filter and expanded at once. Returns
+ * false when the search must stop (won, a budget, memory, the lazy quota).
+ */
+function takeEntry(ent: usize, parent: u32): bool {
+  const word = entryMove(ent) & ~DONE;
+  if (parent != lazyHeld || heldStale) {
+    decodeStateKey(recordKey(recordAt(parent)), PARENT);
+    decodes++;
+    lazyHeld = parent;
+    heldStale = false;
+    measuredHeld = 0; // canonical column order now, not the measured one
+  }
+  copyHeader(POP_HEADER, PARENT);
+  if (measuredHeld == parent) applyMeasuredMove(PARENT, word);
+  else if (!applyMove(PARENT, word)) unreachable();
+  // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
+  // move (addChild); without it the closure is known to move nothing (the
+  // parent is closed and `exposedCard` could not start one), so it is skipped.
+  if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
+  const index = findOrInsertPosition(PARENT, KEY, parent, word | DONE);
+  if (index == 0) {
+    insertFailed();
+    return false;
+  }
+  if (!lastInsertWasNew) {
+    copyHeader(PARENT, POP_HEADER);
+    return true;
+  }
+  const hash = entryHash(ent);
+  seenAdd(hash);
+  expandHash = hash;
+  lazyHeld = index;
+  statesExpanded++;
+  parentDepth = moveDepth(word);
+  repeatCard = repeatCardOf(word);
+  if (!expand(index, measuredHeld == parent)) return false;
+  if (recordCount >= lazyQuota) {
+    lazyQuotaReached = true;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Checks by their keys the pending moves dropped on filter hits
+ * (`lazyLoop`), in entry order, with the open lists dry. Each is played and
+ * looked up as any other (`takeEntry`): a true duplicate changes nothing; a
+ * hash collision gives a new position, which is stored and expanded (its
+ * moves go to the open lists). Returns true when the pass stored a new
+ * position (the search goes on), false when every dropped move was a
+ * duplicate (the table is closed under moves: complete) or the search must
+ * stop.
+ */
+function verifySkipped(): bool {
+  const recordsBefore = recordCount;
+  const entries = entryCount;
+  for (let item: u32 = 1; item <= entries; item++) {
+    if (item % (POLL_INTERVAL * 16) == 0) {
+      const reason = pollStop();
+      if (reason != 0) {
+        stopReason = reason;
+        return false;
+      }
+    }
+    const ent = entryAt(item);
+    if (!isSkipped(ent)) continue;
+    clearSkipped(ent);
+    skippedCount--;
+    if (!takeEntry(ent, entryParent(ent))) return false;
+  }
+  return recordCount != recordsBefore;
 }
 
 /**
@@ -1854,8 +2072,10 @@ function handOver(): bool {
       }
     }
     const ent = entryAt(item);
-    const word = entryMove(ent);
-    if (word & DONE) continue;
+    // a move dropped on a filter hit (lazyLoop) was taken but not looked up: it is played like an untaken one
+    if (isSkipped(ent)) clearSkipped(ent);
+    else if (entryMove(ent) & DONE) continue;
+    const word = entryMove(ent) & ~DONE;
     const parent = entryParent(ent);
     if (parent != held) {
       decodeStateKey(recordKey(recordAt(parent)), PARENT);
@@ -1879,6 +2099,7 @@ function handOver(): bool {
     }
     restoreHeader(PARENT);
   }
+  skippedCount = 0;
   releaseEntries();
   return true;
 }
@@ -1990,6 +2211,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   statesExpanded = 0;
   polls = 0;
   decodes = 0;
+  skippedTotal = 0;
   turnScan = 0;
   turnItems = 0;
   lazyPeakBytes = 0;
@@ -2055,6 +2277,11 @@ export function openItemsTaken(): u32 {
 /** Parents the last solve's lazy phase rebuilt from their keys at a pop (the rest were the position held); a tuning statistic. */
 export function parentsDecoded(): u32 {
   return decodes;
+}
+
+/** Pending moves the last solve's lazy phase dropped on a filter hit without rebuilding their parents (each checked by its key before a complete search ends); a tuning statistic. */
+export function pendingMovesSkipped(): u32 {
+  return skippedTotal;
 }
 
 /** Pending moves queued by the last solve's lazy phase. */
