@@ -41,6 +41,12 @@ export function setSeenHashMask(mask: u64): void {
   hashMask = mask;
 }
 
+/** Switches the filter off (a phase that does not use it; its slots went with the arena's reset). */
+export function seenOff(): void {
+  seenOn = false;
+  seenCount = 0;
+}
+
 /** True when the filter is in use this solve. */
 export function seenActive(): bool {
   return seenOn;

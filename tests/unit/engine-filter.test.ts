@@ -4,7 +4,8 @@
  * is in the filter is dropped without the key comparison, and checked by its
  * key before a search may end complete (or played by the hand-over).
  *
- * - With the filter (the default) the search is the same as without it
+ * - With the filter (by default under alternate-colour building; the test
+ *   hook `setLazyFilter(2)` turns it on in every game) the search is the same as without it
  *   (test hook `setSeenHashMask(0)`): the same verdicts, moves and counts,
  *   while moves are in fact dropped.
  * - With the hash cut to a few bits (`setSeenHashMask`), most filter hits are
@@ -22,6 +23,7 @@ import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
 
 interface Hooks {
   setSeenHashMask(mask: bigint): void;
+  setLazyFilter(mode: number): void;
   pendingMovesSkipped(): number;
 }
 
@@ -34,13 +36,18 @@ beforeAll(async () => {
   engine = await Engine.create();
   hooks = (engine as unknown as { exports: Hooks }).exports;
 });
-afterEach(() => hooks.setSeenHashMask(ALL_BITS));
+afterEach(() => {
+  hooks.setSeenHashMask(ALL_BITS);
+  hooks.setLazyFilter(1);
+});
 
 function deal(game: string, n: number): Deal {
   return resolveDeal({ game, deal: n, ...(game === 'freecell' ? { numbering: 'ms' } : {}) } as Parameters<typeof resolveDeal>[0]);
 }
 
+/** Solves with the filter's hash cut to `mask` (0: no filter), in every game (`setLazyFilter(2)`: by default only the FreeCell family uses it). */
 function solveWith(mask: bigint, d: Deal): { outcome: SolveOutcome; skipped: number; fingerprint: string | null } {
+  hooks.setLazyFilter(2);
   hooks.setSeenHashMask(mask);
   const outcome = engine.solve(d, LIMITS);
   return { outcome, skipped: hooks.pendingMovesSkipped() >>> 0, fingerprint: outcome.verdict === 'unsolvable' ? engine.fingerprint() : null };
@@ -63,6 +70,14 @@ describe('the lazy filter of stored positions', () => {
       }
     }
     expect(skipped).toBeGreaterThan(1000);
+  });
+
+  it('is on by default in the FreeCell family only', () => {
+    hooks.setLazyFilter(1);
+    engine.solve(deal('freecell', 617), LIMITS);
+    expect(hooks.pendingMovesSkipped()).toBeGreaterThan(0);
+    engine.solve(deal('seahaven_towers', 1), LIMITS);
+    expect(hooks.pendingMovesSkipped()).toBe(0);
   });
 
   it.each([
