@@ -13,7 +13,9 @@
  *                  index, bits 0-30), and ENT_SKIPPED (bit 31)
  *   4  ENT_MOVE    move word (move.ts), with the depth and auto flag of the result
  *   8  ENT_NEXT    next item in the same bucket of open list 0, then of lists 1, 2, 3 at 12, 16, 20
- *  24  ENT_HASH    the result's position hash (search.ts `childHash`, u64)
+ *  24  ENT_HASH    the result's position hash (search.ts `childHash`, u64),
+ *                  only when the solve's lazy phase hashes (`resetEntries`;
+ *                  else entries are ENTRY_BYTES_NO_HASH = 24 bytes)
  *
  * ENT_SKIPPED marks a pending move that a scan took and dropped because its
  * result's hash was in the filter of stored hashes (seen.ts), without the
@@ -28,6 +30,10 @@ export const ENT_MOVE: usize = 4;
 export const ENT_NEXT: usize = 8;
 export const ENT_HASH: usize = 24;
 export const ENTRY_BYTES: i32 = 32;
+/** An entry without ENT_HASH, in a solve whose lazy phase does not hash its moves. */
+export const ENTRY_BYTES_NO_HASH: i32 = 24;
+/** Bytes of an entry this solve (`resetEntries`). */
+let entryBytes: usize = <usize>ENTRY_BYTES;
 /** In the ENT_PARENT word: the move was dropped on a filter hit, its key not yet compared (see the file comment). */
 const ENT_SKIPPED: u32 = 0x80000000;
 const ENTRY_SHIFT: i32 = 16;
@@ -38,15 +44,20 @@ const ENTRY_CHUNKS: usize = memory.data(MAX_ENTRY_CHUNKS * 4);
 /** Entries handed out this solve; indices run 1..entryCount. */
 export let entryCount: u32 = 0;
 
-/** Forgets every entry (the arena was reset with them). */
-export function resetEntries(): void {
+/**
+ * Forgets every entry (the arena was reset with them); `withHash`: this
+ * phase's entries carry ENT_HASH (ENTRY_BYTES), else they are
+ * ENTRY_BYTES_NO_HASH long (`entryHash` must then not be read).
+ */
+export function resetEntries(withHash: bool): void {
   entryCount = 0;
+  entryBytes = withHash ? <usize>ENTRY_BYTES : <usize>ENTRY_BYTES_NO_HASH;
 }
 
 /** Address of entry `index` (1-based). */
 // @ts-ignore: decorator
 @inline export function entryAt(index: u32): usize {
-  return <usize>load<u32>(ENTRY_CHUNKS + ((<usize>index >> ENTRY_SHIFT) << 2)) + <usize>(index & (ENTRY_CHUNK - 1)) * ENTRY_BYTES;
+  return <usize>load<u32>(ENTRY_CHUNKS + ((<usize>index >> ENTRY_SHIFT) << 2)) + <usize>(index & (ENTRY_CHUNK - 1)) * entryBytes;
 }
 
 /** Parent record index of the entry at `ent`. */
@@ -86,7 +97,8 @@ export function resetEntries(): void {
 }
 
 /**
- * Stores a new entry (links zeroed; `hash` is its result's position hash)
+ * Stores a new entry (links zeroed; `hash` is its result's position hash,
+ * kept only when the entries carry one: `resetEntries`)
  * and returns its index, or 0 when the arena has no memory left for a new
  * chunk (or the chunk table is full). `parent` is below 2^31 (a record index).
  */
@@ -95,7 +107,7 @@ export function newEntry(parent: u32, word: u32, hash: u64): u32 {
   if (index == 1 || (index & (ENTRY_CHUNK - 1)) == 0) {
     const chunkNo = index >> ENTRY_SHIFT;
     if (chunkNo >= <u32>MAX_ENTRY_CHUNKS) return 0;
-    const chunk = allocate(<u64>ENTRY_CHUNK * ENTRY_BYTES);
+    const chunk = allocate(<u64>ENTRY_CHUNK * entryBytes);
     if (chunk == 0) return 0;
     store<u32>(ENTRY_CHUNKS + (<usize>chunkNo << 2), chunk);
   }
@@ -105,7 +117,7 @@ export function newEntry(parent: u32, word: u32, hash: u64): u32 {
   store<u32>(ent + ENT_MOVE, word);
   store<u64>(ent + ENT_NEXT, 0);
   store<u64>(ent + ENT_NEXT + 8, 0);
-  store<u64>(ent + ENT_HASH, hash);
+  if (entryBytes == <usize>ENTRY_BYTES) store<u64>(ent + ENT_HASH, hash);
   return index;
 }
 
@@ -117,6 +129,6 @@ export function newEntry(parent: u32, word: u32, hash: u64): u32 {
 export function releaseEntries(): void {
   if (entryCount == 0) return;
   const chunks = (entryCount >> ENTRY_SHIFT) + 1;
-  for (let i: u32 = 0; i < chunks; i++) release(<usize>load<u32>(ENTRY_CHUNKS + (<usize>i << 2)), <u64>ENTRY_CHUNK * ENTRY_BYTES);
+  for (let i: u32 = 0; i < chunks; i++) release(<usize>load<u32>(ENTRY_CHUNKS + (<usize>i << 2)), <u64>ENTRY_CHUNK * entryBytes);
   entryCount = 0;
 }

@@ -1763,7 +1763,7 @@ function sortPooledFoundations(): void {
 function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   resetArena(<u64>memoryLimitBytes);
   seenOff();
-  resetEntries();
+  resetEntries(lazyPhase && lazyFilter);
   clearOpenLists();
   measuredHeld = 0;
   goalIndex = 0;
