@@ -86,6 +86,25 @@ function newFlags(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(FLAGS_BYTES));
 }
 
+/** Most spare flag buffers a pool keeps for reuse (`SolverPool.#takeFlags`). */
+const SPARE_FLAGS = 64;
+/** Shortest wait of the deadline sweep's timer, ms (as the per-task timers it replaced). */
+const SWEEP_MIN_MS = 10;
+
+/**
+ * What the pool keeps of a task on a worker or in Piscina's queue: its
+ * flags, the deadline backstop's inputs, and how to stop it. One deadline
+ * sweep (`SolverPool.#sweep`) serves every task instead of a timer each.
+ */
+interface InFlight {
+  /** The start time in the task's flags (`STARTED_AT_BYTE`; 0 while queued). */
+  readonly startedAt: Float64Array;
+  /** The task's allowance from its start, ms (the backstop fires `stopGraceMs` later). */
+  readonly allowedMs: number;
+  /** Sets the stop flag for `reason` (idempotent). */
+  readonly requestStop: (reason: StopReason) => void;
+}
+
 /** Piscina's load-balancer function (its type is not exported by name). */
 type PiscinaLoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
 
@@ -252,7 +271,13 @@ export class SolverPool {
   #completed = 0;
   readonly #onSettled: ((event: SolveEvent) => void) | undefined;
   readonly #log: PoolLog;
-  readonly #inFlight = new Set<Int32Array>();
+  /** Tasks handed to Piscina and not yet answered, by their flags. */
+  readonly #inFlight = new Map<Int32Array, InFlight>();
+  /** Flag buffers of answered tasks, zeroed, for the next tasks (see `#takeFlags`). */
+  readonly #spareFlags: Int32Array[] = [];
+  /** The deadline sweep's timer and when it fires (`Date.now()` ms; Infinity: none armed). */
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #sweepAt = Infinity;
   /** Running helper passes (see `PoolOptions.helperPassAfterMs`): each one's stop, called when another solve needs its worker. */
   readonly #helpers = new Set<() => void>();
   readonly #helperPassAfterMs: number;
@@ -298,6 +323,8 @@ export class SolverPool {
       maxThreads: threads,
       workerData,
       loadBalancer: this.#balancer,
+      // Piscina's run/wait-time histograms: nobody reads them, and they cost a clock read and a record a task on both threads
+      recordTiming: false,
       ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
     });
     const onError = options.onError ?? ((err: unknown) => this.#log.error('solver pool error', err));
@@ -324,7 +351,7 @@ export class SolverPool {
 
   #askedToRetire(threadId: number): boolean {
     if (this.#recycleMemoryBytes === undefined) return false;
-    for (const stop of this.#inFlight) if (Atomics.load(stop, RETIRE_INDEX) === threadId) return true;
+    for (const stop of this.#inFlight.keys()) if (Atomics.load(stop, RETIRE_INDEX) === threadId) return true;
     return false;
   }
 
@@ -353,19 +380,50 @@ export class SolverPool {
    *   `solution_check_failed`).
    */
   solve: SolveFn = async (deal, limits, signal, options) => {
-    const task: SolveTask = { deal, limits, stop: newFlags() };
-    if (options?.proof) task.proof = options.proof;
-    if (options?.optimize) task.optimize = options.optimize;
-    if (options?.progress) task.progress = progressSlot(options.progress, 0);
     const allowedMs = limits.timeoutMs + (options?.optimize?.budgetMs ?? 0);
     if (this.#helperPassAfterMs > 0 && poolingApplies(deal.rules)) {
+      // fresh flags: a helper pass may still write them (stopOnProof) after the full search has answered
+      const task: SolveTask = { deal, limits, stop: newFlags() };
+      this.#withOptions(task, options);
       return this.#solveWithHelperPass(task, allowedMs, signal, options?.progress && progressSlot(options.progress, 1));
     }
+    const task: SolveTask = { deal, limits, stop: this.#takeFlags() };
+    this.#withOptions(task, options);
     const answer = await this.#run(task, allowedMs, signal, 1);
+    this.#giveBackFlags(task.stop);
     const only = answer instanceof SolverError ? answer : answer[0];
     if (only instanceof SolverError) throw only;
     return only;
   };
+
+  /** Copies what `options` asks for beyond the verdict into `task`. */
+  #withOptions(task: SolveTask, options: SolveOptions | undefined): void {
+    if (options?.proof) task.proof = options.proof;
+    if (options?.optimize) task.optimize = options.optimize;
+    if (options?.progress) task.progress = progressSlot(options.progress, 0);
+  }
+
+  /**
+   * Flags for a task that no other task refers to (no helper pass): a spare
+   * buffer of an answered task when there is one, else a new one. A
+   * SharedArrayBuffer costs a system allocation and, once a worker has seen
+   * it, bookkeeping in two threads until both collect it.
+   */
+  #takeFlags(): Int32Array {
+    return this.#spareFlags.pop() ?? newFlags();
+  }
+
+  /**
+   * Returns the flags of an answered task (from `#takeFlags`) for reuse,
+   * zeroed. Only once the task is settled: its worker wrote them last before
+   * answering (start time, retire request) or is gone (terminated).
+   */
+  #giveBackFlags(stop: Int32Array): void {
+    // a task that was stopped (cancel, deadline, close) may have lost its worker mid-write: its flags are not reused
+    if (this.#inFlight.has(stop) || Atomics.load(stop, STOP_INDEX) !== 0 || this.#spareFlags.length >= SPARE_FLAGS) return;
+    stop.fill(0);
+    this.#spareFlags.push(stop);
+  }
 
   /**
    * `solve` for a deal whose pooled pass applies: the full search on one
@@ -537,8 +595,9 @@ export class SolverPool {
    */
   async solveMany(deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal): Promise<(SolveOutcome | SolverError)[]> {
     if (deals.length === 0) return [];
-    const task: SolveTask = { deal: deals[0], deals: [...deals], limits, stop: newFlags() };
+    const task: SolveTask = { deal: deals[0], deals: [...deals], limits, stop: this.#takeFlags() };
     const answer = await this.#run(task, limits.timeoutMs * deals.length, signal, deals.length);
+    this.#giveBackFlags(task.stop);
     if (answer instanceof SolverError) throw answer;
     return answer;
   }
@@ -596,17 +655,6 @@ export class SolverPool {
     const onAbort = () => requestStop('cancel');
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    // Deadline backstop: the engine keeps its own deadline; this only catches
-    // an engine that does not. Time waiting in the queue does not count.
-    let deadlineTimer: NodeJS.Timeout | undefined;
-    const checkDeadline = () => {
-      const started = startedAt[0];
-      const due = started === 0 ? Date.now() + allowedMs : started + allowedMs + this.#stopGraceMs;
-      const wait = due - Date.now();
-      if (started !== 0 && wait <= 0) requestStop('deadline');
-      else deadlineTimer = setTimeout(checkDeadline, Math.max(wait, 10));
-    };
-    deadlineTimer = setTimeout(checkDeadline, allowedMs + this.#stopGraceMs);
 
     if (this.#memoryLimitBytes !== undefined) task.memoryLimitBytes = this.#memoryLimitBytes;
     if (this.#recycleMemoryBytes !== undefined) task.recycleMemoryBytes = this.#recycleMemoryBytes;
@@ -614,7 +662,9 @@ export class SolverPool {
 
     // a helper pass only has a worker nobody else wants
     if (role !== 'helper' && this.#inFlight.size >= this.#threads) for (const yieldWorker of this.#helpers) yieldWorker();
-    this.#inFlight.add(stop);
+    this.#inFlight.set(stop, { startedAt, allowedMs, requestStop });
+    // Deadline backstop (the engine keeps its own deadline; this only catches one that does not): the shared sweep
+    this.#armSweep(submitted + allowedMs + this.#stopGraceMs);
     try {
       const result = await this.#piscina.run(task, { signal: kill.signal });
       const answers = result.ok && result.many ? result.many : [result];
@@ -656,9 +706,48 @@ export class SolverPool {
       this.#inFlight.delete(stop);
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
-      clearTimeout(deadlineTimer);
-      if (this.#inFlight.size === 0) for (const wake of this.#idleWaiters) wake();
+      if (this.#inFlight.size === 0) {
+        clearTimeout(this.#sweepTimer);
+        this.#sweepTimer = undefined;
+        this.#sweepAt = Infinity;
+        for (const wake of this.#idleWaiters) wake();
+      }
     }
+  }
+
+  /** Makes the deadline sweep run at `at` (`Date.now()` ms) or earlier. */
+  #armSweep(at: number): void {
+    if (at >= this.#sweepAt) return;
+    clearTimeout(this.#sweepTimer);
+    this.#sweepAt = at;
+    this.#sweepTimer = setTimeout(() => this.#sweep(), Math.max(at - Date.now(), SWEEP_MIN_MS));
+  }
+
+  /**
+   * The deadline backstop of every task in flight, one timer for all: a task
+   * that began more than its `allowedMs` + `stopGraceMs` ago is asked to
+   * stop (`deadline`; Piscina ends its worker `stopGraceMs` later if it does
+   * not). Time waiting in the queue does not count: a task not begun is
+   * looked at again after its `allowedMs`. The sweep re-arms for the
+   * earliest next due time; the tasks' own clocks are the workers' start
+   * times (`STARTED_AT_BYTE`).
+   */
+  #sweep(): void {
+    this.#sweepTimer = undefined;
+    this.#sweepAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const task of this.#inFlight.values()) {
+      const started = task.startedAt[0];
+      if (started === 0) {
+        next = Math.min(next, now + task.allowedMs);
+        continue;
+      }
+      const due = started + task.allowedMs + this.#stopGraceMs;
+      if (due <= now) task.requestStop('deadline');
+      else next = Math.min(next, due);
+    }
+    if (next !== Infinity) this.#armSweep(next);
   }
 
   #settled(event: SolveEvent): void {
@@ -734,7 +823,7 @@ export class SolverPool {
    */
   async close(): Promise<void> {
     this.#closing = true;
-    for (const stop of this.#inFlight) {
+    for (const stop of this.#inFlight.keys()) {
       Atomics.store(stop, STOP_INDEX, 1);
       Atomics.notify(stop, STOP_INDEX);
     }
