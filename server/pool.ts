@@ -11,11 +11,17 @@
  * - Budgets: every task carries the request's state budget and deadline and
  *   the pool's memory cap (`memoryLimitBytes`), which the engine enforces
  *   itself (verdict `unknown` with reason `max_states`, `timeout`, `memory`).
+ * - The queue is the pool's own: a task goes to Piscina only when fewer than
+ *   `threads` tasks are there (a worker is free), so a waiting task that is
+ *   cancelled leaves the queue at once, and Piscina needs no AbortSignal a
+ *   task (one cost less a solve: docs/engine.md, "Pool scaling").
  * - Cancellation is cooperative: every task carries a stop flag in a
  *   SharedArrayBuffer that the engine polls, so a cancel stops the search
- *   within one poll and keeps the worker. Terminating the worker is the last
- *   resort, used only when the engine has not stopped `stopGraceMs` after the
- *   flag was set (on cancel), or after its own deadline (a hung engine).
+ *   within one poll and keeps the worker. Terminating the worker (its
+ *   `threadId` is in the flags once it began the task) is the last resort,
+ *   used only when the engine has not stopped `stopGraceMs` after the flag
+ *   was set (on cancel), or after its own deadline (a hung engine). One
+ *   deadline sweep serves every task (no timer a task).
  * - Faults fail only their own solve, with a code that says what happened:
  *   `engine_trap` (a Wasm trap; the worker resets its engine),
  *   `engine_unresponsive` (past its deadline and deaf to the stop flag; the
@@ -69,6 +75,7 @@ import {
   POOLED_ELSEWHERE,
   progressSlot,
   RETIRE_INDEX,
+  RUNNING_ON_INDEX,
   STARTED_AT_BYTE,
   STOP_INDEX,
   type SolveTask,
@@ -101,8 +108,13 @@ interface InFlight {
   readonly startedAt: Float64Array;
   /** The task's allowance from its start, ms (the backstop fires `stopGraceMs` later). */
   readonly allowedMs: number;
-  /** Sets the stop flag for `reason` (idempotent). */
+  /** Sets the stop flag for `reason` (idempotent); a task still in the pool's queue leaves it at once. */
   readonly requestStop: (reason: StopReason) => void;
+}
+
+/** A task in the pool's own queue: `go(true)` hands it to Piscina, `go(false)` drops it (cancelled, closing). */
+interface Waiting {
+  readonly go: (run: boolean) => void;
 }
 
 /** Piscina's load-balancer function (its type is not exported by name). */
@@ -237,13 +249,14 @@ export function workerExecArgv(file: string): string[] {
 type StopReason = 'cancel' | 'deadline';
 
 /**
- * Maps what Piscina rejected a task with to the error the client gets. The
- * message is safe to send; the original goes to the log.
+ * Maps what Piscina rejected a task with to the error the client gets; `why`
+ * is set when the pool itself terminated the task's worker, and for what.
+ * The message is safe to send; the original goes to the log.
  */
 function mapTaskError(err: unknown, why: StopReason | undefined): SolverError {
   if (err instanceof SolverError) return err;
   const e = err as (Error & { code?: string }) | undefined;
-  if (e?.name === 'AbortError' && why === 'deadline') {
+  if (why === 'deadline') {
     return new SolverError('engine_unresponsive', 'the engine did not stop at its deadline; its worker was terminated and replaced');
   }
   if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -271,8 +284,16 @@ export class SolverPool {
   #completed = 0;
   readonly #onSettled: ((event: SolveEvent) => void) | undefined;
   readonly #log: PoolLog;
-  /** Tasks handed to Piscina and not yet answered, by their flags. */
+  /** Tasks accepted and not yet answered (in the pool's queue or handed to Piscina), by their flags. */
   readonly #inFlight = new Map<Int32Array, InFlight>();
+  /**
+   * The pool's own queue, oldest first: tasks go to Piscina only when fewer
+   * than `threads` are there, so a waiting task is dropped at once when
+   * cancelled and Piscina needs no AbortSignal a task (see `#run`).
+   */
+  readonly #waiting: Waiting[] = [];
+  /** Tasks handed to Piscina and not yet settled (at most `threads` but for a worker's start). */
+  #onWorkers = 0;
   /** Flag buffers of answered tasks, zeroed, for the next tasks (see `#takeFlags`). */
   readonly #spareFlags: Int32Array[] = [];
   /** The deadline sweep's timer and when it fires (`Date.now()` ms; Infinity: none armed). */
@@ -641,16 +662,30 @@ export class SolverPool {
 
     const stop = task.stop;
     const startedAt = new Float64Array(stop.buffer, STARTED_AT_BYTE, 1);
-    const kill = new AbortController();
     let why: StopReason | undefined;
     let killTimer: NodeJS.Timeout | undefined;
+    /** Set while the task is in the pool's queue: drops it from there. */
+    let dequeue: (() => void) | undefined;
+    /** True once the pool terminated the task's worker (deaf to its stop flag). */
+    let killed = false;
+    // The last resort: the worker that runs the task (its threadId is in the flags once it began) is terminated.
+    // A task handed to Piscina that has not begun (a worker starting) answers `cancelled` as soon as it does.
+    const kill = () => {
+      killTimer = undefined;
+      const threadId = Atomics.load(stop, RUNNING_ON_INDEX);
+      const worker = threadId === 0 ? undefined : this.#piscina.threads.find((w) => w.threadId === threadId);
+      if (worker === undefined) return;
+      killed = true;
+      void worker.terminate();
+    };
 
     const requestStop = (reason: StopReason) => {
       if (why !== undefined) return;
       why = reason;
       Atomics.store(stop, STOP_INDEX, 1);
       Atomics.notify(stop, STOP_INDEX);
-      killTimer = setTimeout(() => kill.abort(), this.#stopGraceMs);
+      if (dequeue !== undefined) dequeue();
+      else killTimer = setTimeout(kill, this.#stopGraceMs);
     };
     const onAbort = () => requestStop('cancel');
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -665,8 +700,35 @@ export class SolverPool {
     this.#inFlight.set(stop, { startedAt, allowedMs, requestStop });
     // Deadline backstop (the engine keeps its own deadline; this only catches one that does not): the shared sweep
     this.#armSweep(submitted + allowedMs + this.#stopGraceMs);
+    let onWorker = false;
     try {
-      const result = await this.#piscina.run(task, { signal: kill.signal });
+      if (this.#onWorkers >= this.#threads) {
+        // every worker has a task: wait in the pool's queue (FIFO), or leave it when cancelled
+        const run = await new Promise<boolean>((resolve) => {
+          const waiting: Waiting = { go: resolve };
+          this.#waiting.push(waiting);
+          dequeue = () => {
+            const at = this.#waiting.indexOf(waiting);
+            if (at >= 0) {
+              this.#waiting.splice(at, 1);
+              resolve(false);
+            } else {
+              // already handed on (its turn came in this tick): stopped like a running task
+              killTimer = setTimeout(kill, this.#stopGraceMs);
+            }
+          };
+        });
+        dequeue = undefined;
+        if (!run) {
+          const outcomes = Array.from({ length: count }, cancelledOutcome);
+          for (const outcome of outcomes) settle({ outcome, queuedMs: 0, totalMs: Date.now() - submitted });
+          return outcomes;
+        }
+      } else {
+        this.#onWorkers++;
+      }
+      onWorker = true;
+      const result = await this.#piscina.run(task);
       const answers = result.ok && result.many ? result.many : [result];
       if (role !== 'helper') this.#completed += answers.length;
       // The backstop's stop ends the deal being solved (a timeout) and skips the rest (still cancelled: never tried).
@@ -689,14 +751,14 @@ export class SolverPool {
         return outcome;
       });
     } catch (err) {
-      if (err instanceof Error && err.name === 'AbortError' && why === 'cancel') {
-        // Cancelled and the worker had to go (or the task was dropped from the queue).
-        if (startedAt[0] !== 0) this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
+      if (killed && why === 'cancel') {
+        // Cancelled and the worker had to go.
+        this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
         const outcomes = Array.from({ length: count }, cancelledOutcome);
         for (const outcome of outcomes) settle({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
         return outcomes;
       }
-      const error = mapTaskError(err, why);
+      const error = mapTaskError(err, killed ? why : undefined);
       if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);
       settleAll({ error, queuedMs: queuedMs() });
       return error;
@@ -704,6 +766,11 @@ export class SolverPool {
       const retire = Atomics.load(stop, RETIRE_INDEX);
       if (retire !== 0 && !this.#closing) this.#retire(retire);
       this.#inFlight.delete(stop);
+      if (onWorker) {
+        this.#onWorkers--;
+        // the next waiting task, now that the balancer knows of a retiring worker
+        this.#nextWaiting();
+      }
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
       if (this.#inFlight.size === 0) {
@@ -712,6 +779,14 @@ export class SolverPool {
         this.#sweepAt = Infinity;
         for (const wake of this.#idleWaiters) wake();
       }
+    }
+  }
+
+  /** Hands the oldest waiting tasks to Piscina while fewer than `threads` are there. */
+  #nextWaiting(): void {
+    while (this.#onWorkers < this.#threads && this.#waiting.length > 0) {
+      this.#onWorkers++;
+      this.#waiting.shift()!.go(true);
     }
   }
 
@@ -763,8 +838,8 @@ export class SolverPool {
     const p = this.#piscina;
     return {
       threads: p.threads.length,
-      running: Math.max(0, this.#inFlight.size - p.queueSize),
-      queued: p.queueSize,
+      running: Math.max(0, this.#inFlight.size - this.#waiting.length - p.queueSize),
+      queued: this.#waiting.length + p.queueSize,
       maxQueue: this.#maxQueue,
       completed: this.#completed,
       recycled: this.#recycled,
@@ -823,6 +898,8 @@ export class SolverPool {
    */
   async close(): Promise<void> {
     this.#closing = true;
+    // the queue's tasks never start: they answer `cancelled` now
+    for (const waiting of this.#waiting.splice(0)) waiting.go(false);
     for (const stop of this.#inFlight.keys()) {
       Atomics.store(stop, STOP_INDEX, 1);
       Atomics.notify(stop, STOP_INDEX);

@@ -6,6 +6,7 @@
  * cloning keeps an Error's message but drops its `code`, and the service needs
  * the code to choose the HTTP status.
  */
+import { threadId } from 'node:worker_threads';
 import { SolverError, type ErrorCode, type ErrorLocation } from '../client-sdk/core/errors.js';
 import type { ProofRequest } from '../client-sdk/core/proof/format.js';
 import { packMoves, unpackMoves } from '../client-sdk/core/moves.js';
@@ -34,6 +35,14 @@ export const RETIRE_INDEX = 1;
  * claims it with `Atomics.compareExchange` from 0, so the pass runs once.
  */
 export const POOLED_CLAIM_INDEX = 4;
+/**
+ * Index of the running worker's `threadId` in `SolveTask.stop` (bytes
+ * 20-23): 0 while the task waits, written by `markStarted`. The pool
+ * terminates that thread when the task does not stop `stopGraceMs` after its
+ * stop flag was set (server/pool.ts), instead of giving Piscina an
+ * AbortSignal a task.
+ */
+export const RUNNING_ON_INDEX = 5;
 /** `POOLED_CLAIM_INDEX` value: the task's own worker runs the pooled pass. */
 export const POOLED_HERE = 1;
 /** `POOLED_CLAIM_INDEX` value: another worker runs the pooled pass; the task's worker skips it. */
@@ -45,8 +54,9 @@ export const POOLED_ELSEWHERE = 2;
  * request at index `RETIRE_INDEX` (bytes 4-7, written by the worker), at byte
  * `STARTED_AT_BYTE` a Float64 with the `Date.now()` at which the worker began
  * the search (0 while the task waits in the queue), read by the pool's
- * deadline backstop, and the Int32 pooled-pass claim at index
- * `POOLED_CLAIM_INDEX` (bytes 16-19).
+ * deadline backstop, the Int32 pooled-pass claim at index
+ * `POOLED_CLAIM_INDEX` (bytes 16-19), and the Int32 `threadId` of the worker
+ * running it at index `RUNNING_ON_INDEX` (bytes 20-23).
  */
 export const FLAGS_BYTES = 24;
 export const STARTED_AT_BYTE = 8;
@@ -64,11 +74,19 @@ export function claimPooledPass(stop: Int32Array, who: typeof POOLED_HERE | type
   return before === 0 || before === who;
 }
 
-/** Records in the task's flags that the search begins now (called by the worker; a task of several deals keeps its first deal's start). */
+/**
+ * Records in the task's flags that the search begins now, on this thread
+ * (called by the worker; a task of several deals keeps its first deal's
+ * start): the start time at `STARTED_AT_BYTE` and this thread's `threadId`
+ * at `RUNNING_ON_INDEX`. Flags shorter than `FLAGS_BYTES` (a caller's own
+ * stop flag) get nothing.
+ */
 export function markStarted(stop: Int32Array): void {
-  if (stop.buffer.byteLength < STARTED_AT_BYTE + 8) return;
+  if (stop.buffer.byteLength < FLAGS_BYTES) return;
   const startedAt = new Float64Array(stop.buffer, STARTED_AT_BYTE, 1);
-  if (startedAt[0] === 0) startedAt[0] = Date.now();
+  if (startedAt[0] !== 0) return;
+  Atomics.store(stop, RUNNING_ON_INDEX, threadId);
+  startedAt[0] = Date.now();
 }
 
 /**
