@@ -70,6 +70,7 @@ import {
   cancelledOutcome,
   claimPooledPass,
   outcomeOf,
+  packDeals,
   FLAGS_BYTES,
   POOLED_CLAIM_INDEX,
   POOLED_ELSEWHERE,
@@ -408,7 +409,9 @@ export class SolverPool {
       this.#withOptions(task, options);
       return this.#solveWithHelperPass(task, allowedMs, signal, options?.progress && progressSlot(options.progress, 1));
     }
-    const task: SolveTask = { deal, limits, stop: this.#takeFlags() };
+    // a plain deal crosses packed (worker-protocol.ts `packDeals`), anything else as it is
+    const packed = packDeals([deal], false);
+    const task: SolveTask = packed ? { packed, limits, stop: this.#takeFlags() } : { deal, limits, stop: this.#takeFlags() };
     this.#withOptions(task, options);
     const answer = await this.#run(task, allowedMs, signal, 1);
     this.#giveBackFlags(task.stop);
@@ -616,7 +619,8 @@ export class SolverPool {
    */
   async solveMany(deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal): Promise<(SolveOutcome | SolverError)[]> {
     if (deals.length === 0) return [];
-    const task: SolveTask = { deal: deals[0], deals: [...deals], limits, stop: this.#takeFlags() };
+    const packed = packDeals(deals, true);
+    const task: SolveTask = packed ? { packed, limits, stop: this.#takeFlags() } : { deals: [...deals], limits, stop: this.#takeFlags() };
     const answer = await this.#run(task, limits.timeoutMs * deals.length, signal, deals.length);
     this.#giveBackFlags(task.stop);
     if (answer instanceof SolverError) throw answer;
