@@ -19,7 +19,8 @@ session.post('Profiler.start');
 
 /** The real worker's `solveTask`, or the profile's end for a task whose deal has `profileOut`. */
 export default function profiledTask(task: SolveTask): SolveTaskResult | Promise<SolveTaskResult> {
-  const out = (task.deal as { profileOut?: string }).profileOut;
+  // a plain deal comes packed (no task.deal); the profile-stop task has an extra field, so it comes as an object
+  const out = (task.deal as { profileOut?: string } | undefined)?.profileOut;
   if (out === undefined) return solveTask(task);
   return new Promise((resolve, reject) => {
     session.post('Profiler.stop', (err, result) => {
