@@ -24,8 +24,9 @@ const opts = new Command()
   .option('--threads <n>', 'workers', positiveInt, 2)
   .option('--out <dir>', 'where the worker profiles go', 'prof')
   .option('--plain', 'the real worker, no profiles: only the CPU figures')
+  .option('--worker <file>', 'with --plain: this worker file (e.g. dist/server/worker.js, compiled, as production runs it)')
   .parse()
-  .opts<{ to: number; perTask: number; threads: number; out: string; plain?: boolean }>();
+  .opts<{ to: number; perTask: number; threads: number; out: string; plain?: boolean; worker?: string }>();
 
 /** CPU ms of each thread of this process so far (Linux: /proc/self/task/<tid>/stat, 10 ms ticks), by thread name. */
 function threadCpuMs(): { tid: string; name: string; ms: number }[] {
@@ -46,7 +47,7 @@ const limits = { maxStates: 5_000_000, timeoutMs: 30_000 };
 const pool = createPool({
   module: await loadEngineModule(),
   threads: opts.threads,
-  ...(opts.plain ? {} : { filename: fileURLToPath(new URL('./profile-worker.ts', import.meta.url)) }),
+  ...(opts.plain ? (opts.worker ? { filename: resolve(opts.worker) } : {}) : { filename: fileURLToPath(new URL('./profile-worker.ts', import.meta.url)) }),
 });
 await Promise.all(Array.from({ length: 2 * opts.threads }, () => pool.solve(deals[0], limits)));
 const threads0 = new Map(threadCpuMs().map((t) => [t.tid, t.ms]));
