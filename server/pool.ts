@@ -100,8 +100,9 @@ const SPARE_FLAGS = 64;
 const SWEEP_MIN_MS = 10;
 
 /**
- * What the pool keeps of a task on a worker or in Piscina's queue: its
- * flags, the deadline backstop's inputs, and how to stop it. One deadline
+ * What the pool keeps of an accepted task (in its queue, in Piscina's, or on
+ * a worker): the deadline backstop's inputs and how to stop it, by the
+ * task's flags. One deadline
  * sweep (`SolverPool.#sweep`) serves every task instead of a timer each.
  */
 interface InFlight {
@@ -805,8 +806,8 @@ export class SolverPool {
   /**
    * The deadline backstop of every task in flight, one timer for all: a task
    * that began more than its `allowedMs` + `stopGraceMs` ago is asked to
-   * stop (`deadline`; Piscina ends its worker `stopGraceMs` later if it does
-   * not). Time waiting in the queue does not count: a task not begun is
+   * stop (`deadline`; its worker is terminated `stopGraceMs` later if it
+   * does not stop). Time waiting in the queue does not count: a task not begun is
    * looked at again after its `allowedMs`. The sweep re-arms for the
    * earliest next due time; the tasks' own clocks are the workers' start
    * times (`STARTED_AT_BYTE`).
