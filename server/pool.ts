@@ -674,12 +674,20 @@ export class SolverPool {
     /** True once the pool terminated the task's worker (deaf to its stop flag). */
     let killed = false;
     // The last resort: the worker that runs the task (its threadId is in the flags once it began) is terminated.
-    // A task handed to Piscina that has not begun (a worker starting) answers `cancelled` as soon as it does.
+    // A task handed to Piscina that has not begun `stopGraceMs` after a cancel (its worker still starting, or
+    // never) is given up: the solve answers `cancelled` now, and the task, if a worker ever takes it, sees its stop flag.
+    let giveUp: ((value: 'given_up') => void) | undefined;
+    const givenUp = new Promise<'given_up'>((resolve) => {
+      giveUp = resolve;
+    });
     const kill = () => {
       killTimer = undefined;
       const threadId = Atomics.load(stop, RUNNING_ON_INDEX);
       const worker = threadId === 0 ? undefined : this.#piscina.threads.find((w) => w.threadId === threadId);
-      if (worker === undefined) return;
+      if (worker === undefined) {
+        if (threadId === 0 && why === 'cancel') giveUp?.('given_up');
+        return;
+      }
       killed = true;
       void worker.terminate();
     };
@@ -733,7 +741,13 @@ export class SolverPool {
         this.#onWorkers++;
       }
       onWorker = true;
-      const result = await this.#piscina.run(task);
+      const result = await Promise.race([this.#piscina.run(task), givenUp]);
+      if (result === 'given_up') {
+        this.#log.warn('solver pool: a cancelled solve had not begun on a worker in time; it was given up');
+        const outcomes = Array.from({ length: count }, cancelledOutcome);
+        for (const outcome of outcomes) settle({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
+        return outcomes;
+      }
       const answers = result.ok && result.many ? result.many : [result];
       if (role !== 'helper') this.#completed += answers.length;
       // The backstop's stop ends the deal being solved (a timeout) and skips the rest (still cancelled: never tried).

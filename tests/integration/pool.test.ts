@@ -348,6 +348,19 @@ describe('pool cancellation (fixture worker)', () => {
     await expect(queuedC).resolves.toMatchObject({ verdict: 'solved' });
   });
 
+  it('a cancelled solve handed to a worker that never finishes starting answers cancelled after the grace period', async () => {
+    const pool = createPool({ filename: join(ROOT, 'tests/fixtures/never-ready-worker.ts'), threads: 1, stopGraceMs: 100 });
+    const ac = new AbortController();
+    const pending = pool.solve(fixtureDeal('solve').deal, LIMITS, ac.signal);
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    ac.abort();
+    await expect(pending).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    // Piscina's own close waits (up to its 30 s close timeout) for a worker that never started: not awaited here
+    void pool.close();
+  });
+
   it('a worker that ignores its stop flag is terminated after the grace period and replaced', async () => {
     const pool = fixturePool({ stopGraceMs: 150 });
     const s = fixtureDeal('stubborn', 20_000);
