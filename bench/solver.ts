@@ -30,7 +30,10 @@
  * (e.g. `tsx bench/solver.ts`) it still runs, with that leftover in the numbers.
  * CPU: the process's user + system CPU time during the run, as "cores busy"
  * (CPU seconds per wall second), to see how much of the machine a run used,
- * and as CPU ms per deal (the number to compare on a shared machine).
+ * and as CPU ms per deal (the number to compare on a shared machine). A
+ * pool run on Linux also splits it by thread (/proc/self/task): the main
+ * thread, the workers, V8's helper threads; the workers' share against the
+ * single run's CPU ms per deal is the engines' cost, the rest the pool's.
  *
  * `--optimize-ms N` asks every solve for the short option (`optimize:
  * "length"`, docs/short-solutions.md) with N ms to shorten: the lengths
@@ -39,7 +42,7 @@
  * counts that budget in CPU time of the process (single run; on a shared
  * machine a wall-clock budget gives a deal less work when others run).
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Command, Option } from 'commander';
@@ -214,6 +217,12 @@ interface RunSummary {
   maxStatesStored: number;
   cpuSeconds: number;
   coresBusy: number;
+  /**
+   * Pool runs on Linux: CPU ms a deal by thread (the main thread, each
+   * worker, V8's helper threads and the rest), from /proc: tells the pool's
+   * own cost (main, other) from the engines' (workers).
+   */
+  threadCpuMsPerDeal?: { main: number; workers: number[]; other: number };
   /** 1-minute load average of the machine at the end of the run (other processes included). */
   loadAvg1: number;
   startRssBytes: number;
@@ -231,7 +240,7 @@ function count(values: (string | undefined)[]): Record<string, number> {
   return out;
 }
 
-function summarise(set: string, run: RunKind, threads: number, m: RunMeasure, perTask = 1): RunSummary {
+function summarise(set: string, run: RunKind, threads: number, m: RunMeasure & { threadCpuMs?: ThreadSplit }, perTask = 1): RunSummary {
   const { rows, wallMs } = m;
   const solved = rows.filter((r) => r.verdict === 'solved');
   const unknown = rows.filter((r) => r.verdict === 'unknown');
@@ -269,6 +278,15 @@ function summarise(set: string, run: RunKind, threads: number, m: RunMeasure, pe
     maxStatesStored: rows.reduce((m, r) => Math.max(m, r.statesStored), 0),
     cpuSeconds: m.cpuSeconds,
     coresBusy: m.cpuSeconds / (wallMs / 1000),
+    ...(m.threadCpuMs
+      ? {
+          threadCpuMsPerDeal: {
+            main: m.threadCpuMs.main / rows.length,
+            workers: m.threadCpuMs.workers.map((ms) => ms / rows.length),
+            other: m.threadCpuMs.other / rows.length,
+          },
+        }
+      : {}),
     loadAvg1: loadavg()[0],
     startRssBytes: m.startRss,
     peakRssBytes: m.peakRss,
@@ -312,6 +330,13 @@ function printRun(s: RunSummary): void {
     `  states stored per deal: mean ${fmtInt(s.meanStatesStored)}, max ${fmtInt(s.maxStatesStored)}`,
     `  CPU: ${s.cpuSeconds.toFixed(1)} s user+system = ${s.coresBusy.toFixed(2)} cores busy on average; machine load average ${s.loadAvg1.toFixed(1)} at the end` +
       (s.run === 'single' && s.coresBusy < 0.9 ? ' (below 1 core: other processes took CPU, times are inflated)' : ''),
+    ...(s.threadCpuMsPerDeal
+      ? [
+          `  CPU ms per deal by thread: main ${fmtMs(s.threadCpuMsPerDeal.main)}, ` +
+            `workers ${fmtMs(s.threadCpuMsPerDeal.workers.reduce((a, b) => a + b, 0))} (${s.threadCpuMsPerDeal.workers.map(fmtMs).join(' + ')}), ` +
+            `other threads ${fmtMs(s.threadCpuMsPerDeal.other)} (/proc, 10 ms ticks)`,
+        ]
+      : []),
     `  memory: RSS peak ${fmtMiB(s.peakRssBytes)} (sampled every 100 ms; ${fmtMiB(s.startRssBytes)} at the start of the run), process maxRSS so far ${fmtMiB(s.maxRssBytes)}, largest engine linear memory ${fmtMiB(s.maxEngineMemoryBytes)}`,
     `  slowest: ${s.slowestDeals
       .slice(0, 5)
@@ -358,6 +383,40 @@ function printTable(summaries: RunSummary[]): void {
 
 // ---------------------------------------------------------------- runs
 
+/** CPU ms so far of each thread of this process, by thread id (Linux `/proc/self/task`, 10 ms ticks; empty elsewhere). */
+function threadCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
+    }
+  } catch {
+    out.clear();
+  }
+  return out;
+}
+
+/** A pool run's CPU split by thread, ms: the main thread, the `threads` busiest others (the workers), the rest (V8's helpers). */
+interface ThreadSplit {
+  main: number;
+  workers: number[];
+  other: number;
+}
+
+function threadSplit(before: Map<string, number>, after: Map<string, number>, threads: number): ThreadSplit | undefined {
+  if (after.size === 0) return undefined;
+  const main = String(process.pid);
+  const used = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const others = used.filter((t) => t.tid !== main).sort((a, b) => b.ms - a.ms);
+  return {
+    main: used.find((t) => t.tid === main)?.ms ?? 0,
+    workers: others.slice(0, threads).map((t) => t.ms),
+    other: others.slice(threads).reduce((sum, t) => sum + t.ms, 0),
+  };
+}
+
 async function runPool(
   set: PreparedSet,
   limits: SolveLimits,
@@ -366,7 +425,7 @@ async function runPool(
   sampler: RssSampler,
   optimize?: ShortenOptions,
   perTask = 1,
-): Promise<RunMeasure> {
+): Promise<RunMeasure & { threadCpuMs?: ThreadSplit }> {
   const pool = createPool({ module, threads });
   try {
     // Warm-up, not timed: start every worker and instantiate its engine.
@@ -377,6 +436,7 @@ async function runPool(
     let done = 0;
     const bar = progressBar(`${set.game} pool×${threads}`, set.deals.length);
     const startRss = sampler.reset();
+    const threads0 = threadCpuMs();
     const cpu0 = process.cpuUsage();
     const started = performance.now();
     const one = async (i: number) => {
@@ -413,9 +473,10 @@ async function runPool(
     await Promise.all(Array.from({ length: inFlight }, lane));
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpu0);
+    const split = threadSplit(threads0, threadCpuMs(), threads);
     const peakRss = sampler.peak();
     bar.stop();
-    return { rows, wallMs, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRss, peakRss };
+    return { rows, wallMs, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRss, peakRss, ...(split ? { threadCpuMs: split } : {}) };
   } finally {
     await pool.close();
   }

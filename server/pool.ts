@@ -11,11 +11,17 @@
  * - Budgets: every task carries the request's state budget and deadline and
  *   the pool's memory cap (`memoryLimitBytes`), which the engine enforces
  *   itself (verdict `unknown` with reason `max_states`, `timeout`, `memory`).
+ * - The queue is the pool's own: a task goes to Piscina only when fewer than
+ *   `threads` tasks are there (a worker is free), so a waiting task that is
+ *   cancelled leaves the queue at once, and Piscina needs no AbortSignal a
+ *   task (one cost less a solve: docs/engine.md, "Pool scaling").
  * - Cancellation is cooperative: every task carries a stop flag in a
  *   SharedArrayBuffer that the engine polls, so a cancel stops the search
- *   within one poll and keeps the worker. Terminating the worker is the last
- *   resort, used only when the engine has not stopped `stopGraceMs` after the
- *   flag was set (on cancel), or after its own deadline (a hung engine).
+ *   within one poll and keeps the worker. Terminating the worker (its
+ *   `threadId` is in the flags once it began the task) is the last resort,
+ *   used only when the engine has not stopped `stopGraceMs` after the flag
+ *   was set (on cancel), or after its own deadline (a hung engine). One
+ *   deadline sweep serves every task (no timer a task).
  * - Faults fail only their own solve, with a code that says what happened:
  *   `engine_trap` (a Wasm trap; the worker resets its engine),
  *   `engine_unresponsive` (past its deadline and deaf to the stop flag; the
@@ -64,11 +70,13 @@ import {
   cancelledOutcome,
   claimPooledPass,
   outcomeOf,
+  packDeals,
   FLAGS_BYTES,
   POOLED_CLAIM_INDEX,
   POOLED_ELSEWHERE,
   progressSlot,
   RETIRE_INDEX,
+  RUNNING_ON_INDEX,
   STARTED_AT_BYTE,
   STOP_INDEX,
   type SolveTask,
@@ -84,6 +92,31 @@ const HELPER_RECHECK_MS = 250;
 /** A task's shared flags (stop, retire, start time, pooled-pass claim: worker-protocol.ts). */
 function newFlags(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(FLAGS_BYTES));
+}
+
+/** Most spare flag buffers a pool keeps for reuse (`SolverPool.#takeFlags`). */
+const SPARE_FLAGS = 64;
+/** Shortest wait of the deadline sweep's timer, ms (as the per-task timers it replaced). */
+const SWEEP_MIN_MS = 10;
+
+/**
+ * What the pool keeps of an accepted task (in its queue, in Piscina's, or on
+ * a worker): the deadline backstop's inputs and how to stop it, by the
+ * task's flags. One deadline
+ * sweep (`SolverPool.#sweep`) serves every task instead of a timer each.
+ */
+interface InFlight {
+  /** The start time in the task's flags (`STARTED_AT_BYTE`; 0 while queued). */
+  readonly startedAt: Float64Array;
+  /** The task's allowance from its start, ms (the backstop fires `stopGraceMs` later). */
+  readonly allowedMs: number;
+  /** Sets the stop flag for `reason` (idempotent); a task still in the pool's queue leaves it at once. */
+  readonly requestStop: (reason: StopReason) => void;
+}
+
+/** A task in the pool's own queue: `go(true)` hands it to Piscina, `go(false)` drops it (cancelled, closing). */
+interface Waiting {
+  readonly go: (run: boolean) => void;
 }
 
 /** Piscina's load-balancer function (its type is not exported by name). */
@@ -218,13 +251,14 @@ export function workerExecArgv(file: string): string[] {
 type StopReason = 'cancel' | 'deadline';
 
 /**
- * Maps what Piscina rejected a task with to the error the client gets. The
- * message is safe to send; the original goes to the log.
+ * Maps what Piscina rejected a task with to the error the client gets; `why`
+ * is set when the pool itself terminated the task's worker, and for what.
+ * The message is safe to send; the original goes to the log.
  */
 function mapTaskError(err: unknown, why: StopReason | undefined): SolverError {
   if (err instanceof SolverError) return err;
   const e = err as (Error & { code?: string }) | undefined;
-  if (e?.name === 'AbortError' && why === 'deadline') {
+  if (why === 'deadline') {
     return new SolverError('engine_unresponsive', 'the engine did not stop at its deadline; its worker was terminated and replaced');
   }
   if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -252,7 +286,21 @@ export class SolverPool {
   #completed = 0;
   readonly #onSettled: ((event: SolveEvent) => void) | undefined;
   readonly #log: PoolLog;
-  readonly #inFlight = new Set<Int32Array>();
+  /** Tasks accepted and not yet answered (in the pool's queue or handed to Piscina), by their flags. */
+  readonly #inFlight = new Map<Int32Array, InFlight>();
+  /**
+   * The pool's own queue, oldest first: tasks go to Piscina only when fewer
+   * than `threads` are there, so a waiting task is dropped at once when
+   * cancelled and Piscina needs no AbortSignal a task (see `#run`).
+   */
+  readonly #waiting: Waiting[] = [];
+  /** Tasks handed to Piscina and not yet settled (at most `threads` but for a worker's start). */
+  #onWorkers = 0;
+  /** Flag buffers of answered tasks, zeroed, for the next tasks (see `#takeFlags`). */
+  readonly #spareFlags: Int32Array[] = [];
+  /** The deadline sweep's timer and when it fires (`Date.now()` ms; Infinity: none armed). */
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #sweepAt = Infinity;
   /** Running helper passes (see `PoolOptions.helperPassAfterMs`): each one's stop, called when another solve needs its worker. */
   readonly #helpers = new Set<() => void>();
   readonly #helperPassAfterMs: number;
@@ -298,6 +346,8 @@ export class SolverPool {
       maxThreads: threads,
       workerData,
       loadBalancer: this.#balancer,
+      // Piscina's run/wait-time histograms: nobody reads them, and they cost a clock read and a record a task on both threads
+      recordTiming: false,
       ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
     });
     const onError = options.onError ?? ((err: unknown) => this.#log.error('solver pool error', err));
@@ -324,7 +374,7 @@ export class SolverPool {
 
   #askedToRetire(threadId: number): boolean {
     if (this.#recycleMemoryBytes === undefined) return false;
-    for (const stop of this.#inFlight) if (Atomics.load(stop, RETIRE_INDEX) === threadId) return true;
+    for (const stop of this.#inFlight.keys()) if (Atomics.load(stop, RETIRE_INDEX) === threadId) return true;
     return false;
   }
 
@@ -353,19 +403,52 @@ export class SolverPool {
    *   `solution_check_failed`).
    */
   solve: SolveFn = async (deal, limits, signal, options) => {
-    const task: SolveTask = { deal, limits, stop: newFlags() };
-    if (options?.proof) task.proof = options.proof;
-    if (options?.optimize) task.optimize = options.optimize;
-    if (options?.progress) task.progress = progressSlot(options.progress, 0);
     const allowedMs = limits.timeoutMs + (options?.optimize?.budgetMs ?? 0);
     if (this.#helperPassAfterMs > 0 && poolingApplies(deal.rules)) {
+      // fresh flags: a helper pass may still write them (stopOnProof) after the full search has answered
+      const task: SolveTask = { deal, limits, stop: newFlags() };
+      this.#withOptions(task, options);
       return this.#solveWithHelperPass(task, allowedMs, signal, options?.progress && progressSlot(options.progress, 1));
     }
+    // a plain deal crosses packed (worker-protocol.ts `packDeals`), anything else as it is
+    const packed = packDeals([deal], false);
+    const task: SolveTask = packed ? { packed, limits, stop: this.#takeFlags() } : { deal, limits, stop: this.#takeFlags() };
+    this.#withOptions(task, options);
     const answer = await this.#run(task, allowedMs, signal, 1);
+    this.#giveBackFlags(task.stop);
     const only = answer instanceof SolverError ? answer : answer[0];
     if (only instanceof SolverError) throw only;
     return only;
   };
+
+  /** Copies what `options` asks for beyond the verdict into `task`. */
+  #withOptions(task: SolveTask, options: SolveOptions | undefined): void {
+    if (options?.proof) task.proof = options.proof;
+    if (options?.optimize) task.optimize = options.optimize;
+    if (options?.progress) task.progress = progressSlot(options.progress, 0);
+  }
+
+  /**
+   * Flags for a task that no other task refers to (no helper pass): a spare
+   * buffer of an answered task when there is one, else a new one. A
+   * SharedArrayBuffer costs a system allocation and, once a worker has seen
+   * it, bookkeeping in two threads until both collect it.
+   */
+  #takeFlags(): Int32Array {
+    return this.#spareFlags.pop() ?? newFlags();
+  }
+
+  /**
+   * Returns the flags of an answered task (from `#takeFlags`) for reuse,
+   * zeroed. Only once the task is settled: its worker wrote them last before
+   * answering (start time, retire request) or is gone (terminated).
+   */
+  #giveBackFlags(stop: Int32Array): void {
+    // a task that was stopped (cancel, deadline, close) may have lost its worker mid-write: its flags are not reused
+    if (this.#inFlight.has(stop) || Atomics.load(stop, STOP_INDEX) !== 0 || this.#spareFlags.length >= SPARE_FLAGS) return;
+    stop.fill(0);
+    this.#spareFlags.push(stop);
+  }
 
   /**
    * `solve` for a deal whose pooled pass applies: the full search on one
@@ -537,8 +620,10 @@ export class SolverPool {
    */
   async solveMany(deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal): Promise<(SolveOutcome | SolverError)[]> {
     if (deals.length === 0) return [];
-    const task: SolveTask = { deal: deals[0], deals: [...deals], limits, stop: newFlags() };
+    const packed = packDeals(deals, true);
+    const task: SolveTask = packed ? { packed, limits, stop: this.#takeFlags() } : { deals: [...deals], limits, stop: this.#takeFlags() };
     const answer = await this.#run(task, limits.timeoutMs * deals.length, signal, deals.length);
+    this.#giveBackFlags(task.stop);
     if (answer instanceof SolverError) throw answer;
     return answer;
   }
@@ -582,31 +667,42 @@ export class SolverPool {
 
     const stop = task.stop;
     const startedAt = new Float64Array(stop.buffer, STARTED_AT_BYTE, 1);
-    const kill = new AbortController();
     let why: StopReason | undefined;
     let killTimer: NodeJS.Timeout | undefined;
+    /** Set while the task is in the pool's queue: drops it from there. */
+    let dequeue: (() => void) | undefined;
+    /** True once the pool terminated the task's worker (deaf to its stop flag). */
+    let killed = false;
+    // The last resort: the worker that runs the task (its threadId is in the flags once it began) is terminated.
+    // A task handed to Piscina that has not begun `stopGraceMs` after a cancel (its worker still starting, or
+    // never) is given up: the solve answers `cancelled` now, and the task, if a worker ever takes it, sees its stop flag.
+    let giveUp: ((value: 'given_up') => void) | undefined;
+    const givenUp = new Promise<'given_up'>((resolve) => {
+      giveUp = resolve;
+    });
+    const kill = () => {
+      killTimer = undefined;
+      const threadId = Atomics.load(stop, RUNNING_ON_INDEX);
+      const worker = threadId === 0 ? undefined : this.#piscina.threads.find((w) => w.threadId === threadId);
+      if (worker === undefined) {
+        if (threadId === 0 && why === 'cancel') giveUp?.('given_up');
+        return;
+      }
+      killed = true;
+      void worker.terminate();
+    };
 
     const requestStop = (reason: StopReason) => {
       if (why !== undefined) return;
       why = reason;
       Atomics.store(stop, STOP_INDEX, 1);
       Atomics.notify(stop, STOP_INDEX);
-      killTimer = setTimeout(() => kill.abort(), this.#stopGraceMs);
+      if (dequeue !== undefined) dequeue();
+      else killTimer = setTimeout(kill, this.#stopGraceMs);
     };
     const onAbort = () => requestStop('cancel');
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    // Deadline backstop: the engine keeps its own deadline; this only catches
-    // an engine that does not. Time waiting in the queue does not count.
-    let deadlineTimer: NodeJS.Timeout | undefined;
-    const checkDeadline = () => {
-      const started = startedAt[0];
-      const due = started === 0 ? Date.now() + allowedMs : started + allowedMs + this.#stopGraceMs;
-      const wait = due - Date.now();
-      if (started !== 0 && wait <= 0) requestStop('deadline');
-      else deadlineTimer = setTimeout(checkDeadline, Math.max(wait, 10));
-    };
-    deadlineTimer = setTimeout(checkDeadline, allowedMs + this.#stopGraceMs);
 
     if (this.#memoryLimitBytes !== undefined) task.memoryLimitBytes = this.#memoryLimitBytes;
     if (this.#recycleMemoryBytes !== undefined) task.recycleMemoryBytes = this.#recycleMemoryBytes;
@@ -614,9 +710,44 @@ export class SolverPool {
 
     // a helper pass only has a worker nobody else wants
     if (role !== 'helper' && this.#inFlight.size >= this.#threads) for (const yieldWorker of this.#helpers) yieldWorker();
-    this.#inFlight.add(stop);
+    this.#inFlight.set(stop, { startedAt, allowedMs, requestStop });
+    // Deadline backstop (the engine keeps its own deadline; this only catches one that does not): the shared sweep
+    this.#armSweep(submitted + allowedMs + this.#stopGraceMs);
+    let onWorker = false;
     try {
-      const result = await this.#piscina.run(task, { signal: kill.signal });
+      if (this.#onWorkers >= this.#threads) {
+        // every worker has a task: wait in the pool's queue (FIFO), or leave it when cancelled
+        const run = await new Promise<boolean>((resolve) => {
+          const waiting: Waiting = { go: resolve };
+          this.#waiting.push(waiting);
+          dequeue = () => {
+            const at = this.#waiting.indexOf(waiting);
+            if (at >= 0) {
+              this.#waiting.splice(at, 1);
+              resolve(false);
+            } else {
+              // already handed on (its turn came in this tick): stopped like a running task
+              killTimer = setTimeout(kill, this.#stopGraceMs);
+            }
+          };
+        });
+        dequeue = undefined;
+        if (!run) {
+          const outcomes = Array.from({ length: count }, cancelledOutcome);
+          for (const outcome of outcomes) settle({ outcome, queuedMs: 0, totalMs: Date.now() - submitted });
+          return outcomes;
+        }
+      } else {
+        this.#onWorkers++;
+      }
+      onWorker = true;
+      const result = await Promise.race([this.#piscina.run(task), givenUp]);
+      if (result === 'given_up') {
+        this.#log.warn('solver pool: a cancelled solve had not begun on a worker in time; it was given up');
+        const outcomes = Array.from({ length: count }, cancelledOutcome);
+        for (const outcome of outcomes) settle({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
+        return outcomes;
+      }
       const answers = result.ok && result.many ? result.many : [result];
       if (role !== 'helper') this.#completed += answers.length;
       // The backstop's stop ends the deal being solved (a timeout) and skips the rest (still cancelled: never tried).
@@ -639,14 +770,14 @@ export class SolverPool {
         return outcome;
       });
     } catch (err) {
-      if (err instanceof Error && err.name === 'AbortError' && why === 'cancel') {
-        // Cancelled and the worker had to go (or the task was dropped from the queue).
-        if (startedAt[0] !== 0) this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
+      if (killed && why === 'cancel') {
+        // Cancelled and the worker had to go.
+        this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
         const outcomes = Array.from({ length: count }, cancelledOutcome);
         for (const outcome of outcomes) settle({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
         return outcomes;
       }
-      const error = mapTaskError(err, why);
+      const error = mapTaskError(err, killed ? why : undefined);
       if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);
       settleAll({ error, queuedMs: queuedMs() });
       return error;
@@ -654,11 +785,63 @@ export class SolverPool {
       const retire = Atomics.load(stop, RETIRE_INDEX);
       if (retire !== 0 && !this.#closing) this.#retire(retire);
       this.#inFlight.delete(stop);
+      if (onWorker) {
+        this.#onWorkers--;
+        // the next waiting task, now that the balancer knows of a retiring worker
+        this.#nextWaiting();
+      }
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
-      clearTimeout(deadlineTimer);
-      if (this.#inFlight.size === 0) for (const wake of this.#idleWaiters) wake();
+      if (this.#inFlight.size === 0) {
+        clearTimeout(this.#sweepTimer);
+        this.#sweepTimer = undefined;
+        this.#sweepAt = Infinity;
+        for (const wake of this.#idleWaiters) wake();
+      }
     }
+  }
+
+  /** Hands the oldest waiting tasks to Piscina while fewer than `threads` are there. */
+  #nextWaiting(): void {
+    while (this.#onWorkers < this.#threads && this.#waiting.length > 0) {
+      this.#onWorkers++;
+      this.#waiting.shift()!.go(true);
+    }
+  }
+
+  /** Makes the deadline sweep run at `at` (`Date.now()` ms) or earlier. */
+  #armSweep(at: number): void {
+    if (at >= this.#sweepAt) return;
+    clearTimeout(this.#sweepTimer);
+    this.#sweepAt = at;
+    this.#sweepTimer = setTimeout(() => this.#sweep(), Math.max(at - Date.now(), SWEEP_MIN_MS));
+  }
+
+  /**
+   * The deadline backstop of every task in flight, one timer for all: a task
+   * that began more than its `allowedMs` + `stopGraceMs` ago is asked to
+   * stop (`deadline`; its worker is terminated `stopGraceMs` later if it
+   * does not stop). Time waiting in the queue does not count: a task not begun is
+   * looked at again after its `allowedMs`. The sweep re-arms for the
+   * earliest next due time; the tasks' own clocks are the workers' start
+   * times (`STARTED_AT_BYTE`).
+   */
+  #sweep(): void {
+    this.#sweepTimer = undefined;
+    this.#sweepAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const task of this.#inFlight.values()) {
+      const started = task.startedAt[0];
+      if (started === 0) {
+        next = Math.min(next, now + task.allowedMs);
+        continue;
+      }
+      const due = started + task.allowedMs + this.#stopGraceMs;
+      if (due <= now) task.requestStop('deadline');
+      else next = Math.min(next, due);
+    }
+    if (next !== Infinity) this.#armSweep(next);
   }
 
   #settled(event: SolveEvent): void {
@@ -674,8 +857,8 @@ export class SolverPool {
     const p = this.#piscina;
     return {
       threads: p.threads.length,
-      running: Math.max(0, this.#inFlight.size - p.queueSize),
-      queued: p.queueSize,
+      running: Math.max(0, this.#inFlight.size - this.#waiting.length - p.queueSize),
+      queued: this.#waiting.length + p.queueSize,
       maxQueue: this.#maxQueue,
       completed: this.#completed,
       recycled: this.#recycled,
@@ -734,7 +917,9 @@ export class SolverPool {
    */
   async close(): Promise<void> {
     this.#closing = true;
-    for (const stop of this.#inFlight) {
+    // the queue's tasks never start: they answer `cancelled` now
+    for (const waiting of this.#waiting.splice(0)) waiting.go(false);
+    for (const stop of this.#inFlight.keys()) {
       Atomics.store(stop, STOP_INDEX, 1);
       Atomics.notify(stop, STOP_INDEX);
     }

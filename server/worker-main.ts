@@ -48,6 +48,7 @@ try {
     url,
     prefix,
     solve: solverPool.solve,
+    solveMany: (deals, limits, signal) => solverPool.solveMany(deals, limits, signal),
     threads: config.threads,
     concurrency: config.worker.concurrency,
     lockMs: config.worker.lockMs,

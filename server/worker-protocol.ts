@@ -6,10 +6,11 @@
  * cloning keeps an Error's message but drops its `code`, and the service needs
  * the code to choose the HTTP status.
  */
+import { threadId } from 'node:worker_threads';
 import { SolverError, type ErrorCode, type ErrorLocation } from '../client-sdk/core/errors.js';
 import type { ProofRequest } from '../client-sdk/core/proof/format.js';
 import { packMoves, unpackMoves } from '../client-sdk/core/moves.js';
-import type { Deal } from '../client-sdk/core/rules.js';
+import type { Deal, Rules } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import type { ShortenOptions } from '../client-sdk/core/shorten.js';
 import type { SuitPools } from '../client-sdk/core/pools.js';
@@ -34,6 +35,14 @@ export const RETIRE_INDEX = 1;
  * claims it with `Atomics.compareExchange` from 0, so the pass runs once.
  */
 export const POOLED_CLAIM_INDEX = 4;
+/**
+ * Index of the running worker's `threadId` in `SolveTask.stop` (bytes
+ * 20-23): 0 while the task waits, written by `markStarted`. The pool
+ * terminates that thread when the task does not stop `stopGraceMs` after its
+ * stop flag was set (server/pool.ts), instead of giving Piscina an
+ * AbortSignal a task.
+ */
+export const RUNNING_ON_INDEX = 5;
 /** `POOLED_CLAIM_INDEX` value: the task's own worker runs the pooled pass. */
 export const POOLED_HERE = 1;
 /** `POOLED_CLAIM_INDEX` value: another worker runs the pooled pass; the task's worker skips it. */
@@ -45,8 +54,9 @@ export const POOLED_ELSEWHERE = 2;
  * request at index `RETIRE_INDEX` (bytes 4-7, written by the worker), at byte
  * `STARTED_AT_BYTE` a Float64 with the `Date.now()` at which the worker began
  * the search (0 while the task waits in the queue), read by the pool's
- * deadline backstop, and the Int32 pooled-pass claim at index
- * `POOLED_CLAIM_INDEX` (bytes 16-19).
+ * deadline backstop, the Int32 pooled-pass claim at index
+ * `POOLED_CLAIM_INDEX` (bytes 16-19), and the Int32 `threadId` of the worker
+ * running it at index `RUNNING_ON_INDEX` (bytes 20-23).
  */
 export const FLAGS_BYTES = 24;
 export const STARTED_AT_BYTE = 8;
@@ -64,11 +74,19 @@ export function claimPooledPass(stop: Int32Array, who: typeof POOLED_HERE | type
   return before === 0 || before === who;
 }
 
-/** Records in the task's flags that the search begins now (called by the worker; a task of several deals keeps its first deal's start). */
+/**
+ * Records in the task's flags that the search begins now, on this thread
+ * (called by the worker; a task of several deals keeps its first deal's
+ * start): the start time at `STARTED_AT_BYTE` and this thread's `threadId`
+ * at `RUNNING_ON_INDEX`. Flags shorter than `FLAGS_BYTES` (a caller's own
+ * stop flag) get nothing.
+ */
 export function markStarted(stop: Int32Array): void {
-  if (stop.buffer.byteLength < STARTED_AT_BYTE + 8) return;
+  if (stop.buffer.byteLength < FLAGS_BYTES) return;
   const startedAt = new Float64Array(stop.buffer, STARTED_AT_BYTE, 1);
-  if (startedAt[0] === 0) startedAt[0] = Date.now();
+  if (startedAt[0] !== 0) return;
+  Atomics.store(stop, RUNNING_ON_INDEX, threadId);
+  startedAt[0] = Date.now();
 }
 
 /**
@@ -120,9 +138,136 @@ export function progressSlot(slots: Float64Array, index: number): Float64Array {
   return slots.subarray(index * PROGRESS_FIELDS, (index + 1) * PROGRESS_FIELDS);
 }
 
+/**
+ * Deals as they cross to a worker (`packDeals`): the distinct rules as JSON
+ * text, and for each deal in turn, in `bytes`, the index of its rules, the
+ * number of columns, each column's length, the columns' cards (bottom
+ * first), the number of free cells, each cell's card (255: empty) and the
+ * four foundations. Cloning two strings and one byte array costs a fraction
+ * of cloning the layout's arrays field by field (docs/engine.md, "Pool
+ * scaling").
+ */
+export interface PackedDeals {
+  rules: string[];
+  bytes: Uint8Array;
+  /** How many deals `bytes` holds. */
+  count: number;
+  /** Answer as a task of several deals (`SolveTaskResult` `many`), even for one. */
+  many: boolean;
+}
+
+/** Byte of an empty free cell in `PackedDeals.bytes`. */
+const EMPTY_CELL = 255;
+
+/** True when `o` is an object with exactly `n` enumerable keys (a deal or layout with nothing more to carry). */
+function hasKeys(o: object, n: number): boolean {
+  let k = 0;
+  for (const _ in o) k++;
+  return k === n;
+}
+
+/** True when every value is an integer from 0 to 254 (one byte, 255 kept for an empty cell). */
+function bytesOk(values: readonly (number | null)[], nullable: boolean): boolean {
+  for (const v of values) {
+    if (v === null ? !nullable : !(Number.isInteger(v) && v >= 0 && v < EMPTY_CELL)) return false;
+  }
+  return true;
+}
+
+/**
+ * `deals` as `PackedDeals`, or undefined when one of them does not fit the
+ * format (more than the plain `rules` and `layout`, e.g. a test fixture's
+ * fields; a value that is not a byte; more than 254 columns or distinct
+ * rules): the caller then sends the objects as they are.
+ * @param many answer as a task of several deals (`SolverPool.solveMany`).
+ */
+export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | undefined {
+  const rules: string[] = [];
+  const ruleOf = new Map<Rules, number>();
+  let size = 0;
+  for (const deal of deals) {
+    const layout = deal.layout;
+    if (!hasKeys(deal, 2) || typeof layout !== 'object' || layout === null || !hasKeys(layout, 3)) return undefined;
+    const { columns, freeCells, foundations } = layout;
+    if (!Array.isArray(columns) || !Array.isArray(freeCells) || !Array.isArray(foundations) || foundations.length !== 4) return undefined;
+    if (columns.length >= EMPTY_CELL || freeCells.length >= EMPTY_CELL) return undefined;
+    for (const column of columns) if (!Array.isArray(column) || column.length >= EMPTY_CELL || !bytesOk(column, false)) return undefined;
+    if (!bytesOk(freeCells, true) || !bytesOk(foundations, false)) return undefined;
+    if (!ruleOf.has(deal.rules)) {
+      if (rules.length >= EMPTY_CELL - 1) return undefined;
+      ruleOf.set(deal.rules, rules.length);
+      rules.push(JSON.stringify(deal.rules));
+    }
+    size += 3 + columns.length + freeCells.length + 4;
+    for (const column of columns) size += column.length;
+  }
+  const bytes = new Uint8Array(size);
+  let o = 0;
+  for (const deal of deals) {
+    const { columns, freeCells, foundations } = deal.layout;
+    bytes[o++] = ruleOf.get(deal.rules)!;
+    bytes[o++] = columns.length;
+    for (const column of columns) bytes[o++] = column.length;
+    for (const column of columns) for (const card of column) bytes[o++] = card;
+    bytes[o++] = freeCells.length;
+    for (const cell of freeCells) bytes[o++] = cell ?? EMPTY_CELL;
+    for (const f of foundations) bytes[o++] = f;
+  }
+  return { rules, bytes, count: deals.length, many };
+}
+
+/** Rules parsed from their JSON text in this thread, for the deals that share them (`unpackDeals`). */
+const parsedRules = new Map<string, Rules>();
+/** Most entries of `parsedRules` before it starts afresh. */
+const PARSED_RULES_MAX = 64;
+
+/**
+ * The deals of `packed` (`packDeals`), in order. Deals with the same rules
+ * text share one rules object (read-only for the engine).
+ */
+export function unpackDeals(packed: PackedDeals): Deal[] {
+  const rules = packed.rules.map((text) => {
+    let parsed = parsedRules.get(text);
+    if (parsed === undefined) {
+      if (parsedRules.size >= PARSED_RULES_MAX) parsedRules.clear();
+      parsed = JSON.parse(text) as Rules;
+      parsedRules.set(text, parsed);
+    }
+    return parsed;
+  });
+  const { bytes } = packed;
+  const deals: Deal[] = [];
+  let o = 0;
+  for (let d = 0; d < packed.count; d++) {
+    const rule = rules[bytes[o++]];
+    const n = bytes[o++];
+    const lengths = bytes.subarray(o, o + n);
+    o += n;
+    const columns: number[][] = [];
+    for (let c = 0; c < n; c++) {
+      const column: number[] = [];
+      for (let k = 0; k < lengths[c]; k++) column.push(bytes[o++]);
+      columns.push(column);
+    }
+    const cells = bytes[o++];
+    const freeCells: (number | null)[] = [];
+    for (let c = 0; c < cells; c++, o++) freeCells.push(bytes[o] === EMPTY_CELL ? null : bytes[o]);
+    const foundations: [number, number, number, number] = [bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]];
+    o += 4;
+    deals.push({ rules: rule, layout: { columns, freeCells, foundations } });
+  }
+  return deals;
+}
+
 /** One solve, as posted to a worker. */
 export interface SolveTask {
-  deal: Deal;
+  /** The deal (absent when `packed` carries it). */
+  deal?: Deal;
+  /**
+   * The deal, or the deals of a task of several, packed (`packDeals`); the
+   * worker then ignores `deal` and `deals`. The pool packs every plain deal.
+   */
+  packed?: PackedDeals;
   /**
    * Several deals to solve in turn with the same limits (`SolverPool.solveMany`);
    * then `deal` is ignored and the answer has one entry per deal. The stop

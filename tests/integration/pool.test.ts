@@ -327,6 +327,40 @@ describe('pool cancellation (fixture worker)', () => {
     expect(threadOf(after)).toBe(threadOf(outcomeA));
   });
 
+  it('a queued solve that is cancelled answers at once, not after the grace period; the pool queue keeps its order', async () => {
+    const pool = fixturePool({ threads: 1, stopGraceMs: 10_000 });
+    const a = fixtureDeal('wait');
+    const acA = new AbortController();
+    const runningA = pool.solve(a.deal, LIMITS, acA.signal);
+    await a.whenStarted();
+    const acB = new AbortController();
+    const queuedB = pool.solve(fixtureDeal('wait').deal, LIMITS, acB.signal);
+    const c = fixtureDeal('solve');
+    const queuedC = pool.solve(c.deal, LIMITS);
+    expect(pool.stats()).toMatchObject({ queued: 2, running: 1 });
+    const t0 = Date.now();
+    acB.abort();
+    await expect(queuedB).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(pool.stats()).toMatchObject({ queued: 1, running: 1 });
+    acA.abort();
+    await expect(runningA).resolves.toMatchObject({ reason: 'cancelled' });
+    await expect(queuedC).resolves.toMatchObject({ verdict: 'solved' });
+  });
+
+  it('a cancelled solve handed to a worker that never finishes starting answers cancelled after the grace period', async () => {
+    const pool = createPool({ filename: join(ROOT, 'tests/fixtures/never-ready-worker.ts'), threads: 1, stopGraceMs: 100 });
+    const ac = new AbortController();
+    const pending = pool.solve(fixtureDeal('solve').deal, LIMITS, ac.signal);
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    ac.abort();
+    await expect(pending).resolves.toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    // Piscina's own close waits (up to its 30 s close timeout) for a worker that never started: not awaited here
+    void pool.close();
+  });
+
   it('a worker that ignores its stop flag is terminated after the grace period and replaced', async () => {
     const pool = fixturePool({ stopGraceMs: 150 });
     const s = fixtureDeal('stubborn', 20_000);

@@ -14,6 +14,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { BatchStatusSchema, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { SolverError } from '../../client-sdk/core/errors.js';
 import type { Move } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
@@ -251,6 +253,47 @@ describe.skipIf(!available)('redis backend in-process', () => {
     await redis.hset(k.batch('b'), 'status', 'cancelled');
     expect(await record([result(3, 'solved')])).toEqual([-1, 3]);
     expect(await redis.hlen(k.results('b'))).toBe(3);
+  });
+
+  it('hands quick deals out several a task once one is timed (solveMany); a task that fails as a whole has its deals solved again alone; every deal once, verdicts as one a task', async () => {
+    const p = prefix('many');
+    const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix: p, chunkDeals: 20 });
+    const fake = fakeSolve();
+    const sizes: number[] = [];
+    const solveMany = async (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => {
+      sizes.push(deals.length);
+      if (sizes.length === 2) throw new SolverError('worker_crashed', 'the solver worker died during this solve');
+      return Promise.all(deals.map((deal) => fake.solve(deal, limits, signal)));
+    };
+    const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fake.solve, solveMany, threads: 1, concurrency: 1, name: 'w', flushMs: 20 });
+    try {
+      const st = await backend.create({ game: 'freecell', deals: '1..60' });
+      let now = st;
+      while (now.status === 'running') {
+        await sleep(20);
+        now = (await backend.status(st.id))!;
+      }
+      expect(now).toMatchObject({ status: 'done', done: 60 });
+      // the fake's deals take 1.25 ms by their stats: 5 ms / 1.25 = 4 a task once the batch's first deal (alone) was timed;
+      // a job of 20 deals ends with what is left (3 after the first deal)
+      expect(sizes.filter((n) => n === 4).length).toBeGreaterThanOrEqual(12);
+      expect(sizes.every((n) => n === 4 || n === 3)).toBe(true);
+      const page = (await backend.page(st.id, 0, 1000, false))!;
+      const indices = page.results.map((r) => r.index).sort((x, y) => x - y);
+      expect(indices).toEqual(Array.from({ length: 60 }, (_, i) => i));
+      const reference = fakeSolve();
+      for (const r of page.results) {
+        const expected = await reference.solve(resolveDeal({ game: 'freecell', deal: r.index + 1 }), { maxStates: 1, timeoutMs: 1 });
+        expect(r.verdict).toBe(expected.verdict);
+      }
+      // each deal solved once: the task that failed as a whole (before it solved any) had its deals solved alone
+      expect(fake.started()).toBe(60);
+      // every deal but the first went in a task of several once (the failed one's included)
+      expect(sizes.reduce((a, n) => a + n, 0)).toBe(60 - 1);
+    } finally {
+      await worker.close();
+      await backend.close();
+    }
   });
 
   it('cancel stops a deal running on a worker at once (pub/sub), and no more of its jobs run', async () => {

@@ -4,8 +4,14 @@
  * process's solver pool. `npm run worker` (server/worker-main.ts) runs one;
  * any number may run, on any machine that reaches Redis.
  *
- * One job, one deal at a time; `concurrency` jobs at once (default: one per
- * pool thread), so a hard deal holds one thread, never the others.
+ * One job, one pool task at a time; `concurrency` jobs at once (default: one
+ * per pool thread), so a hard deal holds one thread, never the others. A
+ * task is one deal until the job's batch has a deal timed, then as many
+ * consecutive deals as fit in `chunkMs` by the batch's running mean time a
+ * deal (at most 32; `pool.solveMany`), as the embedded scheduler does: the
+ * pool's cost a task is paid once for several quick deals. A task of several
+ * deals that fails as a whole (its worker lost) has each of its deals solved
+ * again alone.
  *
  * Exactly once although BullMQ delivers at least once: at the start of a
  * job the deals that already have a result are skipped (a job run again
@@ -35,6 +41,8 @@ import { Redis } from 'ioredis';
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Logger } from '../../logger.js';
 import type { SolveFn } from '../../pool.js';
+import type { Deal } from '../../../client-sdk/core/rules.js';
+import type { SolveLimits, SolveOutcome } from '../../../client-sdk/core/solve-types.js';
 import { dealAt } from '../positions.js';
 import { failedResult, outcomeResult, VERDICT_COUNTER, type BatchSpec, type ResultInput } from '../model.js';
 import { encodeResult } from './codec.js';
@@ -48,6 +56,10 @@ export interface BatchWorkerOptions {
   prefix: string;
   /** The pool's solve (`pool.solve`): stopped through its signal. */
   solve: SolveFn;
+  /** `pool.solveMany`: several quick deals as one task. Absent: one deal a task. */
+  solveMany?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(SolveOutcome | SolverError)[]>;
+  /** Wall time one task of several deals should take by the batch's mean time a deal, ms; default 5. 0: one deal a task. */
+  chunkMs?: number;
   /** Threads of the pool (reported in the heartbeat). */
   threads: number;
   /** Jobs at once; default `threads`. */
@@ -91,6 +103,12 @@ type JobEnd = 'completed' | 'cancelled' | 'handed_back';
 const MAX_STALLED_COUNT = 10;
 /** Batches remembered as cancelled. */
 const CANCELLED_MEMORY = 10_000;
+/** Most deals in one pool task. */
+const MAX_CHUNK = 32;
+/** Weight of the newest deal in a batch's running mean time a deal. */
+const DEAL_MS_WEIGHT = 0.1;
+/** Batches whose mean time a deal is remembered. */
+const DEAL_MS_MEMORY = 256;
 
 export class BatchWorker {
   readonly name: string;
@@ -101,6 +119,10 @@ export class BatchWorker {
   readonly #bullConnection: Redis;
   readonly #worker: Worker<ChunkJob>;
   readonly #solve: SolveFn;
+  readonly #solveMany: BatchWorkerOptions['solveMany'];
+  readonly #chunkMs: number;
+  /** Running mean of the engine's time a deal, ms, by batch (absent until one is timed). */
+  readonly #dealMs = new Map<string, number>();
   readonly #threads: number;
   readonly #concurrency: number;
   readonly #flushMs: number;
@@ -127,6 +149,8 @@ export class BatchWorker {
     this.#redis = redis;
     this.#sub = sub;
     this.#solve = options.solve;
+    this.#solveMany = options.solveMany;
+    this.#chunkMs = options.solveMany ? Math.max(0, options.chunkMs ?? 5) : 0;
     this.#threads = options.threads;
     this.#concurrency = options.concurrency ?? options.threads;
     this.#flushMs = options.flushMs ?? 200;
@@ -251,7 +275,7 @@ export class BatchWorker {
 
     const writes: Promise<boolean>[] = [];
     let end: JobEnd = 'completed';
-    for (const index of todo) {
+    for (let next = 0; next < todo.length && end === 'completed'; ) {
       if (this.#cancelled.has(id)) {
         end = 'cancelled';
         break;
@@ -260,18 +284,93 @@ export class BatchWorker {
         end = 'handed_back';
         break;
       }
-      const result = await this.#solveOne(id, spec, index);
-      if (result === 'stopped') {
-        end = this.#cancelled.has(id) ? 'cancelled' : 'handed_back';
-        break;
+      const group = todo.slice(next, next + this.#chunkSize(id));
+      next += group.length;
+      const results = group.length === 1 ? [await this.#solveOne(id, spec, group[0])] : await this.#solveGroup(id, spec, group);
+      for (const result of results) {
+        if (result === 'stopped') {
+          end = this.#cancelled.has(id) ? 'cancelled' : 'handed_back';
+          continue;
+        }
+        this.#timed(id, result);
+        writes.push(this.#add(id, result));
       }
-      writes.push(this.#add(id, result));
     }
     // Complete only once every result of the job is stored.
     this.#flushSoon(0);
     const running = await Promise.all(writes);
     if (running.includes(false)) return 'cancelled';
     return end;
+  }
+
+  /** Deals in the next task of batch `id`: as many as fit in `chunkMs` by its mean time a deal (1 until one is timed). */
+  #chunkSize(id: string): number {
+    const ms = this.#dealMs.get(id);
+    if (this.#chunkMs === 0 || ms === undefined) return 1;
+    return Math.max(1, Math.min(MAX_CHUNK, Math.floor(this.#chunkMs / Math.max(ms, 0.01))));
+  }
+
+  /** Updates batch `id`'s running mean time a deal with a decided deal's engine time. */
+  #timed(id: string, result: ResultInput): void {
+    if (result.error !== undefined) return;
+    const before = this.#dealMs.get(id);
+    if (before === undefined && this.#dealMs.size >= DEAL_MS_MEMORY) this.#dealMs.delete(this.#dealMs.keys().next().value!);
+    this.#dealMs.set(id, before === undefined ? result.elapsedMs : before + DEAL_MS_WEIGHT * (result.elapsedMs - before));
+  }
+
+  /**
+   * Solves the deals `indices` of one batch as one pool task (`solveMany`),
+   * each entry 'stopped' when it was stopped (cancel, drain; a stop skips
+   * the deals after the one it ended) rather than decided. A task that
+   * fails as a whole (a worker lost) has each deal solved again alone
+   * (`#solveOne`), so that one bad deal cannot fail the others.
+   */
+  async #solveGroup(id: string, spec: BatchSpec, indices: number[]): Promise<(ResultInput | 'stopped')[]> {
+    const deals: Deal[] = [];
+    const results: (ResultInput | 'stopped' | undefined)[] = [];
+    for (const index of indices) {
+      try {
+        deals.push(dealAt(spec, index));
+        results.push(undefined);
+      } catch (err) {
+        results.push(failedResult(index, err)); // validated at creation; only a changed preset gets here
+      }
+    }
+    const live = indices.filter((_, k) => results[k] === undefined);
+    const controller = new AbortController();
+    let set = this.#running.get(id);
+    if (!set) this.#running.set(id, (set = new Set()));
+    set.add(controller);
+    this.#stats.dealsInFlight += live.length;
+    let answers: (SolveOutcome | SolverError)[] | undefined;
+    try {
+      answers = live.length === 0 ? [] : await this.#solveMany!(deals, spec.limits, controller.signal);
+    } catch (err) {
+      if (controller.signal.aborted || (err instanceof SolverError && err.code === 'overloaded')) return indices.map(() => 'stopped');
+    } finally {
+      this.#stats.dealsInFlight -= live.length;
+      set.delete(controller);
+      if (set.size === 0) this.#running.delete(id);
+    }
+    if (answers === undefined) {
+      // the task failed as a whole: each deal again, alone
+      const alone: (ResultInput | 'stopped')[] = [];
+      for (const index of indices) {
+        const result = await this.#solveOne(id, spec, index);
+        alone.push(result);
+        if (result === 'stopped') break;
+      }
+      return alone;
+    }
+    let k = 0;
+    return results.map((result, i) => {
+      if (result !== undefined) return result;
+      const answer = answers[k++];
+      if (answer instanceof SolverError) return controller.signal.aborted ? 'stopped' : failedResult(indices[i], answer);
+      // A stopped solve is not a verdict on the deal.
+      if (controller.signal.aborted || answer.reason === 'cancelled') return 'stopped';
+      return outcomeResult(indices[i], answer);
+    });
   }
 
   /** Solves one deal; 'stopped' when it was stopped (cancel, drain) rather than decided. */
