@@ -48,7 +48,7 @@ import { pollStop } from './host';
 import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 import { layeredRequested, setupLayers, layerOfKey, pushLayer, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
-import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow, reclaimForOpenStacks } from './table';
+import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow, reclaimForOpenStacks, isRecordIndex } from './table';
 import { shardIndex, shardCount, shardOf, parentRef, sendChild, flushOutboxes, setShard, forwardStatus, INBOX, ENTRY_BYTES, ENTRY_HASH, ENTRY_PARENT, ENTRY_WORD, FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED, OUTBOX_MAX } from './shards';
 
 export const VERDICT_SOLVED: i32 = 0;
@@ -2264,13 +2264,13 @@ export function shardStopReason(): i32 {
 
 /** Parent reference of record `index` of this shard (shards.ts: shard << 28 | index; 0 for the start); 0xffffffff when there is no such record. */
 export function recordParentRef(index: u32): u32 {
-  if (index == 0 || index > recordCount) return 0xffffffff;
+  if (!isRecordIndex(index)) return 0xffffffff;
   return recordParent(recordAt(index));
 }
 
 /** Move (move.ts MOVE_BITS) of record `index` of this shard; 0 when there is no such record. */
 export function recordMoveBits(index: u32): u32 {
-  if (index == 0 || index > recordCount) return 0;
+  if (!isRecordIndex(index)) return 0;
   return recordMove(recordAt(index)) & MOVE_BITS;
 }
 
