@@ -30,6 +30,14 @@ export const DEFAULT_LIMITS_CONFIG: Readonly<LimitsConfig> = Object.freeze({
 export const ENGINE_MEMORY_MB_MAX = 4095;
 
 /**
+ * Largest deep-budget memory, MiB: 16384 (issue #15's "16 GB per deal").
+ * Only the layered pass of the no-cell Castle games (client-sdk/core/sharded-layers.ts)
+ * can use more than ENGINE_MEMORY_MB_MAX: it spreads one search over
+ * ceil(cap / 4 GiB) engines. Every other search stays at ENGINE_MEMORY_MB_MAX.
+ */
+export const DEEP_MEMORY_MB_MAX = 16384;
+
+/**
  * The deep budget of the offline tools (`npm run solve`, `npm run batch`),
  * which the HTTP service never applies: what `--deep` asks for, and the most
  * an explicit `--max-states`, `--timeout-ms` or `--max-memory-mb` may ask.
@@ -41,7 +49,11 @@ export interface DeepBudget {
   maxStates: number;
   /** Deadline, ms of wall clock. */
   timeoutMs: number;
-  /** Engine memory cap, MiB (at most ENGINE_MEMORY_MB_MAX). */
+  /**
+   * Engine memory cap, MiB (at most DEEP_MEMORY_MB_MAX). Above
+   * ENGINE_MEMORY_MB_MAX only the layered pass uses it (over several
+   * engines); a best-first search gets ENGINE_MEMORY_MB_MAX of it.
+   */
   maxMemoryMb: number;
 }
 

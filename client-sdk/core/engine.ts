@@ -301,7 +301,11 @@ export class Engine {
   /** The sharded layered pass's hooks (sharded-layers.ts): its stop poll, and where this shard's forwarded children go. */
   private shardHooks: { pollStop: () => number; forward: (target: number, entries: number, count: number) => number } | undefined;
 
+  /** The compiled module this engine is an instance of (the sharded layered pass makes more instances of it). */
+  readonly module: WebAssembly.Module;
+
   private constructor(module: WebAssembly.Module) {
+    this.module = module;
     const instance = new WebAssembly.Instance(module, {
       env: {
         abort: (_msg: number, _file: number, line: number, column: number) => {
@@ -549,6 +553,8 @@ export class Engine {
       readSolution: (base) => this.readSolution(base),
       setHooks: (hooks) => {
         this.shardHooks = hooks;
+        // this engine's table is now a shard's: no stored set to export or fingerprint
+        this.lastLayered = true;
       },
     };
   }

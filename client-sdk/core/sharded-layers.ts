@@ -33,16 +33,24 @@ import type { Deal } from './rules.js';
 
 /** Most engines one sharded pass may use (assembly/shards.ts MAX_SHARDS: a parent reference keeps 4 bits for the shard). */
 export const MAX_SHARDS = 16;
-/** Bytes of one shard's memory: 4 GiB, one wasm32 memory (the engine's own cap is a little less, MAX_ENGINE_MEMORY_BYTES). */
-const SHARD_BYTES = 4 * 2 ** 30;
+/**
+ * Most bytes of one shard's memory: 2 GiB, half of what a wasm32 memory can
+ * hold. A shard's record indices have 28 bits (the compact slots keep 28
+ * bits of index), and a closed record keeps 8 bytes (parent and move), so
+ * 2^28 records fill at most 2 GiB: in a shard of 2 GiB the memory, never the
+ * index space, is what runs out. With 4 GiB shards a deal of more than
+ * 2^28 positions a shard (about 1.07 billion over four) would stop at
+ * `max_states` with memory left.
+ */
+const SHARD_BYTES = 2 * 2 ** 30;
 /** Positions a shard expands in one step before the driver moves to the next shard. */
 const STEP_BUDGET = 1 << 20;
 /** Entries of an outbox (assembly/shards.ts OUTBOX_MAX). */
 export const DEFAULT_SHARD_BATCH = 256;
 
 /**
- * The shards a memory cap needs: ceil(cap / 4 GiB), at least 1 and at most
- * MAX_SHARDS (16384 MiB gives 4).
+ * The shards a memory cap needs: ceil(cap / 2 GiB) (see SHARD_BYTES), at
+ * least 1 and at most MAX_SHARDS (16384 MiB gives 8).
  * @param memoryLimitBytes the whole pass's memory cap, bytes (> 0).
  * @throws RangeError when the cap is not a positive number or needs more than MAX_SHARDS engines.
  */
@@ -65,6 +73,14 @@ export interface ShardedOptions {
   stop?: Int32Array;
   /** Progress reports (summed over the shards), as `Engine.solve`'s. */
   progress?: ProgressOptions;
+  /**
+   * An engine of `module` to use as shard 0 instead of a new instance: its
+   * memory is reused (the CLI's best-first search grew it already), and its
+   * buffers hold the deal and the solution afterwards, so `Engine.shorten`
+   * works on a sharded answer; its stored keys count as the layered pass's
+   * (none to export). The other K − 1 shards are new instances.
+   */
+  engine?: Engine;
 }
 
 /** Per-shard and per-layer counters of the last sharded pass (for bench/layered.ts and the docs). */
@@ -119,7 +135,7 @@ export function solveLayeredSharded(module: WebAssembly.Module, deal: Deal, limi
   let nextReport = started + intervalMs;
 
   const shards: ShardAccess[] = [];
-  for (let s = 0; s < k; s++) shards.push(Engine.instantiate(module).shardAccess());
+  for (let s = 0; s < k; s++) shards.push((s === 0 && options.engine ? options.engine : Engine.instantiate(module)).shardAccess());
   const reasonCode = shards[0].reasonCode;
   const inbox = shards.map((sh) => sh.exports.inboxAddress() >>> 0);
   const entryBytes = shards[0].exports.ENTRY_BYTES as unknown as WebAssembly.Global;

@@ -37,13 +37,13 @@ function latePosition(deal: Deal): Deal {
 }
 
 describe('the layered pass over several engines', () => {
-  it('takes ceil(cap / 4 GiB) engines', () => {
-    expect(shardsForMemory(4095 * 2 ** 20)).toBe(1);
-    expect(shardsForMemory(4 * GiB)).toBe(1);
-    expect(shardsForMemory(4 * GiB + 1)).toBe(2);
-    expect(shardsForMemory(16 * GiB)).toBe(4);
+  it('takes ceil(cap / 2 GiB) engines', () => {
+    expect(shardsForMemory(2 * GiB)).toBe(1);
+    expect(shardsForMemory(4095 * 2 ** 20)).toBe(2);
+    expect(shardsForMemory(4 * GiB + 1)).toBe(3);
+    expect(shardsForMemory(16 * GiB)).toBe(8);
     expect(() => shardsForMemory(0)).toThrow(RangeError);
-    expect(() => shardsForMemory(65 * GiB)).toThrow(RangeError);
+    expect(() => shardsForMemory(33 * GiB)).toThrow(RangeError);
   });
 
   it.each([
