@@ -24,8 +24,8 @@ export const DEFAULT_LIMITS_CONFIG: Readonly<LimitsConfig> = Object.freeze({
  * Largest engine memory one solve can have, MiB: 4095. The engine is
  * wasm32, so one engine's linear memory cannot pass 4 GiB (65,536 pages of
  * 64 KiB; the glue keeps below 0xffff0000 bytes, `MAX_ENGINE_MEMORY_BYTES`
- * in client-sdk/core/engine.ts). A larger budget (issue #15 asks about
- * 16 GB) would need a wasm64 engine or several engines sharing a search.
+ * in client-sdk/core/engine.ts). Only the layered pass of the no-cell
+ * Castle games goes past it, over several engines (DEEP_MEMORY_MB_MAX).
  */
 export const ENGINE_MEMORY_MB_MAX = 4095;
 
