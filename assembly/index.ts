@@ -106,6 +106,7 @@ export { slotBytes } from './table';
 export { setLayeredSearch, layerCount } from './layers';
 export { layeredViolations, layeredInUse } from './search';
 import { keysHeldPeak, purges, keysHeld } from './table';
+import { INBOX, childrenForwarded, forwardCalls } from './shards';
 
 /** Most positions whose keys the last layered solve held at once (its peak live set; 0 outside the layered pass). */
 export function layeredPeakLive(): u32 {
@@ -120,4 +121,24 @@ export function layeredLiveAtEnd(): u32 {
 /** Purges of closed layers the last layered solve made. */
 export function layeredPurges(): u32 {
   return purges;
+}
+// the sharded layered pass (assembly/shards.ts; client-sdk/core/sharded-layers.ts drives it)
+export {
+  layeredShardBegin, layeredShardStep, layeredNextOpen, layeredAdvance, layeredCurrentLayer, acceptChildren, shardGoal, shardStopReason,
+  recordParentRef, recordMoveBits, pathAddress, pathCapacity, replaySolution,
+  STEP_DRAINED, STEP_MORE, STEP_GOAL, STEP_REMOTE_GOAL, STEP_STOPPED,
+} from './search';
+export { FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED, ENTRY_BYTES, MAX_SHARDS } from './shards';
+
+/** Address of this instance's inbox (assembly/shards.ts INBOX). */
+export function inboxAddress(): usize {
+  return INBOX;
+}
+
+/** Children this instance forwarded to other shards, and the host calls that carried them. */
+export function shardChildrenForwarded(): f64 {
+  return childrenForwarded;
+}
+export function shardForwardCalls(): f64 {
+  return forwardCalls;
 }

@@ -49,7 +49,8 @@ import { pollStop } from './host';
 import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 import { layeredRequested, setupLayers, layerOfKey, pushLayer, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
-import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow, reclaimForOpenStacks } from './table';
+import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow, reclaimForOpenStacks, isRecordIndex } from './table';
+import { shardIndex, shardCount, shardOf, parentRef, sendChild, flushOutboxes, setShard, forwardStatus, INBOX, ENTRY_BYTES, ENTRY_HASH, ENTRY_PARENT, ENTRY_WORD, FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED, OUTBOX_MAX } from './shards';
 
 export const VERDICT_SOLVED: i32 = 0;
 export const VERDICT_UNSOLVABLE: i32 = 1;
@@ -1205,10 +1206,24 @@ function lookupChildren(parent: u32): bool {
   batchCount = 0;
   // two tight passes of independent loads, so that their misses overlap
   let sink = touchSink;
-  for (let k = 0; k < n; k++) sink ^= touchSlot(load<u32>(BATCH_HASH + (<usize>k << 2)));
-  for (let k = 0; k < n; k++) sink ^= touchRecord(load<u32>(BATCH_HASH + (<usize>k << 2)));
+  if (shardCount > 1) {
+    // the sharded layered pass: only this shard's children are looked up here
+    for (let k = 0; k < n; k++) {
+      const hash = load<u32>(BATCH_HASH + (<usize>k << 2));
+      if (shardOf(hash) == shardIndex) sink ^= touchSlot(hash);
+    }
+    for (let k = 0; k < n; k++) {
+      const hash = load<u32>(BATCH_HASH + (<usize>k << 2));
+      if (shardOf(hash) == shardIndex) sink ^= touchRecord(hash);
+    }
+  } else {
+    for (let k = 0; k < n; k++) sink ^= touchSlot(load<u32>(BATCH_HASH + (<usize>k << 2)));
+    for (let k = 0; k < n; k++) sink ^= touchRecord(load<u32>(BATCH_HASH + (<usize>k << 2)));
+  }
   touchSink = sink;
   const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
+  // the parent as a (shard, index) reference: the index itself unless the layered pass is sharded (shards.ts)
+  const ref = parentRef(parent);
   for (let k = 0; k < n; k++) {
     const word = load<u32>(BATCH_WORD + (<usize>k << 2));
     // the layered pass rests on no child being below the layer expanded (layers.ts): checked on every child
@@ -1216,7 +1231,16 @@ function lookupChildren(parent: u32): bool {
       layerViolations++;
       return false;
     }
-    const index = findOrInsert(BATCH_KEYS + <usize>k * KEY_BYTES, load<u32>(BATCH_HASH + (<usize>k << 2)), parent, word & ~BATCH_WON);
+    const hash = load<u32>(BATCH_HASH + (<usize>k << 2));
+    if (shardCount > 1) {
+      // the sharded layered pass: a child of another shard goes to its outbox (shards.ts)
+      const target = shardOf(hash);
+      if (target != shardIndex) {
+        if (!sendChild(target, BATCH_KEYS + <usize>k * KEY_BYTES, hash, ref, word)) return false;
+        continue;
+      }
+    }
+    const index = findOrInsert(BATCH_KEYS + <usize>k * KEY_BYTES, hash, ref, word & ~BATCH_WON);
     if (index == 0) {
       insertFailed();
       return false;
@@ -1664,6 +1688,15 @@ function reconstructSolution(goal: u32): bool {
     length++;
     index = recordParent(rec);
   }
+  return replayPath(length);
+}
+
+/**
+ * Plays the `length` moves of PATH (the last move first, as
+ * `reconstructSolution` leaves them) from START, writing each and its
+ * auto-moves to the output buffer; true when they end won (and fit).
+ */
+function replayPath(length: i32): bool {
   resetOutput();
   copyPosition(PARENT, START);
   applyAutoMoves(PARENT, true);
@@ -1780,6 +1813,11 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   }
   copyPosition(PARENT, START);
   applyAutoMoves(PARENT, false);
+  if (shardCount > 1) {
+    // the sharded layered pass: the start is stored by its own shard only
+    encodeStateKey(PARENT, KEY);
+    if (shardOf(hashStateKey(KEY)) != shardIndex) return true;
+  }
   const root = findOrInsertPosition(PARENT, KEY, 0, 0);
   if (root == 0) {
     stopReason = REASON_MEMORY;
@@ -2209,20 +2247,11 @@ function eagerLoop(): void {
 }
 
 /**
- * Solves the position in the input block. `maxStates` caps the positions
- * stored; `memoryLimitBytes` caps the linear memory (as f64, up to 4 GiB).
- * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
- * A solved verdict leaves the solution in the output buffer (output.ts).
- *
- * Runs the lazy phase first, up to LAZY_QUOTA stored positions; then hands
- * its search over to the eager phase (`handOver`). When the lazy phase's
- * pending moves outgrow the memory it starts over with the eager phase,
- * which needs less memory for the same set (each position once, no pending
- * moves). Both phases are complete, and
- * so either one's empty open list proves the deal unsolvable, with the
- * stored set (the whole reachable set) as its certificate.
+ * The part of `solve` before its first phase: reads the input, fills the
+ * rule tables and weights, resets the counters, and decides the phases
+ * (`layeredRun`, `lazyPhase`). Shared by `solve` and `layeredShardBegin`.
  */
-export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
+function prepareSolve(): void {
   readInput();
   fillBuildMasks();
   chooseWeights();
@@ -2255,6 +2284,26 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   // moves by card byte (applyMove), which names no single card when two
   // cards of one rank and pool share it.
   if (pooledMode || layeredRun) lazyPhase = false;
+}
+
+/**
+ * Solves the position in the input block. `maxStates` caps the positions
+ * stored; `memoryLimitBytes` caps the linear memory (as f64, up to 4 GiB).
+ * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
+ * A solved verdict leaves the solution in the output buffer (output.ts).
+ *
+ * Runs the lazy phase first, up to LAZY_QUOTA stored positions; then hands
+ * its search over to the eager phase (`handOver`). When the lazy phase's
+ * pending moves outgrow the memory it starts over with the eager phase,
+ * which needs less memory for the same set (each position once, no pending
+ * moves). Both phases are complete, and
+ * so either one's empty open list proves the deal unsolvable, with the
+ * stored set (the whole reachable set) as its certificate.
+ */
+export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
+  // one engine: not a shard (shards.ts), so the layered pass is the one-engine pass
+  setShard(0, 1, OUTBOX_MAX);
+  prepareSolve();
   if (layeredRun) {
     if (startPhase(maxStates, memoryLimitBytes)) {
       batching = true;
@@ -2329,4 +2378,171 @@ let lazyPeakBytes: u64 = 0;
 export function memoryBytesUsed(): f64 {
   const now = arenaBytesUsed();
   return <f64>(now > lazyPeakBytes ? now : lazyPeakBytes);
+}
+
+// ---------------------------------------------------------------------------
+// The sharded layered pass (shards.ts; the host's driver is
+// client-sdk/core/sharded-layers.ts): each instance runs these on its shard.
+
+/** `layeredShardStep`: the current layer has no open position in this shard (its outboxes are sent). */
+export const STEP_DRAINED: i32 = 0;
+/** `layeredShardStep`: the step used its budget; the layer may still have open positions here. */
+export const STEP_MORE: i32 = 1;
+/** A won child was stored in this shard (`shardGoal` names it). */
+export const STEP_GOAL: i32 = 2;
+/** A won child was stored in the shard this one forwarded it to. */
+export const STEP_REMOTE_GOAL: i32 = 3;
+/** The pass must end: a budget or stop here (`shardStopReason`), a failed forward, or a child below its layer (`layeredViolations`). */
+export const STEP_STOPPED: i32 = 4;
+
+/**
+ * Starts this instance as shard `shard` of `count` of one layered pass over
+ * the position in the input block (the host set `setLayeredSearch(true)`
+ * and wrote the same input to every shard): `solve`'s preparation, then the
+ * table, the layers and, when the start position's hash says this shard,
+ * the start position stored and queued. `batch`: entries an outbox holds
+ * (shards.ts). Returns STEP_DRAINED (or STEP_MORE when the start is queued
+ * here), STEP_GOAL (the start is won), or STEP_STOPPED (no memory for the
+ * table; or the layered pass does not apply to these rules, `layeredInUse`
+ * false).
+ */
+export function layeredShardBegin(maxStates: u32, memoryLimitBytes: f64, shard: i32, count: i32, batch: i32): i32 {
+  setShard(shard, count, batch);
+  prepareSolve();
+  if (!layeredRun) return STEP_STOPPED;
+  const started = startPhase(maxStates, memoryLimitBytes);
+  if (goalIndex != 0) return STEP_GOAL;
+  if (!started) return STEP_STOPPED;
+  return layerHasOpen(currentLayer) ? STEP_MORE : STEP_DRAINED;
+}
+
+/**
+ * Expands up to `budget` open positions of the current layer of this shard
+ * (LIFO, as `layeredLoop`), sending the children of other shards through the
+ * outboxes, and sends every outbox at the end. Returns a STEP_* code.
+ */
+export function layeredShardStep(budget: u32): i32 {
+  if (goalIndex != 0) return STEP_GOAL;
+  if (stopReason != REASON_NONE || layerViolations != 0) return STEP_STOPPED;
+  batching = true;
+  let ended = false;
+  let n: u32 = 0;
+  while (n < budget) {
+    const index = popLayer(currentLayer);
+    if (index == 0) break;
+    n++;
+    if (!expandStored(index)) {
+      ended = true;
+      break;
+    }
+  }
+  batching = false;
+  if (!ended && !flushOutboxes()) ended = true;
+  if (goalIndex != 0) return STEP_GOAL;
+  if (ended || stopReason != REASON_NONE) {
+    if (forwardStatus == FORWARD_GOAL) return STEP_REMOTE_GOAL;
+    return STEP_STOPPED;
+  }
+  return layerHasOpen(currentLayer) ? STEP_MORE : STEP_DRAINED;
+}
+
+/** The lowest layer at or above `from` with an open position in this shard; MAX_LAYERS when there is none. */
+export function layeredNextOpen(from: i32): i32 {
+  let layer = from < 0 ? 0 : from;
+  while (layer < MAX_LAYERS && !layerHasOpen(layer)) layer++;
+  return layer;
+}
+
+/**
+ * Moves this shard's pass to layer `layer` (the lowest open layer over all
+ * shards) and closes every layer below it (`closeLayersBelow`), as
+ * `layeredLoop` does when a layer runs dry.
+ */
+export function layeredAdvance(layer: i32): void {
+  if (layer <= currentLayer) return;
+  currentLayer = layer;
+  closeLayersBelow(layer);
+}
+
+/** The layer the pass expands in this shard. */
+export function layeredCurrentLayer(): i32 {
+  return currentLayer;
+}
+
+/**
+ * Inserts the `count` children another shard forwarded into INBOX (shards.ts
+ * entry layout): each looked up, and when new, queued in its layer; a won
+ * one ends the pass. Returns FORWARD_OK, FORWARD_GOAL (`shardGoal` names the
+ * won record) or FORWARD_FAILED (this shard ran out of memory or positions,
+ * a child is below the current layer, or the shard had stopped already).
+ */
+export function acceptChildren(count: i32): i32 {
+  if (goalIndex != 0) return FORWARD_GOAL;
+  if (stopReason != REASON_NONE || layerViolations != 0 || count < 0 || count > OUTBOX_MAX) return FORWARD_FAILED;
+  // the hint loads of `lookupChildren`, over the whole batch, so that the lookups' cache misses overlap
+  let sink = touchSink;
+  for (let k = 0; k < count; k++) sink ^= touchSlot(load<u32>(INBOX + <usize>k * ENTRY_BYTES + ENTRY_HASH));
+  for (let k = 0; k < count; k++) sink ^= touchRecord(load<u32>(INBOX + <usize>k * ENTRY_BYTES + ENTRY_HASH));
+  touchSink = sink;
+  for (let k = 0; k < count; k++) {
+    // (the sending shard checked the child's layer against the layer expanded, which is this shard's too)
+    const e = INBOX + <usize>k * ENTRY_BYTES;
+    const word = load<u32>(e + ENTRY_WORD);
+    const index = findOrInsert(e, load<u32>(e + ENTRY_HASH), load<u32>(e + ENTRY_PARENT), word & ~BATCH_WON);
+    if (index == 0) {
+      insertFailed();
+      return FORWARD_FAILED;
+    }
+    if (!lastInsertWasNew) continue;
+    if (word & BATCH_WON) {
+      goalIndex = index;
+      return FORWARD_GOAL;
+    }
+    pushOpen(index, 0);
+    if (stopReason != REASON_NONE) return FORWARD_FAILED;
+  }
+  return FORWARD_OK;
+}
+
+/** The won record of this shard (0: none). */
+export function shardGoal(): u32 {
+  return goalIndex;
+}
+
+/** The budget or stop that ended this shard's pass (REASON_*; REASON_NONE while it runs). */
+export function shardStopReason(): i32 {
+  return stopReason;
+}
+
+/** Parent reference of record `index` of this shard (shards.ts: shard << 28 | index; 0 for the start); 0xffffffff when there is no such record. */
+export function recordParentRef(index: u32): u32 {
+  if (!isRecordIndex(index)) return 0xffffffff;
+  return recordParent(recordAt(index));
+}
+
+/** Move (move.ts MOVE_BITS) of record `index` of this shard; 0 when there is no such record. */
+export function recordMoveBits(index: u32): u32 {
+  if (!isRecordIndex(index)) return 0;
+  return recordMove(recordAt(index)) & MOVE_BITS;
+}
+
+/** Address of the path buffer the host fills for `replaySolution` (u32 moves, the last move first). */
+export function pathAddress(): usize {
+  return PATH;
+}
+
+/** Most moves `replaySolution` takes. */
+export function pathCapacity(): i32 {
+  return MAX_PATH;
+}
+
+/**
+ * Writes the solution of the `length` moves the host put in the path buffer
+ * (the last move first) to the output buffer, replayed from the start with
+ * their auto-moves. Returns 1 when they end won, else 0 (the host reports an
+ * engine error).
+ */
+export function replaySolution(length: i32): i32 {
+  if (length < 0 || length > MAX_PATH) return 0;
+  return replayPath(length) ? 1 : 0;
 }

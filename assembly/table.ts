@@ -956,3 +956,10 @@ function purgeClosedLayers(): void {
     }
   }
 }
+
+/** True when `index` names a stored record of this solve (in the layered table: an index of a chunk handed out; elsewhere 1..recordCount). */
+export function isRecordIndex(index: u32): bool {
+  if (index == 0) return false;
+  if (layeredTable) return (index >> CHUNK_SHIFT) < chunksUsed;
+  return index <= recordCount;
+}

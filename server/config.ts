@@ -45,7 +45,8 @@
  *
  * The offline tools (`npm run solve`, `npm run batch`) also read the deep
  * budget (`loadDeepBudget`): `DEEP_MAX_STATES` (2000000000), `DEEP_TIMEOUT_MS`
- * (1800000), `DEEP_MAX_MEMORY_MB` (4095, the most one wasm32 engine can have);
+ * (1800000), `DEEP_MAX_MEMORY_MB` (4095, the most one wasm32 engine can have;
+ * up to 16384 for the layered pass of the no-cell Castle games over several engines);
  * the service does not.
  */
 import { createHash } from 'node:crypto';
@@ -54,7 +55,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from './app.js';
-import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, type DeepBudget } from './limits.js';
+import { DEEP_MEMORY_MB_MAX, DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, type DeepBudget } from './limits.js';
 
 /** One API key: the bearer token and the name logs and metrics show for it (never the token). */
 export interface ApiKey {
@@ -395,9 +396,10 @@ export const DEEP_TIMEOUT_MS_LIMIT = 7 * 24 * 3_600_000;
  * docs/configuration.md "Offline tools") from `env` (default `process.env`):
  * `DEEP_MAX_STATES` (1..2^31 − 1, default 2,000,000,000), `DEEP_TIMEOUT_MS`
  * (1..604,800,000, default 1,800,000 = 30 min), `DEEP_MAX_MEMORY_MB`
- * (16..4095, default 4095: one wasm32 engine's linear memory cannot pass
- * 4 GiB). Empty strings count as unset. The service never reads these.
- * @throws Error listing every invalid variable, e.g. `DEEP_MAX_MEMORY_MB: Too big: expected number to be <=4095`.
+ * (16..16384, default 4095: one wasm32 engine's linear memory cannot pass
+ * 4 GiB, and only the layered pass of the no-cell Castle games, spread over
+ * several engines, uses more: server/limits.ts `DEEP_MEMORY_MB_MAX`). Empty strings count as unset. The service never reads these.
+ * @throws Error listing every invalid variable, e.g. `DEEP_MAX_MEMORY_MB: Too big: expected number to be <=16384`.
  */
 export function loadDeepBudget(env: Record<string, string | undefined> = process.env): DeepBudget {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
@@ -405,7 +407,7 @@ export function loadDeepBudget(env: Record<string, string | undefined> = process
     .object({
       DEEP_MAX_STATES: intVar(DEFAULT_DEEP_BUDGET.maxStates, 1, DEEP_MAX_STATES_LIMIT),
       DEEP_TIMEOUT_MS: intVar(DEFAULT_DEEP_BUDGET.timeoutMs, 1, DEEP_TIMEOUT_MS_LIMIT),
-      DEEP_MAX_MEMORY_MB: intVar(DEFAULT_DEEP_BUDGET.maxMemoryMb, 16, ENGINE_MEMORY_MB_MAX),
+      DEEP_MAX_MEMORY_MB: intVar(DEFAULT_DEEP_BUDGET.maxMemoryMb, 16, DEEP_MEMORY_MB_MAX),
     })
     .safeParse(cleaned);
   if (!result.success) {

@@ -24,10 +24,18 @@ export const DEFAULT_LIMITS_CONFIG: Readonly<LimitsConfig> = Object.freeze({
  * Largest engine memory one solve can have, MiB: 4095. The engine is
  * wasm32, so one engine's linear memory cannot pass 4 GiB (65,536 pages of
  * 64 KiB; the glue keeps below 0xffff0000 bytes, `MAX_ENGINE_MEMORY_BYTES`
- * in client-sdk/core/engine.ts). A larger budget (issue #15 asks about
- * 16 GB) would need a wasm64 engine or several engines sharing a search.
+ * in client-sdk/core/engine.ts). Only the layered pass of the no-cell
+ * Castle games goes past it, over several engines (DEEP_MEMORY_MB_MAX).
  */
 export const ENGINE_MEMORY_MB_MAX = 4095;
+
+/**
+ * Largest deep-budget memory, MiB: 16384 (issue #15's "16 GB per deal").
+ * Only the layered pass of the no-cell Castle games (client-sdk/core/sharded-layers.ts)
+ * can use more than ENGINE_MEMORY_MB_MAX: it spreads one search over
+ * ceil(cap / 4 GiB) engines. Every other search stays at ENGINE_MEMORY_MB_MAX.
+ */
+export const DEEP_MEMORY_MB_MAX = 16384;
 
 /**
  * The deep budget of the offline tools (`npm run solve`, `npm run batch`),
@@ -41,7 +49,11 @@ export interface DeepBudget {
   maxStates: number;
   /** Deadline, ms of wall clock. */
   timeoutMs: number;
-  /** Engine memory cap, MiB (at most ENGINE_MEMORY_MB_MAX). */
+  /**
+   * Engine memory cap, MiB (at most DEEP_MEMORY_MB_MAX). Above
+   * ENGINE_MEMORY_MB_MAX only the layered pass uses it (over several
+   * engines); a best-first search gets ENGINE_MEMORY_MB_MAX of it.
+   */
   maxMemoryMb: number;
 }
 

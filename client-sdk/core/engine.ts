@@ -175,6 +175,17 @@ interface EngineExports {
   setBeamWeights(notHome: number, unsorted: number, cells: number, emptyColumns: number, blockers: number): void;
 }
 
+/** What `Engine.shardAccess` gives the sharded layered pass (client-sdk/core/sharded-layers.ts). @internal */
+export interface ShardAccess {
+  exports: Record<string, (...args: number[]) => number> & { memory: WebAssembly.Memory };
+  reasons: Map<number, UnknownReason>;
+  reasonCode: Record<UnknownReason, number>;
+  writeInput(deal: Deal): void;
+  readSolution(base: number): Move[];
+  /** Installs (or with undefined removes) the host functions' hooks: the stop poll, and the forwarding of children to another shard. */
+  setHooks(hooks: { pollStop: () => number; forward: (target: number, entries: number, count: number) => number } | undefined): void;
+}
+
 let compiled: Promise<WebAssembly.Module> | undefined;
 
 /**
@@ -287,14 +298,22 @@ export class Engine {
   private pools: [number, number, number, number] | undefined;
   /** The running solve's progress reports (undefined outside `solve`). */
   private progress: { onProgress: (p: SolveProgress) => void; intervalMs: number; started: number; next: number } | undefined;
+  /** The sharded layered pass's hooks (sharded-layers.ts): its stop poll, and where this shard's forwarded children go. */
+  private shardHooks: { pollStop: () => number; forward: (target: number, entries: number, count: number) => number } | undefined;
+
+  /** The compiled module this engine is an instance of (the sharded layered pass makes more instances of it). */
+  readonly module: WebAssembly.Module;
 
   private constructor(module: WebAssembly.Module) {
+    this.module = module;
     const instance = new WebAssembly.Instance(module, {
       env: {
         abort: (_msg: number, _file: number, line: number, column: number) => {
           throw new SolverError('engine_error', `engine aborted at ${line}:${column}`);
         },
-        pollStop: () => this.pollStop(),
+        pollStop: () => (this.shardHooks ? this.shardHooks.pollStop() : this.pollStop()),
+        // only the sharded layered pass forwards children (assembly/shards.ts); 2 = FORWARD_FAILED
+        forwardChildren: (target: number, entries: number, count: number) => (this.shardHooks ? this.shardHooks.forward(target, entries, count) : 2),
       },
     });
     this.abi = readInterface(instance.exports);
@@ -516,6 +535,28 @@ export class Engine {
       first += count;
     }
     return out;
+  }
+
+  /**
+   * The raw module of this engine for the sharded layered pass
+   * (client-sdk/core/sharded-layers.ts), which drives K engines itself:
+   * their exports and interface, the input writer, the solution reader, and
+   * the hooks its host functions call. Not part of the SDK's API.
+   * @internal
+   */
+  shardAccess(): ShardAccess {
+    return {
+      exports: this.exports as unknown as Record<string, (...args: number[]) => number> & { memory: WebAssembly.Memory },
+      reasons: this.abi.reasons,
+      reasonCode: this.abi.reasonCode,
+      writeInput: (deal) => this.writeInput(deal),
+      readSolution: (base) => this.readSolution(base),
+      setHooks: (hooks) => {
+        this.shardHooks = hooks;
+        // this engine's table is now a shard's: no stored set to export or fingerprint
+        this.lastLayered = true;
+      },
+    };
   }
 
   private writeInput(deal: Deal): void {

@@ -81,6 +81,12 @@ export interface LayeredSummary {
   peakLive: number;
   /** Times the keys of closed layers were dropped. */
   purges: number;
+  /**
+   * Set when the pass ran over several engines (client-sdk/core/sharded-layers.ts):
+   * how many, and each one's peak live positions (`peakLive` is their sum, an
+   * upper bound of the live set at any one time).
+   */
+  shards?: { count: number; peakLive: number[] };
 }
 
 /**

@@ -38,7 +38,7 @@ import { NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { validationError } from '../../client-sdk/api/schemas.js';
 import { planBatch } from '../batches/positions.js';
 import { createBatchService, type BatchService } from '../batches/embedded/service.js';
-import { DEFAULT_LIMITS_CONFIG, offlineLimitsPolicy, type DeepBudget, type LimitsConfig } from '../limits.js';
+import { DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, offlineLimitsPolicy, type DeepBudget, type LimitsConfig } from '../limits.js';
 import { loadDeepBudget, MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
 import { exitOnUsageError, isEntryPoint, positiveInt, userPath } from './usage.js';
@@ -118,13 +118,16 @@ export function batchCommand(): Command {
  * The engine memory cap per deal, bytes: `--max-memory-mb`, else with
  * `--deep` the deep budget's, else undefined (the pool's default, the
  * engine's most).
- * @throws SolverError `bad_limits` when `--max-memory-mb` is outside 16..DEEP_MAX_MEMORY_MB.
+ * @throws SolverError `bad_limits` when `--max-memory-mb` is outside
+ *   16..min(DEEP_MAX_MEMORY_MB, 4095).
  */
 function memoryLimit(o: CliOptions, budget: DeepBudget): number | undefined {
-  const mb = o.maxMemoryMb ?? (o.deep ? budget.maxMemoryMb : undefined);
+  // a batch never runs the layered pass over several engines: one engine's most (DEEP_MAX_MEMORY_MB may be larger for solve)
+  const most = Math.min(budget.maxMemoryMb, ENGINE_MEMORY_MB_MAX);
+  const mb = o.maxMemoryMb ?? (o.deep ? most : undefined);
   if (mb === undefined) return undefined;
-  if (mb < 16 || mb > budget.maxMemoryMb) {
-    throw new SolverError('bad_limits', `--max-memory-mb must be an integer from 16 to ${budget.maxMemoryMb} (DEEP_MAX_MEMORY_MB; one wasm32 engine cannot pass 4 GiB)`, { path: '--max-memory-mb' });
+  if (mb < 16 || mb > most) {
+    throw new SolverError('bad_limits', `--max-memory-mb must be an integer from 16 to ${most} (DEEP_MAX_MEMORY_MB, at most ${ENGINE_MEMORY_MB_MAX}: one wasm32 engine cannot pass 4 GiB)`, { path: '--max-memory-mb' });
   }
   return mb * 2 ** 20;
 }

@@ -38,7 +38,7 @@ import { SolverError } from '../../client-sdk/core/errors.js';
 import {
   buildSolveResponse, defaultNumbering, OPTIMIZE_MS_CAP, PLAYER_OPTIMIZE_MS, resolveDeal, resolveLimits, resolveOptimize,
 } from '../../client-sdk/api/request.js';
-import { DEFAULT_LIMITS_CONFIG, offlineLimitsPolicy, type DeepBudget } from '../limits.js';
+import { DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, offlineLimitsPolicy, type DeepBudget } from '../limits.js';
 import { loadDeepBudget } from '../config.js';
 import cliProgress from 'cli-progress';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
@@ -79,17 +79,23 @@ const MIN_MEMORY_MB = 16;
  * The engine memory cap of a solve, bytes: `--max-memory-mb` (16 up to the
  * deep budget's), else with `--deep` the deep budget's, else the engine's
  * maximum (as before the deep budget: about 4 GiB, `MAX_ENGINE_MEMORY_BYTES`).
+ * Above 4095 MiB only when the solve runs the layered pass (`layered`:
+ * `--layered` or `--deep` in a no-cell Castle game), which then spreads over
+ * ceil(cap / 4 GiB) engines (client-sdk/core/sharded-layers.ts); the
+ * best-first search of `--deep` keeps one engine's 4095 MiB of it.
  * @throws SolverError `bad_limits` (exit status 2) for a value out of range.
  */
-function memoryLimit(opts: CliOptions, budget: DeepBudget): number {
+function memoryLimit(opts: CliOptions, budget: DeepBudget, layered: boolean): number {
+  const most = layered ? budget.maxMemoryMb : Math.min(budget.maxMemoryMb, ENGINE_MEMORY_MB_MAX);
   if (opts.maxMemoryMb !== undefined) {
     const mb = Number(opts.maxMemoryMb);
-    if (!/^\d+$/.test(opts.maxMemoryMb.trim()) || mb < MIN_MEMORY_MB || mb > budget.maxMemoryMb) {
-      throw new SolverError('bad_limits', `--max-memory-mb must be an integer from ${MIN_MEMORY_MB} to ${budget.maxMemoryMb} (DEEP_MAX_MEMORY_MB; one wasm32 engine cannot pass 4 GiB)`, { path: '--max-memory-mb' });
+    if (!/^\d+$/.test(opts.maxMemoryMb.trim()) || mb < MIN_MEMORY_MB || mb > most) {
+      const why = most < budget.maxMemoryMb ? `one wasm32 engine cannot pass 4 GiB; only the layered pass (--layered, --deep) of the no-cell Castle games goes up to ${budget.maxMemoryMb}` : 'DEEP_MAX_MEMORY_MB';
+      throw new SolverError('bad_limits', `--max-memory-mb must be an integer from ${MIN_MEMORY_MB} to ${most} (${why})`, { path: '--max-memory-mb' });
     }
     return mb * 2 ** 20;
   }
-  return opts.deep ? Math.min(budget.maxMemoryMb * 2 ** 20, MAX_ENGINE_MEMORY_BYTES) : MAX_ENGINE_MEMORY_BYTES;
+  return opts.deep ? most * 2 ** 20 : MAX_ENGINE_MEMORY_BYTES;
 }
 
 /**
@@ -273,7 +279,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   const layered = !layeredApplies(deal.rules) ? undefined : opts.layered ? true : opts.deep ? ('after_memory' as const) : undefined;
   const limits: SolveLimits = { ...resolveLimits(req.limits, offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG), req.game), ...(layered ? { layered } : {}) };
   const optimize = resolveOptimize(req);
-  const memoryLimitBytes = memoryLimit(opts, budget);
+  const memoryLimitBytes = memoryLimit(opts, budget, layered !== undefined);
 
   if (opts.proof !== undefined) checkProofPath(opts.proof);
   const module = await loadEngineModule();
@@ -325,7 +331,8 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     }
   }
   const response = buildSolveResponse(req.game, deal, limits, outcome);
-  const layeredNote = outcome.layered ? `; the layered pass held at most ${outcome.layered.peakLive} positions' keys (${outcome.layered.purges} purges)` : '';
+  const shardsNote = outcome.layered?.shards ? ` over ${outcome.layered.shards.count} engines (at most ${outcome.layered.shards.peakLive.join(' + ')})` : '';
+  const layeredNote = outcome.layered ? `; the layered pass held at most ${outcome.layered.peakLive} positions' keys${shardsNote} (${outcome.layered.purges} purges)` : '';
   const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB${sideBySide ? ' a search' : ''}${layeredNote}`;
   // where the pooled pass applies, how the two searches shared the machine
   const searchNote = !poolingApplies(deal.rules)
@@ -362,7 +369,7 @@ export function solveCommand(): Command {
   .option('--layout <file>', "start position as the API's JSON layout ('-' = standard input)", userPath)
   .option('--max-states <n>', `state budget (default ${DEFAULT_LIMITS_CONFIG.defaultMaxStates}, a game's own first; at most DEEP_MAX_STATES, default 2000000000)`)
   .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, a game's own first; at most DEEP_TIMEOUT_MS, default 1800000)`)
-  .option('--max-memory-mb <n>', `engine memory cap, MiB (default: the engine's most; ${MIN_MEMORY_MB} up to DEEP_MAX_MEMORY_MB, default 4095)`)
+  .option('--max-memory-mb <n>', `engine memory cap, MiB (default: the engine's most; ${MIN_MEMORY_MB} up to DEEP_MAX_MEMORY_MB, default 4095, at most 16384; above 4095 only for the layered pass, spread over ceil(cap / 4 GiB) engines)`)
   .option('--deep', 'the deep budget for offline work: DEEP_MAX_STATES, DEEP_TIMEOUT_MS, DEEP_MAX_MEMORY_MB (explicit limits win); in the no-cell Castle games a full search that ends for memory is followed by the layered pass')
   .option('--layered', 'no-cell Castle games: search with the layered complete pass alone (less memory, no certificate; docs/engine.md "The layered pass")')
   .option('--progress', 'show progress on stderr even when it is not a terminal (on a terminal it is on)')

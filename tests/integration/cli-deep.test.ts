@@ -66,7 +66,7 @@ describe('npm run solve: the deep budget', () => {
       expect(memory.status, mb).toBe(2);
       expect(memory.stderr).toMatch(/bad_limits: --max-memory-mb must be an integer from 16 to 4095/);
     }
-    const env = solve(['--deal', '1'], { DEEP_MAX_MEMORY_MB: '8192' });
+    const env = solve(['--deal', '1'], { DEEP_MAX_MEMORY_MB: '16385' });
     expect(env.status).toBe(2);
     expect(env.stderr).toMatch(/^error bad_limits: .*DEEP_MAX_MEMORY_MB/m);
     const zero = solve(['--deal', '1'], { DEEP_MAX_STATES: '0' });
@@ -87,6 +87,29 @@ describe('npm run solve: the deep budget', () => {
     const freecell = tool('server/cli/solve.ts', ['--game', 'freecell', '--deal', '1', '--layered']);
     expect(freecell.status).toBe(2);
     expect(freecell.stderr).toMatch(/invalid_request: --layered applies only to the no-cell Castle games/);
+  });
+
+  it('past 4095 MiB (DEEP_MAX_MEMORY_MB up to 16384) the layered pass runs over ceil(cap / 2 GiB) engines; other searches are refused more than one engine\'s 4095', () => {
+    const env = { DEEP_MAX_MEMORY_MB: '16384' };
+    const full = answer(solve(['--deal', '5', '--json']));
+    const sharded = answer(solve(['--deal', '5', '--layered', '--max-memory-mb', '8193', '--json'], env));
+    expect(sharded).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: full.stats.statesStored } });
+    const text = solve(['--deal', '5', '--layered', '--max-memory-mb', '12288'], env);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/engine memory cap 12288 MiB( a search)?; the layered pass held at most \d+ positions' keys over 6 engines \(at most \d+( \+ \d+){5}\)/);
+    // --deep with the cap past 4095: the best-first search (one engine, 4095 MiB of it) decides deal 5, with its proof
+    const deep = answer(solve(['--deal', '5', '--deep', '--max-memory-mb', '16384', '--json'], env));
+    expect(deep).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: full.stats.statesStored } });
+    expect((deep as { proof?: unknown }).proof).toBeDefined();
+    // no layered pass: one engine's most
+    const plain = solve(['--deal', '5', '--max-memory-mb', '4096'], env);
+    expect(plain.status).toBe(2);
+    expect(plain.stderr).toMatch(/bad_limits: --max-memory-mb must be an integer from 16 to 4095 \(one wasm32 engine cannot pass 4 GiB; only the layered pass/);
+    const freecell = tool('server/cli/solve.ts', ['--game', 'freecell', '--deal', '1', '--deep', '--max-memory-mb', '8192'], env);
+    expect(freecell.status).toBe(2);
+    expect(freecell.stderr).toMatch(/bad_limits/);
+    const beyond = solve(['--deal', '5', '--layered', '--max-memory-mb', '16385'], env);
+    expect(beyond.status).toBe(2);
   });
 
   it('--max-memory-mb caps the engine: a hard deal ends unknown/memory', () => {

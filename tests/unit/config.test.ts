@@ -176,8 +176,9 @@ describe('loadDeepBudget (the offline tools\' deep budget)', () => {
     expect(loadDeepBudget({ DEEP_MAX_STATES: ' ' }).maxStates).toBe(2_000_000_000);
   });
 
-  it('refuses what one wasm32 engine cannot take, and non-numbers, naming each variable', () => {
-    expect(() => loadDeepBudget({ DEEP_MAX_MEMORY_MB: '4096' })).toThrow(/DEEP_MAX_MEMORY_MB/);
+  it('refuses memory past 16384 MiB (the layered pass over four engines), and non-numbers, naming each variable', () => {
+    expect(loadDeepBudget({ DEEP_MAX_MEMORY_MB: '16384' }).maxMemoryMb).toBe(16384);
+    expect(() => loadDeepBudget({ DEEP_MAX_MEMORY_MB: '16385' })).toThrow(/DEEP_MAX_MEMORY_MB/);
     expect(() => loadDeepBudget({ DEEP_MAX_MEMORY_MB: '15' })).toThrow(/DEEP_MAX_MEMORY_MB/);
     expect(() => loadDeepBudget({ DEEP_MAX_STATES: String(2 ** 31) })).toThrow(/DEEP_MAX_STATES/);
     expect(() => loadDeepBudget({ DEEP_TIMEOUT_MS: '0', DEEP_MAX_STATES: 'many' })).toThrow(/DEEP_MAX_STATES.*DEEP_TIMEOUT_MS|DEEP_TIMEOUT_MS.*DEEP_MAX_STATES/);

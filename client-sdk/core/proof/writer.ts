@@ -15,7 +15,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type CertificateInput } from './certificate.js';
-import { layeredApplies, type Engine, type ProgressOptions } from '../engine.js';
+import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type ProgressOptions } from '../engine.js';
+import { solveLayeredSharded } from '../sharded-layers.js';
 import { withProofSummary, type CertificateResult, type ProofRequest } from './format.js';
 import type { Deal } from '../rules.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from '../solve-types.js';
@@ -100,7 +101,7 @@ export const POOLED_PASS_MIN_MS = 200;
  */
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
   const started = performance.now();
-  const full = engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
+  const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
   // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from
   if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
   if (limits.layered === 'after_memory' && full.verdict === 'unknown' && full.reason === 'memory' && layeredApplies(deal.rules)) {
@@ -121,6 +122,21 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
 
 
 /**
+ * The layered pass of `deal` under `limits` (`layered: true`): in `engine`
+ * when the memory cap fits one engine (MAX_ENGINE_MEMORY_BYTES, about 4 GiB),
+ * else over ceil(cap / 4 GiB) engines of its module (sharded-layers.ts;
+ * the CLI's deep budget allows up to 16 GiB), `engine` being shard 0 (so
+ * `Engine.shorten` can follow). The sharded answer carries no `detail` here. Rules without a layered pass get `engine.solve`.
+ * @throws as `Engine.solve` and `solveLayeredSharded`.
+ */
+function solveLayered(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions): SolveOutcome {
+  const cap = options.memoryLimitBytes ?? MAX_ENGINE_MEMORY_BYTES;
+  if (cap <= MAX_ENGINE_MEMORY_BYTES || !layeredApplies(deal.rules)) return engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
+  const { detail: _detail, ...outcome } = solveLayeredSharded(engine.module, deal, limits, { memoryLimitBytes: cap, stop: options.stop, progress: options.progress, engine });
+  return outcome;
+}
+
+/**
  * The layered pass after a full search that ended for memory (`before`: its
  * counters): the complete layered search (assembly/layers.ts) with the time
  * left of `limits`. A decided answer is returned (`solved` with its checked
@@ -132,7 +148,7 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
 function layeredPass(engine: Engine, deal: Deal, limits: SolveLimits, before: SolveOutcome['stats'], started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
   const timeoutMs = limits.timeoutMs - (performance.now() - started);
   if (timeoutMs < POOLED_PASS_MIN_MS) return undefined;
-  const layered = engine.solve(deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, options.stop, options.memoryLimitBytes, options.progress);
+  const layered = solveLayered(engine, deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, options);
   if (layered.verdict === 'unknown') return undefined;
   return {
     ...layered,
