@@ -26,7 +26,15 @@
  * - Foundation tokens name the top card's rank (`A 2-9 T J Q K`, also `10`/`1`,
  *   or `0` for empty). With `rules.foundationBase` = b the count is derived by
  *   wrapping: top rank r → ((r - b + 13) mod 13) + 1 cards.
- * - Carriage returns (CRLF input) and a leading byte-order mark are ignored.
+ * - Line breaks are `\n`, `\r\n` and a lone `\r` (old Mac files): all three
+ *   end a line, so CR-only text reads as the same position as LF text. A
+ *   leading byte-order mark is ignored.
+ * - Only space and tab separate tokens within a line. Any other control,
+ *   format or separator character (`\v`, `\f`, NUL, U+0085, U+00A0,
+ *   U+2028, U+2029, U+200B, a byte-order mark after the start, ...) is
+ *   `malformed_board` at its line and column: JavaScript's `\s` would read
+ *   U+2028 or `\f` between two columns as a space and so a different
+ *   position, with no word to the user.
  * - Input longer than {@link MAX_BOARD_TEXT_LENGTH} characters is rejected
  *   before parsing (`malformed_board`).
  */
@@ -62,9 +70,10 @@ interface Token {
   column: number;
 }
 
+/** Tokens of a line: runs of characters other than space and tab (the only separators). */
 function tokenize(text: string, line: number, offset: number): Token[] {
   const tokens: Token[] = [];
-  for (const m of text.matchAll(/\S+/g)) tokens.push({ text: m[0], line, column: offset + (m.index ?? 0) + 1 });
+  for (const m of text.matchAll(/[^ \t]+/g)) tokens.push({ text: m[0], line, column: offset + (m.index ?? 0) + 1 });
   return tokens;
 }
 
@@ -72,7 +81,47 @@ function at(token: Token): ErrorLocation {
   return { line: token.line, column: token.column, token: token.text };
 }
 
-const HEADER_RE = /^(\s*)(freecells|fc|foundations|founds)(\s*):/i;
+const HEADER_RE = /^([ \t]*)(freecells|fc|foundations|founds)([ \t]*):/i;
+
+/**
+ * A line break of the board text: `\r\n`, `\n`, or a lone `\r` (CR-only
+ * files, classic Mac OS). `\r\n` comes first so that it is one break.
+ */
+const LINE_BREAK_RE = /\r\n|\n|\r/;
+
+/**
+ * Characters refused inside a line: Unicode controls (Cc) but tab, format
+ * characters (Cf: U+200B, U+FEFF, ...), separators (Z: U+00A0, U+2028,
+ * U+2029, ...) but space, and lone surrogates (Cs). `\n` and `\r` never
+ * reach it (they split the lines).
+ */
+const FORBIDDEN_CHAR_RE = /(?![ \t])[\p{Cc}\p{Cf}\p{Z}\p{Cs}]/u;
+
+/** Names of the refused characters a paste most often carries (others are named by code point only). */
+const CHAR_NAMES: Record<number, string> = {
+  0x00: 'NUL',
+  0x0b: 'vertical tab, \\v',
+  0x0c: 'form feed, \\f',
+  0x1c: 'file separator',
+  0x1d: 'group separator',
+  0x1e: 'record separator',
+  0x1f: 'unit separator',
+  0x85: 'next line',
+  0xa0: 'no-break space',
+  0x200b: 'zero width space',
+  0x2028: 'line separator',
+  0x2029: 'paragraph separator',
+  0x3000: 'ideographic space',
+  0xfeff: 'byte-order mark',
+};
+
+/** `U+2028 (line separator)`: a refused character as the error message names it. */
+function describeChar(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  const name = CHAR_NAMES[cp];
+  return name ? `${hex} (${name})` : hex;
+}
 const FOUNDATION_RE = /^([cdhs])-(0|10|[1-9atjqk])$/i;
 
 /** Rank 0..13 of a foundation token's rank part (0 = empty). */
@@ -97,7 +146,9 @@ function foundationTokenRank(text: string): number {
  * @throws {SolverError} every error carries `{line, column, token}` (1-based)
  *   where a place in the text is at fault:
  *   - `malformed_board`: text too long ({@link MAX_BOARD_TEXT_LENGTH}; no
- *     location), empty text, a token that is not a card, a bad `Freecells:` or
+ *     location), empty text, a character other than space and tab that is a
+ *     control, format or separator character (at it; token = the character),
+ *     a token that is not a card, a bad `Freecells:` or
  *     `Foundations:` token, a repeated suit or header, a header after the columns;
  *   - `duplicate_card`: at the second occurrence (token = the card as written),
  *     the message names both places;
@@ -114,8 +165,20 @@ export function parseBoard(text: string, rules: Rules): Layout {
     throw new SolverError('malformed_board', `the board text is ${text.length} characters long; at most ${MAX_BOARD_TEXT_LENGTH} are accepted`);
   }
   if (text.startsWith('\uFEFF')) text = text.slice(1);
-  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop(); // the final newline ends the last line
+  const lines = text.split(LINE_BREAK_RE);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop(); // the final line break ends the last line
+  for (let i = 0; i < lines.length; i++) {
+    const bad = FORBIDDEN_CHAR_RE.exec(lines[i]);
+    if (bad) {
+      const column = bad.index + 1;
+      throw new SolverError(
+        'malformed_board',
+        `line ${i + 1}, column ${column}: ${describeChar(bad[0])} is not allowed in a board; ` +
+          'only space and tab separate cards, and a line ends with \\n, \\r\\n or \\r',
+        { line: i + 1, column, token: bad[0] },
+      );
+    }
+  }
   if (lines.every((l) => l.trim() === '')) throw new SolverError('malformed_board', 'the board text is empty');
 
   const base = rules.foundationBase ?? 1;
@@ -180,7 +243,7 @@ export function parseBoard(text: string, rules: Rules): Layout {
       continue;
     }
     // A column line: optional leading ":", then cards.
-    const lead = /^\s*:?/.exec(raw)![0].length;
+    const lead = /^[ \t]*:?/.exec(raw)![0].length;
     const tokens = tokenize(raw.slice(lead), lineNo, lead);
     columnLines.push({ line: lineNo, raw, tokens, blank: raw.trim() === '' });
   }

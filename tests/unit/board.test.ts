@@ -292,6 +292,60 @@ describe('column lines', () => {
   });
 });
 
+describe('line breaks and separators', () => {
+  it('reads CR-only line ends (old Mac files) as the same position as LF', () => {
+    const withHeaders = `Foundations: H-0 C-0 D-A S-0\nFreecells: 6S\n${MS1.replace('6D 6S\n', '6D\n').replace('AD ', '')}`;
+    for (const lf of [MS1, withHeaders, MS1.replace('JC 5S QD QH TH QS 6H', ':')]) {
+      let layout: ReturnType<typeof parseBoard> | undefined;
+      try {
+        layout = parseBoard(lf, FC8);
+      } catch {
+        layout = undefined; // the third board lacks a column's cards: CR must give the same error as LF
+      }
+      const cr = lf.replace(/\n/g, '\r');
+      if (layout) {
+        expect(parseBoard(cr, FC8)).toEqual(layout);
+        expect(formatBoard(parseBoard(cr, FC8), FC8)).toBe(formatBoard(layout, FC8));
+      } else {
+        const a = caught(() => parseBoard(lf, FC8));
+        const b = caught(() => parseBoard(cr, FC8));
+        expect([b.code, b.location]).toEqual([a.code, a.location]);
+      }
+    }
+    // \r\n is one line break, not two (no empty column in between); mixed ends are fine
+    const mixed = MS1.split('\n').map((l, i) => (i % 3 === 0 ? `${l}\r\n` : i % 3 === 1 ? `${l}\r` : `${l}\n`)).join('');
+    expect(formatBoard(parseBoard(mixed, FC8), FC8)).toBe(MS1);
+    // a blank CR-only line is an empty column, as a blank LF line
+    const blank = (sep: string) => ['JD KD 2S 4C 3S 6D 6S', '', ...MS1.trimEnd().split('\n').slice(1)].join(sep);
+    expect(() => parseBoard(blank('\n'), FC8)).toThrow(SolverError);
+    const e1 = caught(() => parseBoard(blank('\n'), FC8));
+    const e2 = caught(() => parseBoard(blank('\r'), FC8));
+    expect([e2.code, e2.location]).toEqual([e1.code, e1.location]);
+  });
+
+  it('refuses columns joined by a separator other than a line break, at its line and column', () => {
+    // Columns 5 and 6 joined: "5D AD JS 4H 8H 6C" + sep + "7H QC ...": with `\s` splitting, this
+    // read as one column of 12 cards and an empty last column, a different, legal position.
+    for (const sep of ['\u2028', '\u2029', '\v', '\f', '\u0085', '\u00a0', '\u200b', '\u3000', '\u0000', '\u001e', '\ufeff']) {
+      const err = caught(() => parseBoard(MS1.replace('6C\n7H', `6C${sep}7H`), FC8));
+      expect(err.code).toBe('malformed_board');
+      expect(err.location).toEqual({ line: 5, column: 18, token: sep });
+      expect(err.message).toContain(`U+${sep.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+      expect(err.message).toMatch(/^line 5, column 18: /);
+    }
+    // the place is found in header lines and in the leading whitespace of a column too
+    expect(caught(() => parseBoard(`Freecells:\u00a0-\n${MS1}`, FC8)).location).toEqual({ line: 1, column: 11, token: '\u00a0' });
+    expect(caught(() => parseBoard(MS1.replace('2D KC', '\f2D KC'), FC8)).location).toEqual({ line: 2, column: 1, token: '\f' });
+    // a lone surrogate (from a JSON "\ud800" escape) is refused too
+    expect(caught(() => parseBoard(MS1.replace('KD', 'KD \ud800'), FC8)).location).toEqual({ line: 1, column: 7, token: '\ud800' });
+  });
+
+  it('still takes spaces and tabs, runs of them, and a leading byte-order mark', () => {
+    const spaced = `\uFEFF${MS1.replace(/ /g, ' \t  ').replace(/\n/g, ' \t\n')}`;
+    expect(formatBoard(parseBoard(spaced, FC8), FC8)).toBe(MS1);
+  });
+});
+
 describe('headers', () => {
   it('accepts Freecells and Foundations in either order', () => {
     const body = MS1.replace('6D 6S\n', '6D\n').replace('AD ', '');

@@ -134,6 +134,33 @@ describe('fuzz: parseBoard', () => {
     );
   });
 
+  it('a line break replaced by another separator is refused at its place; CR-only reads as LF (2,000 cases)', () => {
+    const SEPARATORS = ['\u2028', '\u2029', '\v', '\f', '\u0085', '\u00a0', '\u3000', '\u200b', '\u0000', '\u001c'];
+    fc.assert(
+      fc.property(fc.constantFrom(...SAMPLES), fc.nat(), fc.constantFrom(...SEPARATORS), (sample, k, sep) => {
+        const breaks = [...sample.board.matchAll(/\n/g)].map((m) => m.index!);
+        const at = breaks[k % (breaks.length - 1)]; // not the final newline
+        const joined = sample.board.slice(0, at) + sep + sample.board.slice(at + 1);
+        const before = sample.board.slice(0, at);
+        const line = before.split('\n').length;
+        const column = at - before.lastIndexOf('\n');
+        let err: unknown;
+        try {
+          parseBoard(joined, sample.rules);
+        } catch (e) {
+          err = e;
+        }
+        expect(err).toBeInstanceOf(SolverError);
+        expect((err as SolverError).code).toBe('malformed_board');
+        expect((err as SolverError).location).toEqual({ line, column, token: sep });
+        // the same board with CR-only (and CRLF) line ends is the same position
+        expect(parseBoard(sample.board.replaceAll('\n', '\r'), sample.rules)).toEqual(sample.layout);
+        expect(parseBoard(sample.board.replaceAll('\n', '\r\n'), sample.rules)).toEqual(sample.layout);
+      }),
+      params(2000),
+    );
+  });
+
   it('oversized and degenerate texts are refused quickly', () => {
     for (const t of ['', '\n\n\n', ' '.repeat(MAX_BOARD_TEXT_LENGTH + 1), 'AS '.repeat(6000), ':\n'.repeat(5000)]) {
       // CPU time, not wall time: a busy CI machine stalls the clock, not the work
