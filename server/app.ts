@@ -33,6 +33,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { ERROR_STATUS, SolverError } from '../client-sdk/core/errors.js';
+import { decodeUtf8Strict } from '../client-sdk/core/utf8.js';
 import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits, resolveOptimize } from '../client-sdk/api/request.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, type ProofCaps } from '../client-sdk/core/proof/writer.js';
 import { CERTIFICATE_MEDIA_TYPE } from '../client-sdk/core/proof/format.js';
@@ -109,9 +110,11 @@ export const WEB_ROOT = dirname(fileURLToPath(import.meta.resolve('#web/index.ht
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /**
- * Checks the content type (415 otherwise) and that the body is JSON (400
- * `malformed_json` otherwise, with the parser's position), before the schema
- * validator reads the same, cached, body.
+ * Checks the content type (415 otherwise), that the body is UTF-8 (400
+ * `invalid_utf8` with the byte offset otherwise: `Request.json()` alone would
+ * replace bad bytes by U+FFFD and so solve another board) and that it is JSON
+ * (400 `malformed_json` otherwise, with the parser's position), before the
+ * schema validator reads the same, cached, body.
  */
 const jsonBody: MiddlewareHandler = async (c, next) => {
   const contentType = c.req.header('content-type');
@@ -123,8 +126,10 @@ const jsonBody: MiddlewareHandler = async (c, next) => {
     );
   }
   try {
+    decodeUtf8Strict(new Uint8Array(await c.req.arrayBuffer()), 'the request body');
     await c.req.json();
   } catch (err) {
+    if (err instanceof SolverError) throw err;
     const detail = err instanceof SyntaxError ? `: ${err.message}` : '';
     const location = err instanceof SyntaxError ? jsonFaultLocation(await c.req.text(), err.message) : undefined;
     throw new SolverError('malformed_json', `the request body is not valid JSON${detail}`, location);

@@ -305,6 +305,7 @@ export const ErrorResponseSchema = z
       column: z.number().int().optional().meta({ description: '1-based character in that line.' }),
       token: z.string().optional().meta({ description: 'The offending token.' }),
       path: z.string().optional().meta({ description: 'Dotted path of the offending request field, e.g. `layout.columns.3`.' }),
+      offset: z.number().int().optional().meta({ description: '0-based byte offset of the first byte that is not UTF-8 (`invalid_utf8`), in the request body or file.' }),
     }),
   })
   .meta({ id: 'ErrorResponse',

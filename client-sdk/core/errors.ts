@@ -8,6 +8,8 @@
 export const ERROR_STATUS = {
   invalid_request: 400,
   malformed_json: 400,
+  /** A body or file read as bytes is not valid UTF-8 (`location.offset`: the first bad byte). */
+  invalid_utf8: 400,
   malformed_board: 400,
   invalid_layout: 400,
   missing_card: 400,
@@ -57,6 +59,8 @@ export interface ErrorLocation {
   token?: string;
   /** JSON path of the offending field, e.g. `"layout.columns.3"`. */
   path?: string;
+  /** 0-based byte offset of the first byte that is not UTF-8, in a body or file read as bytes (`invalid_utf8`). */
+  offset?: number;
 }
 
 /**

@@ -34,6 +34,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchRequestSchema, type BatchRequest, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
+import { decodeUtf8Strict } from '../../client-sdk/core/utf8.js';
 import { NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { validationError } from '../../client-sdk/api/schemas.js';
 import { planBatch } from '../batches/positions.js';
@@ -140,8 +141,16 @@ function request(o: CliOptions, budget: DeepBudget): BatchRequest {
   if (o.numbering) raw.numbering = o.numbering;
   if (o.deals !== undefined) raw.deals = dealsValue(o.deals);
   if (o.boards !== undefined) {
+    let bytes: Uint8Array;
     try {
-      raw.boards = JSON.parse(readFileSync(o.boards, 'utf8'));
+      bytes = readFileSync(o.boards);
+    } catch (err) {
+      throw new SolverError('invalid_request', `--boards: cannot read a JSON array of boards from ${o.boards} (${err instanceof Error ? err.message : err})`);
+    }
+    // Strict UTF-8 (invalid_utf8 with the byte offset), as the service reads a body.
+    const text = decodeUtf8Strict(bytes, `--boards file "${o.boards}"`);
+    try {
+      raw.boards = JSON.parse(text);
     } catch (err) {
       throw new SolverError('invalid_request', `--boards: cannot read a JSON array of boards from ${o.boards} (${err instanceof Error ? err.message : err})`);
     }

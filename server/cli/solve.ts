@@ -35,6 +35,7 @@ import { dirname } from 'node:path';
 import { Command, Option } from 'commander';
 import { Engine, layeredApplies, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
+import { decodeUtf8Strict } from '../../client-sdk/core/utf8.js';
 import {
   buildSolveResponse, defaultNumbering, OPTIMIZE_MS_CAP, PLAYER_OPTIMIZE_MS, resolveDeal, resolveLimits, resolveOptimize,
 } from '../../client-sdk/api/request.js';
@@ -158,13 +159,22 @@ function numberValue(text: string | undefined): number | undefined {
   return text === undefined ? undefined : Number(text);
 }
 
+/**
+ * Reads a board or layout file (`-`: standard input) as strict UTF-8.
+ *
+ * @throws {SolverError} `invalid_request` when the file cannot be read;
+ *   `invalid_utf8` (with `location.offset`, the first bad byte) when it is
+ *   not UTF-8, rather than solving the text with U+FFFD in place of the bytes.
+ */
 function readInput(file: string, what: string): string {
+  let bytes: Uint8Array;
   try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
+    bytes = readFileSync(file === '-' ? 0 : file);
   } catch (err) {
     const reason = err instanceof Error && 'code' in err ? String(err.code) : 'unreadable';
     throw new SolverError('invalid_request', `cannot read the ${what} file "${file}" (${reason})`);
   }
+  return decodeUtf8Strict(bytes, `the ${what} file "${file}"`);
 }
 
 function readLayout(file: string): unknown {

@@ -184,6 +184,41 @@ describe('POST /v1/solve: every 4xx', () => {
     expect(await expectError(await post(app, 'notjson'), 400, 'malformed_json')).toMatchObject({ line: 1, column: 1 });
   });
 
+  it('a body that is not UTF-8 → 400 invalid_utf8 with the byte offset of the first bad byte', async () => {
+    const head = new TextEncoder().encode('{"game": "freecell", "board": "');
+    const board = new TextEncoder().encode(BOARD_1.replace(/\n/g, '\\n'));
+    const tail = new TextEncoder().encode('"}');
+    for (const bad of [[0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+      // the bad bytes in place of a space within the first column line
+      const cut = BOARD_1.indexOf(' ');
+      const bytes = new Uint8Array([...head, ...board.subarray(0, cut), ...bad, ...board.subarray(cut + 1), ...tail]);
+      const res = await app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: bytes });
+      const e = await expectError(res, 400, 'invalid_utf8');
+      expect(e.offset).toBe(head.length + cut);
+      expect(e.message).toContain(`byte offset ${head.length + cut}`);
+    }
+    // Without the check the bytes became U+FFFD and the board an error elsewhere, or another text:
+    // well-formed multi-byte UTF-8 still reaches the schema (here: an unknown game, named as sent)
+    const e = await expectError(await post(app, { game: 'fréecell', deal: 1 }), 404, 'unknown_game');
+    expect(e.message).toContain('fréecell');
+  });
+
+  it('a board whose columns are joined by U+2028 → 400 malformed_board at that character', async () => {
+    const lines = BOARD_1.trimEnd().split('\n');
+    const joined = `${lines[0]}\u2028${lines.slice(1).join('\n')}`;
+    const e = await expectError(await post(app, { game: 'freecell', board: joined }), 400, 'malformed_board');
+    expect(e).toMatchObject({ line: 1, column: lines[0].length + 1, token: '\u2028' });
+  });
+
+  it('a 52-card board with a column line too few is taken, and the echoed board shows the empty last column as ":"', async () => {
+    const lines = BOARD_1.trimEnd().split('\n');
+    const seven = [...lines.slice(0, 6), `${lines[6]} ${lines[7]}`].join('\n');
+    const res = await post(app, { game: 'freecell', board: seven });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SolveResponse;
+    expect(body.board.split('\n').slice(0, 8)).toEqual([...seven.split('\n'), ':']);
+  });
+
   it('wrong or missing content type → 415', async () => {
     await expectError(await post(app, { game: 'freecell', deal: 1 }, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
     await expectError(await post(app, { game: 'freecell', deal: 1 }, {}), 415, 'unsupported_media_type');

@@ -21,6 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { formatBoard, MAX_BOARD_TEXT_LENGTH, parseBoard } from '../../client-sdk/core/board.js';
 import { dealableGames, generateDeal, supportedNumberings } from '../../client-sdk/core/deals/index.js';
 import { ERROR_STATUS, SolverError } from '../../client-sdk/core/errors.js';
+import { decodeUtf8Strict, firstInvalidUtf8Offset } from '../../client-sdk/core/utf8.js';
 import { layoutFromJson, layoutToJson, type LayoutJson } from '../../client-sdk/core/layout.js';
 import { findPreset, type Layout, type Numbering, type Rules } from '../../client-sdk/core/rules.js';
 
@@ -169,6 +170,64 @@ describe('fuzz: parseBoard', () => {
       const cpu = process.cpuUsage(t0);
       expect((cpu.user + cpu.system) / 1000).toBeLessThan(1000);
     }
+  });
+});
+
+describe('fuzz: strict UTF-8 (client-sdk/core/utf8.ts)', () => {
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  const valid = (b: Uint8Array): boolean => {
+    try {
+      fatal.decode(b);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('the first-bad-byte offset agrees with TextDecoder fatal: -1 iff valid, the prefix before it valid (5,000 cases)', () => {
+    // mostly well-formed text with a few random bytes spliced in, and raw random bytes
+    const bytes = fc.oneof(
+      fc.tuple(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.uint8Array({ maxLength: 3 }), fc.nat()).map(([t, junk, at]) => {
+        const enc = new TextEncoder().encode(t);
+        const i = at % (enc.length + 1);
+        return new Uint8Array([...enc.subarray(0, i), ...junk, ...enc.subarray(i)]);
+      }),
+      fc.uint8Array({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(bytes, (b) => {
+        const offset = firstInvalidUtf8Offset(b);
+        expect(offset === -1).toBe(valid(b));
+        if (offset >= 0) {
+          expect(valid(b.subarray(0, offset))).toBe(true);
+          const err = (() => {
+            try {
+              decodeUtf8Strict(b, 'the input');
+            } catch (e) {
+              return e as SolverError;
+            }
+            throw new Error('decodeUtf8Strict took invalid UTF-8');
+          })();
+          expect(err.code).toBe('invalid_utf8');
+          expect(err.status).toBe(400);
+          expect(err.location).toEqual({ offset });
+        } else {
+          expect(decodeUtf8Strict(b, 'the input')).toBe(fatal.decode(b));
+        }
+      }),
+      params(5000),
+    );
+  });
+
+  it('names the first bad byte of the classic cases', () => {
+    const at = (...b: number[]) => firstInvalidUtf8Offset(new Uint8Array(b));
+    expect(at(0x41, 0xc3, 0xa9, 0x42)).toBe(-1); // "AéB"
+    expect(at(0x41, 0xff)).toBe(1);
+    expect(at(0x41, 0xc0, 0xaf)).toBe(1); // overlong "/"
+    expect(at(0xed, 0xa0, 0x80)).toBe(0); // a surrogate, U+D800
+    expect(at(0xf4, 0x90, 0x80, 0x80)).toBe(0); // above U+10FFFF
+    expect(at(0x41, 0x42, 0xe2, 0x82)).toBe(2); // truncated at the end
+    expect(at(0x80)).toBe(0); // a lone continuation byte
   });
 });
 
