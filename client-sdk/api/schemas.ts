@@ -320,6 +320,12 @@ export const GameSchema = z
     rules: RulesSchema,
     numberings: z.array(NumberingSchema).meta({ description: 'Deal numberings the game accepts; empty when a board or layout is required.' }),
     defaultNumbering: NumberingSchema.nullable().meta({ description: 'Numbering used when a request gives a deal without one; null when the game has no deal numbers.' }),
+    foundationBaseFromDeal: z.boolean().optional().meta({
+      description:
+        'true: each numbered deal fixes its own foundation base, the rank of its first card dealt (Penguin\'s beak), and answers with that `rules.foundationBase` ' +
+        '(with `wrap`, `emptyColumn: "kings"` then takes the rank below it); the `rules.foundationBase` listed here applies only to a board or layout sent without an override. ' +
+        'false: the listed base is that of every position. Always sent; optional for servers that predate it.',
+    }),
   })
   .meta({ id: 'Game' });
 
