@@ -88,6 +88,15 @@ export interface AppDeps {
    * `/v1/deals`) decide at once: the pool's thread count; default 1.
    */
   parallelism?: number;
+  /**
+   * Admission check (load shedding), called by every route that submits
+   * solver work (`/v1/solve`, `/v1/proofs`, `/v1/review`, `/v1/difficulty`,
+   * `/v1/deals`) AFTER the request has been parsed and validated and BEFORE
+   * the first solve is submitted: bad input keeps its 4xx under overload, a
+   * valid request is refused cheaply (no engine work). Throws to refuse,
+   * e.g. SolverError `overloaded` (503 + Retry-After); absent: admit all.
+   */
+  admit?: () => void;
   /** Batch analysis (`/v1/batches`, server/batches/): `BatchService` (embedded) or the Redis backend; absent: no batch routes. */
   batches?: BatchBackend;
   /** Folder of the built web page served at `/`; default {@link WEB_ROOT}; null serves none. */
@@ -359,6 +368,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       ...(req.proof === true ? { proof: proofRequestFor(req, config.proofs, 'inline') } : {}),
       ...(optimize !== undefined ? { optimize } : {}),
     };
+    deps.admit?.();
     const outcome = await deps.solve(deal, limits, c.req.raw.signal, options);
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
   });
@@ -367,7 +377,9 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     const req = c.req.valid('json');
     const deal = resolveDeal(req);
     const limits = resolveLimits(req.limits, config.limits, req.game);
-    const outcome = await deps.solve(deal, limits, c.req.raw.signal, { proof: proofRequestFor(req, config.proofs, 'download') });
+    const proof = proofRequestFor(req, config.proofs, 'download');
+    deps.admit?.();
+    const outcome = await deps.solve(deal, limits, c.req.raw.signal, { proof });
     const certificate = outcome.proof?.certificate;
     if (outcome.proof !== undefined && certificate?.included) {
       const name = `${req.game}-${req.deal !== undefined ? String(req.deal) : 'position'}.proof.gz`.replace(/[^\w.-]/g, '_');
@@ -386,7 +398,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
 
   if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
   registerAppRoutes(app, {
-    decider: { decide: deps.solve, parallelism: deps.parallelism ?? 1 },
+    decider: { decide: deps.solve, parallelism: deps.parallelism ?? 1, ...(deps.admit ? { admit: deps.admit } : {}) },
     config: { limits: config.limits, proofCaps: config.proofs },
     jsonBody,
   });

@@ -13,7 +13,7 @@ import type { ServiceConfig } from './config.js';
 import type { ServiceState } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { operations } from './middleware/index.js';
+import { admission, operations } from './middleware/index.js';
 import type { PoolStats, SolveFn } from './pool.js';
 
 /** What `createServiceApp` needs. */
@@ -23,7 +23,11 @@ export interface ServiceAppDeps {
   metrics?: Metrics;
   state?: ServiceState;
   poolStats?: () => PoolStats;
-  /** True when a solve would be refused now (`pool.isFull()`): solve requests are then answered 503 before their body is read. */
+  /**
+   * True when a solve would be refused now (`pool.isFull()`): a solve request
+   * is then answered 503 `overloaded` once it has been validated (bad input
+   * still gets its 4xx), before any solve is submitted (`admission`).
+   */
   shed?: () => boolean;
   /** Configuration; the fields absent take the app's defaults and no security options. */
   config?: Partial<Pick<ServiceConfig, 'bodyLimitBytes' | 'limits' | 'apiKeys' | 'rateLimit' | 'corsOrigins' | 'metricsToken'>>;
@@ -37,6 +41,7 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
   return createApp({
     ...deps.app,
     solve: deps.solve,
+    ...(deps.shed ? { admit: admission(deps.shed, deps.metrics) } : {}),
     config: { bodyLimitBytes: config.bodyLimitBytes, limits: config.limits },
     health: deps.poolStats ? () => ({ pool: deps.poolStats!() }) : undefined,
     // A 503 (overloaded, stopping) is expected under load: the access log's
@@ -53,7 +58,6 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
       rateLimit: config.rateLimit,
       corsOrigins: config.corsOrigins,
       metricsToken: config.metricsToken,
-      shed: deps.shed,
     }),
   });
 }

@@ -61,6 +61,15 @@ export type DecideFn = (deal: Deal, limits: SolveLimits, signal?: AbortSignal, o
 export interface Decider {
   decide: DecideFn;
   parallelism: number;
+  /**
+   * Admission check, called once per request after it has been validated
+   * (deal generated, moves replayed, query checked) and before its first
+   * `decide`: throws to refuse the whole request. The service sheds load
+   * with it (SolverError `overloaded`, 503, when the pool's queue is full,
+   * docs/operations.md "Budgets, overload and faults"); absent: always admitted.
+   * @throws SolverError whatever the caller's check throws (`overloaded`).
+   */
+  admit?: () => void;
 }
 
 /** Budgets and certificate caps of the app endpoints (the service's configuration). */
@@ -229,6 +238,7 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
   }
   const { moves, positions } = replayMoveList(rules, deal.layout, entries);
   const n = moves.length;
+  decider.admit?.();
 
   // Checked solutions known per position, and how each position got its verdict.
   const solutions = new Map<number, Move[]>();
@@ -404,6 +414,7 @@ export async function rateDifficulty(req: DifficultyRequest, decider: Decider, c
   const measure: Measure = req.measure ?? (deal.rules.freeCells > 0 ? 'min_cells' : 'castle_ladder');
   const rungs = rungsFor(measure, deal);
   const size = rungs.length;
+  decider.admit?.();
   // boundary index i = loosest first: rung size-1-i
   const rungAt = (i: number) => rungs[size - 1 - i];
   let searches = 0;
@@ -551,6 +562,7 @@ export async function winnableDeals(query: DealsQuery, decider: Decider, config:
   );
   const withSolutions = query.solutions === 'true';
   const drawn = drawDeals(seed, from, to, count * 10 + 100);
+  decider.admit?.();
 
   const results: (SolveOutcome | undefined)[] = new Array(drawn.length);
   const deals: Deal[] = [];

@@ -305,6 +305,7 @@ export function gamesResponse(): GamesResponse {
       rules: p.rules,
       numberings: [...p.numberings],
       defaultNumbering: defaultNumbering(p),
+      foundationBaseFromDeal: p.foundationBaseFromDeal === true,
     })),
   };
 }

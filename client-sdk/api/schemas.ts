@@ -321,6 +321,12 @@ export const GameSchema = z
     rules: RulesSchema,
     numberings: z.array(NumberingSchema).meta({ description: 'Deal numberings the game accepts; empty when a board or layout is required.' }),
     defaultNumbering: NumberingSchema.nullable().meta({ description: 'Numbering used when a request gives a deal without one; null when the game has no deal numbers.' }),
+    foundationBaseFromDeal: z.boolean().optional().meta({
+      description:
+        'true: each numbered deal fixes its own foundation base, the rank of its first card dealt (Penguin\'s beak), and answers with that `rules.foundationBase` ' +
+        '(with `wrap`, `emptyColumn: "kings"` then takes the rank below it); the `rules.foundationBase` listed here applies only to a board or layout sent without an override. ' +
+        'false: the listed base is that of every position. Always sent; optional for servers that predate it.',
+    }),
   })
   .meta({ id: 'Game' });
 
@@ -371,9 +377,26 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []
 }
 
 /**
+ * One problem of a validation message: `path: message`, except when the
+ * message already starts with the field's name (`count must be an integer
+ * ...`), which then takes the full dotted path in place of the name instead
+ * of a second copy (`count must ...`, not `count: count must ...`;
+ * `limits.maxStates must ...` for `maxStates must ...` under `limits`).
+ * @param path the issue's path (keys and indices as strings); empty: the request itself.
+ * @param message the schema's message for the issue.
+ */
+function located(path: readonly string[], message: string): string {
+  if (path.length === 0) return message;
+  const at = path.join('.');
+  const name = path[path.length - 1];
+  return message.startsWith(`${name} `) ? `${at}${message.slice(name.length)}` : `${at}: ${message}`;
+}
+
+/**
  * Turns a zod failure into a `SolverError` whose `path` names the field at
  * fault (e.g. `layout.columns.3`; the first one when there are several). The
- * message lists every problem (`path: message`, `; `-separated, at most 10,
+ * message lists every problem (`path: message`, or the message alone when it
+ * starts with the field's name: `located`; `; `-separated, at most 10,
  * then how many more). The code is the one a refinement asked for (e.g.
  * `deal_out_of_range`), else follows the part of the request: `limits.*` →
  * `bad_limits`, `rules.*` → `bad_rules`, `layout.*` → `invalid_layout`,
@@ -387,10 +410,7 @@ export function validationError(error: z.ZodError): SolverError {
   const code: ErrorCode =
     first.code ??
     (root === 'limits' ? 'bad_limits' : root === 'rules' ? 'bad_rules' : root === 'layout' ? 'invalid_layout' : 'invalid_request');
-  const listed = issues.slice(0, MAX_LISTED_PROBLEMS).map((i) => {
-    const at = i.path.map(String).join('.');
-    return `${at ? `${at}: ` : ''}${i.message}`;
-  });
+  const listed = issues.slice(0, MAX_LISTED_PROBLEMS).map((i) => located(i.path.map(String), i.message));
   const rest = issues.length - listed.length;
   const message = `${listed.join('; ') || 'invalid request'}${rest > 0 ? ` (and ${rest} more problem${rest > 1 ? 's' : ''})` : ''}`;
   return new SolverError(code, message, dotted ? { path: dotted } : undefined);

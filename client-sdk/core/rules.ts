@@ -110,6 +110,13 @@ export interface GamePreset {
    * spaces are larger: their hard deals need tens of millions of positions.
    */
   defaultLimits?: { maxStates: number; timeoutMs: number };
+  /**
+   * True when each numbered deal fixes its own foundation base (Penguin: the
+   * rank of the beak, the first card dealt; docs/rules.md "Penguin's beak"):
+   * `rules.foundationBase` is then only the base of a board or layout given
+   * without an override, and a deal answers with its own. Absent: false.
+   */
+  foundationBaseFromDeal?: boolean;
 }
 
 /** Default budgets of the Castle games: about 2.2 GB of engine memory and a minute. */
@@ -222,6 +229,7 @@ export const PRESETS: readonly GamePreset[] = [
     name: 'Penguin',
     description: '7 columns of 7, 7 free cells; the first card dealt (the beak) fixes the foundation base, the other three of its rank start on the foundations; build down in suit wrapping A→K; empty columns take only the rank below the beak; unlimited sequence moves (PySolFC).',
     rules: { columns: 7, freeCells: 7, build: 'suit', emptyColumn: 'kings', sequenceMove: 'unlimited', foundationBase: 1, wrap: true },
+    foundationBaseFromDeal: true,
     numberings: ['pysolfc'],
   },
   {

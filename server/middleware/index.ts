@@ -9,8 +9,11 @@
  *     `GET /readyz` (200 when warm and not stopping, else 503);
  *  4. on `/v1/*`: the shutdown gate (503 `overloaded` + `Connection: close`
  *     once stopping), then API keys and per-key rate limits when keys are
- *     configured (`api-keys.ts`); on the solve routes, load shedding (503
- *     `overloaded` before the body is read when the pool is full).
+ *     configured (`api-keys.ts`).
+ *
+ * Load shedding is not a middleware: `admission` builds the check that the
+ * solve routes call once their request is parsed and validated (so that bad
+ * input keeps its 4xx under overload) and before any solve is submitted.
  *
  * `/healthz` (liveness) stays open and answers 200 as long as the process
  * serves HTTP.
@@ -40,18 +43,27 @@ export interface OperationsOptions {
   rateLimit?: { max: number; windowMs: number };
   corsOrigins?: '*' | string[] | null;
   metricsToken?: string | null;
-  /** True when the pool would refuse a solve now: solve requests get 503 before their body is read. */
-  shed?: () => boolean;
 }
 
-/** The routes that submit solves (one each, or several for the app routes of docs/apps.md), with their method: shed first under overload. */
-const SOLVE_ROUTES: readonly [string, string][] = [
-  ['/v1/solve', 'POST'],
-  ['/v1/proofs', 'POST'],
-  ['/v1/review', 'POST'],
-  ['/v1/difficulty', 'POST'],
-  ['/v1/deals', 'GET'],
-];
+/**
+ * The admission check of the solve routes (`AppDeps.admit`): refuses a
+ * request when `shed()` says the pool would refuse a solve now (every worker
+ * busy and the queue full, `SolverPool.isFull`), counting the refusal in
+ * `solver_failures_total{code="overloaded"}`. Costs one call of `shed`; the
+ * routes call it after validating their request, before any solve.
+ * @param shed true when a solve submitted now would be refused.
+ * @param metrics where refusals are counted; absent: not counted.
+ * @returns a function that returns when admitted.
+ * @throws (the returned function) SolverError `overloaded` (503, with
+ *   `Retry-After` set by the app's error handler) when shedding.
+ */
+export function admission(shed: () => boolean, metrics?: Pick<Metrics, 'observeRefusal'>): () => void {
+  return () => {
+    if (!shed()) return;
+    metrics?.observeRefusal('overloaded');
+    throw new SolverError('overloaded', 'the solver is busy (every worker busy and the queue full); retry later');
+  };
+}
 
 /** The installer of the operations layer; see the module comment. */
 export function operations(options: OperationsOptions): (app: OpenAPIHono) => void {
@@ -95,20 +107,6 @@ export function operations(options: OperationsOptions): (app: OpenAPIHono) => vo
     }
     if (options.apiKeys && options.apiKeys.length > 0) {
       app.use('/v1/*', ...apiKeys({ keys: options.apiKeys, rateLimit: options.rateLimit }));
-    }
-    const shed = options.shed;
-    if (shed) {
-      // After authentication (an unknown client learns nothing about the load),
-      // before the body is parsed and the deal generated: a refusal costs little.
-      for (const [path, method] of SOLVE_ROUTES) {
-        app.use(path, async (c, next) => {
-          if (c.req.method === method && shed()) {
-            options.metrics?.observeRefusal('overloaded');
-            throw new SolverError('overloaded', 'the solver is busy (every worker busy and the queue full); retry later');
-          }
-          await next();
-        });
-      }
     }
   };
 }

@@ -24,6 +24,7 @@ import {
 } from '../../client-sdk/api/schemas.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { expectCheckedAnswer } from '../helpers/answers.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
 import { createApp, type AppDeps } from '../../server/app.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
 import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
@@ -419,6 +420,19 @@ describe('GET endpoints', () => {
     const fc = body.games.find((g) => g.id === 'freecell')!;
     expect(fc).toMatchObject({ rules: FREECELL_RULES, numberings: ['ms', 'pysolfc'], defaultNumbering: 'ms' });
     expect(body.games.find((g) => g.id === 'seahaven_towers')).toMatchObject({ numberings: ['pysolfc'], defaultNumbering: 'pysolfc' });
+  });
+
+  it('/v1/games says which games take the foundation base from the deal (Penguin: the beak), and the others keep the listed one', async () => {
+    const body = GamesResponseSchema.parse(await (await app.request('/v1/games')).json());
+    expect(body.games.filter((g) => g.foundationBaseFromDeal).map((g) => g.id)).toEqual(['penguin']);
+    for (const g of body.games) {
+      expect(typeof g.foundationBaseFromDeal).toBe('boolean');
+      if (g.defaultNumbering === null) continue;
+      const bases = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((n) => resolveDeal({ game: g.id, deal: n }).rules.foundationBase));
+      // a listed base is what every deal gets; a base from the deal varies (the beak's rank)
+      if (g.foundationBaseFromDeal) expect(bases.size).toBeGreaterThan(1);
+      else expect([...bases]).toEqual([g.rules.foundationBase]);
+    }
   });
 
   it('/healthz answers ok', async () => {

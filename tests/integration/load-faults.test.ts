@@ -175,12 +175,42 @@ describe('a full queue (fixture worker that blocks until stopped)', () => {
         expect(took).toBeLessThan(100);
       }
       expect(pool.stats()).toMatchObject({ running: 1, queued: 1 });
-      // Shed before the body is read: even a request for no game is refused, not parsed.
+      // Validated before the admission check: bad input keeps its 4xx (a retry
+      // could never succeed), a valid request to any solve route gets the 503.
       expect(pool.isFull()).toBe(true);
-      const shed = await post(app, { game: 'no_such_game', deal: 1 });
-      expect(shed.status).toBe(503);
+      const send = (path: string, body?: string) =>
+        app.request(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const invalid: [string, string | undefined, number, string][] = [
+        ['/v1/solve', 'not json', 400, 'malformed_json'],
+        ['/v1/solve', '{"game":"nope","deal":1}', 404, 'unknown_game'],
+        ['/v1/solve', '{"deal":0}', 400, 'invalid_request'],
+        ['/v1/solve', '{"game":"freecell","board":"XX"}', 400, 'malformed_board'],
+        ['/v1/solve', '{"game":"freecell","deal":1,"limits":{"maxStates":0}}', 400, 'bad_limits'],
+        ['/v1/proofs', '{"game":"freecell","deal":0,"numbering":"ms"}', 400, 'deal_out_of_range'],
+        ['/v1/review', '{"game":"freecell","deal":1,"numbering":"ms","moves":["1h"]}', 400, 'illegal_move'],
+        ['/v1/difficulty', '{"game":"beleaguered_castle","deal":1,"measure":"min_cells"}', 400, 'invalid_request'],
+        ['/v1/deals?game=freecell&winnable=true&count=abc', undefined, 400, 'invalid_request'],
+      ];
+      for (const [path, body, status, code] of invalid) {
+        const res = await send(path, body);
+        expect({ path, body, status: res.status, code: ErrorResponseSchema.parse(await res.json()).error.code }).toEqual({ path, body, status, code });
+      }
+      const valid: [string, string | undefined][] = [
+        ['/v1/solve', '{"game":"freecell","deal":1,"numbering":"ms"}'],
+        ['/v1/proofs', '{"game":"freecell","deal":11982,"numbering":"ms"}'],
+        ['/v1/review', '{"game":"freecell","deal":1,"numbering":"ms","moves":[]}'],
+        ['/v1/difficulty', '{"game":"freecell","deal":1,"numbering":"ms"}'],
+        ['/v1/deals?game=freecell&winnable=true&count=2', undefined],
+      ];
+      for (const [path, body] of valid) {
+        const res = await send(path, body);
+        expect({ path, status: res.status }).toEqual({ path, status: 503 });
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(ErrorResponseSchema.parse(await res.json()).error.code).toBe('overloaded');
+      }
+      expect(pool.stats()).toMatchObject({ running: 1, queued: 1 });
       // every refusal counts as a solve that got no answer
-      expect(await metrics.render()).toContain('solver_failures_total{code="overloaded"} 6');
+      expect(await metrics.render()).toContain(`solver_failures_total{code="overloaded"} ${5 + valid.length}`);
       ac.abort();
       const answers = await Promise.all([running, queued]);
       for (const res of answers) {

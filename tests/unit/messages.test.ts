@@ -5,6 +5,7 @@
  * parameter in words rather than a regular expression.
  */
 import { describe, expect, it } from 'vitest';
+import { DealsQuerySchema } from '../../client-sdk/api/apps-schemas.js';
 import { BatchRequestSchema, BatchResultsQuerySchema } from '../../client-sdk/api/batch-schemas.js';
 import { SolveRequestSchema, validationError } from '../../client-sdk/api/schemas.js';
 import type { SolverError } from '../../client-sdk/core/errors.js';
@@ -19,10 +20,10 @@ describe('validation messages', () => {
   it('a 41-digit deal string is deal_out_of_range, saying so', () => {
     const e = fault(SolveRequestSchema, { game: 'freecell', deal: '1'.repeat(41) });
     expect(e.code).toBe('deal_out_of_range');
-    expect(e.message).toBe('deal: deal number of 41 digits is out of range: no numbering has deals beyond 40 digits');
+    expect(e.message).toBe('deal number of 41 digits is out of range: no numbering has deals beyond 40 digits');
     expect(e.location).toEqual({ path: 'deal' });
     // Not digits at all stays a malformed request.
-    expect(fault(SolveRequestSchema, { game: 'freecell', deal: 'abc' })).toMatchObject({ code: 'invalid_request', message: 'deal: deal must be a string of decimal digits' });
+    expect(fault(SolveRequestSchema, { game: 'freecell', deal: 'abc' })).toMatchObject({ code: 'invalid_request', message: 'deal must be a string of decimal digits' });
   });
 
   it('names the entry of a deal list at fault', () => {
@@ -59,5 +60,20 @@ describe('validation messages', () => {
     const e = fault(BatchResultsQuerySchema, { after: 'abc' });
     expect(e.message).toBe('after: must be a whole number: the seq of the last result received (0 = from the start)');
     expect(e.message).not.toMatch(/pattern|\/\^/);
+  });
+
+  it('GET /v1/deals?count=abc names count once; so does every query parameter', () => {
+    expect(fault(DealsQuerySchema, { game: 'freecell', count: 'abc' })).toMatchObject({
+      code: 'invalid_request',
+      message: 'count must be an integer from 1 to 1000',
+      location: { path: 'count' },
+    });
+    for (const name of ['count', 'seed', 'from', 'to', 'maxStates', 'timeoutMs']) {
+      const e = fault(DealsQuerySchema, { game: 'freecell', [name]: 'abc' });
+      expect(e.message).toMatch(new RegExp(`^${name} must `));
+      expect(e.message).not.toContain(`${name}: ${name}`);
+    }
+    // a message that does not start with the field's name keeps the "path: " prefix
+    expect(fault(DealsQuerySchema, { game: 'freecell', solutions: 'yes' }).message).toMatch(/^solutions: /);
   });
 });
