@@ -286,9 +286,26 @@ function parseOrigins(text: string | undefined): '*' | string[] | null {
  */
 function checkBatchDbPath(given: string | undefined, path: string, backend: BatchBackendKind): void {
   if (given === undefined || backend !== 'embedded' || path === ':memory:') return;
+  const fault = batchDbFolderFault(path);
+  if (fault !== undefined) throw new Error(`BATCH_DB_PATH: ${fault}${fault.endsWith('create it first') ? ' (only the default data/ is created)' : ''}`);
+}
+
+/**
+ * What is wrong with the folder of a batch database file (SQLite), or
+ * undefined when it is an existing directory: the embedded store creates a
+ * missing folder (server/batches/embedded/store.ts), so a typo in a path
+ * the user chose (`BATCH_DB_PATH`, the batch tool's `--db`) is refused here
+ * first rather than made into a new directory tree. `:memory:` has no folder.
+ * @param path the database file, absolute or relative to the working directory.
+ * @returns a sentence naming the folder, e.g. "the directory /x does not
+ *   exist; create it first", without the option's name.
+ */
+export function batchDbFolderFault(path: string): string | undefined {
+  if (path === ':memory:') return undefined;
   const dir = dirname(resolve(path));
-  if (!existsSync(dir)) throw new Error(`BATCH_DB_PATH: the directory ${dir} does not exist; create it first (only the default data/ is created)`);
-  if (!statSync(dir).isDirectory()) throw new Error(`BATCH_DB_PATH: ${dir} is not a directory`);
+  if (!existsSync(dir)) return `the directory ${dir} does not exist; create it first`;
+  if (!statSync(dir).isDirectory()) return `${dir} is not a directory`;
+  return undefined;
 }
 
 /**

@@ -29,6 +29,8 @@
  */
 import { createWriteStream, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchRequestSchema, type BatchRequest, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
@@ -40,9 +42,9 @@ import { validationError } from '../../client-sdk/api/schemas.js';
 import { planBatch } from '../batches/positions.js';
 import { createBatchService, type BatchService } from '../batches/embedded/service.js';
 import { DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, offlineLimitsPolicy, type DeepBudget, type LimitsConfig } from '../limits.js';
-import { loadDeepBudget, MAX_THREADS } from '../config.js';
+import { batchDbFolderFault, loadDeepBudget, MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
-import { exitOnUsageError, isEntryPoint, positiveInt, userPath } from './usage.js';
+import { exitOnUsageError, isEntryPoint, outputPathFault, positiveInt, userPath } from './usage.js';
 import type { Measure } from '../../client-sdk/api/apps-schemas.js';
 import { DEFAULT_PROOF_CAPS } from '../../client-sdk/core/proof/certificate.js';
 import { formatDistribution, runDifficultyBatch } from '../batches/difficulty.js';
@@ -113,6 +115,50 @@ export function batchCommand(): Command {
         },
       ),
     );
+}
+
+/**
+ * Refuses, before the pool starts and any deal is solved, the files the
+ * batch would fail on at its end or would create silently: an `--out` that
+ * cannot be written (a directory, a missing folder, no write access:
+ * usage.ts `outputPathFault`, as `solve --proof`) and a `--db` in a folder
+ * that does not exist (server/config.ts `batchDbFolderFault`, as the
+ * service's `BATCH_DB_PATH`).
+ * @throws SolverError `invalid_request` (exit status 2) naming the option, the path and the reason.
+ */
+function checkFiles(o: CliOptions): void {
+  if (o.out !== undefined) {
+    const why = outputPathFault(o.out);
+    if (why !== undefined) throw new SolverError('invalid_request', `--out ${o.out}: ${why}`, { path: '--out' });
+  }
+  if (o.db !== undefined) {
+    const why = batchDbFolderFault(o.db);
+    if (why !== undefined) throw new SolverError('invalid_request', `--db ${o.db}: ${why}`, { path: '--db' });
+  }
+}
+
+/** Whether `err` is better-sqlite3's `SqliteError` (it carries a `SQLITE_*` code). */
+function isSqliteError(err: unknown): err is Error & { code: string } {
+  return err instanceof Error && err.name === 'SqliteError' && 'code' in err && typeof err.code === 'string';
+}
+
+/**
+ * Writes one JSON object a line to `path` (`--out`), with backpressure. A
+ * write that fails anyway after `checkFiles` (the disk full, the folder
+ * removed meanwhile) is reported on one line, not thrown.
+ * @returns false when the file could not be written (the message is printed).
+ */
+async function writeNdjson(path: string, rows: Iterable<unknown>): Promise<boolean> {
+  try {
+    await pipeline(Readable.from((function* () {
+      for (const r of rows) yield `${JSON.stringify(r)}\n`;
+    })()), createWriteStream(path));
+    return true;
+  } catch (err) {
+    const code = err instanceof Error && 'code' in err ? String(err.code) : String(err);
+    console.error(`error: --out ${path}: the results could not be written (${code})`);
+    return false;
+  }
 }
 
 /**
@@ -206,6 +252,7 @@ async function main(options: CliOptions): Promise<number> {
     policy = offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG);
     memoryLimitBytes = memoryLimit(options, budget);
     req = request(options, budget);
+    checkFiles(options);
   } catch (err) {
     if (err instanceof SolverError) {
       console.error(`error ${err.code}: ${err.message}`);
@@ -217,12 +264,23 @@ async function main(options: CliOptions): Promise<number> {
   if (options.analysis !== undefined) return analysis(options, req, policy, memoryLimitBytes);
 
   const pool = createPool({ module: await loadEngineModule(), threads: options.threads, memoryLimitBytes });
-  const service: BatchService = createBatchService({
-    dbPath: options.db ?? ':memory:',
-    limits: policy,
-    pool: { solve: pool.solve, solveMany: (deals, limits, signal) => pool.solveMany(deals, limits, signal), queued: () => pool.stats().queued },
-    concurrency: options.threads,
-  });
+  let service: BatchService;
+  try {
+    service = createBatchService({
+      dbPath: options.db ?? ':memory:',
+      limits: policy,
+      pool: { solve: pool.solve, solveMany: (deals, limits, signal) => pool.solveMany(deals, limits, signal), queued: () => pool.stats().queued },
+      concurrency: options.threads,
+    });
+  } catch (err) {
+    await pool.close();
+    // a file that is not a SQLite database, or one SQLite cannot open: the --db given is at fault
+    if (options.db !== undefined && isSqliteError(err)) {
+      console.error(`error invalid_request: --db ${options.db}: cannot open it as a batch database (${err.code}: ${err.message})`);
+      return 2;
+    }
+    throw err;
+  }
   const started = Date.now();
   let status: BatchStatus;
   const resumable = service.store.running()[0];
@@ -285,19 +343,22 @@ async function main(options: CliOptions): Promise<number> {
   await service.scheduler.stop();
   const final = service.status(id)!;
 
+  let written = true;
   if (options.out) {
-    const out = createWriteStream(options.out);
     const record = service.store.get(id)!;
-    for (const r of service.resultsByIndex(record)) {
-      if (!options.moves) delete r.moves;
-      if (!out.write(`${JSON.stringify(r)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-    }
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    const moves = options.moves;
+    written = await writeNdjson(options.out, (function* () {
+      for (const r of service.resultsByIndex(record)) {
+        if (!moves) delete r.moves;
+        yield r;
+      }
+    })());
   }
   await service.close();
   await pool.close();
 
   console.log(formatSummary(final, Date.now() - started));
+  if (!written) return 1;
   if (options.out) console.log(`  results: ${options.out} (${final.done} lines, deal order)`);
   if (interrupted) {
     console.log(options.db ? `  interrupted: run the same command again to resume from ${options.db}` : '  interrupted');
@@ -361,11 +422,7 @@ async function analysis(options: CliOptions, req: BatchRequest, policy: LimitsCo
   bar?.stop();
   const cpu = process.cpuUsage(cpu0);
   await pool.close();
-  if (options.out) {
-    const out = createWriteStream(options.out);
-    for (const r of result.rows) if (!out.write(`${JSON.stringify(r)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-  }
+  if (options.out && !(await writeNdjson(options.out, result.rows))) return 1;
   console.log(formatDistribution(result.distribution, spec.game, Date.now() - started, (cpu.user + cpu.system) / 1000));
   console.log(`  budget per search ${spec.limits.maxStates.toLocaleString('en')} states / ${spec.limits.timeoutMs} ms, ${options.threads} threads`);
   if (options.out) console.log(`  results: ${options.out} (${result.rows.length} lines, deal order)`);

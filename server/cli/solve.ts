@@ -30,8 +30,7 @@
  * a solve on two threads was interrupted (SIGINT, SIGTERM: both searches
  * stop and the `unknown`/`cancelled` answer is printed).
  */
-import { accessSync, constants, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { Engine, layeredApplies, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
@@ -42,14 +41,14 @@ import {
 import { DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, offlineLimitsPolicy, type DeepBudget } from '../limits.js';
 import { loadDeepBudget } from '../config.js';
 import cliProgress from 'cli-progress';
-import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/core/solve-types.js';
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { poolingApplies } from '../../client-sdk/core/pools.js';
 import { defaultSolveThreads, solveSideBySide, solveThreads } from './two-threads.js';
 import { budgetPermille } from './progress-budget.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
-import { exitOnUsageError, isEntryPoint, userPath } from './usage.js';
+import { exitOnUsageError, isDecimalDigits, isEntryPoint, outputPathFault, userPath } from './usage.js';
 
 interface CliOptions {
   game: string;
@@ -148,15 +147,29 @@ function progressBar(limits: SolveLimits, memoryLimitBytes: number): { options: 
   return { options: { onProgress }, stop: () => started && bar.stop() };
 }
 
-/** A deal number as the API takes it: a number when exact, else the digit string. */
+/**
+ * A deal number as the API takes it: a number when exact, else the digit
+ * string. A negative whole number (`--deal -5`) is passed as the number, so
+ * that it is refused as the API refuses `"deal": -5`: `deal_out_of_range`,
+ * with the numbering's range; anything else not digits stays text and is
+ * refused as malformed (`invalid_request`).
+ */
 function dealValue(text: string): number | string {
   const n = Number(text);
-  return /^\d+$/.test(text) && Number.isSafeInteger(n) ? n : text;
+  return /^-?\d+$/.test(text.trim()) && Number.isSafeInteger(n) ? n : text;
 }
 
-/** A numeric option as given (the request schema and `resolveLimits` judge it). */
-function numberValue(text: string | undefined): number | undefined {
-  return text === undefined ? undefined : Number(text);
+/**
+ * A whole-number option (`--max-states`, `--timeout-ms`, `--optimize-ms`)
+ * as a number; its range is judged by the request schema and `resolveLimits`
+ * (`bad_limits`, the API's code for a budget out of range).
+ * @throws SolverError `bad_limits` (exit status 2) when the text is not
+ *   decimal digits (`12abc`, `1e3`, `-5`, `1.5`), naming the option and the value.
+ */
+function numberValue(text: string | undefined, option: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!isDecimalDigits(text)) throw new SolverError('bad_limits', `${option} "${text}" is not a whole number: decimal digits only (such as 1000; no sign, point or exponent)`, { path: option });
+  return Number(text);
 }
 
 /**
@@ -186,6 +199,30 @@ function readLayout(file: string): unknown {
   }
 }
 
+/**
+ * The verdict line of an `unknown` answer in the text report: what ended the
+ * search in words, with the reason's wire name (docs/api.md `reason`) and the
+ * budget that ran out, e.g. "unknown: stopped by the state budget
+ * (max_states, 1,000 positions) before a verdict"; a cancelled solve (Ctrl-C)
+ * was not stopped by a budget: "unknown: cancelled before a verdict".
+ * @param reason the answer's `reason` (undefined: no reason given).
+ * @param limits the budgets the solve ran with (positions, ms).
+ */
+export function unknownSentence(reason: UnknownReason | undefined, limits: { maxStates: number; timeoutMs: number }): string {
+  switch (reason) {
+    case 'cancelled':
+      return 'unknown: cancelled before a verdict';
+    case 'max_states':
+      return `unknown: stopped by the state budget (max_states, ${limits.maxStates.toLocaleString('en')} positions) before a verdict`;
+    case 'timeout':
+      return `unknown: stopped by the deadline (timeout, ${limits.timeoutMs.toLocaleString('en')} ms) before a verdict`;
+    case 'memory':
+      return 'unknown: stopped by the engine memory cap (memory) before a verdict';
+    default:
+      return 'unknown: stopped by a limit before a verdict';
+  }
+}
+
 /** The report printed without `--json`. */
 function formatReport(res: SolveResponse, title: string, memoryNote: string, searchNote: string | undefined): string {
   const s = res.stats;
@@ -195,7 +232,7 @@ function formatReport(res: SolveResponse, title: string, memoryNote: string, sea
       ? `solved in ${s.moveCount} moves`
       : res.verdict === 'unsolvable'
         ? 'unsolvable (the complete search found no solution)'
-        : `unknown: stopped by ${res.reason ?? 'a limit'} before a verdict`;
+        : unknownSentence(res.reason, s.limits);
   lines.push(`${title}: ${verdict}`);
   lines.push(
     `states expanded ${s.statesExpanded}, stored ${s.statesStored}; ${s.elapsedMs} ms; memory ${(s.memoryBytes / 2 ** 20).toFixed(1)} MiB` +
@@ -230,20 +267,9 @@ function formatReport(res: SolveResponse, title: string, memoryNote: string, sea
  * @throws SolverError `invalid_request` (exit status 2).
  */
 function checkProofPath(path: string): void {
-  const fault = (why: string) => new SolverError('invalid_request', `--proof ${path}: ${why}`, { path: '--proof' });
-  if (path === '-') throw fault('the certificate is binary and goes to a file, not to standard output');
-  let existing: Stats | undefined;
-  try {
-    existing = statSync(path);
-  } catch {
-    // not there yet: its directory must take a new file
-  }
-  if (existing?.isDirectory()) throw fault('is a directory');
-  try {
-    accessSync(existing ? path : dirname(path), constants.W_OK);
-  } catch (err) {
-    throw fault(`cannot be written (${err instanceof Error && 'code' in err ? String(err.code) : String(err)})`);
-  }
+  if (path === '-') throw new SolverError('invalid_request', `--proof ${path}: the certificate is binary and goes to a file, not to standard output`, { path: '--proof' });
+  const why = outputPathFault(path);
+  if (why !== undefined) throw new SolverError('invalid_request', `--proof ${path}: ${why}`, { path: '--proof' });
 }
 
 /**
@@ -270,10 +296,10 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     board: opts.board === undefined ? undefined : readInput(opts.board, 'board'),
     layout: opts.layout === undefined ? undefined : readLayout(opts.layout),
     limits: {
-      maxStates: numberValue(opts.maxStates) ?? (opts.deep ? budget.maxStates : undefined),
-      timeoutMs: numberValue(opts.timeoutMs) ?? (opts.deep ? budget.timeoutMs : undefined),
+      maxStates: numberValue(opts.maxStates, '--max-states') ?? (opts.deep ? budget.maxStates : undefined),
+      timeoutMs: numberValue(opts.timeoutMs, '--timeout-ms') ?? (opts.deep ? budget.timeoutMs : undefined),
       // a player's default: short solutions within a small budget (--fast: the first solution)
-      optimizeMs: opts.fast ? undefined : opts.optimizeMs === undefined ? PLAYER_OPTIMIZE_MS : numberValue(opts.optimizeMs),
+      optimizeMs: opts.fast ? undefined : opts.optimizeMs === undefined ? PLAYER_OPTIMIZE_MS : numberValue(opts.optimizeMs, '--optimize-ms'),
     },
     optimize: opts.fast ? undefined : ('length' as const),
   };
@@ -381,7 +407,7 @@ export function solveCommand(): Command {
   .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, a game's own first; at most DEEP_TIMEOUT_MS, default 1800000)`)
   .option('--max-memory-mb <n>', `engine memory cap, MiB (default: the engine's most; ${MIN_MEMORY_MB} up to DEEP_MAX_MEMORY_MB, default 4095, at most 16384; above 4095 only for the layered pass, spread over ceil(cap / 4 GiB) engines)`)
   .option('--deep', 'the deep budget for offline work: DEEP_MAX_STATES, DEEP_TIMEOUT_MS, DEEP_MAX_MEMORY_MB (explicit limits win); in the no-cell Castle games a full search that ends for memory is followed by the layered pass')
-  .option('--layered', 'no-cell Castle games: search with the layered complete pass alone (less memory, no certificate; docs/engine.md "The layered pass")')
+  .option('--layered', 'no-cell Castle games: search with the layered complete pass alone (less memory, no certificate; docs/engine.md "The layered pass"). It expands every position layer by layer and meets a win only when it reaches its layer: it is for proving a deal unsolvable; a deal that may be solvable wants --deep (the best-first search first)')
   .option('--progress', 'show progress on stderr even when it is not a terminal (on a terminal it is on)')
   .option('--no-progress', 'no progress, even on a terminal')
   .option('--optimize-ms <n>', `time to spend shortening the solution, ms (default ${PLAYER_OPTIMIZE_MS}, at most ${OPTIMIZE_MS_CAP})`)

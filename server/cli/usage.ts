@@ -1,9 +1,10 @@
 /**
  * What the command-line tools (server/cli/, bench/) share: one exit status
- * for bad usage, and the parser of whole-number options.
+ * for bad usage, the parser of whole-number options, and the check of a
+ * file the tool will write.
  */
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type CommanderError } from 'commander';
 
@@ -24,8 +25,45 @@ export function exitOnUsageError(err: CommanderError): never {
  */
 export function positiveInt(text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  if (!isDecimalDigits(text) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive whole number in decimal digits (such as 1000; no sign, point or exponent)');
   return n;
+}
+
+/**
+ * Whether an option's text is a whole number written in decimal digits only
+ * (surrounding spaces allowed): `1000` yes; `1e3`, `12abc`, `-5`, `1.0`,
+ * `0x10` and the empty string no (`Number()` would take some of them).
+ */
+export function isDecimalDigits(text: string): boolean {
+  return /^\d+$/.test(text.trim());
+}
+
+/**
+ * Why a file the tool is about to write (`solve --proof`, `batch --out`)
+ * could not be written, or undefined when it can: checked before any search
+ * runs, so that a typo does not cost the whole run. A path that exists must
+ * not be a directory and must be writable; a new file needs a writable
+ * directory that exists (nothing is created).
+ * @param path an absolute path (`userPath`).
+ * @returns the reason, e.g. "is a directory" or "cannot be written (ENOENT):
+ *   the directory /x does not exist".
+ */
+export function outputPathFault(path: string): string | undefined {
+  let existing: Stats | undefined;
+  try {
+    existing = statSync(path);
+  } catch {
+    // not there yet: its directory must take a new file
+  }
+  if (existing?.isDirectory()) return 'is a directory';
+  const target = existing ? path : dirname(path);
+  try {
+    accessSync(target, constants.W_OK);
+  } catch (err) {
+    const code = err instanceof Error && 'code' in err ? String(err.code) : String(err);
+    return `cannot be written (${code})${code === 'ENOENT' ? `: the directory ${target} does not exist` : ''}`;
+  }
+  return undefined;
 }
 
 /**

@@ -58,6 +58,21 @@ describe('solitaire-solver (the bin)', () => {
     expect(statSync(bin).mtimeMs).toBe(before);
   });
 
+  it('solve --help says what --layered is for (proving unsolvable) and sends a maybe-solvable deal to --deep', () => {
+    const help = run(['solve', '--help']);
+    expect(help.status, help.stderr).toBe(0);
+    const layered = help.stdout.slice(help.stdout.indexOf('  --layered'), help.stdout.indexOf('  --progress')).replace(/\s+/g, ' ');
+    expect(layered).toMatch(/it is for proving a deal unsolvable; a deal that may be solvable wants --deep \(the best-first search first\)/);
+  });
+
+  it('docs/cli.md runs the tool by commands that exist in a clone (no node_modules/.bin/solitaire-solver: npm does not link a package\'s own bin)', () => {
+    const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    const uses = [...doc.matchAll(/`node_modules\/\.bin\/solitaire-solver[^`]*`/g)].map((m) => m[0]);
+    expect(uses).toEqual([]);
+    expect(doc).toContain('`node dist/server/cli/main.js solve`');
+    expect(`node ${pkg.bin['solitaire-solver']}`).toBe('node dist/server/cli/main.js');
+  });
+
   it('bad input exits 2 with the error code; an unknown tool exits 2 and lists the tools', { timeout: 60_000 }, () => {
     const bad = run(['solve', '--game', 'freecell', '--deal', '0']);
     expect(bad.status).toBe(2);

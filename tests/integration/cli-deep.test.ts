@@ -117,11 +117,36 @@ describe('npm run solve: the deep budget', () => {
     expect(a).toMatchObject({ verdict: 'unknown', reason: 'memory' });
   });
 
+  it('the text answer of an unknown names the budget that ran out in words', () => {
+    const states = solve(['--deal', '77', '--max-states', '1000', '--threads', '1']);
+    expect(states.status, states.stderr).toBe(0);
+    expect(states.stdout).toMatch(/^Streets and Alleys, deal 77 \(pysolfc\): unknown: stopped by the state budget \(max_states, 1,000 positions\) before a verdict$/m);
+    const memory = solve(['--deal', '77', '--max-memory-mb', '16', '--threads', '1']);
+    expect(memory.status, memory.stderr).toBe(0);
+    expect(memory.stdout).toMatch(/: unknown: stopped by the engine memory cap \(memory\) before a verdict$/m);
+  });
+
+  it('whole-number options take decimal digits only, naming the option and the value; a negative deal is out of range', () => {
+    for (const [option, value] of [['--max-states', '12abc'], ['--max-states', '1e3'], ['--timeout-ms', '1.5'], ['--optimize-ms', '-5'], ['--max-states', '']]) {
+      const r = tool('server/cli/solve.ts', ['--game', 'streets_and_alleys', '--deal', '1', option, value]);
+      expect(r.status, `${option} ${value}`).toBe(2);
+      expect(r.stderr).toBe(`error bad_limits: ${option} "${value}" is not a whole number: decimal digits only (such as 1000; no sign, point or exponent) (at ${option})\n`);
+    }
+    // digits with spaces around them are still a number
+    expect(answer(solve(['--deal', '1', '--max-states', ' 1000 ', '--json'])).stats.limits.maxStates).toBe(1000);
+    const negative = solve(['--deal', '-5']);
+    expect(negative.status).toBe(2);
+    expect(negative.stderr).toMatch(/^error deal_out_of_range: deal number -5 is out of range: pysolfc deals are integers from 1 to /);
+    const batch = tool('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--deals', '1', '--max-states', '1e3']);
+    expect(batch.status).toBe(2);
+    expect(batch.stderr).toMatch(/option '--max-states <n>' argument '1e3' is invalid\. expected a positive whole number in decimal digits/);
+  });
+
   it('--progress reports positions, rate, memory and elapsed on stderr; without it (not a terminal) nothing', () => {
     // 2.5 s of search however fast the engine is (deal 77 runs for minutes): a report a second
     const shown = solve(['--deal', '77', '--timeout-ms', '2500', '--progress']);
     expect(shown.status, shown.stderr).toBe(0);
-    expect(shown.stdout).toMatch(/unknown: stopped by timeout/);
+    expect(shown.stdout).toMatch(/: unknown: stopped by the deadline \(timeout, 2,500 ms\) before a verdict$/m);
     const lines = shown.stderr.split('\n').filter((l) => /positions/.test(l));
     expect(lines.length).toBeGreaterThanOrEqual(1);
     expect(lines[0]).toMatch(/\d+% of budget \| [\d,]+ positions \| [\d,-]+\/s \| \d+ MiB \| \d+ s$/);

@@ -1,11 +1,11 @@
 /**
- * The solve and check-proof tools resolve relative paths from the folder the
+ * The solve, batch and check-proof tools resolve relative paths from the folder the
  * user is in: `npm run solve` runs in the package root
  * and passes that folder as INIT_CWD; a tool run directly has its working
  * directory there.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,31 @@ describe('relative paths of the command-line tools', () => {
       expect(check.status, check.stderr).toBe(0);
     });
   }
+
+  it('batch refuses, before solving, an --out it cannot write and a --db in a missing folder or not a database: one line, exit 2', () => {
+    const batch = (args: string[]) => tool('server/cli/batch.ts', ['--game', 'freecell', '--deals', '1', '--quiet', '--threads', '1', ...args], 'npm');
+    const missing = join(user, 'no-such-folder');
+    const faults: [string[], string][] = [
+      [['--out', join(missing, 'x.ndjson')], `error invalid_request: --out ${join(missing, 'x.ndjson')}: cannot be written (ENOENT): the directory ${missing} does not exist`],
+      [['--out', user], `error invalid_request: --out ${user}: is a directory`],
+      [['--db', join(missing, 'x.sqlite')], `error invalid_request: --db ${join(missing, 'x.sqlite')}: the directory ${missing} does not exist; create it first`],
+    ];
+    writeFileSync(join(user, 'junk.sqlite'), 'not a database, only text\n'.repeat(200));
+    faults.push([['--db', 'junk.sqlite'], `error invalid_request: --db ${join(user, 'junk.sqlite')}: cannot open it as a batch database (SQLITE_NOTADB: file is not a database)`]);
+    for (const [args, message] of faults) {
+      const r = batch(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`${message}\n`);
+      expect(r.stdout).toBe('');
+    }
+    // nothing was made on the way: no folder for the --db, no file for the --out
+    expect(existsSync(missing)).toBe(false);
+    // a --db in a folder that exists is created and the batch runs, relative to where the user stands
+    const ok = batch(['--db', 'fresh.sqlite', '--out', 'fresh.ndjson']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(existsSync(join(user, 'fresh.sqlite'))).toBe(true);
+    expect(readFileSync(join(user, 'fresh.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
+  }, 120_000);
 
   it('a missing relative file is reported with the path it was looked for at', () => {
     const r = tool('server/cli/solve.ts', ['--game', 'freecell', '--board', 'nope.txt'], 'npm');
