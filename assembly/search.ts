@@ -1929,6 +1929,21 @@ let decodes: u32 = 0;
   return false;
 }
 
+/**
+ * The host's stop check of the loops over every pending move (`handOver`,
+ * `verifySkipped`): polls every POLL_INTERVAL * 16 entries (`item` is the
+ * entry's number, 1-based) and records the host's reason in `stopReason`.
+ * True when the search must stop.
+ */
+// @ts-ignore: decorator
+@inline function mustStopAtEntry(item: u32): bool {
+  if (item % (POLL_INTERVAL * 16) != 0) return false;
+  const reason = pollStop();
+  if (reason == 0) return false;
+  stopReason = reason;
+  return true;
+}
+
 /** Header of the position PARENT held before a pending move was played on it. */
 const POP_HEADER: usize = memory.data(HEADER_BYTES);
 
@@ -2064,13 +2079,7 @@ function verifySkipped(): bool {
   const recordsBefore = recordCount;
   const entries = entryCount;
   for (let item: u32 = 1; item <= entries; item++) {
-    if (item % (POLL_INTERVAL * 16) == 0) {
-      const reason = pollStop();
-      if (reason != 0) {
-        stopReason = reason;
-        return false;
-      }
-    }
+    if (mustStopAtEntry(item)) return false;
     const ent = entryAt(item);
     if (!isSkipped(ent)) continue;
     clearSkipped(ent);
@@ -2126,13 +2135,7 @@ function handOver(): bool {
   clearOpenLists();
   let held: u32 = 0;
   for (let item: u32 = 1; item <= entries; item++) {
-    if (item % (POLL_INTERVAL * 16) == 0) {
-      const reason = pollStop();
-      if (reason != 0) {
-        stopReason = reason;
-        return false;
-      }
-    }
+    if (mustStopAtEntry(item)) return false;
     const ent = entryAt(item);
     // a move dropped on a filter hit (lazyLoop) was taken but not looked up: it is played like an untaken one
     if (isSkipped(ent)) clearSkipped(ent);

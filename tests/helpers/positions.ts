@@ -4,7 +4,8 @@
  */
 import { cardToString, parseCard, type Card } from '../../client-sdk/core/cards.js';
 import type { Move } from '../../client-sdk/core/moves.js';
-import { checkMove } from '../../client-sdk/core/verify.js';
+import { applyMove, checkMove } from '../../client-sdk/core/verify.js';
+import type { Engine } from '../../client-sdk/core/engine.js';
 import { findPreset, type Deal, type Layout, type Rules } from '../../client-sdk/core/rules.js';
 
 /** Cards from text, e.g. `"KH QS 10D"`. */
@@ -84,4 +85,23 @@ export function legalSingleCardMoves(deal: Deal, layout: Layout): Move[] {
     for (const m of tries) if (checkMove(deal.rules, layout, m) === null) legal.push(m);
   });
   return legal;
+}
+
+/**
+ * A position late in a won game of `deal`, whose reachable set is small: the
+ * engine solves `deal` (2,000,000 positions, 60 s; it must be solved), and
+ * the solution's moves are played by the checker's `applyMove` until 40
+ * cards are home or up to the last tableau move. Returns the deal with that
+ * layout (same rules). Throws when `deal` is not solved within the budget.
+ */
+export function latePosition(engine: Engine, deal: Deal): Deal {
+  const won = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
+  if (won.verdict !== 'solved') throw new Error(`latePosition: the deal is not solved (${won.verdict})`);
+  const lastTableau = won.moves.reduce((at, m, i) => (!m.auto && m.to !== 'foundation' ? i : at), 0);
+  let layout = deal.layout;
+  for (const m of won.moves.slice(0, lastTableau)) {
+    if (layout.foundations.reduce((a, b) => a + b, 0) >= 40) break;
+    layout = applyMove(deal.rules, layout, m);
+  }
+  return { rules: deal.rules, layout };
 }

@@ -12,7 +12,7 @@ import { applyMove, checkSolution } from '../../client-sdk/core/verify.js';
 import { rankOf } from '../../client-sdk/core/cards.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import type { Deal, Layout } from '../../client-sdk/core/rules.js';
-import { legalSingleCardMoves } from '../helpers/positions.js';
+import { latePosition, legalSingleCardMoves } from '../helpers/positions.js';
 
 interface Hooks {
   layeredInUse(): number;
@@ -157,16 +157,8 @@ describe('the layered pass of the compact Castle layout', () => {
     let solved = 0;
     for (const [game, n] of [['citadel', 1], ['citadel', 3], ['beleaguered_castle', 2], ['streets_and_alleys', 11]] as const) {
       const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
-      const won = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
-      expect(won.verdict).toBe('solved');
       // start where 40 cards are home (its reachable set is small), or at the last tableau move
-      const lastTableau = won.moves.reduce((at, m, i) => (!m.auto && m.to !== 'foundation' ? i : at), 0);
-      let layout = deal.layout;
-      for (const m of won.moves.slice(0, lastTableau)) {
-        if (layout.foundations.reduce((a, b) => a + b, 0) >= 40) break;
-        layout = applyMove(deal.rules, layout, m);
-      }
-      const late: Deal = { rules: deal.rules, layout };
+      const late = latePosition(engine, deal);
       const r = both(late, 3_000_000);
       expect(r.used).toBe(true);
       expect(r.violations).toBe(0);

@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, loadEngineModule } from '../../client-sdk/core/engine.js';
 import { solveLayeredSharded, shardsForMemory } from '../../client-sdk/core/sharded-layers.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
-import { applyMove, checkSolution } from '../../client-sdk/core/verify.js';
-import type { Deal } from '../../client-sdk/core/rules.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
+import { latePosition } from '../helpers/positions.js';
 
 let module: WebAssembly.Module;
 let engine: Engine;
@@ -22,19 +22,6 @@ beforeAll(async () => {
 
 const GiB = 2 ** 30;
 const LIMITS = { maxStates: 3_000_000, timeoutMs: 120_000 };
-
-/** A position late in a won game of `deal` (40 cards home, or the last tableau move), whose reachable set is small. */
-function latePosition(deal: Deal): Deal {
-  const won = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
-  expect(won.verdict).toBe('solved');
-  const lastTableau = won.moves.reduce((at, m, i) => (!m.auto && m.to !== 'foundation' ? i : at), 0);
-  let layout = deal.layout;
-  for (const m of won.moves.slice(0, lastTableau)) {
-    if (layout.foundations.reduce((a, b) => a + b, 0) >= 40) break;
-    layout = applyMove(deal.rules, layout, m);
-  }
-  return { rules: deal.rules, layout };
-}
 
 describe('the layered pass over several engines', () => {
   it('takes ceil(cap / 2 GiB) engines', () => {
@@ -85,7 +72,7 @@ describe('the layered pass over several engines', () => {
   it('solves late positions of won games with K = 2 and 3: solutions across shards that the checker replays', () => {
     let crossed = 0;
     for (const [game, n] of [['citadel', 1], ['citadel', 3], ['beleaguered_castle', 2], ['streets_and_alleys', 11]] as const) {
-      const late = latePosition(resolveDeal({ game, deal: n, numbering: 'pysolfc' }));
+      const late = latePosition(engine, resolveDeal({ game, deal: n, numbering: 'pysolfc' }));
       for (const shards of [2, 3]) {
         const r = solveLayeredSharded(module, late, LIMITS, { memoryLimitBytes: GiB, shards });
         expect([game, n, shards, r.verdict]).toEqual([game, n, shards, 'solved']);
