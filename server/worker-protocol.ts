@@ -216,6 +216,21 @@ export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | 
   return { rules, bytes, count: deals.length, many };
 }
 
+/**
+ * Runs `solveOne` on each deal of `task`, however the deals crossed: packed
+ * (`packDeals`), as `task.deals` (several), or as `task.deal` (one, which a
+ * malformed task may lack: `solveOne` then gets undefined). A task of
+ * several deals answers `{ok: true, many}` in order; a task of one, its
+ * deal's answer. The real worker (server/worker.ts) and the tests' fixture
+ * workers share this dispatch.
+ */
+export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undefined) => SolveAnswer): SolveTaskResult {
+  const deals = task.packed !== undefined ? unpackDeals(task.packed) : task.deals;
+  const many = task.packed !== undefined ? task.packed.many : task.deals !== undefined;
+  if (!many) return solveOne(deals !== undefined ? deals[0] : task.deal);
+  return { ok: true, many: deals!.map((deal) => solveOne(deal)) };
+}
+
 /** Rules parsed from their JSON text in this thread, for the deals that share them (`unpackDeals`). */
 const parsedRules = new Map<string, Rules>();
 /** Most entries of `parsedRules` before it starts afresh. */

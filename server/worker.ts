@@ -35,7 +35,7 @@ import {
   PROGRESS_STORED,
   RETIRE_INDEX,
   STOP_INDEX,
-  unpackDeals,
+  forEachDealOfTask,
   type SolveTask,
   type SolveAnswer,
   type SolveTaskResult,
@@ -60,16 +60,9 @@ function getEngine(): Engine {
  * (failures come back as `{ok: false}`, per deal for a task of several).
  */
 export default function solveTask(task: SolveTask): SolveTaskResult {
-  if (task.packed !== undefined) {
-    const deals = unpackDeals(task.packed);
-    if (!task.packed.many) return solveDeal(task, deals[0]);
-    return { ok: true, many: deals.map((deal) => solveDeal(task, deal)) };
-  }
-  if (task.deals === undefined) {
-    if (task.deal === undefined) return { ok: false, error: describeFailure(new SolverError('engine_error', 'a task without a deal')) };
-    return solveDeal(task, task.deal);
-  }
-  return { ok: true, many: task.deals.map((deal) => solveDeal(task, deal)) };
+  return forEachDealOfTask(task, (deal) =>
+    deal === undefined ? { ok: false, error: describeFailure(new SolverError('engine_error', 'a task without a deal')) } : solveDeal(task, deal),
+  );
 }
 
 function solveDeal(task: SolveTask, deal: Deal): SolveAnswer {
