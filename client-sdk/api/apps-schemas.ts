@@ -242,7 +242,13 @@ export const DifficultyResponseSchema = z
       .optional()
       .meta({ description: 'The complete search one rung below `value` (or at `low`), with its certificate when `proof: true`.' }),
     definition: z.string(),
-    stats: z.object({ searches: z.number().int(), elapsedMs: z.number(), limits: LimitsSchema }),
+    stats: z.object({
+      searches: z.number().int().meta({
+        description: 'Searches run: one a rung searched, plus one when `proof: true` searched the rung below again to build its certificate.',
+      }),
+      elapsedMs: z.number(),
+      limits: LimitsSchema,
+    }),
   })
   .meta({ id: 'DifficultyResponse' });
 

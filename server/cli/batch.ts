@@ -100,7 +100,7 @@ export function batchCommand(): Command {
     .option('--max-memory-mb <n>', 'engine memory cap per deal, MiB (default: the engine\'s most; 16 up to DEEP_MAX_MEMORY_MB, default 4095)', positiveInt)
     .option('--deep', 'the deep budget per deal: DEEP_MAX_STATES, DEEP_TIMEOUT_MS, DEEP_MAX_MEMORY_MB (explicit limits win)')
     .option('--threads <n>', `solver threads (at most ${MAX_THREADS}: 4 per CPU)`, threadCount, availableParallelism())
-    .option('--out <file>', 'write the results as NDJSON, in deal order', userPath)
+    .option('--out <file>', "write the results as NDJSON, in deal order ('-' = standard output; the summary then goes to standard error)", userPath)
     .option('--moves', 'with --out: include each solution as JSON moves')
     .option('--db <file>', 'keep the batch in this SQLite file; an interrupted run resumes from it', userPath)
     .option('--quiet', 'no progress bar')
@@ -117,6 +117,9 @@ export function batchCommand(): Command {
     );
 }
 
+/** `--out -`: the results go to standard output (and the summary to standard error). */
+const STDOUT = '-';
+
 /**
  * Refuses, before the pool starts and any deal is solved, the files the
  * batch would fail on at its end or would create silently: an `--out` that
@@ -127,7 +130,7 @@ export function batchCommand(): Command {
  * @throws SolverError `invalid_request` (exit status 2) naming the option, the path and the reason.
  */
 function checkFiles(o: CliOptions): void {
-  if (o.out !== undefined) {
+  if (o.out !== undefined && o.out !== STDOUT) {
     const why = outputPathFault(o.out);
     if (why !== undefined) throw new SolverError('invalid_request', `--out ${o.out}: ${why}`, { path: '--out' });
   }
@@ -143,16 +146,28 @@ function isSqliteError(err: unknown): err is Error & { code: string } {
 }
 
 /**
- * Writes one JSON object a line to `path` (`--out`), with backpressure. A
- * write that fails anyway after `checkFiles` (the disk full, the folder
- * removed meanwhile) is reported on one line, not thrown.
- * @returns false when the file could not be written (the message is printed).
+ * Where the summary lines go: standard output, or standard error when the
+ * results themselves go to standard output (`--out -`), so that a pipe
+ * (`batch ... --out - | jq ...`) receives NDJSON only.
+ */
+function summaryPrinter(o: CliOptions): (line: string) => void {
+  return o.out === STDOUT ? (line) => console.error(line) : (line) => console.log(line);
+}
+
+/**
+ * Writes one JSON object a line to `path` (`--out`; `-` is standard output,
+ * left open), with backpressure. A write that fails anyway after
+ * `checkFiles` (the disk full, the folder removed meanwhile, a closed pipe)
+ * is reported on one line, not thrown.
+ * @returns false when the results could not be written (the message is printed).
  */
 async function writeNdjson(path: string, rows: Iterable<unknown>): Promise<boolean> {
   try {
-    await pipeline(Readable.from((function* () {
+    const lines = Readable.from((function* () {
       for (const r of rows) yield `${JSON.stringify(r)}\n`;
-    })()), createWriteStream(path));
+    })());
+    if (path === STDOUT) await pipeline(lines, process.stdout, { end: false });
+    else await pipeline(lines, createWriteStream(path));
     return true;
   } catch (err) {
     const code = err instanceof Error && 'code' in err ? String(err.code) : String(err);
@@ -357,11 +372,12 @@ async function main(options: CliOptions): Promise<number> {
   await service.close();
   await pool.close();
 
-  console.log(formatSummary(final, Date.now() - started));
+  const say = summaryPrinter(options);
+  say(formatSummary(final, Date.now() - started));
   if (!written) return 1;
-  if (options.out) console.log(`  results: ${options.out} (${final.done} lines, deal order)`);
+  if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${final.done} lines, deal order)`);
   if (interrupted) {
-    console.log(options.db ? `  interrupted: run the same command again to resume from ${options.db}` : '  interrupted');
+    say(options.db ? `  interrupted: run the same command again to resume from ${options.db}` : '  interrupted');
     return 130;
   }
   return 0;
@@ -423,11 +439,12 @@ async function analysis(options: CliOptions, req: BatchRequest, policy: LimitsCo
   const cpu = process.cpuUsage(cpu0);
   await pool.close();
   if (options.out && !(await writeNdjson(options.out, result.rows))) return 1;
-  console.log(formatDistribution(result.distribution, spec.game, Date.now() - started, (cpu.user + cpu.system) / 1000));
-  console.log(`  budget per search ${spec.limits.maxStates.toLocaleString('en')} states / ${spec.limits.timeoutMs} ms, ${options.threads} threads`);
-  if (options.out) console.log(`  results: ${options.out} (${result.rows.length} lines, deal order)`);
+  const say = summaryPrinter(options);
+  say(formatDistribution(result.distribution, spec.game, Date.now() - started, (cpu.user + cpu.system) / 1000));
+  say(`  budget per search ${spec.limits.maxStates.toLocaleString('en')} states / ${spec.limits.timeoutMs} ms, ${options.threads} threads`);
+  if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${result.rows.length} lines, deal order)`);
   if (interrupted) {
-    console.log('  interrupted');
+    say('  interrupted');
     return 130;
   }
   return 0;

@@ -361,6 +361,23 @@ describe('command line', () => {
     expect(lines.map((l) => (l.verdict === 'solved' ? 'solvable' : l.verdict))).toEqual(reference.map((l) => l.split('\t')[1]));
   });
 
+  it("--out - writes the NDJSON results to standard output and the summary to standard error (a pipe gets results only), no file named '-'", () => {
+    const user = mkdtempSync(join(tmpdir(), 'batch-cli-stdout-'));
+    try {
+      const args = ['--import', 'tsx', join(ROOT, 'server/cli/batch.ts'), '--game', 'freecell', '--deals', '1-4', '--threads', '1', '--out', '-', '--quiet'];
+      const run = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, INIT_CWD: user } });
+      expect(run.status, run.stderr).toBe(0);
+      const lines = run.stdout.trim().split('\n').map((l) => BatchResultSchema.parse(JSON.parse(l)));
+      expect(lines.map((l) => [l.deal, l.verdict])).toEqual([1, 2, 3, 4].map((d) => [d, 'solved']));
+      expect(run.stderr).toContain('freecell (ms): 4 of 4 deals, done');
+      expect(run.stderr).toContain('results: standard output (4 lines, deal order)');
+      expect(existsSync(join(user, '-'))).toBe(false);
+      expect(existsSync(join(ROOT, '-'))).toBe(false);
+    } finally {
+      rmSync(user, { recursive: true, force: true });
+    }
+  });
+
   it('a rerun of a finished batch (same --db, same request) shows it instead of solving it again; paths resolve where the user stands', () => {
     // Run from the package root as `npm run batch` does, with the user's folder in INIT_CWD: relative --db and --out land there.
     const user = mkdtempSync(join(tmpdir(), 'batch-cli-user-'));
