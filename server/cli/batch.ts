@@ -41,6 +41,7 @@ import { NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { validationError } from '../../client-sdk/api/schemas.js';
 import { planBatch } from '../batches/positions.js';
 import { createBatchService, type BatchService } from '../batches/embedded/service.js';
+import { ForeignDatabaseError } from '../batches/embedded/store.js';
 import { DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, offlineLimitsPolicy, type DeepBudget, type LimitsConfig } from '../limits.js';
 import { batchDbFolderFault, loadDeepBudget, MAX_THREADS } from '../config.js';
 import { createPool } from '../pool.js';
@@ -290,7 +291,7 @@ async function main(options: CliOptions): Promise<number> {
   } catch (err) {
     await pool.close();
     // a file that is not a SQLite database, or one SQLite cannot open: the --db given is at fault
-    if (options.db !== undefined && isSqliteError(err)) {
+    if (options.db !== undefined && (isSqliteError(err) || err instanceof ForeignDatabaseError)) {
       console.error(`error invalid_request: --db ${options.db}: cannot open it as a batch database (${err.code}: ${err.message})`);
       return 2;
     }

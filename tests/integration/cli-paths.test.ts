@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatBoard } from '../../client-sdk/core/board.js';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
@@ -53,14 +54,29 @@ describe('relative paths of the command-line tools', () => {
     ];
     writeFileSync(join(user, 'junk.sqlite'), 'not a database, only text\n'.repeat(200));
     faults.push([['--db', 'junk.sqlite'], `error invalid_request: --db ${join(user, 'junk.sqlite')}: cannot open it as a batch database (SQLITE_NOTADB: file is not a database)`]);
+    // a SQLite file of another program: refused, and left as it was (no batch tables, its journal mode kept)
+    const foreign = new Database(join(user, 'other.sqlite'));
+    foreign.exec('CREATE TABLE notes (body TEXT)');
+    foreign.close();
+    faults.push([
+      ['--db', 'other.sqlite'],
+      `error invalid_request: --db ${join(user, 'other.sqlite')}: cannot open it as a batch database (NOT_A_BATCH_DATABASE: it holds tables of another program (notes); a batch database holds only the tables batches and results)`,
+    ]);
     for (const [args, message] of faults) {
       const r = batch(args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toBe(`${message}\n`);
       expect(r.stdout).toBe('');
     }
-    // nothing was made on the way: no folder for the --db, no file for the --out
+    // nothing was made on the way: no folder for the --db, no file for the --out, no table in the other program's file
     expect(existsSync(missing)).toBe(false);
+    const after = new Database(join(user, 'other.sqlite'), { readonly: true });
+    try {
+      expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(['notes']);
+      expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
+    } finally {
+      after.close();
+    }
     // a --db in a folder that exists is created and the batch runs, relative to where the user stands
     const ok = batch(['--db', 'fresh.sqlite', '--out', 'fresh.ndjson']);
     expect(ok.status, ok.stderr).toBe(0);

@@ -137,6 +137,19 @@ function toResult(row: ResultRow): StoredResult {
   };
 }
 
+/**
+ * A SQLite file that holds tables of another program: the batch store
+ * leaves it as it is rather than add its own tables to it.
+ * `code` is `NOT_A_BATCH_DATABASE`; `tables` the foreign tables' names.
+ */
+export class ForeignDatabaseError extends Error {
+  readonly code = 'NOT_A_BATCH_DATABASE';
+  constructor(readonly tables: string[]) {
+    super(`it holds tables of another program (${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}); a batch database holds only the tables batches and results`);
+    this.name = 'ForeignDatabaseError';
+  }
+}
+
 /** The batches database. One per process; every method is synchronous (better-sqlite3). */
 export class BatchStore {
   readonly #db: Database.Database;
@@ -146,6 +159,8 @@ export class BatchStore {
   /**
    * Opens (creating when missing) the database at `path`; `:memory:` keeps
    * everything in memory (tests, the CLI).
+   * @throws ForeignDatabaseError when the file holds tables other than the store's own (nothing is added to it);
+   *   better-sqlite3's `SqliteError` when SQLite cannot open it (e.g. `SQLITE_NOTADB`).
    */
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -154,6 +169,15 @@ export class BatchStore {
     // First, so that the statements below wait for (rather than fail on) a
     // lock held by another process on the same file, e.g. a second server.
     db.pragma('busy_timeout = 5000');
+    // Before anything is written (WAL mode is kept in the file): a file of another program is left as it is.
+    const foreign = db
+      .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('batches', 'results') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+      .pluck()
+      .all();
+    if (foreign.length > 0) {
+      db.close();
+      throw new ForeignDatabaseError(foreign);
+    }
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
