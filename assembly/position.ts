@@ -609,6 +609,219 @@ function encodeKeySorted(p: usize, out: usize): void {
   }
 }
 
+/**
+ * The key of the base position `encodeChildKey` splices from (`setKeyBase`):
+ * its KEY_BYTES bytes, then 16 zero bytes, so that a u64 read at any bit
+ * offset of the key stays inside this buffer.
+ */
+const BASE_KEY: usize = memory.data(KEY_BYTES + 16, 16);
+/**
+ * Per column c of the base (its physical column, u16): the bit offset in
+ * BASE_KEY where column c's symbols start (its cards, then its 0); an empty
+ * column's entry is unused. Entry MAX_COLUMNS is unused.
+ */
+const BASE_OFFSET: usize = memory.data((MAX_COLUMNS + 1) * 2, 16);
+
+/**
+ * Makes the position whose key is at `key` (KEY_BYTES bytes) and whose
+ * column lengths are the first `numColumns` bytes of `header` (a position's
+ * header, as search.ts's SAVED_HEADER) the base of `encodeChildKey`.
+ *
+ * Precondition (the caller's; not checked): the base's non-empty columns,
+ * in physical order 0, 1, ..., have ascending deepest cards. Then, since
+ * the canonical order is by deepest card with empty columns last
+ * (file comment), the key holds the non-empty columns in physical order,
+ * and column c's symbols start at bit 6 * the sum of (length + 1) over the
+ * non-empty columns before it. `decodeKey` gives such a position (the
+ * columns in canonical order), and so does any position made from one by
+ * moves that fill no empty column (`encodeChildKey`'s `sorted`).
+ * Outside the pooled game only (two pooled columns may share a deepest card
+ * byte; the pooled game keeps `encodeKeySorted`).
+ */
+export function setKeyBase(key: usize, header: usize): void {
+  v128.store(BASE_KEY, v128.load(key));
+  v128.store(BASE_KEY, v128.load(key, 16), 16);
+  v128.store(BASE_KEY, v128.load(key, 32), 32);
+  let offset = 0;
+  for (let c = 0; c < numColumns; c++) {
+    store<u16>(BASE_OFFSET + (<usize>c << 1), <u16>offset);
+    const n = <i32>load<u8>(header + c);
+    if (n > 0) offset += (n + 1) * 6;
+  }
+}
+
+/**
+ * Whether the last `encodeChildKey` spliced the key (true) or, because the
+ * move filled a column that was empty in the base, encoded it in full
+ * (false: the child's physical column order may not be canonical, so it
+ * cannot be a base of `setKeyBase` in its own physical order).
+ */
+export let childKeySpliced: bool = false;
+
+/**
+ * Writes the canonical key of `p` (KEY_BYTES bytes at `out`, byte for byte
+ * `encodeKey(p, out)`) from the key of its base (`setKeyBase`): `p` is the
+ * base after moves made in place, `header` the base's header (its column
+ * lengths). A move and the auto-moves after it take cards only off a
+ * column's top and put them on another's, so a column whose length is the
+ * base's holds the base's cards, and its symbols are the base's bits,
+ * copied (shifted by what the columns before it lost or gained) in up to
+ * 56-bit pieces; only the columns whose length changed are encoded from
+ * their cards. A column that emptied leaves the order (its 0 goes with the
+ * empty columns' at the end); the others keep their order, which is still
+ * by deepest card. When a column that was empty in the base holds cards
+ * now, its deepest card may belong anywhere in the order: the key is then
+ * encoded in full (`encodeKey`; `childKeySpliced` false). The free cells
+ * are encoded from `p` always (at most eight symbols, by mask).
+ * Not for the pooled game (see `setKeyBase`).
+ */
+export function encodeChildKey(p: usize, header: usize, out: usize): void {
+  // a column empty in the base and filled now: the canonical order may change
+  const lengths = v128.load(p + OFF_LENGTHS);
+  const before = v128.load(header);
+  const filled = i8x16.bitmask(v128.andnot(i8x16.eq(before, v128.splat<i8>(0)), i8x16.eq(lengths, v128.splat<i8>(0))));
+  if ((filled & ((1 << numColumns) - 1)) != 0) {
+    childKeySpliced = false;
+    encodeKey(p, out);
+    return;
+  }
+  childKeySpliced = true;
+  let acc: u64 = 0;
+  let bits: u64 = 0;
+  let at = out;
+  let empties = 0;
+  // the base's bits [runStart, runEnd) are the next symbols, not yet written
+  let runStart = 0;
+  let runEnd = 0;
+  const columns = numColumns;
+  for (let c = 0; c < columns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) {
+      empties++;
+      continue;
+    }
+    const was = <i32>load<u8>(header + c);
+    const start = <i32>load<u16>(BASE_OFFSET + (<usize>c << 1));
+    if (n == was) {
+      if (start == runEnd) {
+        runEnd = start + (n + 1) * 6;
+        continue;
+      }
+    }
+    // write the pending run of unchanged columns: at the key's start as
+    // whole words (no shift), else in pieces of up to 56 bits
+    if (runStart == 0 && runEnd > 0) {
+      const words = runEnd >> 6;
+      for (let w = 0; w < words; w++) store<u64>(out + (<usize>w << 3), load<u64>(BASE_KEY + (<usize>w << 3)));
+      at = out + (<usize>words << 3);
+      bits = <u64>(runEnd & 63);
+      acc = bits > 0 ? load<u64>(BASE_KEY + (<usize>words << 3)) & ((<u64>1 << bits) - 1) : 0;
+      runStart = runEnd;
+    }
+    while (runStart < runEnd) {
+      const left = runEnd - runStart;
+      const width = <u64>(left < 56 ? left : 56);
+      const v = (load<u64>(BASE_KEY + <usize>(runStart >> 3)) >> <u64>(runStart & 7)) & ((<u64>1 << width) - 1);
+      acc |= v << bits;
+      bits += width;
+      if (bits >= 64) {
+        store<u64>(at, acc);
+        at += 8;
+        bits -= 64;
+        acc = bits > 0 ? v >> (width - bits) : 0;
+      }
+      runStart += <i32>width;
+    }
+    if (n == was) {
+      // an unchanged column after a changed or emptied one starts a new run
+      runStart = start;
+      runEnd = start + (n + 1) * 6;
+      continue;
+    }
+    // a changed column: its cards and a 0, as encodeKey
+    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+    for (let i = 0; i < n; i += 8) {
+      const left = n - i;
+      const count = left < 8 ? left : 8;
+      const v = packSymbols(load<u64>(base + i), count);
+      const width = <u64>(left < 8 ? count * 6 + 6 : count * 6);
+      acc |= v << bits;
+      bits += width;
+      if (bits >= 64) {
+        store<u64>(at, acc);
+        at += 8;
+        bits -= 64;
+        acc = bits > 0 ? v >> (width - bits) : 0;
+      }
+    }
+    if ((n & 7) == 0) {
+      bits += 6;
+      if (bits >= 64) {
+        store<u64>(at, acc);
+        at += 8;
+        bits -= 64;
+        acc = 0;
+      }
+    }
+  }
+  if (runStart == 0 && runEnd > 0) {
+    // no column changed length: the columns' bits are the base's
+    const words = runEnd >> 6;
+    for (let w = 0; w < words; w++) store<u64>(out + (<usize>w << 3), load<u64>(BASE_KEY + (<usize>w << 3)));
+    at = out + (<usize>words << 3);
+    bits = <u64>(runEnd & 63);
+    acc = bits > 0 ? load<u64>(BASE_KEY + (<usize>words << 3)) & ((<u64>1 << bits) - 1) : 0;
+    runStart = runEnd;
+  }
+  while (runStart < runEnd) {
+    const left = runEnd - runStart;
+    const width = <u64>(left < 56 ? left : 56);
+    const v = (load<u64>(BASE_KEY + <usize>(runStart >> 3)) >> <u64>(runStart & 7)) & ((<u64>1 << width) - 1);
+    acc |= v << bits;
+    bits += width;
+    if (bits >= 64) {
+      store<u64>(at, acc);
+      at += 8;
+      bits -= 64;
+      acc = bits > 0 ? v >> (width - bits) : 0;
+    }
+    runStart += <i32>width;
+  }
+  // the empty columns' zeros, the cells descending, the padding: as encodeKey
+  for (let e = 0; e < empties; e++) {
+    bits += 6;
+    if (bits >= 64) {
+      store<u64>(at, acc);
+      at += 8;
+      bits -= 64;
+      acc = 0;
+    }
+  }
+  let cells: u64 = 0;
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    if (card != 0) cells |= (<u64>1) << <u64>card;
+  }
+  while (cells != 0) {
+    const card = 63 - clz(cells);
+    cells ^= (<u64>1) << card;
+    acc |= card << bits;
+    bits += 6;
+    if (bits >= 64) {
+      store<u64>(at, acc);
+      at += 8;
+      bits -= 64;
+      acc = bits > 0 ? card >> (6 - bits) : 0;
+    }
+  }
+  const end = out + KEY_BYTES;
+  while (at < end) {
+    store<u64>(at, acc);
+    at += 8;
+    acc = 0;
+  }
+}
+
 // @ts-ignore: decorator
 @inline function readSymbol(key: usize, bit: i32): i32 {
   const word = bit >> 6;
