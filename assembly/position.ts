@@ -618,7 +618,7 @@ const BASE_KEY: usize = memory.data(KEY_BYTES + 16, 16);
 /**
  * Per column c of the base (its physical column, u16): the bit offset in
  * BASE_KEY where column c's symbols start (its cards, then its 0); an empty
- * column's entry is unused. Entry MAX_COLUMNS is unused.
+ * column's entry is unused. Entry MAX_COLUMNS: where the columns end.
  */
 const BASE_OFFSET: usize = memory.data((MAX_COLUMNS + 1) * 2, 16);
 
@@ -648,6 +648,7 @@ export function setKeyBase(key: usize, header: usize): void {
     const n = <i32>load<u8>(header + c);
     if (n > 0) offset += (n + 1) * 6;
   }
+  store<u16>(BASE_OFFSET + (<usize>MAX_COLUMNS << 1), <u16>offset);
 }
 
 /**
@@ -676,52 +677,47 @@ export let childKeySpliced: bool = false;
  * Not for the pooled game (see `setKeyBase`).
  */
 export function encodeChildKey(p: usize, header: usize, out: usize): void {
-  // a column empty in the base and filled now: the canonical order may change
   const lengths = v128.load(p + OFF_LENGTHS);
   const before = v128.load(header);
-  const filled = i8x16.bitmask(v128.andnot(i8x16.eq(before, v128.splat<i8>(0)), i8x16.eq(lengths, v128.splat<i8>(0))));
-  if ((filled & ((1 << numColumns) - 1)) != 0) {
+  const zero = v128.splat<i8>(0);
+  const columnMask = (1 << numColumns) - 1;
+  const emptyNow = i8x16.eq(lengths, zero);
+  // a column empty in the base and filled now: the canonical order may change
+  if ((i8x16.bitmask(v128.andnot(i8x16.eq(before, zero), emptyNow)) & columnMask) != 0) {
     childKeySpliced = false;
     encodeKey(p, out);
     return;
   }
   childKeySpliced = true;
+  let changed = i8x16.bitmask(v128.not(i8x16.eq(lengths, before))) & columnMask;
+  const empties = popcnt(i8x16.bitmask(emptyNow) & columnMask);
   let acc: u64 = 0;
   let bits: u64 = 0;
   let at = out;
-  let empties = 0;
-  // the base's bits [runStart, runEnd) are the next symbols, not yet written
-  let runStart = 0;
-  let runEnd = 0;
-  const columns = numColumns;
-  for (let c = 0; c < columns; c++) {
-    const n = columnLength(p, c);
-    if (n == 0) {
-      empties++;
-      continue;
+  // the base's bits from `from` on are the next symbols, up to the next changed column
+  let from = 0;
+  while (true) {
+    let c = numColumns;
+    let until = <i32>load<u16>(BASE_OFFSET + (<usize>MAX_COLUMNS << 1)); // the end of the base's columns
+    if (changed != 0) {
+      c = ctz(changed);
+      changed &= changed - 1;
+      until = <i32>load<u16>(BASE_OFFSET + (<usize>c << 1));
     }
-    const was = <i32>load<u8>(header + c);
-    const start = <i32>load<u16>(BASE_OFFSET + (<usize>c << 1));
-    if (n == was) {
-      if (start == runEnd) {
-        runEnd = start + (n + 1) * 6;
-        continue;
-      }
-    }
-    // write the pending run of unchanged columns: at the key's start as
-    // whole words (no shift), else in pieces of up to 56 bits
-    if (runStart == 0 && runEnd > 0) {
-      const words = runEnd >> 6;
+    // the unchanged columns before c: at the key's start as whole words (no
+    // shift), else in pieces of up to 56 bits
+    if (from == 0 && until > 0) {
+      const words = until >> 6;
       for (let w = 0; w < words; w++) store<u64>(out + (<usize>w << 3), load<u64>(BASE_KEY + (<usize>w << 3)));
       at = out + (<usize>words << 3);
-      bits = <u64>(runEnd & 63);
+      bits = <u64>(until & 63);
       acc = bits > 0 ? load<u64>(BASE_KEY + (<usize>words << 3)) & ((<u64>1 << bits) - 1) : 0;
-      runStart = runEnd;
+      from = until;
     }
-    while (runStart < runEnd) {
-      const left = runEnd - runStart;
+    while (from < until) {
+      const left = until - from;
       const width = <u64>(left < 56 ? left : 56);
-      const v = (load<u64>(BASE_KEY + <usize>(runStart >> 3)) >> <u64>(runStart & 7)) & ((<u64>1 << width) - 1);
+      const v = (load<u64>(BASE_KEY + <usize>(from >> 3)) >> <u64>(from & 7)) & ((<u64>1 << width) - 1);
       acc |= v << bits;
       bits += width;
       if (bits >= 64) {
@@ -730,15 +726,15 @@ export function encodeChildKey(p: usize, header: usize, out: usize): void {
         bits -= 64;
         acc = bits > 0 ? v >> (width - bits) : 0;
       }
-      runStart += <i32>width;
+      from += <i32>width;
     }
-    if (n == was) {
-      // an unchanged column after a changed or emptied one starts a new run
-      runStart = start;
-      runEnd = start + (n + 1) * 6;
-      continue;
-    }
-    // a changed column: its cards and a 0, as encodeKey
+    if (c >= numColumns) break;
+    // column c changed: its cards and a 0, as encodeKey (nothing when it emptied:
+    // its 0 goes with the empty columns')
+    const was = <i32>load<u8>(header + c);
+    from = until + (was + 1) * 6;
+    const n = columnLength(p, c);
+    if (n == 0) continue;
     const base = p + OFF_CARDS + c * COLUMN_STRIDE;
     for (let i = 0; i < n; i += 8) {
       const left = n - i;
@@ -764,38 +760,13 @@ export function encodeChildKey(p: usize, header: usize, out: usize): void {
       }
     }
   }
-  if (runStart == 0 && runEnd > 0) {
-    // no column changed length: the columns' bits are the base's
-    const words = runEnd >> 6;
-    for (let w = 0; w < words; w++) store<u64>(out + (<usize>w << 3), load<u64>(BASE_KEY + (<usize>w << 3)));
-    at = out + (<usize>words << 3);
-    bits = <u64>(runEnd & 63);
-    acc = bits > 0 ? load<u64>(BASE_KEY + (<usize>words << 3)) & ((<u64>1 << bits) - 1) : 0;
-    runStart = runEnd;
-  }
-  while (runStart < runEnd) {
-    const left = runEnd - runStart;
-    const width = <u64>(left < 56 ? left : 56);
-    const v = (load<u64>(BASE_KEY + <usize>(runStart >> 3)) >> <u64>(runStart & 7)) & ((<u64>1 << width) - 1);
-    acc |= v << bits;
-    bits += width;
-    if (bits >= 64) {
-      store<u64>(at, acc);
-      at += 8;
-      bits -= 64;
-      acc = bits > 0 ? v >> (width - bits) : 0;
-    }
-    runStart += <i32>width;
-  }
   // the empty columns' zeros, the cells descending, the padding: as encodeKey
-  for (let e = 0; e < empties; e++) {
-    bits += 6;
-    if (bits >= 64) {
-      store<u64>(at, acc);
-      at += 8;
-      bits -= 64;
-      acc = 0;
-    }
+  bits += <u64>(empties * 6);
+  while (bits >= 64) {
+    store<u64>(at, acc);
+    at += 8;
+    bits -= 64;
+    acc = 0;
   }
   let cells: u64 = 0;
   for (let i = 0; i < numCells; i++) {
