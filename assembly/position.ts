@@ -802,8 +802,79 @@ export function encodeChildKey(p: usize, header: usize, out: usize): void {
   return <i32>(v & 63);
 }
 
-/** Rebuilds a position (columns in canonical order) from its key. */
+/**
+ * The symbols of a key as bytes (`decodeKey`): 64 bytes, then 64 bytes of
+ * slack that the 16-byte copies of a column may read.
+ */
+const SYMBOLS: usize = memory.data(128, 16);
+
+/**
+ * Rebuilds a position (columns in canonical order) from its key: column c
+ * of `p` is the key's c-th column (empty columns last), the free cells its
+ * cards descending then zeros (all MAX_CELLS), the foundations those the key
+ * implies.
+ *
+ * Outside the pooled game with SIMD: the 64 six-bit symbols are unpacked
+ * into bytes sixteen at a time (each three bytes of the key into one 32-bit
+ * lane, then each symbol shifted to its byte), the zero symbols (the ends of
+ * the columns and of the cells) become one u64 mask, and each column is
+ * copied 16 bytes at a time between two of them. Every card not in play is
+ * on its foundation, and a foundation holds its suit's ranks 1..f in order,
+ * so the cards of suit s in play are exactly f + 1..13: f = 13 - their
+ * count, counted by suit on the unpacked bytes. The pooled game (several
+ * suits share a card byte) keeps the symbol-by-symbol decoder
+ * (`decodeKeyScalar`).
+ */
 export function decodeKey(key: usize, p: usize): void {
+  if (pooledMode) {
+    decodeKeyScalar(key, p);
+    return;
+  }
+  const low6 = i32x4.splat(0x3f);
+  const zero = v128.splat<i8>(0);
+  const three = v128.splat<i8>(3);
+  let zeros: u64 = 0;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  for (let t = 0; t < 4; t++) {
+    // symbols 16t..16t+15 are in key bytes 12t..12t+11; the last group is read from byte 32 so as not to pass the key's end
+    let x = t < 3
+      ? i8x16.swizzle(v128.load(key + <usize>(t * 12)), i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1))
+      : i8x16.swizzle(v128.load(key + 32), i8x16(4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1));
+    x = v128.or(
+      v128.or(v128.and(x, low6), v128.and(i32x4.shl(x, 2), i32x4.splat(0x3f00))),
+      v128.or(v128.and(i32x4.shl(x, 4), i32x4.splat(0x3f0000)), v128.and(i32x4.shl(x, 6), i32x4.splat(0x3f000000))),
+    );
+    v128.store(SYMBOLS + <usize>(t << 4), x);
+    const isZero = i8x16.eq(x, zero);
+    zeros |= (<u64>i8x16.bitmask(isZero)) << <u64>(t << 4);
+    const suit = v128.andnot(v128.and(x, three), isZero);
+    const inPlay = v128.not(isZero);
+    s0 += popcnt(i8x16.bitmask(v128.and(i8x16.eq(suit, zero), inPlay)));
+    s1 += popcnt(i8x16.bitmask(i8x16.eq(suit, v128.splat<i8>(1))));
+    s2 += popcnt(i8x16.bitmask(i8x16.eq(suit, v128.splat<i8>(2))));
+    s3 += popcnt(i8x16.bitmask(i8x16.eq(suit, three)));
+  }
+  let at = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const end = <i32>ctz(zeros >> <u64>at) + at;
+    const n = end - at;
+    const dst = p + OFF_CARDS + c * COLUMN_STRIDE;
+    const src = SYMBOLS + <usize>at;
+    for (let i = 0; i < n; i += 16) v128.store(dst + i, v128.load(src + i));
+    setColumnLength(p, c, n);
+    at = end + 1;
+  }
+  // the cells: the symbols up to the next zero (at most MAX_CELLS = 8), the rest zeros
+  const cells = <i32>ctz(zeros >> <u64>at);
+  store<u64>(p + OFF_CELLS, cells >= 8 ? load<u64>(SYMBOLS + <usize>at) : load<u64>(SYMBOLS + <usize>at) & ((<u64>1 << <u64>(cells << 3)) - 1));
+  store<u32>(p + OFF_FOUNDATIONS, <u32>(13 - s0) | (<u32>(13 - s1) << 8) | (<u32>(13 - s2) << 16) | (<u32>(13 - s3) << 24));
+}
+
+/** `decodeKey` symbol by symbol: the pooled game's decoder (and the reference the SIMD one was checked against). */
+function decodeKeyScalar(key: usize, p: usize): void {
   let bit = 0;
   let present: u64 = 0;
   for (let c = 0; c < numColumns; c++) {
