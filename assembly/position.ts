@@ -448,6 +448,39 @@ function sortCells(p: usize): i32 {
 }
 
 /**
+ * The symbols of a key as bytes, for `encodeKey`: at most 63 used, then
+ * room for the 16-byte stores that run past them (128 bytes in all).
+ */
+const KEY_SYMBOLS: usize = memory.data(128, 16);
+
+/**
+ * Packs the 64 symbol bytes at KEY_SYMBOLS (each below 64) into the
+ * KEY_BYTES = 48 bytes of a key at `out`, 6 bits each, the first in the
+ * lowest bits: per 32-bit lane four bytes into 24 bits, then the three low
+ * bytes of the four lanes gathered into 12 (`i8x16.swizzle`). Writes only
+ * the 48 bytes at `out`.
+ */
+// @ts-ignore: decorator
+@inline function packKeySymbols(out: usize): void {
+  const gather = i8x16(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  for (let t = 0; t < 4; t++) {
+    const x = v128.load(KEY_SYMBOLS + <usize>(t << 4));
+    const y = v128.or(
+      v128.or(v128.and(x, i32x4.splat(0x3f)), v128.and(i32x4.shr_u(x, 2), i32x4.splat(0xfc0))),
+      v128.or(v128.and(i32x4.shr_u(x, 4), i32x4.splat(0x3f000)), v128.and(i32x4.shr_u(x, 6), i32x4.splat(0xfc0000))),
+    );
+    const z = i8x16.swizzle(y, gather);
+    if (t < 3) {
+      // bytes 12..15 of this store are zero and overwritten by the next group
+      v128.store(out + <usize>(t * 12), z);
+    } else {
+      store<u64>(out + 36, i64x2.extract_lane(z, 0));
+      store<u32>(out + 44, i32x4.extract_lane(z, 2));
+    }
+  }
+}
+
+/**
  * Column of each deepest card, for `encodeKey` (only the cards of its mask are read).
  */
 const DEEPEST_OWNER: usize = memory.data(64);
@@ -462,9 +495,9 @@ const DEEPEST_OWNER: usize = memory.data(64);
  * game every card is unique, so the deepest cards of the non-empty columns,
  * as bits of a u64, are taken in ascending order with `ctz` (DEEPEST_OWNER
  * names each one's column), the empty columns' zeros follow, and the cells
- * come out descending with `clz`. A column's cards go in eight at a time
- * (`packSymbols`) into a 64-bit accumulator, its terminating 0 with its last
- * chunk; a full word is stored and the bits that did not fit start the next.
+ * come out descending with `clz`. The symbols are laid out as bytes first
+ * (KEY_SYMBOLS: a column's cards copied 16 bytes at a time, its 0 after
+ * them), then packed into 6 bits each by SIMD (`packKeySymbols`).
  * The pooled game (two cards may share a byte) keeps the sorting encoder,
  * `encodeKeySorted`. Same bytes either way (checked on nine presets against
  * the sorting encoder, docs/engine.md).
@@ -486,51 +519,34 @@ export function encodeKey(p: usize, out: usize): void {
       deep |= (<u64>1) << <u64>card;
     }
   }
-  let acc: u64 = 0;
-  let bits: u64 = 0;
-  let at = out;
+  // each column's cards and its 0, in canonical order: 16 bytes at a time,
+  // the bytes copied past its end overwritten by its 0 and what follows
+  let at = KEY_SYMBOLS;
   while (deep != 0) {
     const c = <i32>load<u8>(DEEPEST_OWNER + <usize>ctz(deep));
     deep &= deep - 1;
     const n = columnLength(p, c);
     const base = p + OFF_CARDS + c * COLUMN_STRIDE;
     // The column's stride (COLUMN_STRIDE) holds the bytes read past its end.
-    for (let i = 0; i < n; i += 8) {
-      const left = n - i;
-      const count = left < 8 ? left : 8;
-      const v = packSymbols(load<u64>(base + i), count);
-      // the last chunk of fewer than 8 cards carries the terminating 0 (v is zero above its cards)
-      const width = <u64>(left < 8 ? count * 6 + 6 : count * 6);
-      acc |= v << bits;
-      bits += width;
-      if (bits >= 64) {
-        store<u64>(at, acc);
-        at += 8;
-        bits -= 64;
-        acc = bits > 0 ? v >> (width - bits) : 0;
-      }
-    }
-    if ((n & 7) == 0) {
-      // a full last chunk: the terminating 0 on its own
-      bits += 6;
-      if (bits >= 64) {
-        store<u64>(at, acc);
-        at += 8;
-        bits -= 64;
-        acc = 0;
-      }
-    }
+    for (let i = 0; i < n; i += 16) v128.store(at + i, v128.load(base + i));
+    store<u8>(at + n, 0);
+    at += n + 1;
   }
-  // each empty column is its terminating 0 alone
-  for (let e = 0; e < empties; e++) {
-    bits += 6;
-    if (bits >= 64) {
-      store<u64>(at, acc);
-      at += 8;
-      bits -= 64;
-      acc = 0;
-    }
-  }
+  finishKeySymbols(p, at, empties, out);
+}
+
+/**
+ * The end of `encodeKey` and `encodeChildKey`: after the columns' symbols
+ * (KEY_SYMBOLS up to `at`), the `empties` empty columns' zeros (at most
+ * MAX_COLUMNS), the cards in the free cells descending, zeros up to the 64th
+ * symbol, all packed into the key at `out` (`packKeySymbols`).
+ */
+// @ts-ignore: decorator
+@inline function finishKeySymbols(p: usize, columnsEnd: usize, empties: i32, out: usize): void {
+  const zero = v128.splat<i8>(0);
+  let at = columnsEnd;
+  v128.store(at, zero);
+  at += empties;
   let cells: u64 = 0;
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
@@ -539,22 +555,15 @@ export function encodeKey(p: usize, out: usize): void {
   while (cells != 0) {
     const card = 63 - clz(cells);
     cells ^= (<u64>1) << card;
-    acc |= card << bits;
-    bits += 6;
-    if (bits >= 64) {
-      store<u64>(at, acc);
-      at += 8;
-      bits -= 64;
-      acc = bits > 0 ? card >> (6 - bits) : 0;
-    }
+    store<u8>(at, <u8>card);
+    at++;
   }
-  // the last 0 needs no bits of its own: the rest of the key is zero
-  const end = out + KEY_BYTES;
-  while (at < end) {
-    store<u64>(at, acc);
-    at += 8;
-    acc = 0;
-  }
+  // the cells' 0 and the rest of the 64 symbols
+  v128.store(at, zero);
+  v128.store(at, zero, 16);
+  v128.store(at, zero, 32);
+  v128.store(at, zero, 48);
+  packKeySymbols(out);
 }
 
 /**
@@ -610,187 +619,57 @@ function encodeKeySorted(p: usize, out: usize): void {
 }
 
 /**
- * The key of the base position `encodeChildKey` splices from (`setKeyBase`):
- * its KEY_BYTES bytes, then 16 zero bytes, so that a u64 read at any bit
- * offset of the key stays inside this buffer.
- */
-const BASE_KEY: usize = memory.data(KEY_BYTES + 16, 16);
-/**
- * Per column c of the base (its physical column, u16): the bit offset in
- * BASE_KEY where column c's symbols start (its cards, then its 0); an empty
- * column's entry is unused. Entry MAX_COLUMNS: where the columns end.
- */
-const BASE_OFFSET: usize = memory.data((MAX_COLUMNS + 1) * 2, 16);
-
-/**
- * Makes the position whose key is at `key` (KEY_BYTES bytes) and whose
- * column lengths are the first `numColumns` bytes of `header` (a position's
- * header, as search.ts's SAVED_HEADER) the base of `encodeChildKey`.
- *
- * Precondition (the caller's; not checked): the base's non-empty columns,
- * in physical order 0, 1, ..., have ascending deepest cards. Then, since
- * the canonical order is by deepest card with empty columns last
- * (file comment), the key holds the non-empty columns in physical order,
- * and column c's symbols start at bit 6 * the sum of (length + 1) over the
- * non-empty columns before it. `decodeKey` gives such a position (the
- * columns in canonical order), and so does any position made from one by
- * moves that fill no empty column (`encodeChildKey`'s `sorted`).
- * Outside the pooled game only (two pooled columns may share a deepest card
- * byte; the pooled game keeps `encodeKeySorted`).
- */
-export function setKeyBase(key: usize, header: usize): void {
-  v128.store(BASE_KEY, v128.load(key));
-  v128.store(BASE_KEY, v128.load(key, 16), 16);
-  v128.store(BASE_KEY, v128.load(key, 32), 32);
-  let offset = 0;
-  for (let c = 0; c < numColumns; c++) {
-    store<u16>(BASE_OFFSET + (<usize>c << 1), <u16>offset);
-    const n = <i32>load<u8>(header + c);
-    if (n > 0) offset += (n + 1) * 6;
-  }
-  store<u16>(BASE_OFFSET + (<usize>MAX_COLUMNS << 1), <u16>offset);
-}
-
-/**
- * Whether the last `encodeChildKey` spliced the key (true) or, because the
- * move filled a column that was empty in the base, encoded it in full
- * (false: the child's physical column order may not be canonical, so it
- * cannot be a base of `setKeyBase` in its own physical order).
+ * Whether the last `encodeChildKey` took the columns in their physical
+ * order (true) or, because the move filled a column that was empty in the
+ * parent, encoded the key by `encodeKey` (false: the child's physical
+ * column order may not be canonical, so it cannot be a parent of
+ * `encodeChildKey` in its own physical order).
  */
 export let childKeySpliced: bool = false;
 
 /**
  * Writes the canonical key of `p` (KEY_BYTES bytes at `out`, byte for byte
- * `encodeKey(p, out)`) from the key of its base (`setKeyBase`): `p` is the
- * base after moves made in place, `header` the base's header (its column
- * lengths). A move and the auto-moves after it take cards only off a
- * column's top and put them on another's, so a column whose length is the
- * base's holds the base's cards, and its symbols are the base's bits,
- * copied (shifted by what the columns before it lost or gained) in up to
- * 56-bit pieces; only the columns whose length changed are encoded from
- * their cards. A column that emptied leaves the order (its 0 goes with the
- * empty columns' at the end); the others keep their order, which is still
- * by deepest card. When a column that was empty in the base holds cards
- * now, its deepest card may belong anywhere in the order: the key is then
- * encoded in full (`encodeKey`; `childKeySpliced` false). The free cells
- * are encoded from `p` always (at most eight symbols, by mask).
- * Not for the pooled game (see `setKeyBase`).
+ * `encodeKey(p, out)`) when `p` was made in place from a parent whose
+ * non-empty columns, in physical order 0, 1, ..., have ascending deepest
+ * cards (`decodeKey` gives such a position: its columns in canonical
+ * order), `header` the parent's header (its column lengths, as search.ts's
+ * SAVED_HEADER). The caller guarantees that precondition; it is not checked.
+ *
+ * A move and the auto-moves after it take cards only off a column's top and
+ * put them on another's, so a column that was not empty keeps its deepest
+ * card or empties: the non-empty columns are still in canonical order in
+ * their physical order, and the key needs no sort (no `ctz` over the
+ * deepest cards, as `encodeKey`). When a column that was empty in the
+ * parent holds cards now, its deepest card may belong anywhere in the
+ * order: the key is then encoded by `encodeKey` (`childKeySpliced` false,
+ * found by one SIMD compare of the two headers' lengths).
+ * Not for the pooled game (two pooled columns may share a deepest card byte).
  */
 export function encodeChildKey(p: usize, header: usize, out: usize): void {
-  const lengths = v128.load(p + OFF_LENGTHS);
-  const before = v128.load(header);
   const zero = v128.splat<i8>(0);
-  const columnMask = (1 << numColumns) - 1;
-  const emptyNow = i8x16.eq(lengths, zero);
-  // a column empty in the base and filled now: the canonical order may change
-  if ((i8x16.bitmask(v128.andnot(i8x16.eq(before, zero), emptyNow)) & columnMask) != 0) {
+  const filled = v128.andnot(i8x16.eq(v128.load(header), zero), i8x16.eq(v128.load(p + OFF_LENGTHS), zero));
+  if ((i8x16.bitmask(filled) & ((1 << numColumns) - 1)) != 0) {
     childKeySpliced = false;
     encodeKey(p, out);
     return;
   }
   childKeySpliced = true;
-  let changed = i8x16.bitmask(v128.not(i8x16.eq(lengths, before))) & columnMask;
-  const empties = popcnt(i8x16.bitmask(emptyNow) & columnMask);
-  let acc: u64 = 0;
-  let bits: u64 = 0;
-  let at = out;
-  // the base's bits from `from` on are the next symbols, up to the next changed column
-  let from = 0;
-  while (true) {
-    let c = numColumns;
-    let until = <i32>load<u16>(BASE_OFFSET + (<usize>MAX_COLUMNS << 1)); // the end of the base's columns
-    if (changed != 0) {
-      c = ctz(changed);
-      changed &= changed - 1;
-      until = <i32>load<u16>(BASE_OFFSET + (<usize>c << 1));
-    }
-    // the unchanged columns before c: at the key's start as whole words (no
-    // shift), else in pieces of up to 56 bits
-    if (from == 0 && until > 0) {
-      const words = until >> 6;
-      for (let w = 0; w < words; w++) store<u64>(out + (<usize>w << 3), load<u64>(BASE_KEY + (<usize>w << 3)));
-      at = out + (<usize>words << 3);
-      bits = <u64>(until & 63);
-      acc = bits > 0 ? load<u64>(BASE_KEY + (<usize>words << 3)) & ((<u64>1 << bits) - 1) : 0;
-      from = until;
-    }
-    while (from < until) {
-      const left = until - from;
-      const width = <u64>(left < 56 ? left : 56);
-      const v = (load<u64>(BASE_KEY + <usize>(from >> 3)) >> <u64>(from & 7)) & ((<u64>1 << width) - 1);
-      acc |= v << bits;
-      bits += width;
-      if (bits >= 64) {
-        store<u64>(at, acc);
-        at += 8;
-        bits -= 64;
-        acc = bits > 0 ? v >> (width - bits) : 0;
-      }
-      from += <i32>width;
-    }
-    if (c >= numColumns) break;
-    // column c changed: its cards and a 0, as encodeKey (nothing when it emptied:
-    // its 0 goes with the empty columns')
-    const was = <i32>load<u8>(header + c);
-    from = until + (was + 1) * 6;
+  let at = KEY_SYMBOLS;
+  let empties = 0;
+  const columns = numColumns;
+  for (let c = 0; c < columns; c++) {
     const n = columnLength(p, c);
-    if (n == 0) continue;
+    if (n == 0) {
+      empties++;
+      continue;
+    }
     const base = p + OFF_CARDS + c * COLUMN_STRIDE;
-    for (let i = 0; i < n; i += 8) {
-      const left = n - i;
-      const count = left < 8 ? left : 8;
-      const v = packSymbols(load<u64>(base + i), count);
-      const width = <u64>(left < 8 ? count * 6 + 6 : count * 6);
-      acc |= v << bits;
-      bits += width;
-      if (bits >= 64) {
-        store<u64>(at, acc);
-        at += 8;
-        bits -= 64;
-        acc = bits > 0 ? v >> (width - bits) : 0;
-      }
-    }
-    if ((n & 7) == 0) {
-      bits += 6;
-      if (bits >= 64) {
-        store<u64>(at, acc);
-        at += 8;
-        bits -= 64;
-        acc = 0;
-      }
-    }
+    // The column's stride (COLUMN_STRIDE) holds the bytes read past its end.
+    for (let i = 0; i < n; i += 16) v128.store(at + i, v128.load(base + i));
+    store<u8>(at + n, 0);
+    at += n + 1;
   }
-  // the empty columns' zeros, the cells descending, the padding: as encodeKey
-  bits += <u64>(empties * 6);
-  while (bits >= 64) {
-    store<u64>(at, acc);
-    at += 8;
-    bits -= 64;
-    acc = 0;
-  }
-  let cells: u64 = 0;
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0) cells |= (<u64>1) << <u64>card;
-  }
-  while (cells != 0) {
-    const card = 63 - clz(cells);
-    cells ^= (<u64>1) << card;
-    acc |= card << bits;
-    bits += 6;
-    if (bits >= 64) {
-      store<u64>(at, acc);
-      at += 8;
-      bits -= 64;
-      acc = bits > 0 ? card >> (6 - bits) : 0;
-    }
-  }
-  const end = out + KEY_BYTES;
-  while (at < end) {
-    store<u64>(at, acc);
-    at += 8;
-    acc = 0;
-  }
+  finishKeySymbols(p, at, empties, out);
 }
 
 // @ts-ignore: decorator

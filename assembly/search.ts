@@ -29,7 +29,7 @@ import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
   copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey, sendHome,
-  setKeyBase, encodeChildKey, childKeySpliced,
+  encodeChildKey, childKeySpliced,
 } from './position';
 import { resetArena, arenaBytesUsed, allocate } from './arena';
 import {
@@ -1128,7 +1128,7 @@ function addChild(parent: u32, move: u32): bool {
     // the compact key redoes only the columns the move changed (castle-key.ts)
     if (compactLayout) encodeCompactChild(child, SAVED_HEADER, parent, key);
     else if (pooledMode) encodeStateKey(child, key);
-    else encodeChildKey(child, SAVED_HEADER, key); // spliced from the parent's key (expandChildren's setKeyBase)
+    else encodeChildKey(child, SAVED_HEADER, key); // PARENT was decoded from its key (expandStored): canonical column order
     const hash = hashStateKey(key);
     store<u32>(BATCH_HASH + (<usize>k << 2), hash);
     const won = isWon(child);
@@ -1354,9 +1354,6 @@ function expandChildren(parent: u32, fromParent: bool): bool {
   if (batching) measureRuns(p);
   else measure(p, fromParent);
   saveHeader(p);
-  // the eager phase's PARENT was decoded from its key (expandStored): the
-  // children's keys are spliced from it (position.ts encodeChildKey)
-  if (batching && !compactLayout && !pooledMode) setKeyBase(recordKey(recordAt(parent)), SAVED_HEADER);
   measuredHeld = parent;
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
@@ -1846,7 +1843,6 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
     lazyHeld = root;
     heldStale = false;
     heldSorted = false; // the deal's column order
-    keyBaseRecord = 0;
     if (!expand(root, false)) return false;
   } else {
     measure(PARENT, false);
@@ -1991,16 +1987,14 @@ let lazyHeld: u32 = 0;
 let heldStale: bool = false;
 /**
  * Whether PARENT, as `lazyHeld`'s position, has its non-empty columns in
- * canonical order (position.ts `setKeyBase`'s precondition), so that the
- * keys of the moves played on it can be spliced from `lazyHeld`'s key
- * (`encodeChildKey`): true after a rebuild from the key (`decodeKey`), and
- * for a position made from such a one whose key was spliced (no empty column
- * filled); false for the start position (the deal's column order) and after
- * a full encode.
+ * canonical order (position.ts `encodeChildKey`'s precondition), so that the
+ * keys of the moves played on it need no sort of the columns: true after a
+ * rebuild from the key (`decodeKey`), and for a position made from such a
+ * one by `encodeChildKey` without its fallback (no empty column filled);
+ * false for the start position (the deal's column order) and after a full
+ * encode.
  */
 let heldSorted: bool = false;
-/** The record `setKeyBase` was last given in the lazy phase; 0 when PARENT changed since. */
-let keyBaseRecord: u32 = 0;
 /** Pending moves dropped on a filter hit and not yet checked by their keys (pending.ts ENT_SKIPPED). */
 let skippedCount: u32 = 0;
 /** Pending moves the last solve dropped on a filter hit (a statistic). */
@@ -2051,7 +2045,6 @@ function takeEntry(ent: usize, parent: u32): bool {
     heldStale = false;
     measuredHeld = 0; // canonical column order now, not the measured one
     heldSorted = true;
-    keyBaseRecord = 0;
   }
   copyHeader(POP_HEADER, PARENT);
   if (measuredHeld == parent) applyMeasuredMove(PARENT, word);
@@ -2060,14 +2053,10 @@ function takeEntry(ent: usize, parent: u32): bool {
   // move (addChild); without it the closure is known to move nothing (the
   // parent is closed and `exposedCard` could not start one), so it is skipped.
   if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
-  // the result's key spliced from the parent's when PARENT is in canonical order
+  // the result's key without a sort of the columns when PARENT is in canonical order
   const splice = heldSorted && !compactLayout && !pooledMode;
   let index: u32 = 0;
   if (splice) {
-    if (keyBaseRecord != parent) {
-      setKeyBase(recordKey(recordAt(parent)), POP_HEADER);
-      keyBaseRecord = parent;
-    }
     encodeChildKey(PARENT, POP_HEADER, KEY);
     index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
   } else {
@@ -2088,7 +2077,6 @@ function takeEntry(ent: usize, parent: u32): bool {
   }
   lazyHeld = index;
   heldSorted = splice && childKeySpliced;
-  keyBaseRecord = 0;
   statesExpanded++;
   parentDepth = moveDepth(word);
   repeatCard = repeatCardOf(word);
@@ -2169,7 +2157,7 @@ function handOver(): bool {
   activeScans = ruleScans;
   clearOpenLists();
   let held: u32 = 0;
-  // the results' keys are spliced from their parents' (PARENT decoded from the key: canonical order)
+  // the results' keys need no sort of the columns (PARENT decoded from its key: canonical order)
   const splice = !compactLayout && !pooledMode;
   for (let item: u32 = 1; item <= entries; item++) {
     if (mustStopAtEntry(item)) return false;
@@ -2179,14 +2167,11 @@ function handOver(): bool {
     else if (entryMove(ent) & DONE) continue;
     const word = entryMove(ent) & ~DONE;
     const parent = entryParent(ent);
-    let newParent = false;
     if (parent != held) {
       decodeStateKey(recordKey(recordAt(parent)), PARENT);
       held = parent;
-      newParent = true;
     }
     saveHeader(PARENT);
-    if (newParent && splice) setKeyBase(recordKey(recordAt(parent)), SAVED_HEADER);
     if (!applyMove(PARENT, word)) unreachable();
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
     let index: u32 = 0;
