@@ -448,6 +448,39 @@ function sortCells(p: usize): i32 {
 }
 
 /**
+ * The symbols of a key as bytes, for `encodeKey`: at most 63 used, then
+ * room for the 16-byte stores that run past them (128 bytes in all).
+ */
+const KEY_SYMBOLS: usize = memory.data(128, 16);
+
+/**
+ * Packs the 64 symbol bytes at KEY_SYMBOLS (each below 64) into the
+ * KEY_BYTES = 48 bytes of a key at `out`, 6 bits each, the first in the
+ * lowest bits: per 32-bit lane four bytes into 24 bits, then the three low
+ * bytes of the four lanes gathered into 12 (`i8x16.swizzle`). Writes only
+ * the 48 bytes at `out`.
+ */
+// @ts-ignore: decorator
+@inline function packKeySymbols(out: usize): void {
+  const gather = i8x16(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  for (let t = 0; t < 4; t++) {
+    const x = v128.load(KEY_SYMBOLS + <usize>(t << 4));
+    const y = v128.or(
+      v128.or(v128.and(x, i32x4.splat(0x3f)), v128.and(i32x4.shr_u(x, 2), i32x4.splat(0xfc0))),
+      v128.or(v128.and(i32x4.shr_u(x, 4), i32x4.splat(0x3f000)), v128.and(i32x4.shr_u(x, 6), i32x4.splat(0xfc0000))),
+    );
+    const z = i8x16.swizzle(y, gather);
+    if (t < 3) {
+      // bytes 12..15 of this store are zero and overwritten by the next group
+      v128.store(out + <usize>(t * 12), z);
+    } else {
+      store<u64>(out + 36, i64x2.extract_lane(z, 0));
+      store<u32>(out + 44, i32x4.extract_lane(z, 2));
+    }
+  }
+}
+
+/**
  * Column of each deepest card, for `encodeKey` (only the cards of its mask are read).
  */
 const DEEPEST_OWNER: usize = memory.data(64);
@@ -462,9 +495,9 @@ const DEEPEST_OWNER: usize = memory.data(64);
  * game every card is unique, so the deepest cards of the non-empty columns,
  * as bits of a u64, are taken in ascending order with `ctz` (DEEPEST_OWNER
  * names each one's column), the empty columns' zeros follow, and the cells
- * come out descending with `clz`. A column's cards go in eight at a time
- * (`packSymbols`) into a 64-bit accumulator, its terminating 0 with its last
- * chunk; a full word is stored and the bits that did not fit start the next.
+ * come out descending with `clz`. The symbols are laid out as bytes first
+ * (KEY_SYMBOLS: a column's cards copied 16 bytes at a time, its 0 after
+ * them), then packed into 6 bits each by SIMD (`packKeySymbols`).
  * The pooled game (two cards may share a byte) keeps the sorting encoder,
  * `encodeKeySorted`. Same bytes either way (checked on nine presets against
  * the sorting encoder, docs/engine.md).
@@ -486,51 +519,34 @@ export function encodeKey(p: usize, out: usize): void {
       deep |= (<u64>1) << <u64>card;
     }
   }
-  let acc: u64 = 0;
-  let bits: u64 = 0;
-  let at = out;
+  // each column's cards and its 0, in canonical order: 16 bytes at a time,
+  // the bytes copied past its end overwritten by its 0 and what follows
+  let at = KEY_SYMBOLS;
   while (deep != 0) {
     const c = <i32>load<u8>(DEEPEST_OWNER + <usize>ctz(deep));
     deep &= deep - 1;
     const n = columnLength(p, c);
     const base = p + OFF_CARDS + c * COLUMN_STRIDE;
     // The column's stride (COLUMN_STRIDE) holds the bytes read past its end.
-    for (let i = 0; i < n; i += 8) {
-      const left = n - i;
-      const count = left < 8 ? left : 8;
-      const v = packSymbols(load<u64>(base + i), count);
-      // the last chunk of fewer than 8 cards carries the terminating 0 (v is zero above its cards)
-      const width = <u64>(left < 8 ? count * 6 + 6 : count * 6);
-      acc |= v << bits;
-      bits += width;
-      if (bits >= 64) {
-        store<u64>(at, acc);
-        at += 8;
-        bits -= 64;
-        acc = bits > 0 ? v >> (width - bits) : 0;
-      }
-    }
-    if ((n & 7) == 0) {
-      // a full last chunk: the terminating 0 on its own
-      bits += 6;
-      if (bits >= 64) {
-        store<u64>(at, acc);
-        at += 8;
-        bits -= 64;
-        acc = 0;
-      }
-    }
+    for (let i = 0; i < n; i += 16) v128.store(at + i, v128.load(base + i));
+    store<u8>(at + n, 0);
+    at += n + 1;
   }
-  // each empty column is its terminating 0 alone
-  for (let e = 0; e < empties; e++) {
-    bits += 6;
-    if (bits >= 64) {
-      store<u64>(at, acc);
-      at += 8;
-      bits -= 64;
-      acc = 0;
-    }
-  }
+  finishKeySymbols(p, at, empties, out);
+}
+
+/**
+ * The end of `encodeKey` and `encodeChildKey`: after the columns' symbols
+ * (KEY_SYMBOLS up to `at`), the `empties` empty columns' zeros (at most
+ * MAX_COLUMNS), the cards in the free cells descending, zeros up to the 64th
+ * symbol, all packed into the key at `out` (`packKeySymbols`).
+ */
+// @ts-ignore: decorator
+@inline function finishKeySymbols(p: usize, columnsEnd: usize, empties: i32, out: usize): void {
+  const zero = v128.splat<i8>(0);
+  let at = columnsEnd;
+  v128.store(at, zero);
+  at += empties;
   let cells: u64 = 0;
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
@@ -539,22 +555,15 @@ export function encodeKey(p: usize, out: usize): void {
   while (cells != 0) {
     const card = 63 - clz(cells);
     cells ^= (<u64>1) << card;
-    acc |= card << bits;
-    bits += 6;
-    if (bits >= 64) {
-      store<u64>(at, acc);
-      at += 8;
-      bits -= 64;
-      acc = bits > 0 ? card >> (6 - bits) : 0;
-    }
+    store<u8>(at, <u8>card);
+    at++;
   }
-  // the last 0 needs no bits of its own: the rest of the key is zero
-  const end = out + KEY_BYTES;
-  while (at < end) {
-    store<u64>(at, acc);
-    at += 8;
-    acc = 0;
-  }
+  // the cells' 0 and the rest of the 64 symbols
+  v128.store(at, zero);
+  v128.store(at, zero, 16);
+  v128.store(at, zero, 32);
+  v128.store(at, zero, 48);
+  packKeySymbols(out);
 }
 
 /**
@@ -609,6 +618,60 @@ function encodeKeySorted(p: usize, out: usize): void {
   }
 }
 
+/**
+ * Whether the last `encodeChildKey` took the columns in their physical
+ * order (true) or, because the move filled a column that was empty in the
+ * parent, encoded the key by `encodeKey` (false: the child's physical
+ * column order may not be canonical, so it cannot be a parent of
+ * `encodeChildKey` in its own physical order).
+ */
+export let childKeySpliced: bool = false;
+
+/**
+ * Writes the canonical key of `p` (KEY_BYTES bytes at `out`, byte for byte
+ * `encodeKey(p, out)`) when `p` was made in place from a parent whose
+ * non-empty columns, in physical order 0, 1, ..., have ascending deepest
+ * cards (`decodeKey` gives such a position: its columns in canonical
+ * order), `header` the parent's header (its column lengths, as search.ts's
+ * SAVED_HEADER). The caller guarantees that precondition; it is not checked.
+ *
+ * A move and the auto-moves after it take cards only off a column's top and
+ * put them on another's, so a column that was not empty keeps its deepest
+ * card or empties: the non-empty columns are still in canonical order in
+ * their physical order, and the key needs no sort (no `ctz` over the
+ * deepest cards, as `encodeKey`). When a column that was empty in the
+ * parent holds cards now, its deepest card may belong anywhere in the
+ * order: the key is then encoded by `encodeKey` (`childKeySpliced` false,
+ * found by one SIMD compare of the two headers' lengths).
+ * Not for the pooled game (two pooled columns may share a deepest card byte).
+ */
+export function encodeChildKey(p: usize, header: usize, out: usize): void {
+  const zero = v128.splat<i8>(0);
+  const filled = v128.andnot(i8x16.eq(v128.load(header), zero), i8x16.eq(v128.load(p + OFF_LENGTHS), zero));
+  if ((i8x16.bitmask(filled) & ((1 << numColumns) - 1)) != 0) {
+    childKeySpliced = false;
+    encodeKey(p, out);
+    return;
+  }
+  childKeySpliced = true;
+  let at = KEY_SYMBOLS;
+  let empties = 0;
+  const columns = numColumns;
+  for (let c = 0; c < columns; c++) {
+    const n = columnLength(p, c);
+    if (n == 0) {
+      empties++;
+      continue;
+    }
+    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+    // The column's stride (COLUMN_STRIDE) holds the bytes read past its end.
+    for (let i = 0; i < n; i += 16) v128.store(at + i, v128.load(base + i));
+    store<u8>(at + n, 0);
+    at += n + 1;
+  }
+  finishKeySymbols(p, at, empties, out);
+}
+
 // @ts-ignore: decorator
 @inline function readSymbol(key: usize, bit: i32): i32 {
   const word = bit >> 6;
@@ -618,8 +681,79 @@ function encodeKeySorted(p: usize, out: usize): void {
   return <i32>(v & 63);
 }
 
-/** Rebuilds a position (columns in canonical order) from its key. */
+/**
+ * The symbols of a key as bytes (`decodeKey`): 64 bytes, then 64 bytes of
+ * slack that the 16-byte copies of a column may read.
+ */
+const SYMBOLS: usize = memory.data(128, 16);
+
+/**
+ * Rebuilds a position (columns in canonical order) from its key: column c
+ * of `p` is the key's c-th column (empty columns last), the free cells its
+ * cards descending then zeros (all MAX_CELLS), the foundations those the key
+ * implies.
+ *
+ * Outside the pooled game with SIMD: the 64 six-bit symbols are unpacked
+ * into bytes sixteen at a time (each three bytes of the key into one 32-bit
+ * lane, then each symbol shifted to its byte), the zero symbols (the ends of
+ * the columns and of the cells) become one u64 mask, and each column is
+ * copied 16 bytes at a time between two of them. Every card not in play is
+ * on its foundation, and a foundation holds its suit's ranks 1..f in order,
+ * so the cards of suit s in play are exactly f + 1..13: f = 13 - their
+ * count, counted by suit on the unpacked bytes. The pooled game (several
+ * suits share a card byte) keeps the symbol-by-symbol decoder
+ * (`decodeKeyScalar`).
+ */
 export function decodeKey(key: usize, p: usize): void {
+  if (pooledMode) {
+    decodeKeyScalar(key, p);
+    return;
+  }
+  const low6 = i32x4.splat(0x3f);
+  const zero = v128.splat<i8>(0);
+  const three = v128.splat<i8>(3);
+  let zeros: u64 = 0;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  for (let t = 0; t < 4; t++) {
+    // symbols 16t..16t+15 are in key bytes 12t..12t+11; the last group is read from byte 32 so as not to pass the key's end
+    let x = t < 3
+      ? i8x16.swizzle(v128.load(key + <usize>(t * 12)), i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1))
+      : i8x16.swizzle(v128.load(key + 32), i8x16(4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1));
+    x = v128.or(
+      v128.or(v128.and(x, low6), v128.and(i32x4.shl(x, 2), i32x4.splat(0x3f00))),
+      v128.or(v128.and(i32x4.shl(x, 4), i32x4.splat(0x3f0000)), v128.and(i32x4.shl(x, 6), i32x4.splat(0x3f000000))),
+    );
+    v128.store(SYMBOLS + <usize>(t << 4), x);
+    const isZero = i8x16.eq(x, zero);
+    zeros |= (<u64>i8x16.bitmask(isZero)) << <u64>(t << 4);
+    const suit = v128.andnot(v128.and(x, three), isZero);
+    const inPlay = v128.not(isZero);
+    s0 += popcnt(i8x16.bitmask(v128.and(i8x16.eq(suit, zero), inPlay)));
+    s1 += popcnt(i8x16.bitmask(i8x16.eq(suit, v128.splat<i8>(1))));
+    s2 += popcnt(i8x16.bitmask(i8x16.eq(suit, v128.splat<i8>(2))));
+    s3 += popcnt(i8x16.bitmask(i8x16.eq(suit, three)));
+  }
+  let at = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const end = <i32>ctz(zeros >> <u64>at) + at;
+    const n = end - at;
+    const dst = p + OFF_CARDS + c * COLUMN_STRIDE;
+    const src = SYMBOLS + <usize>at;
+    for (let i = 0; i < n; i += 16) v128.store(dst + i, v128.load(src + i));
+    setColumnLength(p, c, n);
+    at = end + 1;
+  }
+  // the cells: the symbols up to the next zero (at most MAX_CELLS = 8), the rest zeros
+  const cells = <i32>ctz(zeros >> <u64>at);
+  store<u64>(p + OFF_CELLS, cells >= 8 ? load<u64>(SYMBOLS + <usize>at) : load<u64>(SYMBOLS + <usize>at) & ((<u64>1 << <u64>(cells << 3)) - 1));
+  store<u32>(p + OFF_FOUNDATIONS, <u32>(13 - s0) | (<u32>(13 - s1) << 8) | (<u32>(13 - s2) << 16) | (<u32>(13 - s3) << 24));
+}
+
+/** `decodeKey` symbol by symbol: the pooled game's decoder (and the reference the SIMD one was checked against). */
+function decodeKeyScalar(key: usize, p: usize): void {
   let bit = 0;
   let present: u64 = 0;
   for (let c = 0; c < numColumns; c++) {

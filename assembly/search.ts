@@ -29,6 +29,7 @@ import {
   POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
   copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey, sendHome,
+  encodeChildKey, childKeySpliced,
 } from './position';
 import { resetArena, arenaBytesUsed, allocate } from './arena';
 import {
@@ -1126,7 +1127,8 @@ function addChild(parent: u32, move: u32): bool {
     const key = BATCH_KEYS + <usize>k * KEY_BYTES;
     // the compact key redoes only the columns the move changed (castle-key.ts)
     if (compactLayout) encodeCompactChild(child, SAVED_HEADER, parent, key);
-    else encodeStateKey(child, key);
+    else if (pooledMode) encodeStateKey(child, key);
+    else encodeChildKey(child, SAVED_HEADER, key); // PARENT was decoded from its key (expandStored): canonical column order
     const hash = hashStateKey(key);
     store<u32>(BATCH_HASH + (<usize>k << 2), hash);
     const won = isWon(child);
@@ -1840,6 +1842,7 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
     }
     lazyHeld = root;
     heldStale = false;
+    heldSorted = false; // the deal's column order
     if (!expand(root, false)) return false;
   } else {
     measure(PARENT, false);
@@ -1982,6 +1985,16 @@ function lazySearch(): void {
  */
 let lazyHeld: u32 = 0;
 let heldStale: bool = false;
+/**
+ * Whether PARENT, as `lazyHeld`'s position, has its non-empty columns in
+ * canonical order (position.ts `encodeChildKey`'s precondition), so that the
+ * keys of the moves played on it need no sort of the columns: true after a
+ * rebuild from the key (`decodeKey`), and for a position made from such a
+ * one by `encodeChildKey` without its fallback (no empty column filled);
+ * false for the start position (the deal's column order) and after a full
+ * encode.
+ */
+let heldSorted: bool = false;
 /** Pending moves dropped on a filter hit and not yet checked by their keys (pending.ts ENT_SKIPPED). */
 let skippedCount: u32 = 0;
 /** Pending moves the last solve dropped on a filter hit (a statistic). */
@@ -2031,6 +2044,7 @@ function takeEntry(ent: usize, parent: u32): bool {
     lazyHeld = parent;
     heldStale = false;
     measuredHeld = 0; // canonical column order now, not the measured one
+    heldSorted = true;
   }
   copyHeader(POP_HEADER, PARENT);
   if (measuredHeld == parent) applyMeasuredMove(PARENT, word);
@@ -2039,7 +2053,15 @@ function takeEntry(ent: usize, parent: u32): bool {
   // move (addChild); without it the closure is known to move nothing (the
   // parent is closed and `exposedCard` could not start one), so it is skipped.
   if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
-  const index = findOrInsertPosition(PARENT, KEY, parent, word | DONE);
+  // the result's key without a sort of the columns when PARENT is in canonical order
+  const splice = heldSorted && !compactLayout && !pooledMode;
+  let index: u32 = 0;
+  if (splice) {
+    encodeChildKey(PARENT, POP_HEADER, KEY);
+    index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
+  } else {
+    index = findOrInsertPosition(PARENT, KEY, parent, word | DONE);
+  }
   if (index == 0) {
     insertFailed();
     return false;
@@ -2054,6 +2076,7 @@ function takeEntry(ent: usize, parent: u32): bool {
     expandHash = hash;
   }
   lazyHeld = index;
+  heldSorted = splice && childKeySpliced;
   statesExpanded++;
   parentDepth = moveDepth(word);
   repeatCard = repeatCardOf(word);
@@ -2134,6 +2157,8 @@ function handOver(): bool {
   activeScans = ruleScans;
   clearOpenLists();
   let held: u32 = 0;
+  // the results' keys need no sort of the columns (PARENT decoded from its key: canonical order)
+  const splice = !compactLayout && !pooledMode;
   for (let item: u32 = 1; item <= entries; item++) {
     if (mustStopAtEntry(item)) return false;
     const ent = entryAt(item);
@@ -2149,7 +2174,13 @@ function handOver(): bool {
     saveHeader(PARENT);
     if (!applyMove(PARENT, word)) unreachable();
     if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
-    const index = findOrInsertPosition(PARENT, KEY, parent, word);
+    let index: u32 = 0;
+    if (splice) {
+      encodeChildKey(PARENT, SAVED_HEADER, KEY);
+      index = findOrInsert(KEY, hashKey(KEY), parent, word);
+    } else {
+      index = findOrInsertPosition(PARENT, KEY, parent, word);
+    }
     if (index == 0) {
       insertFailed();
       return false;
