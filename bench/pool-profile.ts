@@ -6,13 +6,16 @@
  * The workers run bench/profile-worker.ts (the real worker under an
  * inspector profile) and write DIR/worker-<n>.cpuprofile; `--cpu-prof`
  * writes the main thread's. `node bench/cpuprofile-top.ts FILE` prints the
- * self time by function. Also prints the CPU ms a deal of the whole process.
+ * self time by function. Also prints the CPU ms a deal of the whole process
+ * and of each thread (`--single`: one engine on the main thread, for the
+ * same split of the single run).
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { loadavg } from 'node:os';
+import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { createPool } from '../server/pool.js';
@@ -25,8 +28,12 @@ const opts = new Command()
   .option('--out <dir>', 'where the worker profiles go', 'prof')
   .option('--plain', 'the real worker, no profiles: only the CPU figures')
   .option('--worker <file>', 'with --plain: this worker file (e.g. dist/server/worker.js, compiled, as production runs it)')
+  .option('--verbose', 'also print each thread')
+  .option('--packed', 'with --per-task above 1: pool.solveManyPacked (moves left packed, as the batch stores take them)')
+  .option('--from <n>', 'first MS deal', positiveInt, 1)
+  .option('--single', 'one engine on the main thread instead of the pool (engine.solve, as the bench\'s single run): the same CPU split by thread')
   .parse()
-  .opts<{ to: number; perTask: number; threads: number; out: string; plain?: boolean; worker?: string }>();
+  .opts<{ from: number; to: number; perTask: number; threads: number; out: string; plain?: boolean; worker?: string; single?: boolean; verbose?: boolean; packed?: boolean }>();
 
 /** CPU ms of each thread of this process so far (Linux: /proc/self/task/<tid>/stat, 10 ms ticks), by thread name. */
 function threadCpuMs(): { tid: string; name: string; ms: number }[] {
@@ -39,11 +46,42 @@ function threadCpuMs(): { tid: string; name: string; ms: number }[] {
   });
 }
 
+/**
+ * Prints the run's CPU ms a deal (whole process) and deals/s, then by thread
+ * since `before`: the main thread, the `workers` busiest others (the pool's
+ * workers; 0 for the single run) and the rest (V8's helper threads: garbage
+ * collection and compilation of every isolate), and with `--verbose` each thread.
+ */
+function report(cpu: NodeJS.CpuUsage, wallMs: number, before: Map<string, number>, what: string, workers: number): void {
+  const n = deals.length;
+  const used = threadCpuMs().map((t) => ({ ...t, ms: t.ms - (before.get(t.tid) ?? 0) }));
+  const main = used.find((t) => t.tid === String(process.pid))?.ms ?? 0;
+  const others = used.filter((t) => t.tid !== String(process.pid)).sort((a, b) => b.ms - a.ms);
+  const mine = others.slice(0, workers).map((t) => t.ms);
+  const rest = others.slice(workers).reduce((sum, t) => sum + t.ms, 0);
+  const f = (ms: number) => (ms / n).toFixed(3);
+  console.log(
+    `${n} deals, ${what}: ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} CPU ms a deal, ${(n / (wallMs / 1000)).toFixed(0)} deals/s, load ${loadavg()[0].toFixed(1)}; ` +
+      `by thread: main ${f(main)}${workers > 0 ? `, workers ${f(mine.reduce((a, b) => a + b, 0))} (${mine.map(f).join(' + ')})` : ''}, other ${f(rest)}`,
+  );
+  if (opts.verbose) for (const t of used) if (t.ms >= 20) console.log(`  thread ${t.tid} ${t.name}: ${t.ms} CPU ms = ${f(t.ms)} a deal`);
+}
+
 const out = resolve(opts.out);
 mkdirSync(out, { recursive: true });
 const deals: Deal[] = [];
-for (let n = 1; n <= opts.to; n++) deals.push(resolveDeal({ game: 'freecell', numbering: 'ms', deal: n }));
+for (let n = opts.from; n <= opts.to; n++) deals.push(resolveDeal({ game: 'freecell', numbering: 'ms', deal: n }));
 const limits = { maxStates: 5_000_000, timeoutMs: 30_000 };
+if (opts.single) {
+  const engine = Engine.instantiate(await loadEngineModule());
+  engine.solve(deals[0], limits);
+  const before = new Map(threadCpuMs().map((t) => [t.tid, t.ms]));
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (const deal of deals) engine.solve(deal, limits);
+  report(process.cpuUsage(cpu0), performance.now() - t0, before, 'single engine', 0);
+  process.exit(0);
+}
 const pool = createPool({
   module: await loadEngineModule(),
   threads: opts.threads,
@@ -60,16 +98,11 @@ await Promise.all(
       const from = next;
       next = Math.min(deals.length, next + opts.perTask);
       if (opts.perTask === 1) await pool.solve(deals[from], limits);
+      else if (opts.packed) await pool.solveManyPacked(deals.slice(from, next), limits);
       else await pool.solveMany(deals.slice(from, next), limits);
     }
   }),
 );
-const cpu = process.cpuUsage(cpu0);
-const wall = performance.now() - t0;
-console.log(`${deals.length} deals, ${opts.perTask} a task: ${((cpu.user + cpu.system) / 1000 / deals.length).toFixed(3)} CPU ms a deal, ${(deals.length / (wall / 1000)).toFixed(0)} deals/s`);
-for (const t of threadCpuMs()) {
-  const ms = t.ms - (threads0.get(t.tid) ?? 0);
-  if (ms >= 20) console.log(`  thread ${t.tid} ${t.name}: ${ms} CPU ms = ${(ms / deals.length).toFixed(3)} a deal`);
-}
+report(process.cpuUsage(cpu0), performance.now() - t0, threads0, `pool x${opts.threads}, ${opts.perTask} a task`, opts.threads);
 if (!opts.plain) await Promise.all(Array.from({ length: opts.threads }, (_, i) => pool.solve({ ...deals[0], profileOut: join(out, `worker-${i}.cpuprofile`) } as Deal, limits)));
 await pool.close();

@@ -12,7 +12,8 @@
  *  (b) pool: the service's Piscina pool (`createPool`), all deals submitted with
  *      at most 2 × threads tasks in flight (below the pool's queue limit);
  *      one deal a task (as POST /v1/solve), or `--per-task n` deals a task
- *      through `pool.solveMany` (as batches hand out quick deals).
+ *      through `pool.solveMany` (as batches hand out quick deals; with
+ *      `--packed`, `pool.solveManyPacked`: the moves stay bytes).
  * Deals are generated (and validated, as the API does) before the clock starts;
  * engine compilation, pool start-up and a warm-up round are not timed either.
  *
@@ -50,7 +51,8 @@ import { loadEngineModule } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import { defaultNumbering, requirePreset } from '../client-sdk/api/request.js';
 import { NUMBERINGS, type Numbering } from '../client-sdk/core/rules.js';
-import type { SolveLimits } from '../client-sdk/core/solve-types.js';
+import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
+import { PACKED_MOVE_BYTES } from '../client-sdk/core/moves.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
@@ -88,6 +90,7 @@ interface BenchOptions {
   optimizeMs?: number;
   optimizeCpu?: boolean;
   perTask: number;
+  packed?: boolean;
 }
 
 function parseOptions(): BenchOptions {
@@ -105,6 +108,7 @@ function parseOptions(): BenchOptions {
     .option('--skip-single', 'skip the single-engine run')
     .option('--skip-pool', 'skip the pool run')
     .option('--per-task <n>', 'deals per pool task (pool.solveMany, as batches hand out quick deals); 1 = one a task, as POST /v1/solve', positiveInt, 1)
+    .option('--packed', 'with --per-task above 1: pool.solveManyPacked, the moves left as bytes (no move objects on the main thread)')
     .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
     .option('--optimize-ms <n>', 'shorten every solution for this many ms (optimize: "length"); default: the first solution', positiveInt)
     .option('--optimize-cpu', 'count --optimize-ms in CPU time of this process, not wall time (single run only: a shared machine then gives each deal the same work)')
@@ -417,6 +421,14 @@ function threadSplit(before: Map<string, number>, after: Map<string, number>, th
   };
 }
 
+/** `rowFromOutcome` of a `solveManyPacked` answer: moves counted from their bytes (`packMoves`: byte 5 of each is the auto flag). */
+function rowFromPacked(deal: number, outcome: SolveOutcome, moves: Uint8Array): DealRow {
+  let noAuto = 0;
+  for (let o = 5; o < moves.length; o += PACKED_MOVE_BYTES) if (moves[o] === 0) noAuto++;
+  const row = rowFromOutcome(deal, outcome, outcome.stats.elapsedMs);
+  return { ...row, moves: moves.length / PACKED_MOVE_BYTES, movesNoAuto: noAuto, firstNoAuto: noAuto };
+}
+
 async function runPool(
   set: PreparedSet,
   limits: SolveLimits,
@@ -425,6 +437,7 @@ async function runPool(
   sampler: RssSampler,
   optimize?: ShortenOptions,
   perTask = 1,
+  packed = false,
 ): Promise<RunMeasure & { threadCpuMs?: ThreadSplit }> {
   const pool = createPool({ module, threads });
   try {
@@ -452,6 +465,15 @@ async function runPool(
     const several = async (from: number, to: number) => {
       const t0 = performance.now();
       try {
+        if (packed) {
+          // moves left packed (pool.solveManyPacked), as a store that keeps the bytes could take them
+          const answers = await pool.solveManyPacked(set.deals.slice(from, to), limits);
+          answers.forEach((answer, k) => {
+            const i = from + k;
+            rows[i] = answer instanceof Error ? rowFromError(set.numbers[i], answer, 0) : rowFromPacked(set.numbers[i], answer.outcome, answer.moves);
+          });
+          return;
+        }
         const answers = await pool.solveMany(set.deals.slice(from, to), limits);
         answers.forEach((answer, k) => {
           const i = from + k;
@@ -515,7 +537,7 @@ async function main(): Promise<void> {
     }
     if (!opts.skipPool) {
       collectGarbage();
-      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask);
+      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask, opts.packed === true);
       const s = summarise(set.label, 'pool', opts.threads, m, opts.perTask);
       summaries.push(s);
       perDeal[`${set.label} · pool`] = m.rows;

@@ -69,8 +69,8 @@ import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.j
 import {
   cancelledOutcome,
   claimPooledPass,
-  outcomeOf,
   packDeals,
+  unpackAnswers,
   FLAGS_BYTES,
   POOLED_CLAIM_INDEX,
   POOLED_ELSEWHERE,
@@ -79,10 +79,13 @@ import {
   RUNNING_ON_INDEX,
   STARTED_AT_BYTE,
   STOP_INDEX,
+  type SolveAnswer,
   type SolveTask,
   type SolveTaskResult,
   type SolverWorkerData,
+  type TaskFailure,
 } from './worker-protocol.js';
+import { unpackMoves } from '../client-sdk/core/moves.js';
 
 /** Default of `PoolOptions.helperPassAfterMs`, ms. */
 export const DEFAULT_HELPER_PASS_AFTER_MS = 2000;
@@ -189,6 +192,19 @@ export interface PoolOptions {
   /** Where pool-level errors (not tied to a task) are reported; default `log.error`. */
   onError?: (err: unknown) => void;
 }
+
+/**
+ * A deal's answer from `solveManyPacked`: the outcome with `moves` empty, and
+ * the moves packed (`packMoves` of client-sdk/core/moves.ts, 8 bytes a move;
+ * `unpackMoves` gives them back as objects). Empty bytes unless `solved`.
+ */
+export interface PackedOutcome {
+  outcome: SolveOutcome;
+  moves: Uint8Array;
+}
+
+/** The moves of an answer without a solution (`solveManyPacked`). */
+const NO_MOVES = new Uint8Array(0);
 
 /** Numbers for `/healthz`, `/metrics` and logs. */
 export interface PoolStats {
@@ -629,11 +645,34 @@ export class SolverPool {
   }
 
   /**
+   * `solveMany` with each solution's moves left packed (`packMoves` of
+   * client-sdk/core/moves.ts, 8 bytes a move), for a consumer that stores
+   * or counts them rather than reading them as objects (the batch stores
+   * pack them again): no move object is made on this thread. Each solution
+   * was replayed by the checker in the worker, as for `solve`.
+   * @returns per deal, in order: `{outcome, moves}` (`outcome.moves` empty,
+   *   `moves` empty unless solved), or that deal's `SolverError`.
+   * @throws as `solveMany`.
+   */
+  async solveManyPacked(deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal): Promise<(PackedOutcome | SolverError)[]> {
+    if (deals.length === 0) return [];
+    const packed = packDeals(deals, true);
+    const task: SolveTask = packed ? { packed, limits, stop: this.#takeFlags() } : { deals: [...deals], limits, stop: this.#takeFlags() };
+    const movesOut: Uint8Array[] = [];
+    const answer = await this.#run(task, limits.timeoutMs * deals.length, signal, deals.length, 'solve', movesOut);
+    this.#giveBackFlags(task.stop);
+    if (answer instanceof SolverError) throw answer;
+    return answer.map((outcome, i) => (outcome instanceof SolverError ? outcome : { outcome, moves: movesOut[i] ?? NO_MOVES }));
+  }
+
+  /**
    * Runs one task on a worker: the queue limit, the stop flag (cancel,
    * deadline backstop `allowedMs` from the task's start), the answer's
    * failures rebuilt as `SolverError`s, and one `onSettled` event per deal
    * (`count` deals). Resolves with the outcomes (or per-deal errors) in
-   * order, or with the one error that ended the whole task.
+   * order, or with the one error that ended the whole task. With
+   * `movesOut`, each answered deal's moves stay packed: `movesOut[i]` gets
+   * deal i's bytes (`packMoves` format) and its outcome's `moves` is empty.
    */
   async #run(
     task: SolveTask,
@@ -641,6 +680,7 @@ export class SolverPool {
     signal: AbortSignal | undefined,
     count: number,
     role: 'solve' | 'unsettled' | 'helper' = 'solve',
+    movesOut?: Uint8Array[],
   ): Promise<(SolveOutcome | SolverError)[] | SolverError> {
     const submitted = Date.now();
     // 'unsettled': the caller reports the solve itself; 'helper': a helper pass, neither reported nor counted
@@ -748,27 +788,36 @@ export class SolverPool {
         for (const outcome of outcomes) settle({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
         return outcomes;
       }
-      const answers = result.ok && result.many ? result.many : [result];
-      if (role !== 'helper') this.#completed += answers.length;
       // The backstop's stop ends the deal being solved (a timeout) and skips the rest (still cancelled: never tried).
       let timedOut = false;
-      return answers.map((answer) => {
-        if (!answer.ok) {
-          const { code, message, location, detail } = answer.error;
-          const error = new SolverError(code, message, location);
-          if (error.status >= 500) this.#log.error(`solver pool: solve failed (${code})`, detail ?? message);
-          settle({ error, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
-          return error;
-        }
-        const outcome = outcomeOf(answer);
+      const out: (SolveOutcome | SolverError)[] = [];
+      const onFailure = (_i: number, failure: TaskFailure['error']) => {
+        const { code, message, location, detail } = failure;
+        const error = new SolverError(code, message, location);
+        if (error.status >= 500) this.#log.error(`solver pool: solve failed (${code})`, detail ?? message);
+        settle({ error, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
+        out.push(error);
+      };
+      const onAnswer = (i: number, outcome: SolveOutcome, moves: Uint8Array) => {
         // A stop the pool requested for the deadline is a timeout, not a cancel.
         if (why === 'deadline' && !timedOut && outcome.verdict === 'unknown' && outcome.reason === 'cancelled') {
           outcome.reason = 'timeout';
           timedOut = true;
         }
+        // the caller's consumer takes the bytes (solveManyPacked), else the moves as objects
+        if (movesOut !== undefined) movesOut[i] = moves;
+        else outcome.moves = unpackMoves(moves);
         settle({ outcome, queuedMs: queuedMs(), totalMs: Date.now() - submitted });
-        return outcome;
-      });
+        out.push(outcome);
+      };
+      if ('packed' in result && result.packed !== undefined) {
+        unpackAnswers(result.packed, onAnswer, onFailure);
+      } else {
+        const answers: SolveAnswer[] = 'many' in result && result.many !== undefined ? result.many : [result as SolveAnswer];
+        answers.forEach((answer, i) => (answer.ok ? onAnswer(i, answer.outcome, answer.moves) : onFailure(i, answer.error)));
+      }
+      if (role !== 'helper') this.#completed += out.length;
+      return out;
     } catch (err) {
       if (killed && why === 'cancel') {
         // Cancelled and the worker had to go.

@@ -9,9 +9,9 @@
 import { threadId } from 'node:worker_threads';
 import { SolverError, type ErrorCode, type ErrorLocation } from '../client-sdk/core/errors.js';
 import type { ProofRequest } from '../client-sdk/core/proof/format.js';
-import { packMoves, unpackMoves } from '../client-sdk/core/moves.js';
+import { PACKED_MOVE_BYTES, packMoves, packMovesInto, unpackMoves } from '../client-sdk/core/moves.js';
 import type { Deal, Rules } from '../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
+import { UNKNOWN_REASONS, VERDICTS, type SolveLimits, type SolveOutcome } from '../client-sdk/core/solve-types.js';
 import type { ShortenOptions } from '../client-sdk/core/shorten.js';
 import type { SuitPools } from '../client-sdk/core/pools.js';
 
@@ -152,7 +152,7 @@ export interface PackedDeals {
   bytes: Uint8Array;
   /** How many deals `bytes` holds. */
   count: number;
-  /** Answer as a task of several deals (`SolveTaskResult` `many`), even for one. */
+  /** A task of several deals (`SolverPool.solveMany`), even for one: kept on the wire for the fixture workers; every answer crosses packed alike (`PackedAnswers`). */
   many: boolean;
 }
 
@@ -219,16 +219,19 @@ export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | 
 /**
  * Runs `solveOne` on each deal of `task`, however the deals crossed: packed
  * (`packDeals`), as `task.deals` (several), or as `task.deal` (one, which a
- * malformed task may lack: `solveOne` then gets undefined). A task of
- * several deals answers `{ok: true, many}` in order; a task of one, its
- * deal's answer. The real worker (server/worker.ts) and the tests' fixture
- * workers share this dispatch.
+ * malformed task may lack: `solveOne` then gets undefined). `solveOne`
+ * gives the deal's outcome as the engine returned it (its moves as objects),
+ * or a `SolveAnswer` (`answerFor`, or a failure `{ok: false}`). The task's
+ * answer is every deal's, in order, in one `PackedAnswers`
+ * (`{ok: true, packed}`), for one deal as for several. The real worker
+ * (server/worker.ts) and the tests' fixture workers share this dispatch.
  */
-export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undefined) => SolveAnswer): SolveTaskResult {
+export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undefined) => SolveAnswer | SolveOutcome): SolveTaskResult {
   const deals = task.packed !== undefined ? unpackDeals(task.packed) : task.deals;
-  const many = task.packed !== undefined ? task.packed.many : task.deals !== undefined;
-  if (!many) return solveOne(deals !== undefined ? deals[0] : task.deal);
-  return { ok: true, many: deals!.map((deal) => solveOne(deal)) };
+  const count = deals !== undefined ? deals.length : 1;
+  const packer = answerPacker.begin(count);
+  for (let i = 0; i < count; i++) packer.add(solveOne(deals !== undefined ? deals[i] : task.deal));
+  return { ok: true, packed: packer.finish() };
 }
 
 /** Rules parsed from their JSON text in this thread, for the deals that share them (`unpackDeals`). */
@@ -350,8 +353,12 @@ export interface SolveTask {
  */
 export type SolveAnswer = { ok: true; outcome: SolveOutcome; moves: Uint8Array; many?: undefined } | TaskFailure;
 
-/** A task's answer: one deal's, or for a task of several deals (`SolveTask.deals`) one answer per deal, in order. */
-export type SolveTaskResult = SolveAnswer | { ok: true; many: SolveAnswer[] };
+/**
+ * A task's answer: every deal's packed (`PackedAnswers`, what
+ * `forEachDealOfTask` gives), or one deal's `SolveAnswer`, or one per deal in
+ * order (`many`; a worker of the tests may answer so).
+ */
+export type SolveTaskResult = SolveAnswer | { ok: true; many: SolveAnswer[] } | { ok: true; packed: PackedAnswers };
 
 /** The worker's answer for `outcome`: its moves packed, the rest as it is. */
 export function answerFor(outcome: SolveOutcome): SolveAnswer {
@@ -363,6 +370,194 @@ export function outcomeOf(answer: Extract<SolveAnswer, { ok: true }>): SolveOutc
   const outcome = answer.outcome;
   outcome.moves = unpackMoves(answer.moves);
   return outcome;
+}
+
+/**
+ * Every answer of one task in two typed arrays (`forEachDealOfTask` packs,
+ * `unpackAnswers` reads): structured-cloning two buffers is two copies,
+ * where the answers as objects (an outcome, its stats, a moves buffer a
+ * deal) are cloned and rebuilt field by field on both threads, and left
+ * garbage on the pool's thread (docs/engine.md, "Pool scaling").
+ * - `head`: `ANSWER_FIELDS` Float64 values a deal, in task order (the
+ *   `ANSWER_*` indices): how to read it (`ANSWER_PLAIN`, `ANSWER_OBJECT`,
+ *   `ANSWER_FAILED`), the verdict (index in `VERDICTS`), the reason of an
+ *   `unknown` (index in `UNKNOWN_REASONS`, -1: none), the four stats, and
+ *   the end of its moves in `moves`, bytes (its start is the previous
+ *   deal's end, 0 for the first);
+ * - `moves`: every deal's moves, `packMoves` format, one after the other;
+ * - `objects`: by deal index, what the head cannot hold: an outcome with
+ *   more than verdict, reason, moves and the four stats (a proof summary,
+ *   `optimize`, `layered`; its `moves` empty, the moves still in `moves`),
+ *   or a failure (`TaskFailure.error`).
+ */
+export interface PackedAnswers {
+  head: Float64Array;
+  moves: Uint8Array;
+  objects?: Record<number, SolveOutcome | TaskFailure['error']>;
+}
+
+/** Float64 values a deal in `PackedAnswers.head`. */
+export const ANSWER_FIELDS = 8;
+/** `head` index: how the deal's answer is read (`ANSWER_PLAIN`, `ANSWER_OBJECT`, `ANSWER_FAILED`). */
+export const ANSWER_KIND = 0;
+/** `head` index: the verdict's index in `VERDICTS` (plain answers). */
+export const ANSWER_VERDICT = 1;
+/** `head` index: the reason's index in `UNKNOWN_REASONS`, -1 for none (plain answers). */
+export const ANSWER_REASON = 2;
+/** `head` indices of the stats (plain answers): positions expanded, stored, elapsed ms, engine memory bytes. */
+export const ANSWER_EXPANDED = 3;
+export const ANSWER_STORED = 4;
+export const ANSWER_ELAPSED_MS = 5;
+export const ANSWER_MEMORY = 6;
+/** `head` index: the end of the deal's moves in `PackedAnswers.moves`, bytes. */
+export const ANSWER_MOVES_END = 7;
+/** `ANSWER_KIND`: the outcome is all in the head (and its moves in `moves`). */
+export const ANSWER_PLAIN = 0;
+/** `ANSWER_KIND`: the outcome is `objects[i]` (its moves in `moves`). */
+export const ANSWER_OBJECT = 1;
+/** `ANSWER_KIND`: the deal failed, `objects[i]` is the failure. */
+export const ANSWER_FAILED = 2;
+
+/** True when `o` has exactly the keys of a plain outcome (verdict, moves, stats, and reason when set) and stats of four numbers. */
+function plainOutcome(o: SolveOutcome): boolean {
+  let n = 0;
+  for (const _ in o) n++;
+  if (n !== (o.reason === undefined ? 3 : 4) || !('moves' in o) || !('stats' in o) || !('verdict' in o)) return false;
+  const st = o.stats;
+  let m = 0;
+  for (const _ in st) m++;
+  return (
+    m === 4 &&
+    typeof st.statesExpanded === 'number' &&
+    typeof st.statesStored === 'number' &&
+    typeof st.elapsedMs === 'number' &&
+    typeof st.memoryBytes === 'number'
+  );
+}
+
+/**
+ * Packs a task's answers one deal at a time into buffers it keeps between
+ * tasks (one packer a thread: `answerPacker`); `finish` copies them out.
+ */
+class AnswerPacker {
+  #head = new Float64Array(ANSWER_FIELDS * 32);
+  #moves = new Uint8Array(PACKED_MOVE_BYTES * 256);
+  #count = 0;
+  #deal = 0;
+  #end = 0;
+  #objects: Record<number, SolveOutcome | TaskFailure['error']> | undefined;
+
+  /** Starts a task of `count` deals. */
+  begin(count: number): this {
+    if (this.#head.length < count * ANSWER_FIELDS) this.#head = new Float64Array(count * ANSWER_FIELDS);
+    this.#count = count;
+    this.#deal = 0;
+    this.#end = 0;
+    this.#objects = undefined;
+    return this;
+  }
+
+  /** The next deal's answer: an engine outcome, or a `SolveAnswer` (packed by `answerFor`, or a failure). */
+  add(answer: SolveAnswer | SolveOutcome): void {
+    const h = this.#deal++ * ANSWER_FIELDS;
+    const head = this.#head;
+    if ('ok' in answer) {
+      if (!answer.ok) {
+        head[h + ANSWER_KIND] = ANSWER_FAILED;
+        head[h + ANSWER_MOVES_END] = this.#end;
+        (this.#objects ??= {})[this.#deal - 1] = answer.error;
+        return;
+      }
+      this.#room(answer.moves.length);
+      this.#moves.set(answer.moves, this.#end);
+      this.#end += answer.moves.length;
+      this.#outcome(h, answer.outcome);
+      return;
+    }
+    this.#room(answer.moves.length * PACKED_MOVE_BYTES);
+    this.#end = packMovesInto(answer.moves, this.#moves, this.#end);
+    this.#outcome(h, answer);
+  }
+
+  /** The head of an outcome whose moves are packed already (`outcome.moves` is not read again). */
+  #outcome(h: number, outcome: SolveOutcome): void {
+    const head = this.#head;
+    head[h + ANSWER_MOVES_END] = this.#end;
+    const verdict = VERDICTS.indexOf(outcome.verdict);
+    const reason = outcome.reason === undefined ? -1 : UNKNOWN_REASONS.indexOf(outcome.reason);
+    if (verdict < 0 || (outcome.reason !== undefined && reason < 0) || !plainOutcome(outcome)) {
+      head[h + ANSWER_KIND] = ANSWER_OBJECT;
+      (this.#objects ??= {})[this.#deal - 1] = outcome.moves.length === 0 ? outcome : { ...outcome, moves: [] };
+      return;
+    }
+    head[h + ANSWER_KIND] = ANSWER_PLAIN;
+    head[h + ANSWER_VERDICT] = verdict;
+    head[h + ANSWER_REASON] = reason;
+    const st = outcome.stats;
+    head[h + ANSWER_EXPANDED] = st.statesExpanded;
+    head[h + ANSWER_STORED] = st.statesStored;
+    head[h + ANSWER_ELAPSED_MS] = st.elapsedMs;
+    head[h + ANSWER_MEMORY] = st.memoryBytes;
+  }
+
+  /** Grows the moves buffer to hold `bytes` more. */
+  #room(bytes: number): void {
+    if (this.#end + bytes <= this.#moves.length) return;
+    const grown = new Uint8Array(Math.max(2 * this.#moves.length, this.#end + bytes));
+    grown.set(this.#moves.subarray(0, this.#end));
+    this.#moves = grown;
+  }
+
+  /** The task's answers (copies: the packer's buffers are reused by the next task). */
+  finish(): PackedAnswers {
+    if (this.#deal !== this.#count) throw new RangeError(`${this.#deal} answers for a task of ${this.#count} deals`);
+    const packed: PackedAnswers = { head: this.#head.slice(0, this.#count * ANSWER_FIELDS), moves: this.#moves.slice(0, this.#end) };
+    if (this.#objects !== undefined) packed.objects = this.#objects;
+    this.#objects = undefined;
+    return packed;
+  }
+}
+
+/** This thread's packer (a worker runs one task at a time). */
+const answerPacker = new AnswerPacker();
+
+/**
+ * Reads `PackedAnswers` (pool side): calls `onAnswer(i, outcome, moves)` for
+ * each deal `i` in order, with its outcome (`moves` empty) and its moves'
+ * bytes (a view into `packed.moves`, not a copy), or `onFailure(i, error)`.
+ * @throws RangeError when `packed` is malformed (a head not a whole number
+ *   of deals, moves ends out of order or beyond the buffer, an object missing).
+ */
+export function unpackAnswers(
+  packed: PackedAnswers,
+  onAnswer: (i: number, outcome: SolveOutcome, moves: Uint8Array) => void,
+  onFailure: (i: number, error: TaskFailure['error']) => void,
+): void {
+  const { head, moves } = packed;
+  if (head.length % ANSWER_FIELDS !== 0) throw new RangeError('a packed answer head that is not a whole number of deals');
+  let start = 0;
+  for (let i = 0, h = 0; h < head.length; i++, h += ANSWER_FIELDS) {
+    const end = head[h + ANSWER_MOVES_END];
+    if (!(end >= start && end <= moves.length && (end - start) % PACKED_MOVE_BYTES === 0)) throw new RangeError(`packed answer ${i}: moves end ${end} out of range`);
+    const kind = head[h + ANSWER_KIND];
+    if (kind === ANSWER_PLAIN) {
+      const reason = head[h + ANSWER_REASON];
+      const outcome: SolveOutcome = {
+        verdict: VERDICTS[head[h + ANSWER_VERDICT]],
+        ...(reason >= 0 ? { reason: UNKNOWN_REASONS[reason] } : {}),
+        moves: [],
+        stats: { statesExpanded: head[h + ANSWER_EXPANDED], statesStored: head[h + ANSWER_STORED], elapsedMs: head[h + ANSWER_ELAPSED_MS], memoryBytes: head[h + ANSWER_MEMORY] },
+      };
+      if (outcome.verdict === undefined || (reason >= 0 && outcome.reason === undefined)) throw new RangeError(`packed answer ${i}: unknown verdict or reason`);
+      onAnswer(i, outcome, moves.subarray(start, end));
+    } else {
+      const object = packed.objects?.[i];
+      if (object === undefined) throw new RangeError(`packed answer ${i}: its object is missing`);
+      if (kind === ANSWER_FAILED) onFailure(i, object as TaskFailure['error']);
+      else onAnswer(i, object as SolveOutcome, moves.subarray(start, end));
+    }
+    start = end;
+  }
 }
 
 /** A failure reported by the worker, rebuilt as a `SolverError` by the pool. */

@@ -20,8 +20,8 @@ import { SolverError } from '../client-sdk/core/errors.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { solvePooledPass, solveWithProof, type SolveWithProofOptions } from '../client-sdk/core/proof/writer.js';
 import { POOLINGS_TO_TRY } from '../client-sdk/core/pools.js';
+import type { SolveOutcome } from '../client-sdk/core/solve-types.js';
 import {
-  answerFor,
   claimPooledPass,
   cancelledOutcome,
   describeFailure,
@@ -57,23 +57,26 @@ function getEngine(): Engine {
 
 /**
  * Solves one task (one deal, or each of `task.deals` in turn); never throws
- * (failures come back as `{ok: false}`, per deal for a task of several).
+ * (failures come back as data, per deal for a task of several). The answers
+ * cross back packed (worker-protocol.ts `PackedAnswers`).
  */
 export default function solveTask(task: SolveTask): SolveTaskResult {
+  // the options every deal of the task shares, made once a task (no object or closure a deal)
+  const options: SolveWithProofOptions = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof, ...(task.progress ? progressInto(task.progress) : {}) };
+  if (task.pass !== 'pooled') options.claimPooledPass = () => claimPooledPass(task.stop, POOLED_HERE);
   return forEachDealOfTask(task, (deal) =>
-    deal === undefined ? { ok: false, error: describeFailure(new SolverError('engine_error', 'a task without a deal')) } : solveDeal(task, deal),
+    deal === undefined ? { ok: false, error: describeFailure(new SolverError('engine_error', 'a task without a deal')) } : solveDeal(task, deal, options),
   );
 }
 
-function solveDeal(task: SolveTask, deal: Deal): SolveAnswer {
+/** One deal of `task` with the task's `options`: the engine's outcome (moves as objects, packed by the caller), or a failure. */
+function solveDeal(task: SolveTask, deal: Deal, options: SolveWithProofOptions): SolveOutcome | SolveAnswer {
   // Cancelled while it waited in the queue: do not start the search.
-  if (Atomics.load(task.stop, STOP_INDEX) !== 0) return answerFor(cancelledOutcome());
+  if (Atomics.load(task.stop, STOP_INDEX) !== 0) return cancelledOutcome();
   markStarted(task.stop);
   let used: Engine | undefined;
   try {
     used = getEngine();
-    // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
-    const options = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof, ...(task.progress ? progressInto(task.progress) : {}) };
     // The pool's helper pass (a second worker while the full search runs elsewhere): client-sdk/core/proof/writer.ts.
     if (task.pass === 'pooled') {
       const others = task.stopOnProof ?? [];
@@ -88,14 +91,15 @@ function solveDeal(task: SolveTask, deal: Deal): SolveAnswer {
           }
         },
       };
-      return answerFor(solvePooledPass(used, deal, task.limits, pass));
+      return solvePooledPass(used, deal, task.limits, pass);
     }
-    const outcome = solveWithProof(used, deal, task.limits, { ...options, claimPooledPass: () => claimPooledPass(task.stop, POOLED_HERE) });
+    // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
+    const outcome = solveWithProof(used, deal, task.limits, options);
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {
-      return answerFor(used.shorten(deal, outcome, task.optimize, task.stop, task.memoryLimitBytes));
+      return used.shorten(deal, outcome, task.optimize, task.stop, task.memoryLimitBytes);
     }
-    return answerFor(outcome);
+    return outcome;
   } catch (err) {
     // A trap or an abort may leave the instance's memory inconsistent: start afresh next time.
     engine = undefined;

@@ -51,18 +51,45 @@ export const PACKED_MOVE_BYTES = 8;
  */
 export function packMoves(moves: readonly Move[]): Uint8Array {
   const bytes = new Uint8Array(moves.length * PACKED_MOVE_BYTES);
-  for (let i = 0, o = 0; i < moves.length; i++, o += PACKED_MOVE_BYTES) {
-    const m = moves[i];
-    bytes[o] = MOVE_SOURCES.indexOf(m.from);
-    bytes[o + 1] = m.fromIndex;
-    bytes[o + 2] = MOVE_TARGETS.indexOf(m.to);
-    bytes[o + 3] = m.toIndex;
-    bytes[o + 4] = m.count;
-    bytes[o + 5] = m.auto ? 1 : 0;
-    bytes[o + 6] = m.card.charCodeAt(0);
-    bytes[o + 7] = m.card.length > 1 ? m.card.charCodeAt(1) : 32;
-  }
+  packMovesInto(moves, bytes, 0);
   return bytes;
+}
+
+/**
+ * {@link packMoves} into `out` from byte `at` on (the pool's worker packs
+ * every answer of a task into one buffer: server/worker-protocol.ts).
+ * @returns the byte after the last move written (`at` + 8 × moves).
+ * @throws RangeError when `out` is too short (`moves.length` × 8 bytes from `at`).
+ */
+export function packMovesInto(moves: readonly Move[], out: Uint8Array, at: number): number {
+  const end = at + moves.length * PACKED_MOVE_BYTES;
+  if (end > out.length) throw new RangeError(`${moves.length} moves need ${end} bytes, the buffer has ${out.length}`);
+  for (let i = 0, o = at; i < moves.length; i++, o += PACKED_MOVE_BYTES) {
+    const m = moves[i];
+    out[o] = m.from === 'column' ? 0 : MOVE_SOURCES.indexOf(m.from);
+    out[o + 1] = m.fromIndex;
+    out[o + 2] = m.to === 'foundation' ? 2 : MOVE_TARGETS.indexOf(m.to);
+    out[o + 3] = m.toIndex;
+    out[o + 4] = m.count;
+    out[o + 5] = m.auto ? 1 : 0;
+    out[o + 6] = m.card.charCodeAt(0);
+    out[o + 7] = m.card.length > 1 ? m.card.charCodeAt(1) : 32;
+  }
+  return end;
+}
+
+/** Card texts by their two bytes (at most 52 in practice), so that unpacking allocates no string a move. */
+const CARD_TEXTS = new Map<number, string>();
+
+/** The card text of a packed move's two card bytes (`"9H"`), one string per card for the life of the process. */
+function cardText(first: number, second: number): string {
+  const key = (first << 8) | second;
+  let text = CARD_TEXTS.get(key);
+  if (text === undefined) {
+    text = String.fromCharCode(first, second);
+    if (CARD_TEXTS.size < 4096) CARD_TEXTS.set(key, text);
+  }
+  return text;
 }
 
 /** The inverse of {@link packMoves}; trailing bytes short of a whole move are ignored. */
@@ -75,7 +102,7 @@ export function unpackMoves(bytes: Uint8Array): Move[] {
       to: MOVE_TARGETS[bytes[o + 2]],
       toIndex: bytes[o + 3],
       count: bytes[o + 4],
-      card: String.fromCharCode(bytes[o + 6], bytes[o + 7]),
+      card: cardText(bytes[o + 6], bytes[o + 7]),
       auto: bytes[o + 5] === 1,
     });
   }

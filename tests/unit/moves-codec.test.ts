@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MOVE_SOURCES, MOVE_TARGETS, PACKED_MOVE_BYTES, packMoves, unpackMoves, type Move } from '../../client-sdk/core/moves.js';
 import { cardToString, fullDeck } from '../../client-sdk/core/cards.js';
-import { answerFor, outcomeOf, packDeals, unpackDeals } from '../../server/worker-protocol.js';
+import { answerFor, forEachDealOfTask, outcomeOf, packDeals, unpackAnswers, unpackDeals, type SolveTask } from '../../server/worker-protocol.js';
+import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 
@@ -39,6 +40,59 @@ describe('packed moves (batch stores, worker answers)', () => {
     expect(answer.outcome.moves).toEqual([]);
     expect(answer.moves).toBeInstanceOf(Uint8Array);
     expect(outcomeOf(structuredClone(answer))).toEqual(outcome);
+  });
+});
+
+describe('packed answers (worker → pool, one task)', () => {
+  const stats = (n: number) => ({ statesExpanded: n, statesStored: n + 1, elapsedMs: n / 4, memoryBytes: 1000 * n });
+  const read = (task: SolveTask, answers: (SolveOutcome | ReturnType<typeof answerFor>)[]) => {
+    let k = 0;
+    const result = structuredClone(forEachDealOfTask(task, () => answers[k++]));
+    if (!('packed' in result) || result.packed === undefined) throw new Error('expected packed answers');
+    const got: unknown[] = [];
+    unpackAnswers(
+      result.packed,
+      (i, outcome, moves) => got.push({ i, outcome: { ...outcome, moves: unpackMoves(moves) } }),
+      (i, error) => got.push({ i, error }),
+    );
+    return got;
+  };
+
+  it('every kind of answer comes back as it went, in order: plain, with extra fields, answerFor-packed, failed', () => {
+    fc.assert(
+      fc.property(fc.array(move, { maxLength: 120 }), fc.array(move, { maxLength: 3 }), fc.nat(10_000), (a, b, n) => {
+        const solved: SolveOutcome = { verdict: 'solved', moves: a, stats: stats(n) };
+        const unknown: SolveOutcome = { verdict: 'unknown', reason: 'max_states', moves: [], stats: stats(n + 1) };
+        const proved: SolveOutcome = { verdict: 'unsolvable', moves: [], stats: stats(2), proof: { positions: 3, fingerprint: '00ff' } } as unknown as SolveOutcome;
+        const shortened: SolveOutcome = { verdict: 'solved', moves: b, stats: stats(3), optimize: { firstMoves: 9 } } as unknown as SolveOutcome;
+        const failure = { ok: false as const, error: { code: 'engine_trap' as const, message: 'trapped' } };
+        const deals = [solved, unknown, proved, answerFor(solved), failure, shortened];
+        const task = { limits: { maxStates: 1, timeoutMs: 1 }, stop: new Int32Array(1), deals: deals.map(() => ({}) as never) } as SolveTask;
+        expect(read(task, deals)).toEqual([
+          { i: 0, outcome: solved },
+          { i: 1, outcome: unknown },
+          { i: 2, outcome: proved },
+          { i: 3, outcome: solved },
+          { i: 4, error: failure.error },
+          { i: 5, outcome: shortened },
+        ]);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('a malformed head is an error, not a wrong answer', () => {
+    const noop = () => {};
+    expect(() => unpackAnswers({ head: new Float64Array(7), moves: new Uint8Array(0) }, noop, noop)).toThrow(RangeError);
+    const head = new Float64Array(8);
+    head[7] = 16; // moves end beyond the buffer
+    expect(() => unpackAnswers({ head, moves: new Uint8Array(8) }, noop, noop)).toThrow(RangeError);
+    head[7] = 0;
+    head[1] = 7; // no such verdict
+    expect(() => unpackAnswers({ head, moves: new Uint8Array(0) }, noop, noop)).toThrow(RangeError);
+    head[1] = 0;
+    head[0] = 2; // a failure without its object
+    expect(() => unpackAnswers({ head, moves: new Uint8Array(0) }, noop, noop)).toThrow(RangeError);
   });
 });
 
