@@ -357,8 +357,9 @@ export class LayeredChecker {
       if (c > 0) throw new Rejection('not_sorted', `layer ${layer}: its key ${i} sorts before key ${i - 1} (a layer's keys ascend bytewise)`, { ...where, positionIndex: first + i });
     }
     this.sum = (this.sum + BigInt(`0x${fingerprintKeys(keys)}`)) & MASK64;
-    // 2-3: positions, measure, classes; the block's keys leave the pending set
+    // 2-3: positions, one measure for the block (checked before anything pending is judged by it)
     const scratch = new Uint8Array(KEY_BYTES);
+    const classes: string[] = new Array<string>(n);
     let m = -1;
     for (let i = 0; i < n; i++) {
       const key = keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
@@ -371,26 +372,30 @@ export class LayeredChecker {
         throw new Rejection('won_position', `position ${first + i} (layer ${layer}) is won (every card on the foundations): a set with a won position proves nothing`, { ...where, positionIndex: first + i, position: formatBoard(layout, rules) });
       }
       const cls = this.classOf(layout);
-      if (i === 0) {
-        m = cls.m;
-        if (m < this.currentM) {
-          throw new Rejection('layer_order', `layer ${layer} has measure ${m}, below the measure ${this.currentM} of the layer before it: the measure never falls along the layers`, { ...where, positionIndex: first, position: formatBoard(layout, rules) });
-        }
-        if (m > this.currentM) {
-          this.passMeasure(m);
-          this.currentM = m;
-          this.classBlock.clear();
-        }
-      } else if (cls.m !== m) {
+      if (i === 0) m = cls.m;
+      else if (cls.m !== m) {
         throw new Rejection('bad_layer', `position ${first + i} of layer ${layer} has measure ${cls.m}, the layer's first position ${m}: a layer's positions share one measure`, { ...where, positionIndex: first + i, position: formatBoard(layout, rules) });
       }
-      const seenIn = this.classBlock.get(cls.key);
+      classes[i] = cls.key;
+    }
+    if (m < this.currentM) {
+      throw new Rejection('layer_order', `layer ${layer} has measure ${m}, below the measure ${this.currentM} of the layer before it: the measure never falls along the layers`, { ...where, positionIndex: first });
+    }
+    if (m > this.currentM) {
+      this.passMeasure(m);
+      this.currentM = m;
+      this.classBlock.clear();
+    }
+    // a class in one layer only; the block's keys leave the pending set
+    const pendingHere = this.pending.get(m);
+    for (let i = 0; i < n; i++) {
+      const seenIn = this.classBlock.get(classes[i]);
       if (seenIn !== undefined && seenIn !== layer) {
+        const layout = decodeKey(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), rules, first + i);
         throw new Rejection('bad_layer', `position ${first + i} of layer ${layer} is of a class that layer ${seenIn} holds already: a class is in one layer only`, { ...where, positionIndex: first + i, position: formatBoard(layout, rules) });
       }
-      this.classBlock.set(cls.key, layer);
-      const pendingHere = this.pending.get(m);
-      if (pendingHere !== undefined && pendingHere.delete(latin1(key))) this.pendingCount--;
+      this.classBlock.set(classes[i], layer);
+      if (pendingHere !== undefined && pendingHere.delete(latin1(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES)))) this.pendingCount--;
     }
     // 4: every legal move leads into this layer, or to a higher measure (pending)
     const probe = new Uint32Array(WORDS);
