@@ -6,10 +6,10 @@
  * compressed on its own (one gzip member a write), then the end block and the
  * trailer. Memory: one layer's keys and their sort, never the whole set.
  *
- * Node only (node:zlib, node:fs, synchronous: the layered pass runs on the
- * CLI's thread or a worker thread).
+ * Node only (node:zlib, synchronous: the layered pass runs on the CLI's
+ * thread or a worker thread); the sink decides where the bytes go (the CLI:
+ * the `--proof` file, server/cli/solve.ts).
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { formatBoard } from '../board.js';
 import type { Deal } from '../rules.js';
@@ -116,19 +116,4 @@ export class LayeredCertificateWriter {
     this.bytes += gz.length;
     this.sink(new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength));
   }
-}
-
-/**
- * A sink writing to file `path` (created or truncated), and its close.
- * @throws as `openSync` (the CLI checks the path first: `checkProofPath`).
- */
-export function fileSink(path: string): { sink: (member: Uint8Array) => void; close: () => void } {
-  const fd = openSync(path, 'w');
-  return {
-    sink: (member) => {
-      let at = 0;
-      while (at < member.length) at += writeSync(fd, member, at, member.length - at);
-    },
-    close: () => closeSync(fd),
-  };
 }
