@@ -55,6 +55,26 @@ describe('layered certificates', () => {
     }
   }, 240_000);
 
+  it('a full search\'s unsolvable past v1MaxPositions gets the layered certificate from a second, layered pass: the same positions and fingerprint', () => {
+    const deal = resolveDeal({ game: 'streets_and_alleys', deal: 5, numbering: 'pysolfc' });
+    const members: Uint8Array[] = [];
+    const request = { certificate: true, maxPositions: 10_000_000, maxBytes: 2 ** 30 };
+    const v1 = solveWithProof(engine, deal, LIMITS, { proof: request });
+    expect(v1.proof?.certificate).toMatchObject({ included: true });
+    const big = solveWithProof(engine, deal, { ...LIMITS, layered: 'after_memory' }, { proof: request, layeredCertificate: { sink: (m) => members.push(m), v1MaxPositions: 1000 } });
+    expect(big.verdict).toBe('unsolvable');
+    expect(big.proof?.certificate).toMatchObject({ included: false, reason: 'streamed' });
+    expect(big.proof).toMatchObject({ positions: v1.proof?.positions, fingerprint: v1.proof?.fingerprint });
+    expect(big.stats.statesStored).toBe(v1.stats.statesStored);
+    const r = checkLayeredCertificate(Buffer.concat(members));
+    expect(r.ok ? r.fingerprint : r.reason).toBe(v1.proof?.fingerprint);
+    // within v1MaxPositions: the v1 certificate, nothing streamed
+    const small: Uint8Array[] = [];
+    const kept = solveWithProof(engine, deal, { ...LIMITS, layered: 'after_memory' }, { proof: request, layeredCertificate: { sink: (m) => small.push(m) } });
+    expect(kept.proof?.certificate).toMatchObject({ included: true });
+    expect(small).toHaveLength(0);
+  }, 120_000);
+
   describe('tampered certificates are refused with their reason', () => {
     // Beleaguered Castle 3 (unsolvable, a few thousand positions in many layers), K = 2
     let parts: ReturnType<typeof parseLayeredBody>;
