@@ -477,7 +477,10 @@ export async function checkLayeredCertificateFile(path: string, options: ProofCh
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
   const checker = new LayeredChecker(options);
-  const stream = createReadStream(path).pipe(createGunzip());
+  const source = createReadStream(path);
+  const stream = source.pipe(createGunzip());
+  // a read error (no such file, a directory) ends the gunzip stream with it: pipe does not forward it
+  source.on('error', (err) => stream.destroy(err));
   try {
     try {
       for await (const chunk of stream) checker.feed(chunk as Buffer);
@@ -489,7 +492,9 @@ export async function checkLayeredCertificateFile(path: string, options: ProofCh
   } catch (err) {
     return failure(err, checker.header, elapsed());
   } finally {
+    // destroying the gunzip end of a pipe leaves its source open: close both
     stream.destroy();
+    source.destroy();
   }
 }
 
@@ -499,7 +504,10 @@ export async function checkLayeredCertificateFile(path: string, options: ProofCh
  * (the v1 checker then gives the reason). check-proof picks the checker by it.
  */
 export async function certificateVersionOfFile(path: string): Promise<number | undefined> {
-  const stream = createReadStream(path).pipe(createGunzip());
+  const source = createReadStream(path);
+  const stream = source.pipe(createGunzip());
+  // a read error (no such file, a directory) ends the gunzip stream with it: pipe does not forward it
+  source.on('error', (err) => stream.destroy(err));
   const parts: Buffer[] = [];
   let bytes = 0;
   try {
@@ -515,6 +523,7 @@ export async function certificateVersionOfFile(path: string): Promise<number | u
     return undefined;
   } finally {
     stream.destroy();
+    source.destroy();
   }
 }
 
