@@ -48,7 +48,7 @@ export function expandedCount(): u32 {
   return statesExpanded;
 }
 
-import { computeFingerprint, fingerprintHigh, copyKeys } from './table';
+import { computeFingerprint, fingerprintHigh, copyKeys, layerKeysBegin, layerKeysNext } from './table';
 import { KEY_BYTES } from './position';
 
 /** Keys copied per `exportKeys` call. */
@@ -72,6 +72,20 @@ export function exportKeys(first: u32): u32 {
   const count = min(EXPORT_BATCH, total - first + 1);
   copyKeys(first, count, EXPORT_BUFFER);
   return count;
+}
+
+/**
+ * Starts the export of layer `layer`'s keys (table.ts `layerKeysBegin`, the
+ * layered pass only): 1, or 0 when the layer is closed or there is no
+ * layered table. Then `exportLayerKeys` until it answers 0.
+ */
+export function beginLayerKeys(layer: i32): i32 {
+  return layerKeysBegin(layer) ? 1 : 0;
+}
+
+/** Copies up to EXPORT_BATCH keys of the layer `beginLayerKeys` named into the export buffer (canonical, KEY_BYTES each); returns how many, 0 at its end. */
+export function exportLayerKeys(): u32 {
+  return layerKeysNext(EXPORT_BUFFER, EXPORT_BATCH);
 }
 
 /** Low 32 bits of the stored set's fingerprint (table.ts); call `fingerprintHighBits` after it. */

@@ -957,6 +957,69 @@ function purgeClosedLayers(): void {
   }
 }
 
+// ---------------------------------------------------------------------------
+// The keys of one layer, for the streamed layered certificate
+// (client-sdk/core/proof/layered-writer.ts, docs/proofs.md "Layered
+// certificates"): the host reads a layer's keys after the pass has moved past
+// it and before `closeLayersBelow` lets a purge drop them.
+
+/** Cursor of `layerKeysBegin` / `layerKeysNext`: the layer, the chunk and the offset in it. */
+let exportLayer: i32 = -1;
+let exportChunk: u32 = 0;
+let exportOffset: u32 = 0;
+
+/**
+ * Starts reading the keys of layer `layer` of the layered table (its records
+ * in chunk order). False when there is no layered table, the layer is out of
+ * 0..MAX_LAYERS-1 or it is closed (`openLayerLow`: a purge may have dropped
+ * its keys, so they can no longer all be read).
+ */
+export function layerKeysBegin(layer: i32): bool {
+  exportLayer = -1;
+  if (!layeredTable || layer < openLayerLow || layer < 0 || layer >= MAX_LAYERS) return false;
+  exportLayer = layer;
+  exportChunk = 0;
+  exportOffset = 0;
+  return true;
+}
+
+/**
+ * Copies up to `max` keys of the layer `layerKeysBegin` named to `dst`, as
+ * canonical 48-byte keys (position.ts's encoding, KEY_BYTES each, a compact
+ * key decoded and re-encoded as `copyKeys` does), and returns how many; 0
+ * when the layer is read to its end. A layer's records are the used offsets
+ * of its chunks: every offset of a chunk but its current one, which is used
+ * up to the layer's fill (chunk 0 from offset 1: index 0 is no record).
+ */
+export function layerKeysNext(dst: usize, max: u32): u32 {
+  if (exportLayer < 0) return 0;
+  let n: u32 = 0;
+  while (n < max && exportChunk < chunksUsed) {
+    const c = exportChunk;
+    if (<i32>load<u16>(CHUNK_LAYER + (<usize>c << 1)) != exportLayer || (load<u32>(CHUNKS + (<usize>c << 2)) & 1) != 0) {
+      exportChunk++;
+      exportOffset = 0;
+      continue;
+    }
+    let used = CHUNK_RECORDS;
+    if (load<u32>(LAYER_CHUNK + (<usize>exportLayer << 2)) == c) {
+      used = load<u32>(LAYER_FILL + (<usize>exportLayer << 2));
+      if (used > CHUNK_RECORDS) used = CHUNK_RECORDS;
+    }
+    if (c == 0 && exportOffset == 0) exportOffset = 1;
+    while (n < max && exportOffset < used) {
+      canonicalKeyOfCompact(recordKey(recordAt((c << CHUNK_SHIFT) | exportOffset)), dst + <usize>n * KEY_BYTES);
+      exportOffset++;
+      n++;
+    }
+    if (exportOffset >= used) {
+      exportChunk++;
+      exportOffset = 0;
+    }
+  }
+  return n;
+}
+
 /** True when `index` names a stored record of this solve (in the layered table: an index of a chunk handed out; elsewhere 1..recordCount). */
 export function isRecordIndex(index: u32): bool {
   if (index == 0) return false;

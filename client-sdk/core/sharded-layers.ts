@@ -81,6 +81,19 @@ export interface ShardedOptions {
    * (none to export). The other K − 1 shards are new instances.
    */
   engine?: Engine;
+  /**
+   * Called once per non-empty layer as the pass moves past it, in layer
+   * order (M * 32 + group, ascending), and for the layers still open when
+   * the pass ends `unsolvable`, with the canonical 48-byte keys
+   * (docs/proofs.md "Key encoding") of every position of that layer, shard
+   * 0's first, then shard 1's, and so on (`positions` × 48 bytes, no order
+   * within a shard's part). The keys are read before the layer's close
+   * lets a purge drop them: the streamed layered certificate
+   * (proof/layered-writer.ts) is written from these calls. Not called for a
+   * pass that ends `solved` or `unknown` after the layer it is at (the
+   * layers before it were handed over already). Whatever it throws ends the pass.
+   */
+  onLayerKeys?: (layer: number, keys: Uint8Array, positions: number) => void;
 }
 
 /** Per-shard and per-layer counters of the last sharded pass (for bench/layered.ts and the docs). */
@@ -100,6 +113,8 @@ const FORWARD_OK = 0;
 const FORWARD_FAILED = 2;
 /** Layers of the pass (assembly/layers.ts MAX_LAYERS). */
 const MAX_LAYERS = 128 * 32;
+/** Bytes of a canonical key (assembly/position.ts KEY_BYTES, docs/proofs.md). */
+const KEY_BYTES = 48;
 /** Bit of a parent reference where the shard starts (assembly/shards.ts SHARD_SHIFT). */
 const SHARD_SHIFT = 28;
 
@@ -171,6 +186,36 @@ export function solveLayeredSharded(module: WebAssembly.Module, deal: Deal, limi
 
   let goalShard = -1;
   let stopped = false;
+  /** Layers below this one were handed to `options.onLayerKeys`. */
+  let handedOver = 0;
+  /** Hands the keys of the layers handedOver .. upTo - 1 to `options.onLayerKeys` (see ShardedOptions). */
+  const handOver = (upTo: number): void => {
+    const onLayerKeys = options.onLayerKeys;
+    if (onLayerKeys === undefined) return;
+    for (let l = handedOver; l < upTo && l < MAX_LAYERS; l++) {
+      const counts = shards.map((sh) => sh.exports.layerCount(l) >>> 0);
+      const total = counts.reduce((a, b) => a + b, 0);
+      if (total === 0) continue;
+      const keys = new Uint8Array(total * KEY_BYTES);
+      let at = 0;
+      shards.forEach((sh, s) => {
+        if (counts[s] === 0) return;
+        const e = sh.exports;
+        if (e.beginLayerKeys(l) !== 1) throw new SolverError('engine_error', `shard ${s} can no longer read the keys of layer ${l}`);
+        const buffer = e.exportBufferAddress() >>> 0;
+        let got = 0;
+        for (let n = e.exportLayerKeys(); n > 0; n = e.exportLayerKeys()) {
+          if (got + n > counts[s]) break;
+          keys.set(new Uint8Array(e.memory.buffer, buffer, n * KEY_BYTES), at);
+          at += n * KEY_BYTES;
+          got += n;
+        }
+        if (got !== counts[s]) throw new SolverError('engine_error', `shard ${s} exported ${got} keys of layer ${l}, which holds ${counts[s]}`);
+      });
+      onLayerKeys(l, keys, total);
+    }
+    handedOver = Math.max(handedOver, upTo);
+  };
   /** Applies one step's (or begin's) answer of shard `s`; true when the pass must end. */
   const settle = (s: number, code: number): boolean => {
     if (code === STEP.goal) goalShard = s;
@@ -211,6 +256,8 @@ export function solveLayeredSharded(module: WebAssembly.Module, deal: Deal, limi
       const next = Math.min(...shards.map((sh) => sh.exports.layeredNextOpen(layer + 1)));
       if (next >= MAX_LAYERS) break;
       layer = next;
+      // the layers below `next` close now: their keys go out before a purge can drop them
+      handOver(layer);
       for (const sh of shards) sh.exports.layeredAdvance(layer);
     }
 
@@ -251,6 +298,7 @@ export function solveLayeredSharded(module: WebAssembly.Module, deal: Deal, limi
       const reason = (code !== undefined ? shards[0].reasons.get(code) : undefined) ?? 'memory';
       return { verdict: 'unknown', reason, moves: [], stats, layered, detail };
     }
+    handOver(MAX_LAYERS);
     return { verdict: 'unsolvable', moves: [], stats, layered, detail };
   } finally {
     for (const sh of shards) {

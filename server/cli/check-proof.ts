@@ -13,6 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/core/proof/check.js';
+import { certificateVersionOf, certificateVersionOfFile, checkLayeredCertificate, checkLayeredCertificateFile, type LayeredCheckResult } from '../../client-sdk/core/proof/check-layered.js';
+import { LAYERED_CERTIFICATE_VERSION } from '../../client-sdk/core/proof/layered-format.js';
 import { findPreset } from '../../client-sdk/core/rules.js';
 import { exitOnUsageError, isEntryPoint, positiveInt, userPath } from './usage.js';
 
@@ -72,7 +74,29 @@ function report(result: ProofCheckResult, file: string): string {
   return lines.join('\n');
 }
 
+/** The report of a layered certificate (format v2, check-layered.ts). */
+function layeredReport(result: LayeredCheckResult, file: string): string {
+  if (!result.ok) return report(result as unknown as ProofCheckResult, file);
+  const h = result.header;
+  const subjectOf = { ok: true, header: { game: h.game, deal: h.deal }, rulesChanged: result.rulesChanged } as unknown as ProofCheckResult;
+  return [
+    `PASS: ${subject(subjectOf)} is unsolvable (${file}).`,
+    `  layered certificate (docs/proofs.md, "Layered certificates"): ${plural(result.positions, 'position')} in ${plural(result.layers, 'layer')}, none won; the start position is in a layer;`,
+    `  ${plural(result.movesChecked, 'legal move')} checked (${plural(result.movesTried, 'candidate')} judged by checkMove), every one leads into its layer or a later one that holds it;`,
+    `  fingerprint ${result.fingerprint} matches the trailer; reductions: ${h.reductions.map((r) => (r.rule ? `${r.name} (${r.rule})` : r.name)).join(', ')};`,
+    `  held at most ${plural(result.largestLayer, 'position')} of one layer and ${plural(result.peakPending, 'pending position')}.`,
+    `  checked in ${(result.elapsedMs / 1000).toFixed(2)} s (1 thread, streamed).`,
+  ].join('\n');
+}
+
 async function run(file: string, opts: CliOptions): Promise<void> {
+  // a layered certificate (version 2) is checked as it is read, layer by layer: never the whole file in memory
+  const version = file === '-' ? undefined : await certificateVersionOfFile(file);
+  if (version === LAYERED_CERTIFICATE_VERSION) {
+    const result = await checkLayeredCertificateFile(file, { exhaustive: opts.exhaustive });
+    printResult(result, opts, () => layeredReport(result, file));
+    return;
+  }
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file === '-' ? 0 : file);
@@ -81,14 +105,24 @@ async function run(file: string, opts: CliOptions): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  if (certificateVersionOf(bytes) === LAYERED_CERTIFICATE_VERSION) {
+    const result = checkLayeredCertificate(bytes, { exhaustive: opts.exhaustive });
+    printResult(result, opts, () => layeredReport(result, file));
+    return;
+  }
   const threads = opts.threads;
   const result =
     opts.exhaustive || threads === 1 ? checkCertificate(bytes, { exhaustive: opts.exhaustive }) : await checkCertificateParallel(bytes, { threads });
+  printResult(result, opts, () => report(result, file));
+}
+
+/** Prints a check's answer (JSON, header last, or the report) and sets the exit status. */
+function printResult(result: ProofCheckResult | LayeredCheckResult, opts: CliOptions, text: () => string): void {
   if (opts.json) {
     const { header, ...rest } = result;
     process.stdout.write(`${JSON.stringify({ ...rest, ...(header ? { header } : {}) }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${report(result, file)}\n`);
+    process.stdout.write(`${text()}\n`);
   }
   process.exitCode = result.ok ? 0 : 1;
 }
@@ -104,7 +138,7 @@ export function checkProofCommand(): Command {
   .exitOverride(exitOnUsageError)
   .description('Check an unsolvability certificate (docs/proofs.md) without the engine.')
   .argument('<file>', "certificate file (gzip), '-' = standard input", userPath)
-  .option('--threads <n>', 'most worker threads for the move check (default: the available cores, one per 100,000 positions)', positiveInt)
+  .option('--threads <n>', 'most worker threads for the move check (default: the available cores, one per 100,000 positions; a layered certificate is checked on one thread, streamed)', positiveInt)
   .option('--exhaustive', 'give every candidate move to checkMove, skipping none (slower; one thread)')
   .option('--json', 'print the result as JSON')
   .action(run);

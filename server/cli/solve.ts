@@ -30,7 +30,7 @@
  * a solve on two threads was interrupted (SIGINT, SIGTERM: both searches
  * stop and the `unknown`/`cancelled` answer is printed).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { Engine, layeredApplies, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
@@ -273,6 +273,35 @@ function checkProofPath(path: string): void {
 }
 
 /**
+ * A sink for the streamed layered certificate (proof/layered-writer.ts) that
+ * creates file `path` at its first write, so that a `--deep` solve decided
+ * before the layered pass (a v1 certificate, written afterwards) or a pass
+ * that ends `unknown` leaves no layered file: `remove` deletes what was written.
+ */
+function lazyFileSink(path: string): { sink: (member: Uint8Array) => void; close: () => void; opened: () => boolean; remove: () => void } {
+  let fd: number | undefined;
+  let opened = false;
+  return {
+    sink: (member) => {
+      if (fd === undefined) {
+        fd = openSync(path, 'w');
+        opened = true;
+      }
+      for (let at = 0; at < member.length; ) at += writeSync(fd, member, at, member.length - at);
+    },
+    close: () => {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+    opened: () => opened,
+    remove: () => {
+      if (opened) rmSync(path, { force: true });
+      opened = false;
+    },
+  };
+}
+
+/**
  * @param checkCommand how the user runs the checker, for the hint after a
  *   certificate is written (`solitaire-solver check-proof` or `npm run check-proof --`).
  */
@@ -324,8 +353,11 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   const maxPositions = Math.max(DEFAULT_LIMITS_CONFIG.maxStatesCap, limits.maxStates);
   const proof = opts.proof === undefined ? undefined : proofRequestFor(req, { ...DEFAULT_PROOF_CAPS, maxPositions }, 'download');
   const showProgress = opts.progress ?? process.stderr.isTTY === true;
+  // the layered pass with --proof streams its certificate (format v2) to the file as its layers close:
+  // it runs on this thread, where the file is (the file is opened at the pass's first write)
+  const layeredFile = opts.proof !== undefined && layered !== undefined ? lazyFileSink(opts.proof) : undefined;
   // the pooled pass beside the full search: only where it applies (two-threads.ts), and with two threads
-  const sideBySide = opts.threads >= 2 && poolingApplies(deal.rules);
+  const sideBySide = opts.threads >= 2 && poolingApplies(deal.rules) && layeredFile === undefined;
   let outcome: SolveOutcome;
   let interrupted = false;
   if (sideBySide) {
@@ -349,20 +381,27 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     const bar = showProgress ? progressBar(limits, memoryLimitBytes) : undefined;
     let found;
     try {
-      found = solveWithProof(engine, deal, limits, { proof, memoryLimitBytes, progress: bar?.options });
+      const layeredCertificate = layeredFile ? { sink: layeredFile.sink, game: proof?.game, deal: proof?.deal } : undefined;
+      found = solveWithProof(engine, deal, limits, { proof, memoryLimitBytes, progress: bar?.options, ...(layeredCertificate ? { layeredCertificate } : {}) });
     } finally {
       bar?.stop();
+      layeredFile?.close();
     }
     outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize, undefined, memoryLimitBytes);
   }
   const certificate = outcome.proof?.certificate;
   if (outcome.proof !== undefined) outcome.proof = { ...outcome.proof, certificate: undefined };
   if (opts.proof !== undefined) {
-    if (certificate?.included) {
+    // a layered pass that began writing but did not end unsolvable leaves no half certificate behind
+    const streamed = certificate !== undefined && !certificate.included && certificate.reason === 'streamed';
+    if (layeredFile?.opened() && !streamed) layeredFile.remove();
+    if (streamed) {
+      process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes, layered: ${certificate.layers} layers, written as they closed); check it with: ${checkCommand} ${opts.proof}\n`);
+    } else if (certificate?.included) {
       writeFileSync(opts.proof, certificate.certificate);
       process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes); check it with: ${checkCommand} ${opts.proof}\n`);
     } else {
-      const why = outcome.layered ? ' (the layered pass keeps no stored set to certify)' : certificate && !certificate.included ? ` (${certificate.reason})` : '';
+      const why = certificate && !certificate.included ? ` (${certificate.reason})` : '';
       process.stderr.write(`no certificate written: the verdict is ${outcome.verdict}${why}\n`);
     }
   }

@@ -7,11 +7,15 @@
  * tests/integration/api.test.ts).
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 import { workerExecArgv } from '../../server/pool.js';
 import { ROOT } from '../helpers/paths.js';
+import { layeredBody, parseLayeredBody } from '../../client-sdk/core/proof/layered-format.js';
 
 function tool(file: string, args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [...workerExecArgv(file), join(ROOT, file), ...args], {
@@ -141,6 +145,43 @@ describe('npm run solve: the deep budget', () => {
     expect(batch.status).toBe(2);
     expect(batch.stderr).toMatch(/option '--max-states <n>' argument '1e3' is invalid\. expected a positive whole number in decimal digits/);
   });
+
+  it('--layered --proof streams the layered certificate (v2), one engine and two; check-proof passes it and refuses it tampered; a --deep solve decided first writes v1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layered-proof-'));
+    const full = answer(solve(['--deal', '5', '--json']));
+    const fullProof = (full as unknown as { proof: { positions: number; fingerprint: string } }).proof;
+    for (const [name, args, env] of [
+      ['one', ['--max-memory-mb', '64'], {}],
+      ['two', ['--max-memory-mb', '8193'], { DEEP_MAX_MEMORY_MB: '16384' }],
+    ] as const) {
+      const file = join(dir, `${name}.proof.gz`);
+      const r = solve(['--deal', '5', '--layered', '--threads', '1', '--proof', file, '--json', ...args], env);
+      const a = answer(r) as unknown as { verdict: string; proof: { positions: number; fingerprint: string } };
+      expect(a.verdict).toBe('unsolvable');
+      // the full search's set: same count, same (order-free) fingerprint
+      expect(a.proof).toMatchObject({ positions: fullProof.positions, fingerprint: fullProof.fingerprint });
+      expect(r.stderr).toMatch(new RegExp(`certificate: .*${name}\\.proof\\.gz \\(\\d+ bytes, layered: \\d+ layers, written as they closed\\)`));
+      const check = tool('server/cli/check-proof.ts', [file]);
+      expect(check.status, check.stdout + check.stderr).toBe(0);
+      expect(check.stdout).toMatch(new RegExp(`PASS: streets_and_alleys deal 5 \\(pysolfc\\) is unsolvable[^\\n]*\\n  layered certificate [^\\n]*: ${fullProof.positions.toLocaleString('en-US')} positions in \\d+ layers`));
+      const json = JSON.parse(tool('server/cli/check-proof.ts', [file, '--json']).stdout);
+      expect(json).toMatchObject({ ok: true, kind: 'layered', positions: fullProof.positions, fingerprint: fullProof.fingerprint });
+    }
+    // the last layer's block dropped (its members are the file's last but one): refused, exit status 1
+    const raw = gunzipSync(readFileSync(join(dir, 'one.proof.gz')));
+    const tampered = join(dir, 'tampered.proof.gz');
+    const parts = parseLayeredBody(raw);
+    writeFileSync(tampered, gzipSync(layeredBody(parts.header, parts.blocks.slice(0, -1), parts.trailer)));
+    const bad = tool('server/cli/check-proof.ts', [tampered]);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/^FAIL \(not_closed\)/);
+    // --deep: the best-first search decides deal 5 first, so the certificate is v1 (sorted keys), checked as before
+    const v1 = join(dir, 'deep.proof.gz');
+    const deep = solve(['--deal', '5', '--deep', '--threads', '1', '--proof', v1]);
+    expect(deep.status, deep.stderr).toBe(0);
+    expect(JSON.parse(gunzipSync(readFileSync(v1)).subarray(0, gunzipSync(readFileSync(v1)).indexOf(10)).toString()).version).toBe(1);
+    expect(tool('server/cli/check-proof.ts', [v1]).status).toBe(0);
+  }, 240_000);
 
   it('--progress reports positions, rate, memory and elapsed on stderr; without it (not a terminal) nothing', () => {
     // 2.5 s of search however fast the engine is (deal 77 runs for minutes): a report a second

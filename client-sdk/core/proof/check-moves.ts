@@ -25,6 +25,18 @@ export function describeMove(move: Move): string {
   return `${what}: ${where(move.from, move.fromIndex)} to ${where(move.to, move.toIndex)}`;
 }
 
+/**
+ * How step 6 looks a move's result up: `has(next, parent)` says whether the
+ * position `next` (after the closure), reached from `parent`, is accounted
+ * for (the v1 check: in the set, `makeLookup`; the layered check: in the
+ * layer, or pending for a later one, check-layered.ts); it may throw a
+ * `Rejection` of its own. `lastKeyHex` is the key of the last `next` asked about.
+ */
+export interface SetLookup {
+  has(next: Layout, parent: Layout): boolean;
+  lastKeyHex(): string;
+}
+
 /** Counts of step 6. */
 export interface MoveCounts {
   movesTried: number;
@@ -53,14 +65,15 @@ export interface MoveCounts {
  *   where e counts every empty column, and does not depend on the count).
  *   One probe per count, toward another column (a non-empty one when there
  *   is one), decides.
+ * `setLookup` replaces the lookup in `prepared.set` (the layered check's).
  * @throws Rejection `not_closed` at the first move whose result is missing.
  */
-export function checkMoves(prepared: Prepared, from: number, to: number, options: ProofCheckOptions): MoveCounts {
+export function checkMoves(prepared: Prepared, from: number, to: number, options: ProofCheckOptions, setLookup?: SetLookup): MoveCounts {
   const { header, rule, body, set } = prepared;
   const rules = header.rules;
   const base = rules.foundationBase;
   const n = header.positions;
-  const lookup = makeLookup(set, n, base);
+  const lookup: SetLookup = setLookup ?? makeLookup(set, n, base);
   const exhaustive = options.exhaustive === true;
   const progressEvery = options.progressEvery ?? 10_000;
   const move: Move = { from: 'column', fromIndex: 0, to: 'column', toIndex: 0, count: 1, card: '', auto: false };
@@ -80,7 +93,7 @@ export function checkMoves(prepared: Prepared, from: number, to: number, options
     movesChecked++;
     const next = applyMove(rules, layout, move);
     closeUnderAutoMoves(next, rule, base);
-    if (!lookup.has(next)) {
+    if (!lookup.has(next, layout)) {
       const played = { ...move };
       throw new Rejection('not_closed', `position ${index}: the legal move ${describeMove(played)} leads (after auto-moves) to a position that is not in the set`, {
         header,

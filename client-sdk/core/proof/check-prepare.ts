@@ -143,7 +143,7 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
  * The header's start board under `rules`.
  * @throws Rejection `bad_start` when it is not a valid position.
  */
-function parseStart(header: CertificateHeader, rules: CertificateHeader['rules']): Layout {
+export function parseStart(header: CertificateHeader, rules: CertificateHeader['rules']): Layout {
   try {
     return parseBoard(header.start, rules);
   } catch (err) {
@@ -201,7 +201,7 @@ function dealLabel(header: CertificateHeader): string {
  * deal chooses (Penguin's beak), if any.
  * @throws Rejection `deal_mismatch`
  */
-function checkDealOrigin(header: CertificateHeader, start: Layout): number | undefined {
+export function checkDealOrigin(header: CertificateHeader, start: Layout): number | undefined {
   if (header.deal === null) return undefined;
   let dealt: { layout: Layout; foundationBase?: number };
   try {
@@ -224,7 +224,7 @@ function checkDealOrigin(header: CertificateHeader, start: Layout): number | und
 }
 
 /** The header's rules that differ from its game's preset (see ProofCheckPass `rulesChanged`). */
-function rulesChangedFromPreset(header: CertificateHeader, dealtBase: number | undefined): string[] {
+export function rulesChangedFromPreset(header: CertificateHeader, dealtBase: number | undefined): string[] {
   const preset = findPreset(header.game);
   if (!preset) return [];
   const expected: Rules = { ...preset.rules, ...(dealtBase !== undefined ? { foundationBase: dealtBase } : {}) };

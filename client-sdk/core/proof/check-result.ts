@@ -20,7 +20,11 @@ export type ProofFailureCode =
   | 'bad_start'
   | 'deal_mismatch'
   | 'start_missing'
-  | 'not_closed';
+  | 'not_closed'
+  // layered certificates (check-layered.ts) only
+  | 'bad_layer'
+  | 'layer_order'
+  | 'bad_trailer';
 
 /** A certificate that proves its deal unsolvable. */
 export interface ProofCheckPass {

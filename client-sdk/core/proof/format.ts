@@ -220,7 +220,9 @@ export interface ProofRequest {
 export type CertificateResult =
   | { included: true; bytes: number; certificate: Uint8Array }
   | { included: false; reason: 'over_position_cap'; positions: number; maxPositions: number; estimatedRawBytes: number }
-  | { included: false; reason: 'over_size_cap'; bytes: number; maxBytes: number };
+  | { included: false; reason: 'over_size_cap'; bytes: number; maxBytes: number }
+  /** A layered certificate (format v2), already written layer by layer to the caller's sink (`SolveWithProofOptions.layeredCertificate`). */
+  | { included: false; reason: 'streamed'; bytes: number; version: 2; layers: number };
 
 /** Proof data attached to an `unsolvable` outcome. */
 export interface ProofOutcome extends ProofSummary {
@@ -300,6 +302,8 @@ export function proofToWire(proof: ProofOutcome): ProofWire {
       },
     };
   }
+  // a streamed (layered) certificate went to the caller's file: the wire names none
+  if (certificate.reason === 'streamed') return summary;
   if (certificate.reason === 'over_size_cap') {
     return { ...summary, certificate: { ...certificate, download: CERTIFICATE_DOWNLOAD } };
   }

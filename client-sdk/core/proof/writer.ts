@@ -16,8 +16,12 @@
 import { gzipSync } from 'node:zlib';
 import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type CertificateInput } from './certificate.js';
 import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type ProgressOptions } from '../engine.js';
-import { solveLayeredSharded } from '../sharded-layers.js';
-import { withProofSummary, type CertificateResult, type ProofRequest } from './format.js';
+import { shardsForMemory, solveLayeredSharded } from '../sharded-layers.js';
+import { SolverError } from '../errors.js';
+import { FINGERPRINT_ALGORITHM, reductionsFor, withProofSummary, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
+import { LAYERED_CERTIFICATE_VERSION } from './layered-format.js';
+import { KEY_BYTES } from './format.js';
+import { LayeredCertificateWriter } from './layered-writer.js';
 import type { Deal } from '../rules.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from '../solve-types.js';
 import { POOLINGS_TO_TRY, poolingApplies, type SuitPools } from '../pools.js';
@@ -86,6 +90,31 @@ export interface SolveWithProofOptions {
    * here. Must not throw.
    */
   onPooledProof?: (pools: SuitPools) => void;
+  /**
+   * Stream the certificate of a layered `unsolvable` (format v2,
+   * layered-writer.ts, docs/proofs.md "Layered certificates") through
+   * `sink`, layer by layer as the pass closes them. When set, the layered
+   * pass (`limits.layered`, no-cell Castle games) runs through the sharded
+   * driver (sharded-layers.ts) with `shards` engines (default: one for a
+   * memory cap within one engine, else `shardsForMemory`), which hands the
+   * keys of each closing layer over. The answer's `proof` then carries the
+   * summary and `certificate: {included: false, reason: 'streamed', ...}`.
+   * A pass that does not end `unsolvable` leaves an unfinished file behind
+   * (no trailer: the checker refuses it as truncated).
+   */
+  layeredCertificate?: {
+    sink: (member: Uint8Array) => void;
+    shards?: number;
+    game?: string;
+    deal?: ProofRequest['deal'];
+    /**
+     * A full search's `unsolvable` of more positions than this (default
+     * V1_MAX_POSITIONS) gets the layered certificate too: the layered pass
+     * is run again for it in the time left (`relayered`), instead of a v1
+     * certificate built in memory.
+     */
+    v1MaxPositions?: number;
+  };
 }
 
 /** Least time left, ms, for which the pooled pass starts one more pooling. */
@@ -102,7 +131,7 @@ export const POOLED_PASS_MIN_MS = 200;
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
   const started = performance.now();
   const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
-  // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from
+  // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from: its proof, if any, was streamed
   if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
   if (limits.layered === 'after_memory' && full.verdict === 'unknown' && full.reason === 'memory' && layeredApplies(deal.rules)) {
     const layered = layeredPass(engine, deal, limits, full.stats, started, options);
@@ -116,6 +145,10 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   }
   const outcome = withProofSummary(engine, deal.rules, full);
   if (outcome.proof === undefined || !options.proof?.certificate) return outcome;
+  const certified = options.layeredCertificate;
+  if (certified !== undefined && layeredApplies(deal.rules) && outcome.proof.positions > (certified.v1MaxPositions ?? V1_MAX_POSITIONS)) {
+    return relayered(engine, deal, limits, outcome, started, certified, options);
+  }
   const certificate = certificateFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, options.proof);
   return { ...outcome, proof: { ...outcome.proof, certificate } };
 }
@@ -131,9 +164,86 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
  */
 function solveLayered(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions): SolveOutcome {
   const cap = options.memoryLimitBytes ?? MAX_ENGINE_MEMORY_BYTES;
+  if (options.layeredCertificate !== undefined && layeredApplies(deal.rules)) return solveLayeredCertified(engine, deal, limits, cap, options.layeredCertificate, options);
   if (cap <= MAX_ENGINE_MEMORY_BYTES || !layeredApplies(deal.rules)) return engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
   const { detail: _detail, ...outcome } = solveLayeredSharded(engine.module, deal, limits, { memoryLimitBytes: cap, stop: options.stop, progress: options.progress, engine });
   return outcome;
+}
+
+/**
+ * Most positions of a full search's `unsolvable` whose certificate is built
+ * in memory as v1 when a layered certificate can be streamed instead
+ * (`SolveWithProofOptions.layeredCertificate`, no-cell Castle games): the
+ * v1 build holds the exported keys, their sort and the body, four copies of
+ * 48 bytes a position beside the engine (Beleaguered Castle 954, 76 million
+ * positions: past 11 GB before its sorted copy, docs/benchmarks.md).
+ */
+export const V1_MAX_POSITIONS = 20_000_000;
+
+/**
+ * After a full search's `unsolvable` (`full`, with its proof summary) whose
+ * set is too large for a v1 certificate in memory: the layered pass again,
+ * from the start, in the time left of `limits`, its certificate streamed
+ * (`solveLayeredCertified`). The answer is the full search's, with the
+ * layered pass's proof (certificate `streamed`) when that pass ends
+ * `unsolvable` with the same positions and fingerprint, the full search's
+ * summary with `certificate` `over_position_cap` when it does not end in time.
+ * @throws SolverError `engine_error` when the two searches disagree (positions or fingerprint).
+ */
+function relayered(engine: Engine, deal: Deal, limits: SolveLimits, full: SolveOutcome, started: number, certified: NonNullable<SolveWithProofOptions['layeredCertificate']>, options: SolveWithProofOptions): SolveOutcome {
+  const summary = full.proof!;
+  const timeoutMs = limits.timeoutMs - (performance.now() - started);
+  const tooLarge = { included: false as const, reason: 'over_position_cap' as const, positions: summary.positions, maxPositions: certified.v1MaxPositions ?? V1_MAX_POSITIONS, estimatedRawBytes: summary.positions * KEY_BYTES };
+  if (timeoutMs < POOLED_PASS_MIN_MS) return { ...full, proof: { ...summary, certificate: tooLarge } };
+  const cap = options.memoryLimitBytes ?? MAX_ENGINE_MEMORY_BYTES;
+  const layered = solveLayeredCertified(engine, deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, cap, certified, options);
+  if (layered.verdict !== 'unsolvable' || layered.proof === undefined) return { ...full, proof: { ...summary, certificate: tooLarge }, stats: { ...full.stats, elapsedMs: elapsedMsSince(started) } };
+  if (layered.proof.positions !== summary.positions || layered.proof.fingerprint !== summary.fingerprint) {
+    throw new SolverError('engine_error', `the layered pass stored ${layered.proof.positions} positions (fingerprint ${layered.proof.fingerprint}), the full search ${summary.positions} (${summary.fingerprint})`);
+  }
+  return {
+    ...full,
+    proof: layered.proof,
+    stats: { ...full.stats, statesExpanded: full.stats.statesExpanded + layered.stats.statesExpanded, elapsedMs: elapsedMsSince(started) },
+  };
+}
+
+/**
+ * The layered pass with its certificate streamed (`options.layeredCertificate`):
+ * the sharded driver over `certified.shards` engines (default 1 when `cap`
+ * fits one engine, else `shardsForMemory(cap)`; `engine` is shard 0), each
+ * closing layer's keys written by a `LayeredCertificateWriter`. An
+ * `unsolvable` comes with the proof summary (positions, the reductions, the
+ * fingerprint of the written keys: the full search's, since the sum does not
+ * depend on order) and `certificate` `{included: false, reason: 'streamed',
+ * bytes, version: 2}`; other verdicts come back as the driver gives them.
+ * @throws as `solveLayeredSharded`; SolverError `engine_error` when the
+ *   certificate does not count every stored position.
+ */
+function solveLayeredCertified(engine: Engine, deal: Deal, limits: SolveLimits, cap: number, certified: NonNullable<SolveWithProofOptions['layeredCertificate']>, options: SolveWithProofOptions): SolveOutcome {
+  const shards = certified.shards ?? (cap <= MAX_ENGINE_MEMORY_BYTES ? 1 : shardsForMemory(cap));
+  const writer = new LayeredCertificateWriter(certified.sink, deal, { game: certified.game ?? options.proof?.game, deal: certified.deal ?? options.proof?.deal ?? null });
+  const { detail: _detail, ...outcome } = solveLayeredSharded(engine.module, deal, limits, {
+    memoryLimitBytes: cap,
+    shards,
+    stop: options.stop,
+    progress: options.progress,
+    engine,
+    onLayerKeys: (layer, keys, positions) => writer.addLayer(layer, keys, positions),
+  });
+  if (outcome.verdict !== 'unsolvable') return outcome;
+  const written = writer.finish();
+  if (written.positions !== outcome.stats.statesStored) {
+    throw new SolverError('engine_error', `the layered certificate holds ${written.positions} positions, the pass stored ${outcome.stats.statesStored}`);
+  }
+  const proof: ProofOutcome = {
+    positions: written.positions,
+    reductions: reductionsFor(deal.rules),
+    fingerprint: written.fingerprint,
+    fingerprintAlgorithm: FINGERPRINT_ALGORITHM,
+    certificate: { included: false, reason: 'streamed', bytes: written.bytes, version: LAYERED_CERTIFICATE_VERSION, layers: written.layers },
+  };
+  return { ...outcome, proof };
 }
 
 /**
@@ -141,8 +251,9 @@ function solveLayered(engine: Engine, deal: Deal, limits: SolveLimits, options: 
  * counters): the complete layered search (assembly/layers.ts) with the time
  * left of `limits`. A decided answer is returned (`solved` with its checked
  * solution; `unsolvable` after every layer was exhausted, with no proof
- * summary or certificate: the keys of closed layers are gone, docs/engine.md
- * "The layered pass"), its expansions added to the full search's. Undefined
+ * summary unless `options.layeredCertificate` streamed one: the keys of
+ * closed layers are gone, docs/engine.md "The layered pass"), its
+ * expansions added to the full search's. Undefined
  * when it did not decide (the pooled pass then has what time is left).
  */
 function layeredPass(engine: Engine, deal: Deal, limits: SolveLimits, before: SolveOutcome['stats'], started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
