@@ -153,6 +153,24 @@ describe('the layered pass of the compact Castle layout', () => {
     expect([plain.verdict, plain.reason]).toEqual(['unknown', 'memory']);
   }, 120_000);
 
+  it('a layered pass that does not decide answers with its own reason, not the full search\'s memory (Streets and Alleys 68, after_memory, a state budget)', () => {
+    const deal = resolveDeal({ game: 'streets_and_alleys', deal: 68, numbering: 'pysolfc' });
+    const cap = 12 * 2 ** 20;
+    const whole = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
+    const capped = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 }, undefined, cap);
+    expect([capped.verdict, capped.reason]).toEqual(['unknown', 'memory']);
+    // a budget above what the capped full search stores, below the whole set: the full search stops for memory, the layered pass for the budget
+    const maxStates = Math.round((capped.stats.statesStored + whole.stats.statesStored) / 2);
+    const limits = { maxStates, timeoutMs: 60_000 };
+    const first = engine.solve(deal, limits, undefined, cap);
+    expect([first.verdict, first.reason]).toEqual(['unknown', 'memory']);
+    const outcome = solveWithProof(engine, deal, { ...limits, layered: 'after_memory' }, { memoryLimitBytes: cap, poolings: [] });
+    expect([outcome.verdict, outcome.reason]).toEqual(['unknown', 'max_states']);
+    expect(outcome.stats.statesExpanded).toBeGreaterThan(first.stats.statesExpanded);
+    expect(outcome.stats.statesStored).toBeGreaterThanOrEqual(first.stats.statesStored);
+    expect(outcome.stats.statesStored).toBeLessThanOrEqual(maxStates);
+  }, 120_000);
+
   it('solved from positions late in a won game: the solution replays under the checker, the verdict is the full search\'s', () => {
     let solved = 0;
     for (const [game, n] of [['citadel', 1], ['citadel', 3], ['beleaguered_castle', 2], ['streets_and_alleys', 11]] as const) {

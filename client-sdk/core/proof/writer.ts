@@ -133,16 +133,20 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
   // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from: its proof, if any, was streamed
   if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
+  // the answer if nothing decides: the last search that ran, which says the budget that stopped it
+  let undecided = full;
   if (limits.layered === 'after_memory' && full.verdict === 'unknown' && full.reason === 'memory' && layeredApplies(deal.rules)) {
     const layered = layeredPass(engine, deal, limits, full.stats, started, options);
-    if (layered !== undefined) return layered;
+    if (layered !== undefined && layered.verdict !== 'unknown') return layered;
+    if (layered !== undefined) undecided = layered;
   }
   if (full.verdict === 'unknown' && full.reason !== 'cancelled' && poolingApplies(deal.rules) && (options.claimPooledPass?.() ?? true)) {
-    const pooled = pooledPass(engine, deal, limits, full.stats, started, options);
+    const pooled = pooledPass(engine, deal, limits, undecided.stats, started, options);
     if (pooled !== undefined) return pooled;
-    // undecided: the full search's answer, timed to the end of the pass
-    return { ...full, stats: { ...full.stats, elapsedMs: elapsedMsSince(started) } };
+    // undecided: the last search's answer, timed to the end of the pass
+    return { ...undecided, stats: { ...undecided.stats, elapsedMs: elapsedMsSince(started) } };
   }
+  if (undecided !== full) return undecided;
   const outcome = withProofSummary(engine, deal.rules, full);
   if (outcome.proof === undefined || !options.proof?.certificate) return outcome;
   const certified = options.layeredCertificate;
@@ -249,23 +253,26 @@ function solveLayeredCertified(engine: Engine, deal: Deal, limits: SolveLimits, 
 /**
  * The layered pass after a full search that ended for memory (`before`: its
  * counters): the complete layered search (assembly/layers.ts) with the time
- * left of `limits`. A decided answer is returned (`solved` with its checked
- * solution; `unsolvable` after every layer was exhausted, with no proof
- * summary unless `options.layeredCertificate` streamed one: the keys of
- * closed layers are gone, docs/engine.md "The layered pass"), its
- * expansions added to the full search's. Undefined
- * when it did not decide (the pooled pass then has what time is left).
+ * left of `limits`, its expansions added to the full search's. A decided
+ * answer is `solved` with its checked solution, or `unsolvable` after every
+ * layer was exhausted, with no proof summary unless
+ * `options.layeredCertificate` streamed one (the keys of closed layers are
+ * gone, docs/engine.md "The layered pass"). An undecided one is `unknown`
+ * with the layered pass's own reason (the budget that stopped it: mostly
+ * `timeout`, not the full search's `memory`) and, as positions stored, the
+ * larger of the two searches' counts. Undefined when too little time was
+ * left to start it (the pooled pass then has what time is left).
  */
 function layeredPass(engine: Engine, deal: Deal, limits: SolveLimits, before: SolveOutcome['stats'], started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
   const timeoutMs = limits.timeoutMs - (performance.now() - started);
   if (timeoutMs < POOLED_PASS_MIN_MS) return undefined;
   const layered = solveLayered(engine, deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, options);
-  if (layered.verdict === 'unknown') return undefined;
   return {
     ...layered,
     stats: {
       ...layered.stats,
       statesExpanded: before.statesExpanded + layered.stats.statesExpanded,
+      ...(layered.verdict === 'unknown' ? { statesStored: Math.max(before.statesStored, layered.stats.statesStored) } : {}),
       elapsedMs: elapsedMsSince(started),
       memoryBytes: Math.max(before.memoryBytes, layered.stats.memoryBytes),
     },
