@@ -43,6 +43,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createGunzip, gunzipSync } from 'node:zlib';
+import type { z } from 'zod';
 import { formatBoard } from '../board.js';
 import { rankOf, type Card } from '../cards.js';
 import type { Layout, Rules } from '../rules.js';
@@ -132,6 +133,28 @@ function classFunction(start: Layout): (layout: Layout) => PositionClass {
     for (let i = 0; i < parts.length; i++) m += parts[i];
     return { key: String.fromCharCode(...parts), m };
   };
+}
+
+/**
+ * One JSON line of the file (its header or its trailer), checked against
+ * `schema`.
+ * @throws Rejection `bad_header` / `bad_trailer` when the line is not JSON
+ *   or does not fit the schema (naming the first field at fault).
+ */
+function parseLine<T>(text: string, schema: z.ZodType<T>, what: 'header' | 'trailer'): T {
+  const code = what === 'header' ? 'bad_header' : 'bad_trailer';
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Rejection(code, `the ${what} line is not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Rejection(code, `${what} field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
 }
 
 const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -266,18 +289,7 @@ export class LayeredChecker {
   }
 
   private readHeader(text: string): void {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      throw new Rejection('bad_header', `the header line is not JSON (${err instanceof Error ? err.message : String(err)})`);
-    }
-    const parsed = LayeredHeaderSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Rejection('bad_header', `header field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
-    const header = parsed.data;
+    const header = parseLine(text, LayeredHeaderSchema, 'header');
     this.header = header;
     this.rules = header.rules;
     // the v1 steps on the header, with the v1 checker's own code
@@ -295,20 +307,10 @@ export class LayeredChecker {
   }
 
   private readTrailer(text: string): void {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      throw new Rejection('bad_trailer', `the trailer line is not JSON (${err instanceof Error ? err.message : String(err)})`);
-    }
-    const parsed = LayeredTrailerSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Rejection('bad_trailer', `trailer field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
+    const parsed = parseLine(text, LayeredTrailerSchema, 'trailer');
     // every M is passed: nothing may be pending (the start included)
     this.passMeasure(Number.POSITIVE_INFINITY);
-    const t = parsed.data;
+    const t = parsed;
     if (t.positions !== this.positions || t.layers !== this.layers) {
       throw new Rejection('bad_trailer', `the trailer counts ${t.positions} positions in ${t.layers} layers, the file holds ${this.positions} in ${this.layers}`);
     }
