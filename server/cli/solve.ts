@@ -30,7 +30,7 @@
  * a solve on two threads was interrupted (SIGINT, SIGTERM: both searches
  * stop and the `unknown`/`cancelled` answer is printed).
  */
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { Engine, layeredApplies, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
@@ -273,31 +273,44 @@ function checkProofPath(path: string): void {
 }
 
 /**
- * A sink for the streamed layered certificate (proof/layered-writer.ts) that
- * creates file `path` at its first write, so that a `--deep` solve decided
- * before the layered pass (a v1 certificate, written afterwards) or a pass
- * that ends `unknown` leaves no layered file: `remove` deletes what was written.
+ * A sink for the streamed layered certificate (proof/layered-writer.ts). It
+ * writes to `path.partial-<pid>` beside `path`, created at its first write,
+ * and `commit` renames that to `path` once the pass ended `unsolvable`; so a
+ * `--deep` solve decided before the layered pass (a v1 certificate, written
+ * afterwards), a pass that ends `unknown`, or an interrupted one leaves any
+ * file already at `path` as it was (`remove`, and at exit, delete the
+ * partial file).
  */
-function lazyFileSink(path: string): { sink: (member: Uint8Array) => void; close: () => void; opened: () => boolean; remove: () => void } {
+function lazyFileSink(path: string): { sink: (member: Uint8Array) => void; close: () => void; opened: () => boolean; commit: () => void; remove: () => void } {
+  const partial = `${path}.partial-${process.pid}`;
   let fd: number | undefined;
   let opened = false;
+  const close = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
+  const remove = () => {
+    close();
+    if (opened) rmSync(partial, { force: true });
+    opened = false;
+  };
   return {
     sink: (member) => {
       if (fd === undefined) {
-        fd = openSync(path, 'w');
+        fd = openSync(partial, 'w');
         opened = true;
+        process.once('exit', remove);
       }
       for (let at = 0; at < member.length; ) at += writeSync(fd, member, at, member.length - at);
     },
-    close: () => {
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-    },
+    close,
     opened: () => opened,
-    remove: () => {
-      if (opened) rmSync(path, { force: true });
+    commit: () => {
+      close();
+      if (opened) renameSync(partial, path);
       opened = false;
     },
+    remove,
   };
 }
 
@@ -396,6 +409,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     const streamed = certificate !== undefined && !certificate.included && certificate.reason === 'streamed';
     if (layeredFile?.opened() && !streamed) layeredFile.remove();
     if (streamed) {
+      layeredFile?.commit();
       process.stderr.write(`certificate: ${opts.proof} (${certificate.bytes} bytes, layered: ${certificate.layers} layers, written as they closed); check it with: ${checkCommand} ${opts.proof}\n`);
     } else if (certificate?.included) {
       writeFileSync(opts.proof, certificate.certificate);

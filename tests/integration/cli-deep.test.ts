@@ -7,7 +7,7 @@
  * tests/integration/api.test.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -182,6 +182,18 @@ describe('npm run solve: the deep budget', () => {
     expect(JSON.parse(gunzipSync(readFileSync(v1)).subarray(0, gunzipSync(readFileSync(v1)).indexOf(10)).toString()).version).toBe(1);
     expect(tool('server/cli/check-proof.ts', [v1]).status).toBe(0);
   }, 240_000);
+
+  it('--layered --proof that ends unknown leaves a file already at FILE as it was, and no partial file beside it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layered-keep-'));
+    const file = join(dir, 'kept.proof.gz');
+    writeFileSync(file, 'an earlier certificate\n');
+    // deal 77 is far from decided in 1.5 s: the layered pass writes layers, then ends unknown
+    const r = solve(['--deal', '77', '--layered', '--threads', '1', '--timeout-ms', '1500', '--proof', file]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/no certificate written: the verdict is unknown/);
+    expect(readFileSync(file, 'utf8')).toBe('an earlier certificate\n');
+    expect(readdirSync(dir)).toEqual(['kept.proof.gz']);
+  }, 60_000);
 
   it('--progress reports positions, rate, memory and elapsed on stderr; without it (not a terminal) nothing', () => {
     // 2.5 s of search however fast the engine is (deal 77 runs for minutes): a report a second
