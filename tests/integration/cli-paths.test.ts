@@ -62,6 +62,15 @@ describe('relative paths of the command-line tools', () => {
       ['--db', 'other.sqlite'],
       `error invalid_request: --db ${join(user, 'other.sqlite')}: cannot open it as a batch database (NOT_A_BATCH_DATABASE: it holds tables of another program (notes); a batch database holds only the tables batches and results)`,
     ]);
+    // another program's table that happens to be called batches (its columns are not the store's)
+    const namesake = new Database(join(user, 'namesake.sqlite'));
+    namesake.exec('CREATE TABLE batches (name TEXT, qty INTEGER)');
+    namesake.close();
+    const namesakeBytes = readFileSync(join(user, 'namesake.sqlite'));
+    faults.push([
+      ['--db', 'namesake.sqlite'],
+      `error invalid_request: --db ${join(user, 'namesake.sqlite')}: cannot open it as a batch database (NOT_A_BATCH_DATABASE: it holds tables of another program (batches); a batch database holds only the tables batches and results)`,
+    ]);
     for (const [args, message] of faults) {
       const r = batch(args);
       expect(r.status, args.join(' ')).toBe(2);
@@ -70,6 +79,8 @@ describe('relative paths of the command-line tools', () => {
     }
     // nothing was made on the way: no folder for the --db, no file for the --out, no table in the other program's file
     expect(existsSync(missing)).toBe(false);
+    expect(readFileSync(join(user, 'namesake.sqlite')).equals(namesakeBytes)).toBe(true);
+    expect(existsSync(join(user, 'namesake.sqlite-wal'))).toBe(false);
     const after = new Database(join(user, 'other.sqlite'), { readonly: true });
     try {
       expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(['notes']);

@@ -150,6 +150,28 @@ export class ForeignDatabaseError extends Error {
   }
 }
 
+/** The columns of the store's own tables, in order (SCHEMA). */
+const OWN_COLUMNS: Record<string, string> = {
+  batches: 'id,spec,status,created_at,finished_at,total,done,solved,unsolvable,unknown,errors,sum_moves,sum_elapsed_ms,active_ms',
+  results: 'batch_id,idx,seq,verdict,reason,moves,states_expanded,states_stored,elapsed_ms,error_code,error_message',
+};
+
+/**
+ * The tables of `db` that are not the store's own: any table but `batches`
+ * and `results` (SQLite's internal `sqlite_*` aside), and those two when
+ * their columns are not the store's (another program's table of that name).
+ * Reads only.
+ */
+function foreignTables(db: Database.Database): string[] {
+  const tables = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").pluck().all();
+  return tables.filter((name) => {
+    const own = OWN_COLUMNS[name];
+    if (own === undefined) return true;
+    const columns = db.prepare<[string], string>('SELECT name FROM pragma_table_info(?) ORDER BY cid').pluck().all(name);
+    return columns.join(',') !== own;
+  });
+}
+
 /** The batches database. One per process; every method is synchronous (better-sqlite3). */
 export class BatchStore {
   readonly #db: Database.Database;
@@ -170,10 +192,7 @@ export class BatchStore {
     // lock held by another process on the same file, e.g. a second server.
     db.pragma('busy_timeout = 5000');
     // Before anything is written (WAL mode is kept in the file): a file of another program is left as it is.
-    const foreign = db
-      .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('batches', 'results') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-      .pluck()
-      .all();
+    const foreign = foreignTables(db);
     if (foreign.length > 0) {
       db.close();
       throw new ForeignDatabaseError(foreign);
