@@ -105,3 +105,15 @@ export function latePosition(engine: Engine, deal: Deal): Deal {
   }
   return { rules: deal.rules, layout };
 }
+
+/**
+ * Small unsolvable PySolFC deals of the no-cell Castle games (reference
+ * verdicts), each a complete search of at most a few hundred thousand
+ * positions: the deals the layered pass, the sharded pass and the layered
+ * certificate are compared with the full search on.
+ */
+export const SMALL_UNSOLVABLE_CASTLE_DEALS = [
+  ['beleaguered_castle', [1, 3, 21, 26]],
+  ['streets_and_alleys', [1, 2, 5, 6]],
+  ['citadel', [21, 26, 46]],
+] as const;

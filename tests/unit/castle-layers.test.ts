@@ -12,7 +12,7 @@ import { applyMove, checkSolution } from '../../client-sdk/core/verify.js';
 import { rankOf } from '../../client-sdk/core/cards.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import type { Deal, Layout } from '../../client-sdk/core/rules.js';
-import { latePosition, legalSingleCardMoves } from '../helpers/positions.js';
+import { latePosition, legalSingleCardMoves, SMALL_UNSOLVABLE_CASTLE_DEALS } from '../helpers/positions.js';
 
 interface Hooks {
   layeredInUse(): number;
@@ -106,11 +106,7 @@ describe('the layered pass of the compact Castle layout', () => {
     expect(sameClass).toBeGreaterThan(checked / 2);
   }, 120_000);
 
-  it.each([
-    ['beleaguered_castle', [1, 3, 21, 26]],
-    ['streets_and_alleys', [1, 2, 5, 6]],
-    ['citadel', [21, 26, 46]],
-  ] as const)('%s unsolvable deals: the same verdict, positions and expansions as the full search', (game, deals) => {
+  it.each(SMALL_UNSOLVABLE_CASTLE_DEALS)('%s unsolvable deals: the same verdict, positions and expansions as the full search', (game, deals) => {
     for (const n of deals) {
       const r = both(resolveDeal({ game, deal: n, numbering: 'pysolfc' }), 2_000_000);
       expect(r.used).toBe(true);

@@ -11,7 +11,7 @@ import { Engine, loadEngineModule } from '../../client-sdk/core/engine.js';
 import { solveLayeredSharded, shardsForMemory } from '../../client-sdk/core/sharded-layers.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
-import { latePosition } from '../helpers/positions.js';
+import { latePosition, SMALL_UNSOLVABLE_CASTLE_DEALS } from '../helpers/positions.js';
 
 let module: WebAssembly.Module;
 let engine: Engine;
@@ -33,11 +33,7 @@ describe('the layered pass over several engines', () => {
     expect(() => shardsForMemory(33 * GiB)).toThrow(RangeError);
   });
 
-  it.each([
-    ['beleaguered_castle', [1, 3, 21, 26]],
-    ['streets_and_alleys', [1, 2, 5, 6]],
-    ['citadel', [21, 26, 46]],
-  ] as const)('%s unsolvable deals, K = 2 and 3: the full search\'s verdict, positions and expansions', (game, deals) => {
+  it.each(SMALL_UNSOLVABLE_CASTLE_DEALS)('%s unsolvable deals, K = 2 and 3: the full search\'s verdict, positions and expansions', (game, deals) => {
     for (const n of deals) {
       const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
       const full = engine.solve(deal, LIMITS);

@@ -17,6 +17,7 @@ import { layeredBody, parseLayeredBody, type LayerBlock } from '../../client-sdk
 import { fingerprintKeys } from '../../client-sdk/core/proof/fingerprint.js';
 import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
+import { SMALL_UNSOLVABLE_CASTLE_DEALS } from '../helpers/positions.js';
 
 let engine: Engine;
 beforeAll(async () => {
@@ -33,11 +34,7 @@ function certify(deal: Deal, shards: number) {
 }
 
 describe('layered certificates', () => {
-  it.each([
-    ['beleaguered_castle', [1, 3, 21, 26]],
-    ['streets_and_alleys', [1, 2, 5, 6]],
-    ['citadel', [21, 26, 46]],
-  ] as const)('%s: K = 1 and 2 pass the checker with the full search\'s positions and fingerprint', (game, deals) => {
+  it.each(SMALL_UNSOLVABLE_CASTLE_DEALS)('%s: K = 1 and 2 pass the checker with the full search\'s positions and fingerprint', (game, deals) => {
     for (const n of deals) {
       const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
       const full = solveWithProof(engine, deal, LIMITS);
