@@ -18,9 +18,8 @@ import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type 
 import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type ProgressOptions } from '../engine.js';
 import { shardsForMemory, solveLayeredSharded } from '../sharded-layers.js';
 import { SolverError } from '../errors.js';
-import { FINGERPRINT_ALGORITHM, reductionsFor, withProofSummary, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
+import { FINGERPRINT_ALGORITHM, KEY_BYTES, reductionsFor, withProofSummary, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
 import { LAYERED_CERTIFICATE_VERSION } from './layered-format.js';
-import { KEY_BYTES } from './format.js';
 import { LayeredCertificateWriter } from './layered-writer.js';
 import type { Deal } from '../rules.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from '../solve-types.js';
