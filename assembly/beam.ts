@@ -823,6 +823,46 @@ function seenContains(table: usize, h: u64): bool {
   }
 }
 
+/**
+ * The guided pass's set of the positions a beam has expanded, over all its
+ * levels (beamFindBegin with globalSeenLog2; 0 = none, the per-level sets
+ * only): 2^log2 slots of u64 hashes, open addressing. A child already
+ * expanded at an earlier level is dropped; a child that was stored and then
+ * evicted is not in it and may come back later. In the no-cell games every tableau move can
+ * be undone, so without it a beam fills its levels with positions it has
+ * already been through (docs/search.md §10).
+ */
+let globalSeen: usize = 0;
+let globalMask: u32 = 0;
+let globalCount: u32 = 0;
+
+/** True when `h` is in the all-levels set. */
+function globalContains(h: u64): bool {
+  let i = <u32>h & globalMask;
+  while (true) {
+    const v = load<u64>(globalSeen + (<usize>i << 3));
+    if (v == 0) return false;
+    if (v == h) return true;
+    i = (i + 1) & globalMask;
+  }
+  return false;
+}
+
+/** True when `h` is in the all-levels set; otherwise adds it (unless the set is 7/8 full: then duplicates just pass) and returns false. */
+function globalSeenOrAdd(h: u64): bool {
+  let i = <u32>h & globalMask;
+  while (true) {
+    const v = load<u64>(globalSeen + (<usize>i << 3));
+    if (v == h) return true;
+    if (v == 0) break;
+    i = (i + 1) & globalMask;
+  }
+  if (globalCount >= (globalMask >> 3) * 7) return false;
+  store<u64>(globalSeen + (<usize>i << 3), h);
+  globalCount++;
+  return false;
+}
+
 /** Adds `h` to the set being built (unless it is too full: then duplicates just pass). */
 function seenAdd(h: u64): void {
   if (seenNextCount * 4 > seenMask * 3) return;
@@ -945,6 +985,7 @@ function readStart(): bool {
  */
 export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   ready = false;
+  globalSeen = 0;
   stopped = false;
   beamExpanded = 0;
   beamChildren = 0;
@@ -1001,6 +1042,65 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   ready = true;
   return bestLength;
 }
+
+/**
+ * Starts a beam session for the deal in the input block with no solution
+ * known: the guided pass that looks for a solution the complete search has
+ * not found (docs/search.md §10). `width` and `memoryLimitBytes` as
+ * `shortenBegin` (the arena is taken from the start). The best length is
+ * `maxLevels` (2..MAX_LEVELS; anything else means MAX_LEVELS = 512), so a
+ * beam from the start (`shortenBeam(width, 0)`) searches up to maxLevels - 1
+ * counted moves and keeps the first, then any shorter, goal it reaches; `shortenPathMoves()` stays 0 while none was found.
+ * Finding nothing proves nothing. Returns 0, or -1 when the memory is short
+ * or the input block does not fit the engine's layout.
+ */
+export function beamFindBegin(width: i32, memoryLimitBytes: f64, maxLevels: i32, globalSeenLog2: i32): i32 {
+  ready = false;
+  stopped = false;
+  beamExpanded = 0;
+  beamChildren = 0;
+  beamMostHome = 0;
+  beamLevelsReached = 0;
+  beamOutOfMemory = false;
+  globalSeen = 0;
+  if (width < 1 || width > 65536 * 32 || !readStart()) return -1;
+  resetArena(<u64>memoryLimitBytes);
+  maxWidth = width;
+  levelsAllocated = 0;
+  const w = <u64>width;
+  curNodes = allocate(w * NODE_BYTES);
+  nextNodes = allocate(w * NODE_BYTES);
+  curRepeat = allocate(w);
+  nextRepeat = allocate(w);
+  nextCost = allocate(w * 2);
+  nextLink = allocate(w * 4);
+  let slots: u32 = 1 << 12;
+  while (<u64>slots < w * 32 && slots < (1 << 24)) slots <<= 1;
+  seenSlots = slots;
+  seenMask = slots - 1;
+  seenCur = allocate(<u64>slots * 8);
+  seenNext = allocate(<u64>slots * 8);
+  if (curNodes == 0 || nextNodes == 0 || curRepeat == 0 || nextRepeat == 0 || nextCost == 0 || nextLink == 0 || seenCur == 0 || seenNext == 0) return -1;
+  if (globalSeenLog2 >= 10 && globalSeenLog2 <= 28) {
+    const bytes = (<u64>1 << <u64>globalSeenLog2) << 3;
+    globalSeen = allocate(bytes);
+    if (globalSeen == 0) return -1;
+    memory.fill(globalSeen, 0, <usize>bytes);
+    globalMask = (<u32>1 << <u32>globalSeenLog2) - 1;
+    globalCount = 0;
+  }
+  bestMoves = 0;
+  bestLength = maxLevels < 2 || maxLevels > MAX_LEVELS ? MAX_LEVELS : maxLevels;
+  ready = true;
+  return 0;
+}
+
+/** Most cards on the foundations in a position the beams of this session expanded (a measure of how far a beam that found nothing got). */
+export let beamMostHome: i32 = 0;
+/** Deepest level (counted moves from the beam's start) the beams of this session expanded. */
+export let beamLevelsReached: i32 = 0;
+/** A beam of this session ended early because the memory cap left no room for its next level's arrays. */
+export let beamOutOfMemory: bool = false;
 
 /**
  * Sets the cost weights of the next beams (defaults 1, 1, 1, 0, 0): cards not
@@ -1075,7 +1175,7 @@ function buildPath(d: i32, node: u32, last: u32): i32 {
  * argument. Stops early when the host asks (shortenStopped).
  */
 export function shortenBeam(width: i32, prefix: i32): i32 {
-  if (!ready || width < 1 || width > maxWidth || prefix < 0 || prefix >= bestMoves) return -1;
+  if (!ready || width < 1 || width > maxWidth || prefix < 0 || (prefix > 0 && prefix >= bestMoves)) return -1;
   if (stopped) return bestLength;
   // The start of this beam, and the counted moves spent to reach it.
   copyPosition(WORK, START);
@@ -1116,7 +1216,10 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
     memory.fill(seenNext, 0, (<usize>seenMask + 1) << 3);
     seenNextCount = 0;
     const parents = levelParents(d + 1);
-    if (parents == 0) break;
+    if (parents == 0) {
+      beamOutOfMemory = true;
+      break;
+    }
     const moves = levelMoves(d + 1);
     for (let b = 0; b < NUM_BINS; b++) store<u32>(BIN_HEAD + (<usize>b << 2), NONE);
     let nextCount: u32 = 0;
@@ -1128,6 +1231,9 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         break;
       }
       loadNode(curNodes + <usize>i * NODE_BYTES, WORK);
+      const home = <i32>foundation(WORK, 0) + <i32>foundation(WORK, 1) + <i32>foundation(WORK, 2) + <i32>foundation(WORK, 3);
+      if (home > beamMostHome) beamMostHome = home;
+      if (d > beamLevelsReached) beamLevelsReached = d;
       const repeat = <i32>load<u8>(curRepeat + i);
       if (selfCheck) {
         const kg = listMoves(WORK, repeat, false);
@@ -1139,6 +1245,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       const k = listMoves(WORK, repeat, true);
       beamChildren += <u32>k;
       const parentHash = measureHashes(WORK);
+      if (globalSeen != 0) globalSeenOrAdd(parentHash);
       measureRuns(WORK);
       copyHeader(HEADER_SAVE, WORK);
       for (let m = 0; m < k; m++) {
@@ -1167,7 +1274,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
           // a full level takes only children cheaper than its dearest
           if (nextCount < <u32>width || c < worst) {
             const h = autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at);
-            if (!seenContains(seenCur, h) && !seenContains(seenNext, h)) {
+            if (!seenContains(seenCur, h) && !seenContains(seenNext, h) && (globalSeen == 0 || !globalContains(h))) {
               let slot: u32 = 0;
               if (nextCount < <u32>width) {
                 slot = nextCount++;

@@ -100,7 +100,7 @@ export function fingerprintHighBits(): u32 {
 
 export {
   shortenBegin, shortenBeam, shortenWrite, shortenBestLength, shortenPathMoves, shortenStopped, setBeamWeights,
-  outputCountedMoves, shortenMemoryBytes, beamExpanded, beamChildren, setBeamSelfCheck, beamSelfChecks, beamSelfCheckFailures,
+  outputCountedMoves, shortenMemoryBytes, beamFindBegin, beamMostHome, beamLevelsReached, beamOutOfMemory, beamExpanded, beamChildren, setBeamSelfCheck, beamSelfChecks, beamSelfCheckFailures,
 } from './beam';
 
 export { setCompactLayoutAllowed, compactLayoutInUse } from './castle-key';

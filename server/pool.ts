@@ -525,19 +525,23 @@ export class SolverPool {
       }
       if (!claimPooledPass(task.stop, POOLED_ELSEWHERE)) return; // its own worker runs the pass already
       const helperFlags = newFlags();
-      const helperTask: SolveTask = { deal: task.deal, limits: { maxStates: task.limits.maxStates, timeoutMs: left }, stop: helperFlags, pass: 'pooled' };
+      // the guided pass (limits.guided) runs first in this helper, not in the second one
+      const helperTask: SolveTask = { deal: task.deal, limits: { maxStates: task.limits.maxStates, timeoutMs: left, ...(task.limits.guided ? { guided: true } : {}) }, stop: helperFlags, pass: 'pooled' };
       firstHelperFlags = helperFlags;
       if (task.proof) helperTask.proof = task.proof;
+      // a guided solution is shortened as the full search's would be
+      if (task.optimize && task.limits.guided) helperTask.optimize = task.optimize;
       if (helperProgress) helperTask.progress = helperProgress;
       // a pooled proof stops the full search (and a second helper) at once, before the helper builds its certificate
       helperTask.stopOnProof = [task.stop, secondFlags];
       this.#helpers.add(yieldWorker);
       helperRunning = true;
-      helper = this.#run(helperTask, left, stopHelper.signal, 1, 'helper').then((answer) => {
+      helper = this.#run(helperTask, left + (helperTask.optimize?.budgetMs ?? 0), stopHelper.signal, 1, 'helper').then((answer) => {
         helperRunning = false;
         this.#helpers.delete(yieldWorker);
         const only = answer instanceof SolverError ? answer : answer[0];
-        if (!(only instanceof SolverError) && only.verdict === 'unsolvable') {
+        // a pooled proof, or a checked solution of the guided pass (limits.guided)
+        if (!(only instanceof SolverError) && (only.verdict === 'unsolvable' || only.verdict === 'solved')) {
           helperProof ??= only;
           stopFull.abort();
           stopSecond.abort();
@@ -594,7 +598,7 @@ export class SolverPool {
         if (!cancelled) trySecond();
         for (const answer of await Promise.all([helper, second])) if (answer instanceof SolverError) helperFault ??= answer;
       }
-      if (decided && helperProof !== undefined) {
+      if (decided && helperProof !== undefined && !(full instanceof SolverError) && helperProof.verdict !== full.verdict) {
         // both cannot be right: keep the real game's verdict (a replayed solution or a complete search) and say so
         this.#log.error('solver pool: the pooled pass proved a deal unsolvable that the full search decided', { verdict: full.verdict });
       }

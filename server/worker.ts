@@ -90,8 +90,18 @@ function solveDeal(task: SolveTask, deal: Deal, options: SolveWithProofOptions):
             Atomics.notify(flags, STOP_INDEX);
           }
         },
+        // a checked solution of the guided pass (limits.guided) decides too
+        onGuidedSolution: () => {
+          for (const flags of others) {
+            Atomics.store(flags, STOP_INDEX, 1);
+            Atomics.notify(flags, STOP_INDEX);
+          }
+        },
       };
-      return solvePooledPass(used, deal, task.limits, pass);
+      const helped = solvePooledPass(used, deal, task.limits, pass);
+      // a guided solution (limits.guided) is still in the engine's buffer: shortened as the full search's would be
+      if (task.optimize !== undefined && helped.verdict === 'solved') return used.shorten(deal, helped, task.optimize, task.stop, task.memoryLimitBytes);
+      return helped;
     }
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
     const outcome = solveWithProof(used, deal, task.limits, options);

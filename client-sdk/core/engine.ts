@@ -67,7 +67,7 @@ export function layeredApplies(rules: Rules): boolean {
 const FUNCTIONS = [
   'inputAddress', 'outputAddress', 'outputMoveCount', 'expandedCount', 'solve', 'lastStopReason', 'statesStored',
   'memoryBytesUsed', 'keyBytes', 'exportBufferAddress', 'exportKeys', 'fingerprintLowBits', 'fingerprintHighBits',
-  'setLayeredSearch', 'layeredInUse', 'layeredPeakLive', 'layeredPurges',
+  'setLayeredSearch', 'layeredInUse', 'layeredPeakLive', 'layeredPurges', 'beamFindBegin',
 ] as const;
 
 /**
@@ -173,6 +173,62 @@ interface EngineExports {
   shortenStopped(): number;
   shortenMemoryBytes(): number;
   setBeamWeights(notHome: number, unsorted: number, cells: number, emptyColumns: number, blockers: number): void;
+  // the guided pass (assembly/beam.ts beamFindBegin)
+  beamFindBegin(width: number, memoryLimitBytes: number, maxLevels: number, globalSeenLog2: number): number;
+  beamMostHome: WebAssembly.Global;
+  beamLevelsReached: WebAssembly.Global;
+  beamOutOfMemory: WebAssembly.Global;
+  beamExpanded: WebAssembly.Global;
+}
+
+/**
+ * One beam of a guided pass (`Engine.beamFind`): its width (positions per
+ * level) and cost weights (assembly/beam.ts `setBeamWeights`: cards not
+ * home, cards above the bottom sorted run, occupied cells, empty columns as
+ * a bonus, blockers).
+ */
+export interface GuidedBeam {
+  width: number;
+  /** Deepest level the beam may reach, counted moves (2..512; default 512, assembly/beam.ts MAX_LEVELS). */
+  maxLevels?: number;
+  /**
+   * log2 of the slots (8 bytes each, 10..28) of a duplicate set over all the
+   * beam's levels; 0 or absent: per-level sets only, as the shortening.
+   */
+  globalSeenLog2?: number;
+  weights: readonly [notHome: number, unsorted: number, cells: number, emptyColumns: number, blockers: number];
+}
+
+/** What one beam of a guided pass did (`GuidedOutcome.beams`). */
+export interface GuidedBeamReport extends GuidedBeam {
+  /** The beam reached a goal (its solution is the outcome's, once the checker passed it). */
+  found: boolean;
+  /** The deadline or a cancel stopped it before its end. */
+  stopped: boolean;
+  /** The memory cap left no room for its next level: it ended there. */
+  outOfMemory: boolean;
+  /** Positions it expanded. */
+  expanded: number;
+  /** Deepest level it expanded (counted moves from the start). */
+  levels: number;
+  /** Most cards on the foundations in a position it expanded (52 = won). */
+  mostHome: number;
+  /** Wall-clock ms it ran. */
+  elapsedMs: number;
+}
+
+/**
+ * What `Engine.beamFind` found: `solved` with a solution the independent
+ * checker replayed, or `not_found` (which proves nothing: the beams are not
+ * complete searches; `reason` says whether they ran to their ends or the
+ * deadline, a cancel or the memory stopped them).
+ */
+export interface GuidedOutcome {
+  verdict: 'solved' | 'not_found';
+  reason?: 'exhausted' | 'timeout' | 'cancelled' | 'memory';
+  moves: Move[];
+  beams: GuidedBeamReport[];
+  stats: { elapsedMs: number; memoryBytes: number; statesExpanded: number };
 }
 
 /** What `Engine.shardAccess` gives the sharded layered pass (client-sdk/core/sharded-layers.ts). @internal */
@@ -496,6 +552,78 @@ export class Engine {
       this.stopFlag = undefined;
       this.clock = () => performance.now();
     }
+  }
+
+  /**
+   * The guided pass (docs/search.md §10): beams from the start of `deal`
+   * with no solution known (assembly/beam.ts `beamFindBegin`), one after the
+   * other in the order given, until one reaches a goal, the list ends, the
+   * deadline (`timeoutMs` of wall clock from the call) passes or `stop` is
+   * set. A found solution is replayed by the independent checker
+   * (client-sdk/core/verify.ts) before it is returned. Not finding one
+   * proves nothing: the caller may only add a `solved` verdict with it,
+   * never an `unsolvable` one. The beams take the engine's arena, so the
+   * state table of the last solve is gone afterwards.
+   * @param beams widths (1..2,097,152) and cost weights, tried in order.
+   * @param memoryLimitBytes cap on the engine's linear memory; a beam that
+   *   cannot get its level arrays ends there (`reason: 'memory'` when
+   *   nothing else ran).
+   * @throws SolverError `solution_check_failed` when the checker rejects a
+   *   beam's solution, `engine_error` on an internal inconsistency.
+   */
+  beamFind(deal: Deal, beams: readonly GuidedBeam[], timeoutMs: number, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): GuidedOutcome {
+    const e = this.exports;
+    const started = performance.now();
+    this.writeInput(deal);
+    this.stopFlag = stop;
+    this.clock = () => performance.now();
+    this.deadline = started + timeoutMs;
+    const reports: GuidedBeamReport[] = [];
+    let memoryBytes = 0;
+    let statesExpanded = 0;
+    let reason: GuidedOutcome['reason'] = 'exhausted';
+    let moves: Move[] = [];
+    try {
+      for (const beam of beams) {
+        const t0 = performance.now();
+        if (e.beamFindBegin(beam.width, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES), beam.maxLevels ?? 512, beam.globalSeenLog2 ?? 0) < 0) {
+          if (reports.length === 0) reason = 'memory';
+          break;
+        }
+        e.setBeamWeights(...beam.weights);
+        e.shortenBeam(beam.width, 0);
+        const found = e.shortenPathMoves() > 0;
+        const stopped = e.shortenStopped() !== 0;
+        const outOfMemory = Number(e.beamOutOfMemory.value) !== 0;
+        memoryBytes = Math.max(memoryBytes, e.shortenMemoryBytes());
+        const expanded = Number(e.beamExpanded.value) >>> 0;
+        statesExpanded += expanded;
+        reports.push({
+          ...beam, found, stopped, outOfMemory, expanded,
+          levels: Number(e.beamLevelsReached.value), mostHome: Number(e.beamMostHome.value),
+          elapsedMs: elapsedMsSince(t0),
+        });
+        if (found) {
+          if (e.shortenWrite() === 0) throw new SolverError('engine_error', 'the beam could not write its solution');
+          moves = this.readSolution(deal.rules.foundationBase);
+          const check = checkSolution(deal.rules, deal.layout, moves);
+          if (!check.ok) {
+            throw new SolverError('solution_check_failed', `the guided pass's solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
+          }
+          break;
+        }
+        if (outOfMemory) reason = 'memory';
+        if (stopped) {
+          reason = this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0 ? 'cancelled' : 'timeout';
+          break;
+        }
+      }
+    } finally {
+      this.stopFlag = undefined;
+    }
+    const stats = { elapsedMs: elapsedMsSince(started), memoryBytes, statesExpanded };
+    if (moves.length > 0) return { verdict: 'solved', moves, beams: reports, stats };
+    return { verdict: 'not_found', reason, moves: [], beams: reports, stats };
   }
 
   /**

@@ -41,6 +41,15 @@ export interface SolveLimits {
    * (the keys of closed layers are gone: no `storedKeys`, no fingerprint).
    */
   layered?: boolean | 'after_memory';
+  /**
+   * The guided pass (client-sdk/core/guided.ts, docs/search.md §10): beams
+   * that look for a solution, never a proof. With `true`, in the no-cell
+   * Castle games (`guidedApplies`), `solveWithProof` runs it after a full
+   * search that ended undecided (not cancelled) in the time left, and the
+   * helper pass beside the full search (server/pool.ts) runs it before its
+   * poolings. The CLI's `--deep` and `--guided` set it. Default: off.
+   */
+  guided?: boolean;
 }
 
 /** Counters of one solve. */
@@ -73,6 +82,8 @@ export interface SolveOutcome {
   optimize?: ShortenReport;
   /** Set when the answer is the layered pass's (`SolveLimits.layered`, docs/engine.md "The layered pass"). */
   layered?: LayeredSummary;
+  /** Set when the solution is the guided pass's (`SolveLimits.guided`): which beam found it (1-based, `GUIDED_BEAMS` order), its width and cost weights. */
+  guided?: { beam: number; width: number; weights: readonly number[] };
 }
 
 /** What the layered pass of a solve held and dropped. */

@@ -45,6 +45,7 @@ import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/
 import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { poolingApplies } from '../../client-sdk/core/pools.js';
+import { guidedApplies } from '../../client-sdk/core/guided.js';
 import { defaultSolveThreads, solveSideBySide, solveThreads } from './two-threads.js';
 import { budgetPermille } from './progress-budget.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
@@ -63,6 +64,8 @@ interface CliOptions {
   optimizeMs?: string;
   fast?: boolean;
   deep?: boolean;
+  /** `--guided` / `--no-guided`: the guided pass of the no-cell Castle games (default: on with `--deep`). */
+  guided?: boolean;
   /** `--layered`: the search is the layered complete pass (compact-layout games; docs/cli.md "Deep budget"). */
   layered?: boolean;
   maxMemoryMb?: string;
@@ -355,7 +358,9 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   }
   // the layered pass: --layered runs it alone; --deep runs it after a full search that ended for memory
   const layered = !layeredApplies(deal.rules) ? undefined : opts.layered ? true : opts.deep ? ('after_memory' as const) : undefined;
-  const limits: SolveLimits = { ...resolveLimits(req.limits, offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG), req.game), ...(layered ? { layered } : {}) };
+  // the guided pass (client-sdk/core/guided.ts): beams that may find a solution the full search does not reach; on with --deep
+  const guided = guidedApplies(deal.rules) && (opts.guided ?? opts.deep === true);
+  const limits: SolveLimits = { ...resolveLimits(req.limits, offlineLimitsPolicy(budget, DEFAULT_LIMITS_CONFIG), req.game), ...(layered ? { layered } : {}), ...(guided ? { guided } : {}) };
   const optimize = resolveOptimize(req);
   const memoryLimitBytes = memoryLimit(opts, budget, layered !== undefined);
 
@@ -424,11 +429,13 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   const layeredNote = outcome.layered ? `; the layered pass held at most ${outcome.layered.peakLive} positions' keys${shardsNote} (${outcome.layered.purges} purges)` : '';
   const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB${sideBySide ? ' a search' : ''}${layeredNote}`;
   // where the pooled pass applies, how the two searches shared the machine
-  const searchNote = !poolingApplies(deal.rules)
+  const threadsNote = !poolingApplies(deal.rules)
     ? undefined
     : sideBySide
-      ? 'threads 2: the full search and the pooled pass side by side (the first decisive answer stops the other)'
-      : 'threads 1: the full search, then the pooled pass in the time it left';
+      ? `threads 2: the full search and ${guided ? 'the guided pass, then ' : ''}the pooled pass side by side (the first decisive answer stops the other)`
+      : `threads 1: the full search, then ${guided ? 'the guided pass and ' : ''}the pooled pass in the time it left`;
+  const guidedNote = outcome.guided ? `the solution is the guided pass's: beam ${outcome.guided.beam} (width ${outcome.guided.width}, weights ${outcome.guided.weights.join(',')}), replayed by the checker` : undefined;
+  const searchNote = [threadsNote, guidedNote].filter((x) => x !== undefined).join('; ') || undefined;
 
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
@@ -460,6 +467,8 @@ export function solveCommand(): Command {
   .option('--timeout-ms <n>', `deadline in ms (default ${DEFAULT_LIMITS_CONFIG.defaultTimeoutMs}, a game's own first; at most DEEP_TIMEOUT_MS, default 1800000)`)
   .option('--max-memory-mb <n>', `engine memory cap, MiB (default: the engine's most; ${MIN_MEMORY_MB} up to DEEP_MAX_MEMORY_MB, default 4095, at most 16384; above 4095 only for the layered pass, spread over ceil(cap / 4 GiB) engines)`)
   .option('--deep', 'the deep budget for offline work: DEEP_MAX_STATES, DEEP_TIMEOUT_MS, DEEP_MAX_MEMORY_MB (explicit limits win); in the no-cell Castle games a full search that ends for memory is followed by the layered pass')
+  .option('--guided', 'no-cell Castle games: the guided pass (beams that look for a solution, never a proof: client-sdk/core/guided.ts) after an undecided full search, and first on the second thread beside it; on with --deep')
+  .option('--no-guided', 'no guided pass, also with --deep')
   .option('--layered', 'no-cell Castle games: search with the layered complete pass alone (less memory, no certificate; docs/engine.md "The layered pass"). It expands every position layer by layer and meets a win only when it reaches its layer: it is for proving a deal unsolvable; a deal that may be solvable wants --deep (the best-first search first)')
   .option('--progress', 'show progress on stderr even when it is not a terminal (on a terminal it is on)')
   .option('--no-progress', 'no progress, even on a terminal')

@@ -24,6 +24,7 @@ import { LayeredCertificateWriter } from './layered-writer.js';
 import type { Deal } from '../rules.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from '../solve-types.js';
 import { POOLINGS_TO_TRY, poolingApplies, type SuitPools } from '../pools.js';
+import { guidedApplies, guidedPass } from '../guided.js';
 
 export { DEFAULT_PROOF_CAPS, proofRequestFor, sortKeys, type CertificateInput, type ProofCaps } from './certificate.js';
 
@@ -90,6 +91,12 @@ export interface SolveWithProofOptions {
    */
   onPooledProof?: (pools: SuitPools) => void;
   /**
+   * Called by the guided pass (`limits.guided`) the moment it found a
+   * checked solution, before the answer is returned: server/worker.ts stops
+   * the full search on another worker here. Must not throw.
+   */
+  onGuidedSolution?: () => void;
+  /**
    * Stream the certificate of a layered `unsolvable` (format v2,
    * layered-writer.ts, docs/proofs.md "Layered certificates") through
    * `sink`, layer by layer as the pass closes them. When set, the layered
@@ -134,6 +141,15 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
   // the answer if nothing decides: the last search that ran, which says the budget that stopped it
   let undecided = full;
+  // the guided pass (limits.guided: --deep, --guided): beams that may find a solution the full search did not reach; never a proof
+  // (not when a helper pass on another worker has claimed the passes after the full search: it runs the guided pass first)
+  if (limits.guided === true && full.verdict === 'unknown' && full.reason !== 'cancelled' && guidedApplies(deal.rules) && (options.claimPooledPass?.() ?? true)) {
+    const guided = guidedPass(engine, deal, limits.timeoutMs - (performance.now() - started), options.stop, options.memoryLimitBytes);
+    if (guided !== undefined) {
+      options.onGuidedSolution?.();
+      return { ...guided, stats: { ...guided.stats, statesExpanded: guided.stats.statesExpanded + full.stats.statesExpanded, elapsedMs: elapsedMsSince(started) } };
+    }
+  }
   if (limits.layered === 'after_memory' && full.verdict === 'unknown' && full.reason === 'memory' && layeredApplies(deal.rules)) {
     const layered = layeredPass(engine, deal, limits, full.stats, started, options);
     if (layered !== undefined && layered.verdict !== 'unknown') return layered;
@@ -348,12 +364,22 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
 }
 
 /**
- * The pooled pass alone, with no full search before it: the poolings of
+ * Share of the helper pass's time the guided pass may take before the
+ * poolings (`limits.guided`; at most GUIDED_PASS_MAX_MS): under the 60 s
+ * default 30 s, enough for the first three beams of `GUIDED_BEAMS`.
+ */
+export const GUIDED_HELPER_SHARE = 0.5;
+
+/**
+ * The pooled pass alone, with no full search before it (with
+ * `limits.guided`, the guided pass first, in at most GUIDED_HELPER_SHARE of
+ * the time: a checked solution ends the pass with `solved`): the poolings of
  * `options.poolings` (default `POOLINGS_TO_TRY`) in turn within `limits`, as
  * the pass after an undecided full search runs them (see `solveWithProof`).
  * server/pool.ts runs it on a second worker while the full search goes on.
- * @returns `unsolvable` with the pooled proof (and certificate when asked)
- *   when a pooling's search was exhausted; otherwise `unknown` with reason
+ * @returns `solved` with the guided pass's checked solution; `unsolvable`
+ *   with the pooled proof (and certificate when asked) when a pooling's
+ *   search was exhausted; otherwise `unknown` with reason
  *   `cancelled` when the stop flag ended it, else `timeout` (no pooling
  *   decided: a pooled win proves nothing).
  * @throws RangeError when the rules look at suit (`poolingApplies` is false);
@@ -363,6 +389,14 @@ export function solvePooledPass(engine: Engine, deal: Deal, limits: SolveLimits,
   if (!poolingApplies(deal.rules)) throw new RangeError('the pooled pass needs rules whose tableau ignores suit (rank build, no wrap)');
   const started = performance.now();
   const none = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
+  // with limits.guided, the helper pass begins with the guided pass (a solution, never a proof), then the poolings in the time left
+  if (limits.guided === true && guidedApplies(deal.rules)) {
+    const guided = guidedPass(engine, deal, Math.floor(limits.timeoutMs * GUIDED_HELPER_SHARE), options.stop, options.memoryLimitBytes);
+    if (guided !== undefined) {
+      options.onGuidedSolution?.();
+      return guided;
+    }
+  }
   const decided = pooledPass(engine, deal, limits, none, started, options);
   if (decided !== undefined) return decided;
   const stopped = options.stop !== undefined && Atomics.load(options.stop, 0) !== 0;

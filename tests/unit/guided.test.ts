@@ -1,0 +1,100 @@
+/**
+ * The guided pass of the no-cell Castle games (client-sdk/core/guided.ts,
+ * Engine.beamFind, assembly/beam.ts beamFindBegin; docs/search.md §10):
+ * beams from the start with no solution known. It finds solutions the full
+ * search under a tight state budget does not reach, each replayed here by
+ * the checker again, and it never answers `unsolvable`: on unsolvable deals
+ * it finds nothing and the verdict stays the complete searches'.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../client-sdk/core/engine.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
+import { solvePooledPass, solveWithProof } from '../../client-sdk/core/proof/writer.js';
+import { GUIDED_BEAMS, guidedApplies, guidedPass } from '../../client-sdk/core/guided.js';
+import type { Deal } from '../../client-sdk/core/rules.js';
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await Engine.create();
+});
+
+const sa = (n: number): Deal => resolveDeal({ game: 'streets_and_alleys', deal: n } as Parameters<typeof resolveDeal>[0]);
+/** Streets and Alleys 4 is solvable; the full search stores 178,248 positions before it finds its solution. */
+const TIGHT = { maxStates: 50_000, timeoutMs: 60_000 };
+
+describe('the guided pass', () => {
+  it('applies to the no-cell Castle games that build by rank, not to FreeCell', () => {
+    expect(guidedApplies(sa(1).rules)).toBe(true);
+    expect(guidedApplies(resolveDeal({ game: 'beleaguered_castle', deal: 1 } as Parameters<typeof resolveDeal>[0]).rules)).toBe(true);
+    expect(guidedApplies(resolveDeal({ game: 'freecell', deal: 1 } as Parameters<typeof resolveDeal>[0]).rules)).toBe(false);
+  });
+
+  it('solves Streets and Alleys 4, which the full search within 50,000 positions does not; the checker replays the solution', () => {
+    const deal = sa(4);
+    const full = engine.solve(deal, TIGHT);
+    expect(full.verdict).toBe('unknown');
+    expect(full.reason).toBe('max_states');
+    const found = engine.beamFind(deal, GUIDED_BEAMS.slice(0, 1), 60_000);
+    expect(found.verdict).toBe('solved');
+    expect(found.beams).toHaveLength(1);
+    expect(found.beams[0].found).toBe(true);
+    expect(found.beams[0].mostHome).toBeGreaterThan(4);
+    const check = checkSolution(deal.rules, deal.layout, found.moves);
+    expect(check.ok).toBe(true);
+  });
+
+  it('in solveWithProof with limits.guided: solved after the full search ran out of positions; without it unknown', () => {
+    const deal = sa(4);
+    const without = solveWithProof(engine, deal, TIGHT, { poolings: [] });
+    expect(without.verdict).toBe('unknown');
+    const withPass = solveWithProof(engine, deal, { ...TIGHT, guided: true }, { poolings: [] });
+    expect(withPass.verdict).toBe('solved');
+    expect(withPass.guided?.beam).toBe(1);
+    expect(checkSolution(deal.rules, deal.layout, withPass.moves).ok).toBe(true);
+    // the solution is still in the engine's buffer: the shortening can follow
+    const short = engine.shorten(deal, withPass, { budgetMs: 200 });
+    expect(short.verdict).toBe('solved');
+    expect(checkSolution(deal.rules, deal.layout, short.moves).ok).toBe(true);
+  });
+
+  it('first in the helper pass (solvePooledPass) with limits.guided: solved, and the hook that stops the other searches is called', () => {
+    const deal = sa(4);
+    let called = 0;
+    const helped = solvePooledPass(engine, deal, { ...TIGHT, guided: true }, { poolings: [], onGuidedSolution: () => called++ });
+    expect(helped.verdict).toBe('solved');
+    expect(called).toBe(1);
+    expect(checkSolution(deal.rules, deal.layout, helped.moves).ok).toBe(true);
+  });
+
+  it('never answers unsolvable: on unsolvable deals (Streets and Alleys 1, 5) it finds nothing and the verdict stays the complete searches\'', () => {
+    for (const n of [1, 5]) {
+      const deal = sa(n);
+      const found = engine.beamFind(deal, GUIDED_BEAMS.slice(0, 2), 60_000);
+      expect(found.verdict).toBe('not_found');
+      expect(found.moves).toEqual([]);
+      expect(guidedPass(engine, deal, 60_000, undefined, undefined, GUIDED_BEAMS.slice(0, 2))).toBeUndefined();
+      // a budget short of the whole reachable set: unknown, with or without the guided pass
+      const capped = solveWithProof(engine, deal, { maxStates: 100, timeoutMs: 60_000, guided: true }, { poolings: [] });
+      expect(capped.verdict).toBe('unknown');
+      // the complete search decides
+      const complete = solveWithProof(engine, deal, { maxStates: 1_000_000, timeoutMs: 60_000, guided: true }, { poolings: [] });
+      expect(complete.verdict).toBe('unsolvable');
+    }
+  });
+
+  it('stops at its deadline and when the stop flag is set, with nothing found', () => {
+    const deal = sa(226);
+    const wide = [{ width: 65536, weights: [1, 1, 0, 0, 1] as const, globalSeenLog2: 24 }];
+    const t0 = performance.now();
+    const late = engine.beamFind(deal, wide, 300);
+    expect(late.verdict).toBe('not_found');
+    expect(late.reason).toBe('timeout');
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    const stop = new Int32Array(new SharedArrayBuffer(8));
+    stop[0] = 1;
+    const cancelled = engine.beamFind(deal, wide, 60_000, stop);
+    expect(cancelled.verdict).toBe('not_found');
+    expect(cancelled.reason).toBe('cancelled');
+  });
+});
