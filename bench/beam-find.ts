@@ -8,7 +8,9 @@
  *     --widths 32768,65536 --costs '2,4,0,2,1;1,1,0,0,1' [--timeout-ms 600000] [--mem-mb 3800] [--max-levels 512] [--global-log2 0]
  *
  * Each deal × width × cost runs as one beam (`--portfolio` instead runs the
- * listed beams in turn as one pass per deal, stopping at the first found).
+ * listed beams in turn as one pass per deal, stopping at the first found;
+ * `--guided` runs the pass's own portfolio, client-sdk/core/guided.ts
+ * GUIDED_BEAMS, the same way).
  * Prints one line per beam: found or not, solution length (all moves /
  * counted), CPU ms of the process, wall ms, positions expanded, deepest
  * level, most cards home, the engine memory. Every found solution has been
@@ -18,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { Engine, type GuidedBeam } from '../client-sdk/core/engine.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import { countedMoves } from '../client-sdk/core/shorten.js';
+import { GUIDED_BEAMS } from '../client-sdk/core/guided.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     'timeout-ms': { type: 'string', default: '600000' },
     'mem-mb': { type: 'string', default: '3800' },
     portfolio: { type: 'boolean', default: false },
+    guided: { type: 'boolean', default: false },
     'max-levels': { type: 'string', default: '512' },
     'global-log2': { type: 'string', default: '0' },
   },
@@ -52,7 +56,9 @@ const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-const plans: GuidedBeam[][] = values.portfolio
+const plans: GuidedBeam[][] = values.guided
+  ? [[...GUIDED_BEAMS]]
+  : values.portfolio
   ? [widths.flatMap((width) => costs.map((weights) => ({ width, weights, maxLevels, globalSeenLog2 })))]
   : widths.flatMap((width) => costs.map((weights) => [{ width, weights, maxLevels, globalSeenLog2 }]));
 let found = 0;
@@ -67,12 +73,12 @@ for (const n of deals) {
     if (out.verdict === 'solved') found++;
     const last = out.beams[out.beams.length - 1];
     console.log(
-      `${values.game} ${n} ${plan.map((b) => `w${b.width}[${b.weights.join(',')}]`).join('+')}: ` +
+      `${values.game} ${n} ${values.guided ? 'GUIDED_BEAMS' : plan.map((b) => `w${b.width}[${b.weights.join(',')}]`).join('+')}: ` +
         `${out.verdict === 'solved' ? `FOUND ${out.moves.length} moves (${countedMoves(out.moves)} counted)` : `not found (${out.reason})`}` +
         `, cpu ${cpu.toFixed(0)} ms, wall ${out.stats.elapsedMs.toFixed(0)} ms, expanded ${out.stats.statesExpanded}` +
         `, levels ${last?.levels ?? 0}, most home ${Math.max(0, ...out.beams.map((b) => b.mostHome))}` +
         `, mem ${(out.stats.memoryBytes / 2 ** 20).toFixed(0)} MiB` +
-        (plan.length > 1 ? `, beams run ${out.beams.length}` : ''),
+        (plan.length > 1 ? `, beams run ${out.beams.length} (${out.beams.map((b) => `${b.found ? 'found' : b.stopped ? 'stopped' : 'exhausted'} at level ${b.levels}, home ${b.mostHome}, ${(b.elapsedMs / 1000).toFixed(1)} s`).join('; ')})` : ''),
     );
   }
 }

@@ -221,11 +221,11 @@ export interface GuidedBeamReport extends GuidedBeam {
  * What `Engine.beamFind` found: `solved` with a solution the independent
  * checker replayed, or `not_found` (which proves nothing: the beams are not
  * complete searches; `reason` says whether they ran to their ends or the
- * deadline, a cancel or the memory stopped them).
+ * deadline, a cancel, the memory or the cap on expanded positions stopped them).
  */
 export interface GuidedOutcome {
   verdict: 'solved' | 'not_found';
-  reason?: 'exhausted' | 'timeout' | 'cancelled' | 'memory';
+  reason?: 'exhausted' | 'timeout' | 'cancelled' | 'memory' | 'max_states';
   moves: Move[];
   beams: GuidedBeamReport[];
   stats: { elapsedMs: number; memoryBytes: number; statesExpanded: number };
@@ -403,8 +403,12 @@ export class Engine {
     const now = this.clock();
     if (this.progress !== undefined && now >= this.progress.next) this.reportProgress(now);
     if (now > this.deadline) return this.abi.reasonCode.timeout;
+    if (this.beamCap > 0 && Number(this.exports.beamExpanded.value) >>> 0 >= this.beamCap) return this.abi.reasonCode.max_states;
     return 0;
   }
+
+  /** Most positions the running beam of `beamFind` may expand (0: no cap). */
+  private beamCap = 0;
 
   /** Calls the running solve's `onProgress` with the engine's counters now (`now`: performance.now()). */
   private reportProgress(now: number): void {
@@ -566,12 +570,13 @@ export class Engine {
    * state table of the last solve is gone afterwards.
    * @param beams widths (1..2,097,152) and cost weights, tried in order.
    * @param memoryLimitBytes cap on the engine's linear memory; a beam that
-   *   cannot get its level arrays ends there (`reason: 'memory'` when
-   *   nothing else ran).
+   *   cannot get its level arrays ends there (`reason: 'memory'`).
+   * @param maxExpanded most positions all the beams together may expand
+   *   (the solve's state budget; `reason: 'max_states'` when it ends them).
    * @throws SolverError `solution_check_failed` when the checker rejects a
    *   beam's solution, `engine_error` on an internal inconsistency.
    */
-  beamFind(deal: Deal, beams: readonly GuidedBeam[], timeoutMs: number, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES): GuidedOutcome {
+  beamFind(deal: Deal, beams: readonly GuidedBeam[], timeoutMs: number, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES, maxExpanded = Infinity): GuidedOutcome {
     const e = this.exports;
     const started = performance.now();
     this.writeInput(deal);
@@ -586,6 +591,12 @@ export class Engine {
     try {
       for (const beam of beams) {
         const t0 = performance.now();
+        if (statesExpanded >= maxExpanded) {
+          reason = 'max_states';
+          break;
+        }
+        // polled every 256 expansions (assembly/beam.ts POLL_INTERVAL), so a beam may pass its cap by that many
+        this.beamCap = Number.isFinite(maxExpanded) ? Math.max(1, maxExpanded - statesExpanded) : 0;
         if (e.beamFindBegin(beam.width, Math.min(memoryLimitBytes, MAX_ENGINE_MEMORY_BYTES), beam.maxLevels ?? 512, beam.globalSeenLog2 ?? 0) < 0) {
           if (reports.length === 0) reason = 'memory';
           break;
@@ -614,12 +625,13 @@ export class Engine {
         }
         if (outOfMemory) reason = 'memory';
         if (stopped) {
-          reason = this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0 ? 'cancelled' : 'timeout';
+          reason = this.stopFlag && Atomics.load(this.stopFlag, 0) !== 0 ? 'cancelled' : statesExpanded >= maxExpanded ? 'max_states' : 'timeout';
           break;
         }
       }
     } finally {
       this.stopFlag = undefined;
+      this.beamCap = 0;
     }
     const stats = { elapsedMs: elapsedMsSince(started), memoryBytes, statesExpanded };
     if (moves.length > 0) return { verdict: 'solved', moves, beams: reports, stats };

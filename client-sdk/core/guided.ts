@@ -55,7 +55,8 @@ export function guidedApplies(rules: Rules): boolean {
 
 /**
  * Runs the guided pass on `deal` for at most `timeoutMs` (wall clock, capped
- * at GUIDED_PASS_MAX_MS). Returns a `solved` outcome with the checked
+ * at GUIDED_PASS_MAX_MS) and `maxExpanded` positions expanded (the solve's
+ * state budget, which counts the beams' expanded positions here). Returns a `solved` outcome with the checked
  * solution (`stats`: positions the beams expanded, none stored, the beams'
  * memory), or undefined when no beam found one, the time ran out or `stop`
  * was set. The engine's arena is taken: the state table of its last solve is
@@ -63,10 +64,10 @@ export function guidedApplies(rules: Rules): boolean {
  * `Engine.shorten` can follow).
  * @throws SolverError as `Engine.beamFind`.
  */
-export function guidedPass(engine: Engine, deal: Deal, timeoutMs: number, stop?: Int32Array, memoryLimitBytes?: number, beams: readonly GuidedBeam[] = GUIDED_BEAMS): SolveOutcome | undefined {
+export function guidedPass(engine: Engine, deal: Deal, timeoutMs: number, maxExpanded: number, stop?: Int32Array, memoryLimitBytes?: number, beams: readonly GuidedBeam[] = GUIDED_BEAMS): SolveOutcome | undefined {
   if (timeoutMs < GUIDED_PASS_MIN_MS) return undefined;
   const started = performance.now();
-  const found = engine.beamFind(deal, beams, Math.min(timeoutMs, GUIDED_PASS_MAX_MS), stop, memoryLimitBytes);
+  const found = engine.beamFind(deal, beams, Math.min(timeoutMs, GUIDED_PASS_MAX_MS), stop, memoryLimitBytes, maxExpanded);
   if (found.verdict !== 'solved') return undefined;
   return {
     verdict: 'solved',
