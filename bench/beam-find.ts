@@ -10,7 +10,7 @@
  * Each deal × width × cost runs as one beam (`--portfolio` instead runs the
  * listed beams in turn as one pass per deal, stopping at the first found;
  * `--guided` runs the pass's own portfolio, client-sdk/core/guided.ts
- * GUIDED_BEAMS, the same way).
+ * GUIDED_BEAMS, the same way; `--first N` only its first N beams).
  * Prints one line per beam: found or not, solution length (all moves /
  * counted), CPU ms of the process, wall ms, positions expanded, deepest
  * level, most cards home, the engine memory. Every found solution has been
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     'mem-mb': { type: 'string', default: '3800' },
     portfolio: { type: 'boolean', default: false },
     guided: { type: 'boolean', default: false },
+    first: { type: 'string' },
     'max-levels': { type: 'string', default: '512' },
     'global-log2': { type: 'string', default: '0' },
   },
@@ -57,7 +58,7 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 const plans: GuidedBeam[][] = values.guided
-  ? [[...GUIDED_BEAMS]]
+  ? [GUIDED_BEAMS.slice(0, values.first === undefined ? GUIDED_BEAMS.length : Number(values.first))]
   : values.portfolio
   ? [widths.flatMap((width) => costs.map((weights) => ({ width, weights, maxLevels, globalSeenLog2 })))]
   : widths.flatMap((width) => costs.map((weights) => [{ width, weights, maxLevels, globalSeenLog2 }]));
@@ -83,3 +84,5 @@ for (const n of deals) {
   }
 }
 console.log(`found ${found} of ${runs}`);
+const cpuTotal = cpuMs();
+console.log(`CPU of the process ${(cpuTotal / 1000).toFixed(1)} s`);

@@ -432,8 +432,8 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   const threadsNote = !poolingApplies(deal.rules)
     ? undefined
     : sideBySide
-      ? `threads 2: the full search and ${guided ? 'the guided pass, then ' : ''}the pooled pass side by side (the first decisive answer stops the other)`
-      : `threads 1: the full search, then ${guided ? 'the guided pass and ' : ''}the pooled pass in the time it left`;
+      ? `threads 2: the full search and the pooled pass side by side (the first decisive answer stops the other)${guided ? ', the guided pass first on the second thread' : ''}`
+      : `threads 1: the full search, then the pooled pass in the time it left${guided ? ', the guided pass before it' : ''}`;
   const guidedNote = outcome.guided ? `the solution is the guided pass's: beam ${outcome.guided.beam} (width ${outcome.guided.width}, weights ${outcome.guided.weights.join(',')}), replayed by the checker` : undefined;
   const searchNote = [threadsNote, guidedNote].filter((x) => x !== undefined).join('; ') || undefined;
 
