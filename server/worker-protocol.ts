@@ -104,7 +104,9 @@ export function markStarted(stop: Int32Array): void {
  * - `PROGRESS_STARTED_AT`: `Date.now()` when the worker began the task, ms;
  * - `PROGRESS_POOLING`: -1 for the real game, else the index in
  *   `POOLINGS_TO_TRY` (client-sdk/core/pools.ts) of the pooling searched now
- *   (-2 for a pooling not in that list).
+ *   (-2 for a pooling not in that list; `PROGRESS_GUIDED`, -3, while the
+ *   guided pass runs, its stored and expanded counts both the positions its
+ *   beams expanded).
  */
 export const PROGRESS_REPORTS = 0;
 export const PROGRESS_STORED = 1;
@@ -112,6 +114,8 @@ export const PROGRESS_EXPANDED = 2;
 export const PROGRESS_MEMORY = 3;
 export const PROGRESS_STARTED_AT = 4;
 export const PROGRESS_POOLING = 5;
+/** `PROGRESS_POOLING` while the slot's search is the guided pass (client-sdk/core/guided.ts). */
+export const PROGRESS_GUIDED = -3;
 /** Float64 values in one progress slot. */
 export const PROGRESS_FIELDS = 6;
 

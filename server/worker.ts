@@ -29,6 +29,7 @@ import {
   POOLED_HERE,
   PROGRESS_EXPANDED,
   PROGRESS_MEMORY,
+  PROGRESS_GUIDED,
   PROGRESS_POOLING,
   PROGRESS_REPORTS,
   PROGRESS_STARTED_AT,
@@ -124,7 +125,7 @@ function solveDeal(task: SolveTask, deal: Deal, options: SolveWithProofOptions):
  * `PROGRESS_FIELDS`): each engine report, and the pooling a pooled pass
  * turns to, written into `slot` for another thread to read.
  */
-function progressInto(slot: Float64Array): Pick<SolveWithProofOptions, 'progress' | 'onPooling'> {
+function progressInto(slot: Float64Array): Pick<SolveWithProofOptions, 'progress' | 'onPooling' | 'onGuidedPass'> {
   slot[PROGRESS_STARTED_AT] = Date.now();
   return {
     progress: {
@@ -134,6 +135,9 @@ function progressInto(slot: Float64Array): Pick<SolveWithProofOptions, 'progress
         slot[PROGRESS_MEMORY] = p.memoryBytes;
         slot[PROGRESS_REPORTS]++;
       },
+    },
+    onGuidedPass: () => {
+      slot[PROGRESS_POOLING] = PROGRESS_GUIDED;
     },
     onPooling: (pools) => {
       const index = POOLINGS_TO_TRY.findIndex((p) => p.join() === pools.join());

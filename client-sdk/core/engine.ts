@@ -409,16 +409,22 @@ export class Engine {
 
   /** Most positions the running beam of `beamFind` may expand (0: no cap). */
   private beamCap = 0;
+  /** `beamFind` is running (progress reports read the beams' counters), and the positions its earlier beams expanded. */
+  private beamRunning = false;
+  private beamBefore = 0;
 
   /** Calls the running solve's `onProgress` with the engine's counters now (`now`: performance.now()). */
   private reportProgress(now: number): void {
     const p = this.progress!;
     p.next = now + p.intervalMs;
     const e = this.exports;
+    // during the guided pass (beamFind) the beams' own counters: the positions they expanded, their memory
+    const beam = this.beamRunning;
+    const beamExpanded = beam ? this.beamBefore + (Number(e.beamExpanded.value) >>> 0) : 0;
     p.onProgress({
-      statesStored: e.statesStored() >>> 0,
-      statesExpanded: e.expandedCount() >>> 0,
-      memoryBytes: e.memoryBytesUsed(),
+      statesStored: beam ? beamExpanded : e.statesStored() >>> 0,
+      statesExpanded: beam ? beamExpanded : e.expandedCount() >>> 0,
+      memoryBytes: beam ? e.shortenMemoryBytes() : e.memoryBytesUsed(),
       elapsedMs: Math.round((now - p.started) * 1000) / 1000,
     });
   }
@@ -573,14 +579,20 @@ export class Engine {
    *   cannot get its level arrays ends there (`reason: 'memory'`).
    * @param maxExpanded most positions all the beams together may expand
    *   (the solve's state budget; `reason: 'max_states'` when it ends them).
+   * @param progress progress reports as `solve`'s, with the positions the
+   *   beams expanded as both counts and the beams' memory.
    * @throws SolverError `solution_check_failed` when the checker rejects a
    *   beam's solution, `engine_error` on an internal inconsistency.
    */
-  beamFind(deal: Deal, beams: readonly GuidedBeam[], timeoutMs: number, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES, maxExpanded = Infinity): GuidedOutcome {
+  beamFind(deal: Deal, beams: readonly GuidedBeam[], timeoutMs: number, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES, maxExpanded = Infinity, progress?: ProgressOptions): GuidedOutcome {
     const e = this.exports;
     const started = performance.now();
+    const intervalMs = progress?.intervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     this.writeInput(deal);
     this.stopFlag = stop;
+    this.progress = progress && { onProgress: progress.onProgress, intervalMs, started, next: started + intervalMs };
+    this.beamRunning = true;
+    this.beamBefore = 0;
     this.clock = () => performance.now();
     this.deadline = started + timeoutMs;
     const reports: GuidedBeamReport[] = [];
@@ -609,6 +621,7 @@ export class Engine {
         memoryBytes = Math.max(memoryBytes, e.shortenMemoryBytes());
         const expanded = Number(e.beamExpanded.value) >>> 0;
         statesExpanded += expanded;
+        this.beamBefore = statesExpanded;
         reports.push({
           ...beam, found, stopped, outOfMemory, expanded,
           levels: Number(e.beamLevelsReached.value), mostHome: Number(e.beamMostHome.value),
@@ -632,6 +645,8 @@ export class Engine {
     } finally {
       this.stopFlag = undefined;
       this.beamCap = 0;
+      this.beamRunning = false;
+      this.progress = undefined;
     }
     const stats = { elapsedMs: elapsedMsSince(started), memoryBytes, statesExpanded };
     if (moves.length > 0) return { verdict: 'solved', moves, beams: reports, stats };

@@ -12,7 +12,7 @@
  * undecided, and first in the helper pass that runs beside the full search
  * on a second worker (server/pool.ts, `solve --threads 2`).
  */
-import { layeredApplies, type Engine, type GuidedBeam } from './engine.js';
+import { layeredApplies, type Engine, type GuidedBeam, type ProgressOptions } from './engine.js';
 import type { Deal, Rules } from './rules.js';
 import { elapsedMsSince, type SolveOutcome } from './solve-types.js';
 
@@ -64,10 +64,10 @@ export function guidedApplies(rules: Rules): boolean {
  * `Engine.shorten` can follow).
  * @throws SolverError as `Engine.beamFind`.
  */
-export function guidedPass(engine: Engine, deal: Deal, timeoutMs: number, maxExpanded: number, stop?: Int32Array, memoryLimitBytes?: number, beams: readonly GuidedBeam[] = GUIDED_BEAMS): SolveOutcome | undefined {
+export function guidedPass(engine: Engine, deal: Deal, timeoutMs: number, maxExpanded: number, stop?: Int32Array, memoryLimitBytes?: number, beams: readonly GuidedBeam[] = GUIDED_BEAMS, progress?: ProgressOptions): SolveOutcome | undefined {
   if (timeoutMs < GUIDED_PASS_MIN_MS) return undefined;
   const started = performance.now();
-  const found = engine.beamFind(deal, beams, Math.min(timeoutMs, GUIDED_PASS_MAX_MS), stop, memoryLimitBytes, maxExpanded);
+  const found = engine.beamFind(deal, beams, Math.min(timeoutMs, GUIDED_PASS_MAX_MS), stop, memoryLimitBytes, maxExpanded, progress);
   if (found.verdict !== 'solved') return undefined;
   return {
     verdict: 'solved',

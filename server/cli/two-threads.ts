@@ -36,6 +36,7 @@ import { budgetPermille } from './progress-budget.js';
 import {
   newProgressSlots,
   progressSlot,
+  PROGRESS_GUIDED,
   PROGRESS_MEMORY,
   PROGRESS_POOLING,
   PROGRESS_REPORTS,
@@ -128,11 +129,12 @@ export async function solveSideBySide(deal: Deal, limits: SolveLimits, options: 
 
 /**
  * The label of a progress slot's search (`PROGRESS_POOLING`): the real game
- * (-1), or the pooling it searches now (its `POOLINGS_TO_TRY` index; -2 or
+ * (-1), the guided pass (`PROGRESS_GUIDED`), or the pooling it searches now (its `POOLINGS_TO_TRY` index; -2 or
  * out of range: a pooling not in the list).
  */
 function searchLabel(pooling: number): string {
   if (pooling === -1) return 'full search';
+  if (pooling === PROGRESS_GUIDED) return 'guided pass';
   const pools = POOLINGS_TO_TRY[pooling];
   return pools ? `pooled ${pools.join(' ')}` : 'pooled pass';
 }

@@ -132,7 +132,8 @@ describe('solve --threads', () => {
       const limit = setTimeout(() => reject(new Error(`no report of both searches within 90 s: ${stderr}`)), 90_000);
       child.stderr.on('data', (d: Buffer) => {
         stderr += d.toString();
-        if (/full search/.test(stderr) && /\npooled /.test(stderr)) {
+        // under --deep the second thread begins with the guided pass (client-sdk/core/guided.ts), then the poolings
+        if (/full search/.test(stderr) && /\n(pooled|guided pass) /.test(stderr)) {
           clearTimeout(limit);
           resolve();
         }

@@ -96,6 +96,8 @@ export interface SolveWithProofOptions {
    * the full search on another worker here. Must not throw.
    */
   onGuidedSolution?: () => void;
+  /** Called before the guided pass (`limits.guided`) begins (progress displays: server/worker.ts labels the slot). Must not throw. */
+  onGuidedPass?: () => void;
   /** The beams of the guided pass (`limits.guided`); default `GUIDED_BEAMS` (client-sdk/core/guided.ts). */
   guidedBeams?: readonly GuidedBeam[];
   /**
@@ -146,7 +148,8 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   // the guided pass (limits.guided: --deep, --guided): beams that may find a solution the full search did not reach; never a proof
   // (not when a helper pass on another worker has claimed the passes after the full search: it runs the guided pass first)
   if (limits.guided === true && full.verdict === 'unknown' && full.reason !== 'cancelled' && guidedApplies(deal.rules) && (options.claimPooledPass?.() ?? true)) {
-    const guided = guidedPass(engine, deal, limits.timeoutMs - (performance.now() - started), limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams);
+    options.onGuidedPass?.();
+    const guided = guidedPass(engine, deal, limits.timeoutMs - (performance.now() - started), limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams, options.progress);
     if (guided !== undefined) {
       options.onGuidedSolution?.();
       return { ...guided, stats: { ...guided.stats, statesExpanded: guided.stats.statesExpanded + full.stats.statesExpanded, elapsedMs: elapsedMsSince(started) } };
@@ -393,7 +396,8 @@ export function solvePooledPass(engine: Engine, deal: Deal, limits: SolveLimits,
   const none = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
   // with limits.guided, the helper pass begins with the guided pass (a solution, never a proof), then the poolings in the time left
   if (limits.guided === true && guidedApplies(deal.rules)) {
-    const guided = guidedPass(engine, deal, Math.floor(limits.timeoutMs * GUIDED_HELPER_SHARE), limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams);
+    options.onGuidedPass?.();
+    const guided = guidedPass(engine, deal, Math.floor(limits.timeoutMs * GUIDED_HELPER_SHARE), limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams, options.progress);
     if (guided !== undefined) {
       options.onGuidedSolution?.();
       return guided;
