@@ -175,6 +175,8 @@ describe('npm run solve: the deep budget', () => {
     const bad = tool('server/cli/check-proof.ts', [tampered]);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/^FAIL \(not_closed\)/);
+    // its place: the measure of the children no layer holds (and a layer, when a block is at fault)
+    expect(bad.stdout).toMatch(/^FAIL \(not_closed\).*\n  at (layer \d+, )?measure \d+/);
     // --deep: the best-first search decides deal 5 first, so the certificate is v1 (sorted keys), checked as before
     const v1 = join(dir, 'deep.proof.gz');
     const deep = solve(['--deal', '5', '--deep', '--threads', '1', '--proof', v1]);
