@@ -12,10 +12,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../client-sdk/core/engine.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
-import { checkLayeredCertificate, certificateVersionOf, type LayeredCheckResult } from '../../client-sdk/core/proof/check-layered.js';
+import { checkLayeredCertificate, certificateVersionOf, classFunction, type LayeredCheckResult } from '../../client-sdk/core/proof/check-layered.js';
+import { parseStart } from '../../client-sdk/core/proof/check-prepare.js';
+import { closeUnderAutoMoves } from '../../client-sdk/core/proof/check-auto-moves.js';
+import { checkReductions } from '../../client-sdk/core/proof/check-reductions.js';
+import { decodeKey } from '../../client-sdk/core/proof/check-keys.js';
 import { layeredBody, parseLayeredBody, type LayerBlock } from '../../client-sdk/core/proof/layered-format.js';
 import { fingerprintKeys } from '../../client-sdk/core/proof/fingerprint.js';
-import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
+import { KEY_BYTES, type CertificateHeader } from '../../client-sdk/core/proof/format.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import { SMALL_UNSOLVABLE_CASTLE_DEALS } from '../helpers/positions.js';
 
@@ -71,6 +75,23 @@ describe('layered certificates', () => {
     expect(kept.proof?.certificate).toMatchObject({ included: true });
     expect(small).toHaveLength(0);
   }, 120_000);
+
+  it('the engine\'s layer number >> 5 is the checker\'s measure plus a constant of the deal: the links the start\'s auto-moves break (docs/proofs.md "The layer order")', () => {
+    // Streets and Alleys 1: no card goes home at the start (0); Beleaguered Castle 3 and Streets and Alleys 5: one (1)
+    for (const [game, n, c] of [['streets_and_alleys', 1, 0], ['beleaguered_castle', 3, 1], ['streets_and_alleys', 5, 1]] as const) {
+      const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
+      const parts = parseLayeredBody(gunzipSync(certify(deal, 1).file));
+      const header = parts.header as unknown as CertificateHeader;
+      const start = parseStart(header, header.rules);
+      closeUnderAutoMoves(start, checkReductions(header), header.rules.foundationBase);
+      const classOf = classFunction(start);
+      const offsets = new Set<number>();
+      for (const b of parts.blocks) {
+        for (let i = 0; i < b.keys.length / KEY_BYTES; i++) offsets.add((b.layer >> 5) - classOf(decodeKey(b.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), header.rules, i)).m);
+      }
+      expect([game, n, [...offsets]]).toEqual([game, n, [c]]);
+    }
+  }, 60_000);
 
   describe('tampered certificates are refused with their reason', () => {
     // Beleaguered Castle 3 (unsolvable, a few thousand positions in many layers), K = 2

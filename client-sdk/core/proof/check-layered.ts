@@ -108,13 +108,19 @@ type LayeredPlace = Partial<ProofCheckFail> & { layer?: number; measure?: number
 export type LayeredCheckResult = LayeredCheckPass | LayeredCheckFail;
 
 /** A position's class (docs/proofs.md "Layered certificates"): its text as a map key, and its measure. */
-interface PositionClass {
+export interface PositionClass {
   key: string;
   m: number;
 }
 
-/** The class function of one start position (see the module comment). */
-function classFunction(start: Layout): (layout: Layout) => PositionClass {
+/**
+ * The class function of one start position (see the module comment):
+ * `start` is the start *after* its auto-move closure, as the checker takes
+ * it; the function gives a position's class (its text, a map key) and its
+ * measure M. Exported for the tests that compare it with the engine's layer
+ * numbers (docs/proofs.md "The layer order").
+ */
+export function classFunction(start: Layout): (layout: Layout) => PositionClass {
   const startColumns = start.columns.filter((c) => c.length > 0);
   const columnOfBottom = new Int16Array(64).fill(-1);
   startColumns.forEach((col, d) => {
