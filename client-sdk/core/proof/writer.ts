@@ -53,8 +53,23 @@ export function certificateFromEngine(engine: Engine, deal: Deal, positions: num
   return certificateWithinCap(gzipBody(made.body), request);
 }
 
+/**
+ * A search that a solve ran (`SolveWithProofOptions.onSearch`): the full
+ * (best-first) search, the layered pass alone (`limits.layered: true`), the
+ * layered pass after a full search that ran out of memory, the layered pass
+ * again to stream the certificate of a full search's `unsolvable` too large
+ * for a v1 one, or the pooled pass.
+ */
+export type SolveSearch = 'full_search' | 'layered_pass' | 'layered_after_memory' | 'layered_for_certificate' | 'pooled_pass';
+
 /** Options of {@link solveWithProof}. */
 export interface SolveWithProofOptions {
+  /**
+   * Called as each search of the solve begins, in order (the pooled pass
+   * once, before its first pooling): the CLI's text answer names what ran.
+   * Must not throw.
+   */
+  onSearch?: (search: SolveSearch) => void;
   /** Stop flag (see `Engine.solve`). */
   stop?: Int32Array;
   /** Cap on the engine's memory (see `Engine.solve`). */
@@ -129,6 +144,7 @@ export const POOLED_PASS_MIN_MS = 200;
  */
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
   const started = performance.now();
+  options.onSearch?.(limits.layered === true ? 'layered_pass' : 'full_search');
   const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
   // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from: its proof, if any, was streamed
   if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
@@ -198,6 +214,7 @@ function relayered(engine: Engine, deal: Deal, limits: SolveLimits, full: SolveO
   const timeoutMs = limits.timeoutMs - (performance.now() - started);
   const tooLarge = { included: false as const, reason: 'over_position_cap' as const, positions: summary.positions, maxPositions: certified.v1MaxPositions ?? V1_MAX_POSITIONS, estimatedRawBytes: summary.positions * KEY_BYTES };
   if (timeoutMs < POOLED_PASS_MIN_MS) return { ...full, proof: { ...summary, certificate: tooLarge } };
+  options.onSearch?.('layered_for_certificate');
   const cap = options.memoryLimitBytes ?? MAX_ENGINE_MEMORY_BYTES;
   const layered = solveLayeredCertified(engine, deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, cap, certified, options);
   if (layered.verdict !== 'unsolvable' || layered.proof === undefined) return { ...full, proof: { ...summary, certificate: tooLarge }, stats: { ...full.stats, elapsedMs: elapsedMsSince(started) } };
@@ -265,6 +282,7 @@ function solveLayeredCertified(engine: Engine, deal: Deal, limits: SolveLimits, 
 function layeredPass(engine: Engine, deal: Deal, limits: SolveLimits, before: SolveOutcome['stats'], started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
   const timeoutMs = limits.timeoutMs - (performance.now() - started);
   if (timeoutMs < POOLED_PASS_MIN_MS) return undefined;
+  options.onSearch?.('layered_after_memory');
   const layered = solveLayered(engine, deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, options);
   return {
     ...layered,
@@ -308,7 +326,10 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
   let memory = before.memoryBytes;
   const timeLeft = () => limits.timeoutMs - (performance.now() - started);
   /** One pooled search: 'stop' (cancelled), 'open' (its deadline ended it), 'done' (won or out of budget), or the answer. */
+  let begun = false;
   const search = (pools: SuitPools, timeoutMs: number): SolveOutcome | 'stop' | 'open' | 'done' => {
+    if (!begun) options.onSearch?.('pooled_pass');
+    begun = true;
     options.onPooling?.(pools);
     const pooled = engine.solvePooled(deal, pools, { maxStates: limits.maxStates, timeoutMs }, options.stop, options.memoryLimitBytes, options.progress);
     expanded += pooled.stats.statesExpanded;
