@@ -249,7 +249,12 @@ export function isSafeAutoMove(p: usize, card: i32): bool {
  * that is safe stays safe and stays exposed until it moves.
  */
 export function applyAutoMoves(p: usize, emit: bool): bool {
-  if (!emit && !pooledMode) return applyAutoMovesByMasks(p);
+  if (!pooledMode) {
+    if (!emit) return applyAutoMovesByMasks(p);
+    // the solution's replay: most moves leave no card that fits a foundation
+    // on top of a column or in a cell, and then the passes below move nothing
+    if (!exposedCardFits(p)) return false;
+  }
   let any = false;
   let moved = true;
   while (moved) {
@@ -279,6 +284,30 @@ export function applyAutoMoves(p: usize, emit: bool): bool {
     }
   }
   return any;
+}
+
+/**
+ * Whether some card on top of a column or in a free cell of `p` is the next
+ * card of its suit's foundation (outside the pooled game, where a card byte
+ * names one card): the 4 next foundation cards as bits of a u64 against the
+ * column tops and cell cards. When none is, no auto-move can be made, so
+ * `applyAutoMoves` returns at once with the position unchanged (the moves it
+ * writes while a solution is replayed are the same).
+ */
+// @ts-ignore: decorator
+@inline function exposedCardFits(p: usize): bool {
+  let next: u64 = 0;
+  for (let s = 0; s < 4; s++) {
+    const rank = foundation(p, s) + 1;
+    if (rank <= 13) next |= (<u64>1) << <u64>((rank << 2) | s);
+  }
+  let exposed: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    if (n > 0) exposed |= (<u64>1) << <u64>cardAt(p, c, n - 1);
+  }
+  for (let i = 0; i < numCells; i++) exposed |= (<u64>1) << <u64>cellCard(p, i);
+  return (exposed & next) != 0;
 }
 
 /** Per card byte: the column whose top card it is, in `applyAutoMovesByMasks` (only cards of its top mask are read). */

@@ -8,7 +8,11 @@
  * writes the main thread's. `node bench/cpuprofile-top.ts FILE` prints the
  * self time by function. Also prints the CPU ms a deal of the whole process
  * and of each thread (`--single`: one engine on the main thread, for the
- * same split of the single run).
+ * same split of the single run). `--warmup N` first solves N other deals
+ * (MS 32001 on) the same way, untimed, so that the figures are the steady
+ * state's: without it a run of 8,000 deals also counts the JIT compiling
+ * each isolate's hot JavaScript on V8's helper threads (docs/engine.md,
+ * "Pool scaling", session 11).
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -31,9 +35,10 @@ const opts = new Command()
   .option('--verbose', 'also print each thread')
   .option('--packed', 'with --per-task above 1: pool.solveManyPacked (moves left packed, as the batch stores take them)')
   .option('--from <n>', 'first MS deal', positiveInt, 1)
+  .option('--warmup <n>', 'deals solved before the measured run (MS deals 32001 on, so not the measured ones), in the same way as the run: V8 compiles the hot JavaScript of each isolate during its first few thousand deals, a one-off cost on the helper threads that a short run would count (default: 4 solves)', positiveInt)
   .option('--single', 'one engine on the main thread instead of the pool (engine.solve, as the bench\'s single run): the same CPU split by thread')
   .parse()
-  .opts<{ from: number; to: number; perTask: number; threads: number; out: string; plain?: boolean; worker?: string; single?: boolean; verbose?: boolean; packed?: boolean }>();
+  .opts<{ from: number; to: number; perTask: number; threads: number; out: string; plain?: boolean; worker?: string; single?: boolean; verbose?: boolean; packed?: boolean; warmup?: number }>();
 
 /** CPU ms of each thread of this process so far (Linux: /proc/self/task/<tid>/stat, 10 ms ticks), by thread name. */
 function threadCpuMs(): { tid: string; name: string; ms: number }[] {
@@ -72,9 +77,12 @@ mkdirSync(out, { recursive: true });
 const deals: Deal[] = [];
 for (let n = opts.from; n <= opts.to; n++) deals.push(resolveDeal({ game: 'freecell', numbering: 'ms', deal: n }));
 const limits = { maxStates: 5_000_000, timeoutMs: 30_000 };
+const warmupDeals: Deal[] = [];
+for (let n = 32001; n < 32001 + (opts.warmup ?? 0); n++) warmupDeals.push(resolveDeal({ game: 'freecell', numbering: 'ms', deal: n }));
 if (opts.single) {
   const engine = Engine.instantiate(await loadEngineModule());
   engine.solve(deals[0], limits);
+  for (const deal of warmupDeals) engine.solve(deal, limits);
   const before = new Map(threadCpuMs().map((t) => [t.tid, t.ms]));
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -88,21 +96,27 @@ const pool = createPool({
   ...(opts.plain ? (opts.worker ? { filename: resolve(opts.worker) } : {}) : { filename: fileURLToPath(new URL('./profile-worker.ts', import.meta.url)) }),
 });
 await Promise.all(Array.from({ length: 2 * opts.threads }, () => pool.solve(deals[0], limits)));
+await runThrough(warmupDeals);
 const threads0 = new Map(threadCpuMs().map((t) => [t.tid, t.ms]));
-let next = 0;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-await Promise.all(
-  Array.from({ length: 2 * opts.threads }, async () => {
-    while (next < deals.length) {
-      const from = next;
-      next = Math.min(deals.length, next + opts.perTask);
-      if (opts.perTask === 1) await pool.solve(deals[from], limits);
-      else if (opts.packed) await pool.solveManyPacked(deals.slice(from, next), limits);
-      else await pool.solveMany(deals.slice(from, next), limits);
-    }
-  }),
-);
+await runThrough(deals);
 report(process.cpuUsage(cpu0), performance.now() - t0, threads0, `pool x${opts.threads}, ${opts.perTask} a task`, opts.threads);
 if (!opts.plain) await Promise.all(Array.from({ length: opts.threads }, (_, i) => pool.solve({ ...deals[0], profileOut: join(out, `worker-${i}.cpuprofile`) } as Deal, limits)));
 await pool.close();
+
+/** Solves `set` through the pool, `2 × threads` tasks in flight, `--per-task` deals a task (`--packed`: solveManyPacked). */
+async function runThrough(set: Deal[]): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 2 * opts.threads }, async () => {
+      while (next < set.length) {
+        const from = next;
+        next = Math.min(set.length, next + opts.perTask);
+        if (opts.perTask === 1) await pool.solve(set[from], limits);
+        else if (opts.packed) await pool.solveManyPacked(set.slice(from, next), limits);
+        else await pool.solveMany(set.slice(from, next), limits);
+      }
+    }),
+  );
+}

@@ -13,7 +13,9 @@
  *      at most 2 × threads tasks in flight (below the pool's queue limit);
  *      one deal a task (as POST /v1/solve), or `--per-task n` deals a task
  *      through `pool.solveMany` (as batches hand out quick deals; with
- *      `--packed`, `pool.solveManyPacked`: the moves stay bytes).
+ *      `--packed`, `pool.solveManyPacked`: the moves stay bytes). The pool
+ *      runs server/worker.ts under tsx, or `--worker FILE` (for instance
+ *      dist/server/worker.js, the compiled worker production runs).
  * Deals are generated (and validated, as the API does) before the clock starts;
  * engine compilation, pool start-up and a warm-up round are not timed either.
  *
@@ -46,6 +48,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { loadEngineModule } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
@@ -91,6 +94,7 @@ interface BenchOptions {
   optimizeCpu?: boolean;
   perTask: number;
   packed?: boolean;
+  worker?: string;
 }
 
 function parseOptions(): BenchOptions {
@@ -109,6 +113,7 @@ function parseOptions(): BenchOptions {
     .option('--skip-pool', 'skip the pool run')
     .option('--per-task <n>', 'deals per pool task (pool.solveMany, as batches hand out quick deals); 1 = one a task, as POST /v1/solve', positiveInt, 1)
     .option('--packed', 'with --per-task above 1: pool.solveManyPacked, the moves left as bytes (no move objects on the main thread)')
+    .option('--worker <file>', 'the pool\'s worker file, e.g. dist/server/worker.js (compiled by `npm run build:cli`, as production runs it); default: server/worker.ts under tsx')
     .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
     .option('--optimize-ms <n>', 'shorten every solution for this many ms (optimize: "length"); default: the first solution', positiveInt)
     .option('--optimize-cpu', 'count --optimize-ms in CPU time of this process, not wall time (single run only: a shared machine then gives each deal the same work)')
@@ -438,8 +443,9 @@ async function runPool(
   optimize?: ShortenOptions,
   perTask = 1,
   packed = false,
+  worker?: string,
 ): Promise<RunMeasure & { threadCpuMs?: ThreadSplit }> {
-  const pool = createPool({ module, threads });
+  const pool = createPool({ module, threads, ...(worker !== undefined ? { filename: resolve(worker) } : {}) });
   try {
     // Warm-up, not timed: start every worker and instantiate its engine.
     await Promise.all(Array.from({ length: 2 * threads }, () => pool.solve(set.deals[0], limits)));
@@ -537,7 +543,7 @@ async function main(): Promise<void> {
     }
     if (!opts.skipPool) {
       collectGarbage();
-      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask, opts.packed === true);
+      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask, opts.packed === true, opts.worker);
       const s = summarise(set.label, 'pool', opts.threads, m, opts.perTask);
       summaries.push(s);
       perDeal[`${set.label} · pool`] = m.rows;

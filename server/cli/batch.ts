@@ -22,10 +22,12 @@
  * memory: `--threads` × `--max-memory-mb` in all.
  *
  * `--out` writes one JSON object per deal, in deal order (the API's result
- * lines; `--moves` adds each solution's JSON moves). Without `--db` the batch
- * lives in memory; with it, an interrupted run picks up where it stopped.
+ * lines; `--moves` adds each solution's JSON moves; `--out -` writes them to
+ * standard output as the deals are done, in deal order). Without `--db` the
+ * batch lives in memory; with it, an interrupted run picks up where it stopped.
  * Exit status: 0 when the batch ran to the end; 2 for bad input (with the
- * error code); 130 when interrupted; 1 otherwise.
+ * error code); 130 when interrupted; 141 when the reader of `--out -` went
+ * away (EPIPE: the batch stops at once, no error line); 1 otherwise.
  */
 import { createWriteStream, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -156,25 +158,117 @@ function summaryPrinter(o: CliOptions): (line: string) => void {
 }
 
 /**
+ * Exit status of a batch whose standard output was closed by its reader
+ * (`--out - | head`: EPIPE): 141, 128 + SIGPIPE (13), what a shell reports
+ * for a program that a closed pipe ended (`yes | head` under `set -o
+ * pipefail`). Not 0: the batch did not run to the end; not 1: nothing
+ * failed (docs/cli.md "Batches").
+ */
+export const EXIT_CLOSED_PIPE = 141;
+
+/** How writing the results went: all written, standard output closed by its reader (EPIPE), or failed (the message is printed). */
+type WriteOutcome = 'written' | 'closed' | 'failed';
+
+/** Whether `err` is the EPIPE of a write to a pipe whose reader has gone. */
+function isClosedPipe(err: unknown): boolean {
+  return err instanceof Error && 'code' in err && err.code === 'EPIPE';
+}
+
+/**
  * Writes one JSON object a line to `path` (`--out`; `-` is standard output,
  * left open), with backpressure. A write that fails anyway after
- * `checkFiles` (the disk full, the folder removed meanwhile, a closed pipe)
- * is reported on one line, not thrown.
- * @returns false when the results could not be written (the message is printed).
+ * `checkFiles` (the disk full, the folder removed meanwhile) is reported on
+ * one line, not thrown; standard output closed by its reader (EPIPE) is
+ * not an error and prints nothing.
  */
-async function writeNdjson(path: string, rows: Iterable<unknown>): Promise<boolean> {
+async function writeNdjson(path: string, rows: Iterable<unknown>): Promise<WriteOutcome> {
   try {
     const lines = Readable.from((function* () {
       for (const r of rows) yield `${JSON.stringify(r)}\n`;
     })());
     if (path === STDOUT) await pipeline(lines, process.stdout, { end: false });
     else await pipeline(lines, createWriteStream(path));
-    return true;
+    return 'written';
   } catch (err) {
+    if (path === STDOUT && isClosedPipe(err)) return 'closed';
     const code = err instanceof Error && 'code' in err ? String(err.code) : String(err);
     console.error(`error: --out ${path}: the results could not be written (${code})`);
-    return false;
+    return 'failed';
   }
+}
+
+/** How often `--out -` writes the results done so far, ms. */
+const STREAM_EVERY_MS = 200;
+
+/**
+ * `--out -` while the batch runs: writes the results to standard output in
+ * deal order, each as soon as every deal before it is done (looked up every
+ * STREAM_EVERY_MS; `finish` writes the rest, in deal order, gaps and all
+ * when the batch was interrupted), with backpressure. A reader that goes
+ * away (`| head`) makes the next write fail with EPIPE: `onClosed` is called
+ * once, so that the batch stops at once instead of solving every deal for
+ * nobody. Another write error is printed on one line, as `writeNdjson` does.
+ */
+function streamToStdout(service: BatchService, id: string, withMoves: boolean, onClosed: () => void): { finish: () => Promise<WriteOutcome>; lines: () => number } {
+  let next = 0;
+  let lines = 0;
+  let state: WriteOutcome = 'written';
+  let pumping: Promise<void> | undefined;
+  const fail = (err: unknown) => {
+    if (state !== 'written') return;
+    if (isClosedPipe(err)) {
+      state = 'closed';
+      onClosed();
+      return;
+    }
+    state = 'failed';
+    console.error(`error: --out ${STDOUT}: the results could not be written (${err instanceof Error && 'code' in err ? String(err.code) : String(err)})`);
+    onClosed();
+  };
+  // a failed write of a pipe is reported as an 'error' event, after the write call returned
+  process.stdout.on('error', fail);
+  const write = async (text: string): Promise<void> => {
+    if (process.stdout.write(text)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        process.stdout.off('drain', done);
+        process.stdout.off('error', done);
+        resolve();
+      };
+      process.stdout.once('drain', done);
+      process.stdout.once('error', done);
+    });
+  };
+  /** Writes the results from `next` on: while they follow one another (`contiguous`), or all that are done. */
+  const pump = async (contiguous: boolean): Promise<void> => {
+    const record = service.store.get(id);
+    if (record === undefined) return;
+    for (const r of service.resultsByIndex(record, next)) {
+      if (state !== 'written' || (contiguous && r.index !== next)) return;
+      if (!withMoves) delete r.moves;
+      await write(`${JSON.stringify(r)}\n`);
+      next = r.index + 1;
+      lines++;
+    }
+  };
+  const tick = () => {
+    pumping ??= pump(true).finally(() => {
+      pumping = undefined;
+    });
+  };
+  const timer = setInterval(tick, STREAM_EVERY_MS);
+  return {
+    finish: async () => {
+      clearInterval(timer);
+      await pumping;
+      if (state === 'written') await pump(false);
+      // an EPIPE of the last write arrives after it
+      // (the 'error' listener stays: a late event with none would be an uncaught exception)
+      await new Promise((resolve) => setImmediate(resolve));
+      return state;
+    },
+    lines: () => lines,
+  };
 }
 
 /**
@@ -341,7 +435,16 @@ async function main(options: CliOptions): Promise<number> {
   bar?.start(status.total, status.done, payload(status));
 
   let interrupted = false;
+  let stdoutClosed = false;
+  let stream: ReturnType<typeof streamToStdout> | undefined;
   const ended = new Promise<void>((resolve) => {
+    // --out -: the results go out as the deals are done, and a reader that went away stops the batch
+    if (options.out === STDOUT) {
+      stream = streamToStdout(service, id, options.moves === true, () => {
+        stdoutClosed = true;
+        resolve();
+      });
+    }
     const check = () => {
       const s = service.status(id)!;
       bar?.update(s.done, payload(s));
@@ -359,8 +462,10 @@ async function main(options: CliOptions): Promise<number> {
   await service.scheduler.stop();
   const final = service.status(id)!;
 
-  let written = true;
-  if (options.out) {
+  let written: WriteOutcome = 'written';
+  if (stream) {
+    written = await stream.finish();
+  } else if (options.out) {
     const record = service.store.get(id)!;
     const moves = options.moves;
     written = await writeNdjson(options.out, (function* () {
@@ -375,7 +480,13 @@ async function main(options: CliOptions): Promise<number> {
 
   const say = summaryPrinter(options);
   say(formatSummary(final, Date.now() - started));
-  if (!written) return 1;
+  if (written === 'closed' || stdoutClosed) {
+    // the reader of standard output went away (| head): no error, the batch stopped early (docs/cli.md "Batches")
+    const resume = options.db ? `; run the same command again to resume from ${options.db}` : '';
+    say(`  stopped early: standard output was closed after ${stream?.lines() ?? 0} result lines${resume}`);
+    return EXIT_CLOSED_PIPE;
+  }
+  if (written === 'failed') return 1;
   if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${final.done} lines, deal order)`);
   if (interrupted) {
     say(options.db ? `  interrupted: run the same command again to resume from ${options.db}` : '  interrupted');
@@ -439,7 +550,9 @@ async function analysis(options: CliOptions, req: BatchRequest, policy: LimitsCo
   bar?.stop();
   const cpu = process.cpuUsage(cpu0);
   await pool.close();
-  if (options.out && !(await writeNdjson(options.out, result.rows))) return 1;
+  const written = options.out ? await writeNdjson(options.out, result.rows) : 'written';
+  if (written === 'failed') return 1;
+  if (written === 'closed') return EXIT_CLOSED_PIPE;
   const say = summaryPrinter(options);
   say(formatDistribution(result.distribution, spec.game, Date.now() - started, (cpu.user + cpu.system) / 1000));
   say(`  budget per search ${spec.limits.maxStates.toLocaleString('en')} states / ${spec.limits.timeoutMs} ms, ${options.threads} threads`);

@@ -76,7 +76,14 @@ function report(result: ProofCheckResult, file: string): string {
 
 /** The report of a layered certificate (format v2, check-layered.ts). */
 function layeredReport(result: LayeredCheckResult, file: string): string {
-  if (!result.ok) return report(result as unknown as ProofCheckResult, file);
+  if (!result.ok) {
+    const text = report(result as unknown as ProofCheckResult, file);
+    // where in the file: the block's layer number and measure (check-layered.ts)
+    const place = [result.layer !== undefined ? `layer ${result.layer}` : '', result.measure !== undefined ? `measure ${result.measure}` : ''].filter(Boolean).join(', ');
+    if (place === '') return text;
+    const [first, ...rest] = text.split('\n');
+    return [first, `  at ${place}${result.positionIndex !== undefined ? `, position ${result.positionIndex} of the file` : ''}`, ...rest].join('\n');
+  }
   const h = result.header;
   const subjectOf = { ok: true, header: { game: h.game, deal: h.deal }, rulesChanged: result.rulesChanged } as unknown as ProofCheckResult;
   return [

@@ -42,7 +42,7 @@ import { DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, offlineLimitsPolicy, type 
 import { loadDeepBudget } from '../config.js';
 import cliProgress from 'cli-progress';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/core/solve-types.js';
-import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof } from '../../client-sdk/core/proof/writer.js';
+import { DEFAULT_PROOF_CAPS, proofRequestFor, solveWithProof, type SolveSearch } from '../../client-sdk/core/proof/writer.js';
 import { findPreset, NUMBERINGS } from '../../client-sdk/core/rules.js';
 import { poolingApplies } from '../../client-sdk/core/pools.js';
 import { guidedApplies } from '../../client-sdk/core/guided.js';
@@ -226,6 +226,34 @@ export function unknownSentence(reason: UnknownReason | undefined, limits: { max
   }
 }
 
+/** The words for each search of {@link scheduleNote}. */
+const SEARCH_WORDS: Record<SolveSearch, string> = {
+  full_search: 'the full search',
+  layered_pass: 'the layered pass',
+  layered_after_memory: 'the layered pass in the time it left (the full search ran out of memory)',
+  layered_for_certificate: 'the layered pass again, for its certificate (too many positions for a v1 one)',
+  pooled_pass: 'the pooled pass in the time it left',
+  guided_pass: 'the guided pass in the time it left',
+};
+
+/**
+ * The line of the text answer that says which searches ran and how they
+ * shared the machine: on two threads, the first search (the layered pass
+ * for `--layered`) and the pooled pass side by side; on this thread, the
+ * searches in the order they ran (`ran`, from `solveWithProof`'s
+ * `onSearch`), e.g. "threads 1: the layered pass" or "threads 1: the full
+ * search, then the pooled pass in the time it left".
+ * @param streamed one thread although two were asked for: `--proof` with the layered pass streams its certificate from this thread.
+ */
+export function scheduleNote(sideBySide: boolean, layered: SolveLimits['layered'], outcome: Pick<SolveOutcome, 'layered'>, ran: readonly SolveSearch[], streamed: boolean): string {
+  if (sideBySide) {
+    const first = layered === true ? 'the layered pass' : outcome.layered !== undefined ? 'the full search (then the layered pass: it ran out of memory)' : 'the full search';
+    return `threads 2: ${first} and the pooled pass side by side (the first decisive answer stops the other)`;
+  }
+  const searches = ran.length > 0 ? ran.map((s) => SEARCH_WORDS[s]).join(', then ') : 'no search';
+  return `threads 1${streamed ? ' (--proof with the layered pass: its certificate streams from this thread)' : ''}: ${searches}`;
+}
+
 /** The report printed without `--json`. */
 function formatReport(res: SolveResponse, title: string, memoryNote: string, searchNote: string | undefined): string {
   const s = res.stats;
@@ -378,6 +406,8 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
   const sideBySide = opts.threads >= 2 && poolingApplies(deal.rules) && layeredFile === undefined;
   let outcome: SolveOutcome;
   let interrupted = false;
+  /** The searches the solve on this thread ran, in order (the text answer names them). */
+  const ran: SolveSearch[] = [];
   if (sideBySide) {
     // Ctrl-C or SIGTERM stops both searches; the answer (unknown, cancelled) is printed, exit status 130. A second one exits at once.
     const cancel = new AbortController();
@@ -400,7 +430,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     let found;
     try {
       const layeredCertificate = layeredFile ? { sink: layeredFile.sink, game: proof?.game, deal: proof?.deal } : undefined;
-      found = solveWithProof(engine, deal, limits, { proof, memoryLimitBytes, progress: bar?.options, ...(layeredCertificate ? { layeredCertificate } : {}) });
+      found = solveWithProof(engine, deal, limits, { proof, memoryLimitBytes, progress: bar?.options, onSearch: (search) => ran.push(search), ...(layeredCertificate ? { layeredCertificate } : {}) });
     } finally {
       bar?.stop();
       layeredFile?.close();
@@ -425,17 +455,14 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     }
   }
   const response = buildSolveResponse(req.game, deal, limits, outcome);
-  const shardsNote = outcome.layered?.shards ? ` over ${outcome.layered.shards.count} engines (at most ${outcome.layered.shards.peakLive.join(' + ')})` : '';
+  const shards = outcome.layered?.shards;
+  const shardsNote = shards === undefined ? '' : shards.count === 1 ? ' on one engine' : ` over ${shards.count} engines (at most ${shards.peakLive.join(' + ')})`;
   const layeredNote = outcome.layered ? `; the layered pass held at most ${outcome.layered.peakLive} positions' keys${shardsNote} (${outcome.layered.purges} purges)` : '';
   const memoryNote = `engine memory cap ${Math.floor(memoryLimitBytes / 2 ** 20)} MiB${sideBySide ? ' a search' : ''}${layeredNote}`;
-  // where the pooled pass applies, how the two searches shared the machine
-  const threadsNote = !poolingApplies(deal.rules)
-    ? undefined
-    : sideBySide
-      ? `threads 2: the full search and the pooled pass side by side (the first decisive answer stops the other)${guided ? ', the guided pass first on the second thread' : ''}`
-      : `threads 1: the full search, then the pooled pass in the time it left${guided ? ', the guided pass before it' : ''}`;
+  // where the pooled pass or the layered pass applies: what ran, and how the searches shared the machine
+  const scheduled = !poolingApplies(deal.rules) && layered === undefined ? undefined : scheduleNote(sideBySide, layered, outcome, ran, opts.threads >= 2 && layeredFile !== undefined) + (sideBySide && guided ? ', the guided pass first on the second thread' : '');
   const guidedNote = outcome.guided ? `the solution is the guided pass's: beam ${outcome.guided.beam} (width ${outcome.guided.width}, weights ${outcome.guided.weights.join(',')}), replayed by the checker` : undefined;
-  const searchNote = [threadsNote, guidedNote].filter((x) => x !== undefined).join('; ') || undefined;
+  const searchNote = [scheduled, guidedNote].filter((x) => x !== undefined).join('; ') || undefined;
 
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);

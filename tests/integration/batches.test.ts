@@ -5,7 +5,7 @@
  * deals), the routes' validation and stream formats, the OpenAPI document,
  * and the command line.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -377,6 +377,35 @@ describe('command line', () => {
       rmSync(user, { recursive: true, force: true });
     }
   });
+
+  it('--out - streams the results in deal order as the deals are done; a reader that goes away (| head) stops the batch early: exit status 141, no error line', async () => {
+    const args = ['--import', 'tsx', join(ROOT, 'server/cli/batch.ts'), '--game', 'freecell', '--deals', '1-20000', '--threads', '1', '--out', '-', '--quiet'];
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // as `head -1`: read the first line, then close the pipe
+    const first = await new Promise<string>((resolve, reject) => {
+      const limit = setTimeout(() => reject(new Error(`no result line within 60 s: ${stderr}`)), 60_000);
+      let seen = '';
+      child.stdout.on('data', (d: Buffer) => {
+        seen += d.toString();
+        const nl = seen.indexOf('\n');
+        if (nl < 0) return;
+        clearTimeout(limit);
+        child.stdout.destroy();
+        resolve(seen.slice(0, nl));
+      });
+    });
+    expect(BatchResultSchema.parse(JSON.parse(first))).toMatchObject({ index: 0, deal: 1 });
+    const code = await exited;
+    expect(code, stderr).toBe(141);
+    expect(stderr).not.toMatch(/^error|EPIPE/m);
+    expect(stderr).toMatch(/stopped early: standard output was closed after \d+ result lines/);
+    // stopped, not run to the end: far fewer than the 20,000 deals were solved
+    const done = Number(/freecell \(ms\): (\d+) of 20000 deals/.exec(stderr)?.[1]);
+    expect(done).toBeLessThan(20_000);
+  }, 120_000);
 
   it('a rerun of a finished batch (same --db, same request) shows it instead of solving it again; paths resolve where the user stands', () => {
     // Run from the package root as `npm run batch` does, with the user's folder in INIT_CWD: relative --db and --out land there.

@@ -84,9 +84,11 @@ describe('npm run solve: the deep budget', () => {
     expect(layered).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: full.stats.statesStored } });
     expect((layered as { proof?: unknown }).proof).toBeUndefined();
     expect((full as { proof?: unknown }).proof).toBeDefined();
-    const text = solve(['--deal', '5', '--layered']);
+    const text = solve(['--deal', '5', '--layered', '--threads', '1']);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/the layered pass held at most \d+ positions' keys/);
+    // what ran: the layered pass alone (it decided), not "the full search, then the pooled pass"
+    expect(text.stdout).toMatch(/^threads 1: the layered pass$/m);
     expect(full).toMatchObject({ verdict: 'unsolvable' });
     const freecell = tool('server/cli/solve.ts', ['--game', 'freecell', '--deal', '1', '--layered']);
     expect(freecell.status).toBe(2);
@@ -167,6 +169,12 @@ describe('npm run solve: the deep budget', () => {
       const json = JSON.parse(tool('server/cli/check-proof.ts', [file, '--json']).stdout);
       expect(json).toMatchObject({ ok: true, kind: 'layered', positions: fullProof.positions, fingerprint: fullProof.fingerprint });
     }
+    // the text answer of a layered --proof solve on one engine: what ran, and "one engine", not "over 1 engines"
+    const text = solve(['--deal', '5', '--layered', '--threads', '2', '--max-memory-mb', '64', '--proof', join(dir, 'text.proof.gz')]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/the layered pass held at most \d+ positions' keys on one engine \(\d+ purges\)/);
+    expect(text.stdout).not.toMatch(/over 1 engines/);
+    expect(text.stdout).toMatch(/^threads 1 \(--proof with the layered pass: its certificate streams from this thread\): the layered pass$/m);
     // the last layer's block dropped (its members are the file's last but one): refused, exit status 1
     const raw = gunzipSync(readFileSync(join(dir, 'one.proof.gz')));
     const tampered = join(dir, 'tampered.proof.gz');
@@ -175,6 +183,8 @@ describe('npm run solve: the deep budget', () => {
     const bad = tool('server/cli/check-proof.ts', [tampered]);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/^FAIL \(not_closed\)/);
+    // its place: the measure of the children no layer holds (and a layer, when a block is at fault)
+    expect(bad.stdout).toMatch(/^FAIL \(not_closed\).*\n  at (layer \d+, )?measure \d+/);
     // --deep: the best-first search decides deal 5 first, so the certificate is v1 (sorted keys), checked as before
     const v1 = join(dir, 'deep.proof.gz');
     const deep = solve(['--deal', '5', '--deep', '--threads', '1', '--proof', v1]);

@@ -12,10 +12,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../client-sdk/core/engine.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
-import { checkLayeredCertificate, certificateVersionOf, type LayeredCheckResult } from '../../client-sdk/core/proof/check-layered.js';
+import { checkLayeredCertificate, certificateVersionOf, classFunction, type LayeredCheckResult } from '../../client-sdk/core/proof/check-layered.js';
+import { parseStart } from '../../client-sdk/core/proof/check-prepare.js';
+import { closeUnderAutoMoves } from '../../client-sdk/core/proof/check-auto-moves.js';
+import { checkReductions } from '../../client-sdk/core/proof/check-reductions.js';
+import { decodeKey } from '../../client-sdk/core/proof/check-keys.js';
 import { layeredBody, parseLayeredBody, type LayerBlock } from '../../client-sdk/core/proof/layered-format.js';
 import { fingerprintKeys } from '../../client-sdk/core/proof/fingerprint.js';
-import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
+import { KEY_BYTES, type CertificateHeader } from '../../client-sdk/core/proof/format.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import { SMALL_UNSOLVABLE_CASTLE_DEALS } from '../helpers/positions.js';
 
@@ -71,6 +75,23 @@ describe('layered certificates', () => {
     expect(kept.proof?.certificate).toMatchObject({ included: true });
     expect(small).toHaveLength(0);
   }, 120_000);
+
+  it('the engine\'s layer number >> 5 is the checker\'s measure plus a constant of the deal: the links the start\'s auto-moves break (docs/proofs.md "The layer order")', () => {
+    // Streets and Alleys 1: no card goes home at the start (0); Beleaguered Castle 3 and Streets and Alleys 5: one (1)
+    for (const [game, n, c] of [['streets_and_alleys', 1, 0], ['beleaguered_castle', 3, 1], ['streets_and_alleys', 5, 1]] as const) {
+      const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
+      const parts = parseLayeredBody(gunzipSync(certify(deal, 1).file));
+      const header = parts.header as unknown as CertificateHeader;
+      const start = parseStart(header, header.rules);
+      closeUnderAutoMoves(start, checkReductions(header), header.rules.foundationBase);
+      const classOf = classFunction(start);
+      const offsets = new Set<number>();
+      for (const b of parts.blocks) {
+        for (let i = 0; i < b.keys.length / KEY_BYTES; i++) offsets.add((b.layer >> 5) - classOf(decodeKey(b.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), header.rules, i)).m);
+      }
+      expect([game, n, [...offsets]]).toEqual([game, n, [c]]);
+    }
+  }, 60_000);
 
   describe('tampered certificates are refused with their reason', () => {
     // Beleaguered Castle 3 (unsolvable, a few thousand positions in many layers), K = 2
@@ -161,14 +182,85 @@ describe('layered certificates', () => {
       expect(code(rebuild(parts.blocks, { ...parts.header, game: 'beleaguered_castle', deal: { number: '3', numbering: 'pysolfc' } }))).toBe('pass');
     });
 
-    it('a wrong trailer, a truncated file, a broken gzip: bad_trailer, fingerprint_mismatch, bad_length, not_gzip', () => {
+    it('a not_closed found by a move names its place: layer number, measure and the position\'s index in the file', () => {
+      // drop positions until one's parent, in the same layer and class, names it (checkMoves' not_closed, with a move)
+      let offset = 0;
+      for (const [at, b] of parts.blocks.entries()) {
+        const n = b.keys.length / KEY_BYTES;
+        for (let i = 0; i < n && n > 1; i++) {
+          const r = rebuild(parts.blocks.map((x, j) => (j === at ? without(b, i) : x)));
+          if (r.ok || r.code !== 'not_closed' || r.move === undefined) continue;
+          expect(r.layer).toBe(b.layer);
+          expect(r.measure).toEqual(expect.any(Number));
+          expect(r.reason).toMatch(new RegExp(`^position ${r.positionIndex} \\(layer ${b.layer}, measure ${r.measure}\\): the legal move `));
+          // in file order over all blocks: within this block (one position fewer now)
+          expect(r.positionIndex).toBeGreaterThanOrEqual(offset);
+          expect(r.positionIndex).toBeLessThan(offset + n - 1);
+          return;
+        }
+        offset += n;
+      }
+      throw new Error('no dropped position was named by a move of its own layer');
+    });
+
+    it('a not_closed of a pending child names its measure', () => {
+      for (const [at, b] of parts.blocks.entries()) {
+        if (at === 0) continue;
+        const r = rebuild(parts.blocks.map((x, j) => (j === at ? without(b, 0) : x)).filter((x) => x.keys.length > 0));
+        if (r.ok || r.code !== 'not_closed' || r.move !== undefined) continue;
+        expect(r.measure).toEqual(expect.any(Number));
+        expect(r.reason).toContain(`of measure ${r.measure} `);
+        return;
+      }
+      throw new Error('no dropped first position was left pending');
+    });
+
+    it('a missing end block, or a file cut after a layer: truncated, naming the last layer', () => {
+      const raw = Buffer.from(gunzipSync(file));
+      const end = raw.lastIndexOf(Buffer.from('{"positions"'));
+      // the trailer line right after the last layer, its end block (8 bytes) gone
+      const noEnd = checkLayeredCertificate(gzipSync(Buffer.concat([raw.subarray(0, end - 8), raw.subarray(end)])));
+      const last = parts.blocks[parts.blocks.length - 1].layer;
+      expect(code(noEnd)).toBe('truncated');
+      if (!noEnd.ok) expect(noEnd.reason).toMatch(new RegExp(`after layer ${last} \\(block ${parts.blocks.length}\\) .*the end block is missing`));
+      // cut right after the last layer: no end block, no trailer
+      const cut = checkLayeredCertificate(gzipSync(raw.subarray(0, end - 8)));
+      expect(code(cut)).toBe('truncated');
+      if (!cut.ok) expect(cut.reason).toMatch(new RegExp(`ends after layer ${last} \\(block ${parts.blocks.length}\\): the file ends without its end block and trailer line`));
+      // cut inside the last layer's keys
+      const inside = checkLayeredCertificate(gzipSync(raw.subarray(0, end - 8 - 100)));
+      expect(code(inside)).toBe('truncated');
+      if (!inside.ok) expect(inside.reason).toMatch(new RegExp(`ends inside layer ${last} `));
+    });
+
+    it('a header version no checker reads names the versions read (1 and 2); a v1 header names the v1 checker', () => {
+      const v3 = rebuild(parts.blocks, { ...parts.header, version: 3 });
+      expect(code(v3)).toBe('bad_header');
+      if (!v3.ok) expect(v3.reason).toMatch(/version: 3 is not a certificate version this checker reads \(it reads versions 1 and 2/);
+      const v1 = rebuild(parts.blocks, { ...parts.header, version: 1 });
+      if (!v1.ok) expect(v1.reason).toMatch(/version: 1 is checked by checkCertificate/);
+      expect(code(v1)).toBe('bad_header');
+    });
+
+    it('a header or trailer line ended by \\r\\n is refused (as the v1 checker refuses it): bad_header, bad_trailer', () => {
+      const raw = Buffer.from(gunzipSync(file));
+      const nl = raw.indexOf(0x0a);
+      const crlfHeader = checkLayeredCertificate(gzipSync(Buffer.concat([raw.subarray(0, nl), Buffer.from('\r'), raw.subarray(nl)])));
+      expect(code(crlfHeader)).toBe('bad_header');
+      if (!crlfHeader.ok) expect(crlfHeader.reason).toMatch(/carriage return .*\\r\\n line end/);
+      const crlfTrailer = checkLayeredCertificate(gzipSync(Buffer.concat([raw.subarray(0, raw.length - 1), Buffer.from('\r\n')])));
+      expect(code(crlfTrailer)).toBe('bad_trailer');
+      expect(checkLayeredCertificate(gzipSync(raw)).ok).toBe(true);
+    });
+
+    it('a wrong trailer, a truncated file, a broken gzip: bad_trailer, fingerprint_mismatch, truncated, not_gzip', () => {
       const positions = parts.blocks.reduce((n, b) => n + b.keys.length / KEY_BYTES, 0);
       const fp = String(parts.trailer.fingerprint);
       const withTrailer = (t: object) => checkLayeredCertificate(gzipSync(layeredBody(parts.header, parts.blocks, t)));
       expect(code(withTrailer({ positions: positions + 1, layers: parts.blocks.length, fingerprint: fp }))).toBe('bad_trailer');
       expect(code(withTrailer({ positions, layers: parts.blocks.length, fingerprint: fp.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }))).toBe('fingerprint_mismatch');
       const raw = gunzipSync(file);
-      expect(code(checkLayeredCertificate(gzipSync(raw.subarray(0, raw.length - 200))))).toBe('bad_length');
+      expect(code(checkLayeredCertificate(gzipSync(raw.subarray(0, raw.length - 200))))).toBe('truncated');
       expect(code(checkLayeredCertificate(file.subarray(0, file.length - 30)))).toBe('not_gzip');
     });
   });

@@ -324,6 +324,25 @@ describe('tampered certificates are rejected with the reason', () => {
     expectFail(checkCertificate(gzipSync(Buffer.from('no header line'))), 'bad_header');
   });
 
+  it('a header version no checker reads names the versions read (1 and 2); a v2 header names the layered checker', () => {
+    const { header, keys } = open(base.certificate);
+    const v3 = expectFail(checkCertificate(seal({ ...header, version: 3 } as unknown as CertificateHeader, keys)), 'bad_header');
+    expect(v3.reason).toMatch(/version: 3 is not a certificate version this checker reads \(it reads versions 1 and 2/);
+    const v2 = expectFail(checkCertificate(seal({ ...header, version: 2 } as unknown as CertificateHeader, keys)), 'bad_header');
+    expect(v2.reason).toMatch(/version: 2 is checked by checkLayeredCertificate/);
+  });
+
+  it('a header line ended by \\r\\n (or holding any carriage return) is refused: a certificate\'s lines end with \\n alone', () => {
+    const { header, keys } = open(base.certificate);
+    const body = Buffer.concat(keys);
+    const withLine = (line: string) => gzipSync(Buffer.concat([Buffer.from(line), body]));
+    const crlf = expectFail(checkCertificate(withLine(`${JSON.stringify(header)}\r\n`)), 'bad_header');
+    expect(crlf.reason).toMatch(/carriage return .*\\r\\n line end/);
+    expectFail(checkCertificate(withLine(`${JSON.stringify(header).replace(',', ',\r')}\n`)), 'bad_header');
+    // the same header with \n alone passes
+    expect(checkCertificate(withLine(`${JSON.stringify(header)}\n`)).ok).toBe(true);
+  });
+
   it('the parallel check reports the same first counterexample as the one-thread check', async () => {
     const { header, keys } = open(base.certificate);
     const startKey = keysOfStart(header);

@@ -18,8 +18,9 @@
  * M is the sum of those numbers.
  *
  * What is checked (the first failure is reported):
- *  1. the file is gzip (every member), the header a v2 header, the
- *     reductions those the checker vouches for (check-reductions.ts), the
+ *  1. the file is gzip (every member), the header a v2 header (no carriage
+ *     return in its line; another version is named with the versions the
+ *     checkers read, 1 and 2), the reductions those the checker vouches for (check-reductions.ts), the
  *     start board valid and, when the header names a deal, that deal;
  *  2. the blocks come in strictly ascending layer number, each is sorted
  *     ascending with no key twice, every key decodes to a valid position in
@@ -36,8 +37,12 @@
  *  5. when the blocks pass an M, nothing is pending at it (`not_closed`:
  *     a child that no block holds); the start (after its closure) is pending
  *     from the outset, so it must be in a block (`start_missing`);
- *  6. the trailer line ends the file, and its positions, layers and
- *     fingerprint are those counted (`bad_trailer`, `fingerprint_mismatch`).
+ *  6. the end block and the trailer line end the file (`truncated` when the
+ *     file stops before, or the trailer comes where the end block is due),
+ *     and the trailer's positions, layers and fingerprint are those counted
+ *     (`bad_trailer`, `fingerprint_mismatch`).
+ * A fault in a block names its place: `layer` (its number), `measure` (M,
+ * once the block's is known) and `positionIndex` in file order.
  * So the union S of the blocks holds the start, no won position, and every
  * child of each of its positions: docs/proofs.md's theorem, as for v1.
  */
@@ -49,15 +54,15 @@ import { rankOf, type Card } from '../cards.js';
 import type { Layout, Rules } from '../rules.js';
 import { isWon } from '../verify.js';
 import { closeUnderAutoMoves } from './check-auto-moves.js';
-import { checkMoves, type SetLookup } from './check-moves.js';
+import { checkMoves, describeMove, type SetLookup } from './check-moves.js';
 import { decodeKey, encodeKey, hex } from './check-keys.js';
-import { checkDealOrigin, parseStart, rulesChangedFromPreset } from './check-prepare.js';
+import { checkDealOrigin, parseStart, refuseCarriageReturn, refuseUnknownVersion, rulesChangedFromPreset } from './check-prepare.js';
 import { checkReductions } from './check-reductions.js';
 import { Rejection, type ProofCheckFail, type ProofCheckOptions } from './check-result.js';
 import { compareAt, contains, toWords, WORDS } from './check-set.js';
 import { fingerprintKeys } from './fingerprint.js';
 import { KEY_BYTES, type AutoMoveRule, type CertificateHeader } from './format.js';
-import { BLOCK_HEAD_BYTES, LAYER_END, LayeredHeaderSchema, LayeredTrailerSchema, type LayeredHeader } from './layered-format.js';
+import { BLOCK_HEAD_BYTES, LAYER_END, LAYERED_CERTIFICATE_VERSION, LayeredHeaderSchema, LayeredTrailerSchema, type LayeredHeader } from './layered-format.js';
 
 /** Most keys one block may announce (3.2 GB of keys): a bound on the checker's memory for one layer. */
 export const MAX_LAYER_KEYS = 2 ** 26;
@@ -87,20 +92,35 @@ export interface LayeredCheckPass {
   rulesChanged: string[];
 }
 
-/** A rejected layered certificate (as ProofCheckFail, with the layered header when it was read). */
-export type LayeredCheckFail = Omit<ProofCheckFail, 'header'> & { header?: LayeredHeader; layer?: number };
+/**
+ * A rejected layered certificate (as ProofCheckFail, with the layered header
+ * when it was read). The place of a fault in a block: `layer` (the block's
+ * layer number, as the file has it) and `measure` (the checker's M of its
+ * positions, docs/proofs.md "The layer order"); `positionIndex` counts
+ * positions in file order over all blocks, as v1 counts them.
+ */
+export type LayeredCheckFail = Omit<ProofCheckFail, 'header'> & { header?: LayeredHeader; layer?: number; measure?: number };
+
+/** The fields of a Rejection's place in a layered certificate. */
+type LayeredPlace = Partial<ProofCheckFail> & { layer?: number; measure?: number };
 
 /** The layered checker's answer. */
 export type LayeredCheckResult = LayeredCheckPass | LayeredCheckFail;
 
 /** A position's class (docs/proofs.md "Layered certificates"): its text as a map key, and its measure. */
-interface PositionClass {
+export interface PositionClass {
   key: string;
   m: number;
 }
 
-/** The class function of one start position (see the module comment). */
-function classFunction(start: Layout): (layout: Layout) => PositionClass {
+/**
+ * The class function of one start position (see the module comment):
+ * `start` is the start *after* its auto-move closure, as the checker takes
+ * it; the function gives a position's class (its text, a map key) and its
+ * measure M. Exported for the tests that compare it with the engine's layer
+ * numbers (docs/proofs.md "The layer order").
+ */
+export function classFunction(start: Layout): (layout: Layout) => PositionClass {
   const startColumns = start.columns.filter((c) => c.length > 0);
   const columnOfBottom = new Int16Array(64).fill(-1);
   startColumns.forEach((col, d) => {
@@ -139,7 +159,8 @@ function classFunction(start: Layout): (layout: Layout) => PositionClass {
  * One JSON line of the file (its header or its trailer), checked against
  * `schema`.
  * @throws Rejection `bad_header` / `bad_trailer` when the line is not JSON
- *   or does not fit the schema (naming the first field at fault).
+ *   or does not fit the schema (naming the first field at fault; a header
+ *   `version` other than 2 names the versions the checkers read).
  */
 function parseLine<T>(text: string, schema: z.ZodType<T>, what: 'header' | 'trailer'): T {
   const code = what === 'header' ? 'bad_header' : 'bad_trailer';
@@ -149,6 +170,7 @@ function parseLine<T>(text: string, schema: z.ZodType<T>, what: 'header' | 'trai
   } catch (err) {
     throw new Rejection(code, `the ${what} line is not JSON (${err instanceof Error ? err.message : String(err)})`);
   }
+  if (what === 'header') refuseUnknownVersion(json, LAYERED_CERTIFICATE_VERSION);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -210,7 +232,9 @@ export class LayeredChecker {
           this.line.push(piece.slice());
           if (nl < 0) return;
           at = nl + 1;
-          const text = Buffer.concat(this.line).toString('utf8');
+          const lineBytes = Buffer.concat(this.line);
+          refuseCarriageReturn(lineBytes, this.state);
+          const text = lineBytes.toString('utf8');
           this.line = [];
           this.lineBytes = 0;
           if (this.state === 'header') {
@@ -237,7 +261,13 @@ export class LayeredChecker {
             this.state = 'trailer';
             break;
           }
-          if (count < 1 || count > MAX_LAYER_KEYS) throw new Rejection('bad_layer', `layer ${layer} announces ${count} keys (1 to ${MAX_LAYER_KEYS})`, { layer } as Partial<ProofCheckFail>);
+          if (count < 1 || count > MAX_LAYER_KEYS) {
+            // a JSON line where a block head is due: the trailer, with the end block missing before it
+            if (this.head[0] === 0x7b && this.head[1] === 0x22) {
+              throw new Rejection('truncated', `after ${this.afterLastBlock()} the file holds a JSON line ("${latin1(this.head)}...") where the end block (layer 0xffffffff, count 0) or the next layer's head is due: the end block is missing`);
+            }
+            throw new Rejection('bad_layer', `layer ${layer} announces ${count} keys (1 to ${MAX_LAYER_KEYS})`, { layer } as Partial<ProofCheckFail>);
+          }
           if (layer <= this.lastLayer) throw new Rejection('bad_layer', `layer ${layer} follows layer ${this.lastLayer}: the layers must come in strictly ascending order`, { layer } as Partial<ProofCheckFail>);
           this.blockLayer = layer;
           this.block = new Uint8Array(count * KEY_BYTES);
@@ -264,9 +294,7 @@ export class LayeredChecker {
 
   /** After the last byte: the pass. @throws Rejection */
   end(elapsedMs: number): LayeredCheckPass {
-    if (this.state !== 'done') {
-      throw new Rejection('bad_length', `the certificate ends inside ${this.state === 'header' ? 'its header line' : this.state === 'trailer' ? 'its trailer line' : 'a layer block'}: truncated`);
-    }
+    if (this.state !== 'done') throw new Rejection('truncated', this.truncation());
     return {
       ok: true,
       kind: 'layered',
@@ -282,6 +310,28 @@ export class LayeredChecker {
       threads: 1,
       rulesChanged: this.rulesChanged,
     };
+  }
+
+  /** Where the file stopped before its trailer line ended, in words (the `truncated` reason). */
+  private truncation(): string {
+    const missing = 'the file ends without its end block and trailer line: truncated';
+    switch (this.state) {
+      case 'header':
+        return `the certificate ends inside its header line (${this.lineBytes} bytes, no \\n): truncated`;
+      case 'head':
+        return this.headFill === 0
+          ? `the certificate ends after ${this.afterLastBlock()}: ${missing}`
+          : `the certificate ends ${this.headFill} bytes into the 8-byte head of the block after ${this.afterLastBlock()}: ${missing}`;
+      case 'keys':
+        return `the certificate ends inside layer ${this.blockLayer} (${Math.floor(this.blockFill / KEY_BYTES)} of its ${this.block.length / KEY_BYTES} keys): ${missing}`;
+      default:
+        return `the certificate ends inside its trailer line (after the end block; ${this.lineBytes} bytes, no \\n): truncated`;
+    }
+  }
+
+  /** The last block read, in words ("layer 37 (block 12)"), or "the header line". */
+  private afterLastBlock(): string {
+    return this.layers === 0 ? 'the header line' : `layer ${this.lastLayer} (block ${this.layers})`;
   }
 
   private fingerprint(): string {
@@ -339,9 +389,10 @@ export class LayeredChecker {
       const key = Buffer.from(set.values().next().value as string, 'latin1');
       const layout = decodeKey(key, this.rules, -1);
       throw new Rejection('not_closed', `${set.size} position${set.size === 1 ? '' : 's'} of measure ${pm} that a legal move leads to (after auto-moves) ${set.size === 1 ? 'is' : 'are'} in no layer, the first of them:`, {
+        measure: pm,
         result: formatBoard(layout, this.rules),
         resultKey: hex(key),
-      });
+      } as LayeredPlace);
     }
     for (const pm of [...this.pending.keys()]) if (pm < m) this.pending.delete(pm);
   }
@@ -380,8 +431,9 @@ export class LayeredChecker {
       }
       classes[i] = cls.key;
     }
+    const place: LayeredPlace = { layer, measure: m };
     if (m < this.currentM) {
-      throw new Rejection('layer_order', `layer ${layer} has measure ${m}, below the measure ${this.currentM} of the layer before it: the measure never falls along the layers`, { ...where, positionIndex: first });
+      throw new Rejection('layer_order', `layer ${layer} has measure ${m}, below the measure ${this.currentM} of the layer before it: the measure never falls along the layers`, { ...place, positionIndex: first });
     }
     if (m > this.currentM) {
       this.passMeasure(m);
@@ -394,7 +446,7 @@ export class LayeredChecker {
       const seenIn = this.classBlock.get(classes[i]);
       if (seenIn !== undefined && seenIn !== layer) {
         const layout = decodeKey(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), rules, first + i);
-        throw new Rejection('bad_layer', `position ${first + i} of layer ${layer} is of a class that layer ${seenIn} holds already: a class is in one layer only`, { ...where, positionIndex: first + i, position: formatBoard(layout, rules) });
+        throw new Rejection('bad_layer', `position ${first + i} of layer ${layer} is of a class that layer ${seenIn} holds already: a class is in one layer only`, { ...place, positionIndex: first + i, position: formatBoard(layout, rules) });
       }
       this.classBlock.set(classes[i], layer);
       if (pendingHere !== undefined && pendingHere.delete(latin1(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES)))) this.pendingCount--;
@@ -405,7 +457,7 @@ export class LayeredChecker {
     let lastParent: Layout | undefined;
     let parentClass: PositionClass = { key: '', m: 0 };
     const lookup: SetLookup = {
-      has: (next: Layout, parent: Layout): boolean => {
+      has: (next: Layout, parent: Layout, parentIndex: number): boolean => {
         encodeKey(next, base, scratch);
         for (let w = 0; w < WORDS; w++) probe[w] = probeView.getUint32(w * 4, false);
         if (contains(set, n, probe)) return true;
@@ -417,8 +469,9 @@ export class LayeredChecker {
         // the parent's class is in this layer only (step 3): the child is in no layer
         if (cls.key === parentClass.key) return false;
         if (cls.m <= parentClass.m) {
-          throw new Rejection('layer_order', `a legal move of a position of layer ${layer} (measure ${parentClass.m}) leads to a position of another class with measure ${cls.m}, not above it: no later layer may hold it`, {
-            ...where,
+          throw new Rejection('layer_order', `a legal move of position ${first + parentIndex} (layer ${layer}, measure ${parentClass.m}) leads to a position of another class with measure ${cls.m}, not above it: no later layer may hold it`, {
+            ...place,
+            positionIndex: first + parentIndex,
             position: formatBoard(parent, rules),
             result: formatBoard(next, rules),
             resultKey: hex(scratch),
@@ -430,7 +483,19 @@ export class LayeredChecker {
       lastKeyHex: () => hex(scratch),
     };
     const prepared = { header: { rules, positions: n } as unknown as CertificateHeader, rule: this.rule, body: keys, set, rulesChanged: [] };
-    const counts = checkMoves(prepared, 0, n, this.options, lookup);
+    let counts;
+    try {
+      counts = checkMoves(prepared, 0, n, this.options, lookup);
+    } catch (err) {
+      // checkMoves counts positions within the block and knows no layer: give the fault its place in the file
+      if (!(err instanceof Rejection) || err.code !== 'not_closed' || err.extra.move === undefined) throw err;
+      const at = first + (err.extra.positionIndex ?? 0);
+      throw new Rejection(
+        'not_closed',
+        `position ${at} (layer ${layer}, measure ${m}): the legal move ${describeMove(err.extra.move)} leads (after auto-moves) to a position of its own class that this layer does not hold, so no layer holds it (a class is in one layer only)`,
+        { ...err.extra, ...place, positionIndex: at },
+      );
+    }
     this.movesTried += counts.movesTried;
     this.movesChecked += counts.movesChecked;
     this.positions += n;

@@ -26,14 +26,14 @@ export function describeMove(move: Move): string {
 }
 
 /**
- * How step 6 looks a move's result up: `has(next, parent)` says whether the
- * position `next` (after the closure), reached from `parent`, is accounted
- * for (the v1 check: in the set, `makeLookup`; the layered check: in the
+ * How step 6 looks a move's result up: `has(next, parent, parentIndex)` says whether the
+ * position `next` (after the closure), reached from `parent` (position
+ * `parentIndex` of the range checked), is accounted for (the v1 check: in the set, `makeLookup`; the layered check: in the
  * layer, or pending for a later one, check-layered.ts); it may throw a
  * `Rejection` of its own. `lastKeyHex` is the key of the last `next` asked about.
  */
 export interface SetLookup {
-  has(next: Layout, parent: Layout): boolean;
+  has(next: Layout, parent: Layout, parentIndex: number): boolean;
   lastKeyHex(): string;
 }
 
@@ -93,7 +93,7 @@ export function checkMoves(prepared: Prepared, from: number, to: number, options
     movesChecked++;
     const next = applyMove(rules, layout, move);
     closeUnderAutoMoves(next, rule, base);
-    if (!lookup.has(next, layout)) {
+    if (!lookup.has(next, layout, index)) {
       const played = { ...move };
       throw new Rejection('not_closed', `position ${index}: the legal move ${describeMove(played)} leads (after auto-moves) to a position that is not in the set`, {
         header,

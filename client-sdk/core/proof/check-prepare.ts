@@ -17,7 +17,47 @@ import { Rejection } from './check-result.js';
 import { compareAt, contains, makeLookup, toWords, WORDS } from './check-set.js';
 import { fingerprintKeys } from './fingerprint.js';
 import { closePooled, decodePooledKey, encodePooledKey, pooledFromLayout, pooledIsWon, pooledText, readPools } from './check-pooled.js';
-import { CertificateHeaderSchema, KEY_BYTES, type AutoMoveRule, type CertificateHeader } from './format.js';
+import { CERTIFICATE_VERSION, CertificateHeaderSchema, KEY_BYTES, type AutoMoveRule, type CertificateHeader } from './format.js';
+import { LAYERED_CERTIFICATE_VERSION } from './layered-format.js';
+
+/** The certificate versions a checker of this SDK reads: 1 (check.ts, plain and pooled) and 2 (layered, check-layered.ts). */
+export const SUPPORTED_VERSIONS: readonly number[] = [CERTIFICATE_VERSION, LAYERED_CERTIFICATE_VERSION];
+
+/**
+ * Refuses a header or trailer line that holds a carriage return (byte
+ * 0x0D): a certificate's lines end with `\n` alone (docs/proofs.md), and a
+ * raw CR can only be a line break (JSON strings escape it), such as a
+ * `\r\n` line end left by a text conversion, which would also have
+ * rewritten the binary keys. Both checkers (v1 and layered) refuse it.
+ * @throws Rejection `bad_header` / `bad_trailer`.
+ */
+export function refuseCarriageReturn(line: Uint8Array, what: 'header' | 'trailer'): void {
+  const at = line.indexOf(0x0d);
+  if (at < 0) return;
+  throw new Rejection(
+    what === 'header' ? 'bad_header' : 'bad_trailer',
+    `the ${what} line holds a carriage return (byte 0x0D at offset ${at}${at === line.length - 1 ? ': a \\r\\n line end' : ''}): a certificate's lines end with \\n alone`,
+  );
+}
+
+/**
+ * Refuses a header whose `version` is a number this SDK reads no
+ * certificate of, naming the ones it reads (1 and 2), before the schema
+ * (which knows only `expected`, the checker's own version) sees it; a
+ * version the SDK reads but another checker checks is named with that checker.
+ * @param expected the version of the checker calling (1 or 2).
+ * @throws Rejection `bad_header`.
+ */
+export function refuseUnknownVersion(json: unknown, expected: number): void {
+  if (typeof json !== 'object' || json === null || !('version' in json)) return;
+  const version = (json as { version: unknown }).version;
+  if (version === expected || typeof version !== 'number') return;
+  if (!SUPPORTED_VERSIONS.includes(version)) {
+    throw new Rejection('bad_header', `header field version: ${version} is not a certificate version this checker reads (it reads versions ${SUPPORTED_VERSIONS.join(' and ')}: 1 a certificate, 2 a layered certificate)`);
+  }
+  const other = version === LAYERED_CERTIFICATE_VERSION ? 'checkLayeredCertificate (check-layered.ts)' : 'checkCertificate (check.ts)';
+  throw new Rejection('bad_header', `header field version: ${version} is checked by ${other}, not this checker (check-proof picks the checker by the version)`);
+}
 
 /**
  * Step 1: splits a certificate into its header and its key bytes.
@@ -32,12 +72,15 @@ function readCertificate(file: Uint8Array): { header: CertificateHeader; body: U
   }
   const nl = raw.indexOf(0x0a);
   if (nl < 0) throw new Rejection('bad_header', 'no header line (no line break in the file)');
+  const line = raw.subarray(0, nl);
+  refuseCarriageReturn(line, 'header');
   let json: unknown;
   try {
-    json = JSON.parse(raw.subarray(0, nl).toString('utf8'));
+    json = JSON.parse(line.toString('utf8'));
   } catch (err) {
     throw new Rejection('bad_header', `the header line is not JSON (${err instanceof Error ? err.message : String(err)})`);
   }
+  refuseUnknownVersion(json, CERTIFICATE_VERSION);
   const parsed = CertificateHeaderSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

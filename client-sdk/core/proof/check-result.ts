@@ -24,7 +24,9 @@ export type ProofFailureCode =
   // layered certificates (check-layered.ts) only
   | 'bad_layer'
   | 'layer_order'
-  | 'bad_trailer';
+  | 'bad_trailer'
+  /** The layered file ends (or its trailer comes) before its end block and trailer line: the reason says where. */
+  | 'truncated';
 
 /** A certificate that proves its deal unsolvable. */
 export interface ProofCheckPass {

@@ -24,7 +24,7 @@ import { LayeredCertificateWriter } from './layered-writer.js';
 import type { Deal } from '../rules.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from '../solve-types.js';
 import { POOLINGS_TO_TRY, poolingApplies, type SuitPools } from '../pools.js';
-import { guidedApplies, guidedPass } from '../guided.js';
+import { GUIDED_PASS_MIN_MS, guidedApplies, guidedPass } from '../guided.js';
 
 export { DEFAULT_PROOF_CAPS, proofRequestFor, sortKeys, type CertificateInput, type ProofCaps } from './certificate.js';
 
@@ -54,8 +54,23 @@ export function certificateFromEngine(engine: Engine, deal: Deal, positions: num
   return certificateWithinCap(gzipBody(made.body), request);
 }
 
+/**
+ * A search that a solve ran (`SolveWithProofOptions.onSearch`): the full
+ * (best-first) search, the layered pass alone (`limits.layered: true`), the
+ * layered pass after a full search that ran out of memory, the layered pass
+ * again to stream the certificate of a full search's `unsolvable` too large
+ * for a v1 one, the pooled pass, or the guided pass (`limits.guided`).
+ */
+export type SolveSearch = 'full_search' | 'layered_pass' | 'layered_after_memory' | 'layered_for_certificate' | 'pooled_pass' | 'guided_pass';
+
 /** Options of {@link solveWithProof}. */
 export interface SolveWithProofOptions {
+  /**
+   * Called as each search of the solve begins, in order (the pooled pass
+   * once, before its first pooling): the CLI's text answer names what ran.
+   * Must not throw.
+   */
+  onSearch?: (search: SolveSearch) => void;
   /** Stop flag (see `Engine.solve`). */
   stop?: Int32Array;
   /** Cap on the engine's memory (see `Engine.solve`). */
@@ -140,6 +155,7 @@ export const POOLED_PASS_MIN_MS = 200;
  */
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
   const started = performance.now();
+  options.onSearch?.(limits.layered === true ? 'layered_pass' : 'full_search');
   const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
   // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from: its proof, if any, was streamed
   if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
@@ -147,9 +163,11 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   let undecided = full;
   // the guided pass (limits.guided: --deep, --guided): beams that may find a solution the full search did not reach; never a proof
   // (not when a helper pass on another worker has claimed the passes after the full search: it runs the guided pass first)
-  if (limits.guided === true && full.verdict === 'unknown' && full.reason !== 'cancelled' && guidedApplies(deal.rules) && (options.claimPooledPass?.() ?? true)) {
+  const guidedMs = limits.timeoutMs - (performance.now() - started);
+  if (limits.guided === true && full.verdict === 'unknown' && full.reason !== 'cancelled' && guidedApplies(deal.rules) && guidedMs >= GUIDED_PASS_MIN_MS && (options.claimPooledPass?.() ?? true)) {
+    options.onSearch?.('guided_pass');
     options.onGuidedPass?.();
-    const guided = guidedPass(engine, deal, limits.timeoutMs - (performance.now() - started), limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams, options.progress);
+    const guided = guidedPass(engine, deal, guidedMs, limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams, options.progress);
     if (guided !== undefined) {
       options.onGuidedSolution?.();
       return { ...guided, stats: { ...guided.stats, statesExpanded: guided.stats.statesExpanded + full.stats.statesExpanded, elapsedMs: elapsedMsSince(started) } };
@@ -219,6 +237,7 @@ function relayered(engine: Engine, deal: Deal, limits: SolveLimits, full: SolveO
   const timeoutMs = limits.timeoutMs - (performance.now() - started);
   const tooLarge = { included: false as const, reason: 'over_position_cap' as const, positions: summary.positions, maxPositions: certified.v1MaxPositions ?? V1_MAX_POSITIONS, estimatedRawBytes: summary.positions * KEY_BYTES };
   if (timeoutMs < POOLED_PASS_MIN_MS) return { ...full, proof: { ...summary, certificate: tooLarge } };
+  options.onSearch?.('layered_for_certificate');
   const cap = options.memoryLimitBytes ?? MAX_ENGINE_MEMORY_BYTES;
   const layered = solveLayeredCertified(engine, deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, cap, certified, options);
   if (layered.verdict !== 'unsolvable' || layered.proof === undefined) return { ...full, proof: { ...summary, certificate: tooLarge }, stats: { ...full.stats, elapsedMs: elapsedMsSince(started) } };
@@ -286,6 +305,7 @@ function solveLayeredCertified(engine: Engine, deal: Deal, limits: SolveLimits, 
 function layeredPass(engine: Engine, deal: Deal, limits: SolveLimits, before: SolveOutcome['stats'], started: number, options: SolveWithProofOptions): SolveOutcome | undefined {
   const timeoutMs = limits.timeoutMs - (performance.now() - started);
   if (timeoutMs < POOLED_PASS_MIN_MS) return undefined;
+  options.onSearch?.('layered_after_memory');
   const layered = solveLayered(engine, deal, { maxStates: limits.maxStates, timeoutMs, layered: true }, options);
   return {
     ...layered,
@@ -329,7 +349,10 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
   let memory = before.memoryBytes;
   const timeLeft = () => limits.timeoutMs - (performance.now() - started);
   /** One pooled search: 'stop' (cancelled), 'open' (its deadline ended it), 'done' (won or out of budget), or the answer. */
+  let begun = false;
   const search = (pools: SuitPools, timeoutMs: number): SolveOutcome | 'stop' | 'open' | 'done' => {
+    if (!begun) options.onSearch?.('pooled_pass');
+    begun = true;
     options.onPooling?.(pools);
     const pooled = engine.solvePooled(deal, pools, { maxStates: limits.maxStates, timeoutMs }, options.stop, options.memoryLimitBytes, options.progress);
     expanded += pooled.stats.statesExpanded;

@@ -98,9 +98,9 @@ export class BatchService implements BatchBackend {
     return this.scheduler.subscribe(id, listener);
   }
 
-  /** Every result in deal order (for the CLI's output file). */
-  *resultsByIndex(record: BatchRecord): Generator<BatchResult> {
-    for (const r of this.store.resultsByIndex(record.id)) yield toWireResult(record, r, true);
+  /** Every result in deal order, from deal index `from` on (for the CLI's output file). */
+  *resultsByIndex(record: BatchRecord, from = 0): Generator<BatchResult> {
+    for (const r of this.store.resultsByIndex(record.id, 1000, from)) yield toWireResult(record, r, true);
   }
 
   /** Stops the scheduler (running solves may finish for `drainMs`), then closes the database. */

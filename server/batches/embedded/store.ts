@@ -308,9 +308,8 @@ export class BatchStore {
     return this.#stmt.resultsAfter.all(id, after, limit).map(toResult);
   }
 
-  /** Every result of a batch in deal order (index), read in pages. */
-  *resultsByIndex(id: string, pageSize = 1000): Generator<StoredResult> {
-    let from = 0;
+  /** Every result of a batch in deal order (index), from index `from` on, read in pages. */
+  *resultsByIndex(id: string, pageSize = 1000, from = 0): Generator<StoredResult> {
     for (;;) {
       const rows = this.#stmt.resultsByIndex.all(id, from, pageSize);
       for (const row of rows) yield toResult(row);
