@@ -975,6 +975,32 @@ function readStart(): bool {
 }
 
 /**
+ * Allocates one beam session's level buffers from the arena for `width`
+ * nodes a level: the current and next levels' nodes, repeat counts, costs
+ * and links, and the two levels' duplicate sets (8-byte slots, at least 32
+ * a node, at most 2^`maxSlotsLog2`). Sets `maxWidth` and clears
+ * `levelsAllocated`. Returns false when the arena is short.
+ */
+function allocateLevels(width: i32, maxSlotsLog2: u32): bool {
+  maxWidth = width;
+  levelsAllocated = 0;
+  const w = <u64>width;
+  curNodes = allocate(w * NODE_BYTES);
+  nextNodes = allocate(w * NODE_BYTES);
+  curRepeat = allocate(w);
+  nextRepeat = allocate(w);
+  nextCost = allocate(w * 2);
+  nextLink = allocate(w * 4);
+  let slots: u32 = 1 << 12;
+  while (<u64>slots < w * 32 && slots < (<u32>1 << maxSlotsLog2)) slots <<= 1;
+  seenSlots = slots;
+  seenMask = slots - 1;
+  seenCur = allocate(<u64>slots * 8);
+  seenNext = allocate(<u64>slots * 8);
+  return curNodes != 0 && nextNodes != 0 && curRepeat != 0 && nextRepeat != 0 && nextCost != 0 && nextLink != 0 && seenCur != 0 && seenNext != 0;
+}
+
+/**
  * Starts a shortening session for the deal in the input block, whose solution
  * the last `solve` left in the solution buffer: takes that solution as the
  * best path. `width` is the widest beam the session will run (1..65536);
@@ -991,22 +1017,7 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
   beamChildren = 0;
   if (width < 1 || width > 65536 || !readStart()) return -1;
   resetArena(<u64>memoryLimitBytes);
-  maxWidth = width;
-  levelsAllocated = 0;
-  const w = <u64>width;
-  curNodes = allocate(w * NODE_BYTES);
-  nextNodes = allocate(w * NODE_BYTES);
-  curRepeat = allocate(w);
-  nextRepeat = allocate(w);
-  nextCost = allocate(w * 2);
-  nextLink = allocate(w * 4);
-  let slots: u32 = 1 << 12;
-  while (<u64>slots < w * 32 && slots < (1 << 22)) slots <<= 1;
-  seenSlots = slots;
-  seenMask = slots - 1;
-  seenCur = allocate(<u64>slots * 8);
-  seenNext = allocate(<u64>slots * 8);
-  if (curNodes == 0 || nextNodes == 0 || curRepeat == 0 || nextRepeat == 0 || nextCost == 0 || nextLink == 0 || seenCur == 0 || seenNext == 0) return -1;
+  if (!allocateLevels(width, 22)) return -1;
 
   // The first solution as packed moves: replay the buffer on the real start.
   copyPosition(WORK, START);
@@ -1065,22 +1076,7 @@ export function beamFindBegin(width: i32, memoryLimitBytes: f64, maxLevels: i32,
   globalSeen = 0;
   if (width < 1 || width > 65536 * 32 || !readStart()) return -1;
   resetArena(<u64>memoryLimitBytes);
-  maxWidth = width;
-  levelsAllocated = 0;
-  const w = <u64>width;
-  curNodes = allocate(w * NODE_BYTES);
-  nextNodes = allocate(w * NODE_BYTES);
-  curRepeat = allocate(w);
-  nextRepeat = allocate(w);
-  nextCost = allocate(w * 2);
-  nextLink = allocate(w * 4);
-  let slots: u32 = 1 << 12;
-  while (<u64>slots < w * 32 && slots < (1 << 24)) slots <<= 1;
-  seenSlots = slots;
-  seenMask = slots - 1;
-  seenCur = allocate(<u64>slots * 8);
-  seenNext = allocate(<u64>slots * 8);
-  if (curNodes == 0 || nextNodes == 0 || curRepeat == 0 || nextRepeat == 0 || nextCost == 0 || nextLink == 0 || seenCur == 0 || seenNext == 0) return -1;
+  if (!allocateLevels(width, 24)) return -1;
   if (globalSeenLog2 >= 10 && globalSeenLog2 <= 28) {
     const bytes = (<u64>1 << <u64>globalSeenLog2) << 3;
     globalSeen = allocate(bytes);
