@@ -53,6 +53,18 @@ interface EngineInterface {
 }
 
 /**
+ * Replays a solution the engine found from `deal`'s start through the
+ * independent checker (client-sdk/core/verify.ts `checkSolution`); every
+ * solution the engine hands out passes through here first.
+ * @param whose the solution's owner in the error text ("the solution", "the guided pass's solution").
+ * @throws SolverError `solution_check_failed` naming the first move the checker rejected (1-based) and why.
+ */
+export function requireCheckedSolution(deal: Deal, moves: Move[], whose = 'the solution'): void {
+  const check = checkSolution(deal.rules, deal.layout, moves);
+  if (!check.ok) throw new SolverError('solution_check_failed', `${whose} failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
+}
+
+/**
  * True when the layered pass (`SolveLimits.layered`) can run under `rules`:
  * the compact layout's games (assembly/castle-key.ts `chooseLayout`): any-suit
  * building, no free cells, no wrapping ranks. (A board whose start columns
@@ -490,10 +502,7 @@ export class Engine {
     }
     if (verdictCode !== abi.verdictSolved) throw new SolverError('engine_error', 'the engine could not rebuild its solution');
     const moves = this.readSolution(deal.rules.foundationBase);
-    const check = checkSolution(deal.rules, deal.layout, moves);
-    if (!check.ok) {
-      throw new SolverError('solution_check_failed', `the solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
-    }
+    requireCheckedSolution(deal, moves);
     return { verdict: 'solved', moves, stats, ...layered };
   }
 
@@ -630,10 +639,7 @@ export class Engine {
         if (found) {
           if (e.shortenWrite() === 0) throw new SolverError('engine_error', 'the beam could not write its solution');
           moves = this.readSolution(deal.rules.foundationBase);
-          const check = checkSolution(deal.rules, deal.layout, moves);
-          if (!check.ok) {
-            throw new SolverError('solution_check_failed', `the guided pass's solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
-          }
+          requireCheckedSolution(deal, moves, "the guided pass's solution");
           break;
         }
         if (outOfMemory) reason = 'memory';

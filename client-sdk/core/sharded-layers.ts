@@ -25,10 +25,9 @@
  * exactly the one-engine `layeredLoop`'s (tests/unit/castle-shards.test.ts
  * compares them).
  */
-import { Engine, MAX_ENGINE_MEMORY_BYTES, DEFAULT_PROGRESS_INTERVAL_MS, layeredApplies, type ProgressOptions, type ShardAccess } from './engine.js';
+import { Engine, MAX_ENGINE_MEMORY_BYTES, DEFAULT_PROGRESS_INTERVAL_MS, layeredApplies, requireCheckedSolution, type ProgressOptions, type ShardAccess } from './engine.js';
 import { SolverError } from './errors.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from './solve-types.js';
-import { checkSolution } from './verify.js';
 import type { Deal } from './rules.js';
 
 /** Most engines one sharded pass may use (assembly/shards.ts MAX_SHARDS: a parent reference keeps 4 bits for the shard). */
@@ -286,10 +285,7 @@ export function solveLayeredSharded(module: WebAssembly.Module, deal: Deal, limi
     }
     if (goalShard >= 0) {
       const moves = rebuildSolution(shards, goalShard, deal);
-      const check = checkSolution(deal.rules, deal.layout, moves);
-      if (!check.ok) {
-        throw new SolverError('solution_check_failed', `the solution failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
-      }
+      requireCheckedSolution(deal, moves);
       return { verdict: 'solved', moves, stats, layered, detail };
     }
     if (stopped) {
