@@ -165,11 +165,8 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
   // (not when a helper pass on another worker has claimed the passes after the full search: it runs the guided pass first)
   const guidedMs = limits.timeoutMs - (performance.now() - started);
   if (limits.guided === true && full.verdict === 'unknown' && full.reason !== 'cancelled' && guidedApplies(deal.rules) && guidedMs >= GUIDED_PASS_MIN_MS && (options.claimPooledPass?.() ?? true)) {
-    options.onSearch?.('guided_pass');
-    options.onGuidedPass?.();
-    const guided = guidedPass(engine, deal, guidedMs, limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams, options.progress);
+    const guided = runGuidedPass(engine, deal, guidedMs, limits, options);
     if (guided !== undefined) {
-      options.onGuidedSolution?.();
       return { ...guided, stats: { ...guided.stats, statesExpanded: guided.stats.statesExpanded + full.stats.statesExpanded, elapsedMs: elapsedMsSince(started) } };
     }
   }
@@ -392,6 +389,21 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
 }
 
 /**
+ * The guided pass (client-sdk/core/guided.ts `guidedPass`) for at most
+ * `timeoutMs` within `limits.maxStates`, with `options`' stop flag, memory
+ * cap, beams and progress; announced through `onSearch` and `onGuidedPass`,
+ * and a find through `onGuidedSolution`.
+ * @returns the `solved` outcome with the checked solution, or undefined when no beam found one.
+ */
+function runGuidedPass(engine: Engine, deal: Deal, timeoutMs: number, limits: SolveLimits, options: SolveWithProofOptions): SolveOutcome | undefined {
+  options.onSearch?.('guided_pass');
+  options.onGuidedPass?.();
+  const guided = guidedPass(engine, deal, timeoutMs, limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams, options.progress);
+  if (guided !== undefined) options.onGuidedSolution?.();
+  return guided;
+}
+
+/**
  * Share of the helper pass's time the guided pass may take before the
  * poolings (`limits.guided`; at most GUIDED_PASS_MAX_MS): under the 60 s
  * default 30 s, enough for the first three beams of `GUIDED_BEAMS`.
@@ -419,12 +431,8 @@ export function solvePooledPass(engine: Engine, deal: Deal, limits: SolveLimits,
   const none = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
   // with limits.guided, the helper pass begins with the guided pass (a solution, never a proof), then the poolings in the time left
   if (limits.guided === true && guidedApplies(deal.rules)) {
-    options.onGuidedPass?.();
-    const guided = guidedPass(engine, deal, Math.floor(limits.timeoutMs * GUIDED_HELPER_SHARE), limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams, options.progress);
-    if (guided !== undefined) {
-      options.onGuidedSolution?.();
-      return guided;
-    }
+    const guided = runGuidedPass(engine, deal, Math.floor(limits.timeoutMs * GUIDED_HELPER_SHARE), limits, options);
+    if (guided !== undefined) return guided;
   }
   const decided = pooledPass(engine, deal, limits, none, started, options);
   if (decided !== undefined) return decided;
