@@ -813,13 +813,19 @@ function loadNode(node: usize, p: usize): void {
   }
 }
 
-function seenContains(table: usize, h: u64): bool {
-  let i = <u32>h & seenMask;
+/**
+ * True when the hash `h` (never 0) is in the open-addressed set of u64
+ * hashes at `table`, `mask` + 1 slots, 0 marking an empty slot: the
+ * per-level sets (`seenCur`, `seenNext`, `seenMask`) and the guided pass's
+ * all-levels set (`globalSeen`, `globalMask`).
+ */
+function hashSetContains(table: usize, mask: u32, h: u64): bool {
+  let i = <u32>h & mask;
   while (true) {
     const v = load<u64>(table + (<usize>i << 3));
     if (v == 0) return false;
     if (v == h) return true;
-    i = (i + 1) & seenMask;
+    i = (i + 1) & mask;
   }
 }
 
@@ -835,18 +841,6 @@ function seenContains(table: usize, h: u64): bool {
 let globalSeen: usize = 0;
 let globalMask: u32 = 0;
 let globalCount: u32 = 0;
-
-/** True when `h` is in the all-levels set. */
-function globalContains(h: u64): bool {
-  let i = <u32>h & globalMask;
-  while (true) {
-    const v = load<u64>(globalSeen + (<usize>i << 3));
-    if (v == 0) return false;
-    if (v == h) return true;
-    i = (i + 1) & globalMask;
-  }
-  return false;
-}
 
 /** True when `h` is in the all-levels set; otherwise adds it (unless the set is 7/8 full: then duplicates just pass) and returns false. */
 function globalSeenOrAdd(h: u64): bool {
@@ -974,6 +968,18 @@ function readStart(): bool {
   return true;
 }
 
+/** Clears a beam session's state and counters (`shortenBegin`, `beamFindBegin`): not ready, not stopped, no all-levels set, nothing expanded or reached yet. */
+function resetSession(): void {
+  ready = false;
+  stopped = false;
+  globalSeen = 0;
+  beamExpanded = 0;
+  beamChildren = 0;
+  beamMostHome = 0;
+  beamLevelsReached = 0;
+  beamOutOfMemory = false;
+}
+
 /**
  * Allocates one beam session's level buffers from the arena for `width`
  * nodes a level: the current and next levels' nodes, repeat counts, costs
@@ -1010,11 +1016,7 @@ function allocateLevels(width: i32, maxSlotsLog2: u32): bool {
  * when the memory is short or the buffer does not replay to a win.
  */
 export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
-  ready = false;
-  globalSeen = 0;
-  stopped = false;
-  beamExpanded = 0;
-  beamChildren = 0;
+  resetSession();
   if (width < 1 || width > 65536 || !readStart()) return -1;
   resetArena(<u64>memoryLimitBytes);
   if (!allocateLevels(width, 22)) return -1;
@@ -1066,14 +1068,7 @@ export function shortenBegin(width: i32, memoryLimitBytes: f64): i32 {
  * or the input block does not fit the engine's layout.
  */
 export function beamFindBegin(width: i32, memoryLimitBytes: f64, maxLevels: i32, globalSeenLog2: i32): i32 {
-  ready = false;
-  stopped = false;
-  beamExpanded = 0;
-  beamChildren = 0;
-  beamMostHome = 0;
-  beamLevelsReached = 0;
-  beamOutOfMemory = false;
-  globalSeen = 0;
+  resetSession();
   if (width < 1 || width > 65536 * 32 || !readStart()) return -1;
   resetArena(<u64>memoryLimitBytes);
   if (!allocateLevels(width, 24)) return -1;
@@ -1270,7 +1265,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
           // a full level takes only children cheaper than its dearest
           if (nextCount < <u32>width || c < worst) {
             const h = autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at);
-            if (!seenContains(seenCur, h) && !seenContains(seenNext, h) && (globalSeen == 0 || !globalContains(h))) {
+            if (!hashSetContains(seenCur, seenMask, h) && !hashSetContains(seenNext, seenMask, h) && (globalSeen == 0 || !hashSetContains(globalSeen, globalMask, h))) {
               let slot: u32 = 0;
               if (nextCount < <u32>width) {
                 slot = nextCount++;
