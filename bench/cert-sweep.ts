@@ -24,7 +24,7 @@ const t0 = process.cpuUsage();
 for (let n = Number(fromA); n <= Number(toA); n++) {
   const deal = resolveDeal({ game, deal: n } as Parameters<typeof resolveDeal>[0]);
   const out = solveWithProof(engine, deal, { maxStates: cap, timeoutMs: 60_000 }, { proof: { certificate: true, maxPositions: cap, maxBytes: Number.MAX_SAFE_INTEGER, game, deal: { number: String(n), numbering: 'pysolfc' } }, poolings: [] });
-  if (out.verdict !== 'unsolvable') { if (out.verdict === 'unknown') { skipped++; undecided.push(`${n} (${out.verdict === 'unknown' ? out.reason : ''}, ${out.stats.statesStored} positions)`); } continue; }
+  if (out.verdict !== 'unsolvable') { if (out.verdict === 'unknown') { skipped++; undecided.push(`${n} (${out.reason}, ${out.stats.statesStored} positions)`); } continue; }
   unsolvable++;
   const c = out.proof?.certificate;
   if (!c || !c.included) { skipped++; undecided.push(`${n} (unsolvable, certificate over the cap)`); continue; }
