@@ -993,7 +993,7 @@ function positionHash(p: usize): u64 {
  * building (the FreeCell family, whose solves mostly end in the lazy phase
  * at a quota of 100,000), where on MS 1..8000 the drops saved 7.7 % of the
  * CPU time and the hashes and the larger entries cost 3.4 %; not under the
- * other builds, whose lazy phase ends at 2,000 positions and whose time goes
+ * other builds, whose lazy phase ends at 1,000 positions and whose time goes
  * to the eager phase (Seahaven Towers 1..1000 with the filter: B/A 1.038).
  * Set by `solve` from `lazyFilterMode`.
  */
@@ -2118,15 +2118,18 @@ function verifySkipped(): bool {
  * quickly to a win; on a long or complete search every pending move costs
  * more than an eager child (it is measured and queued, then taken, played
  * again and looked up, duplicates included), so the rest of a search that
- * has outgrown the quota is eager.
+ * has outgrown the quota is eager. 1,000 (was 2,000; A/B of the two builds,
+ * docs/engine.md "The lazy quota of the suit and any-suit games"): Baker's
+ * Game 1..1000 B/A 0.949, Seahaven Towers 0.979, Penguin 0.956, Citadel
+ * 0.969, Beleaguered Castle 1..100 0.974; Eight Off 1.039 (0.4 s in all).
  */
-const LAZY_QUOTA: u32 = 2000;
+const LAZY_QUOTA: u32 = 1000;
 /**
  * The quota under alternate-colour building (the FreeCell family), where
  * nearly every deal is solvable and the lazy phase is the cheaper one deeper
  * into a hard deal too (MS 6361: 85,517 positions lazily, 154,555 expanded
  * and 413,714 stored with the hand-over at 20,000). Elsewhere (suit and any-suit
- * building, many unsolvable deals) 2,000 (docs/engine.md has the numbers).
+ * building, many unsolvable deals) LAZY_QUOTA (docs/engine.md has the numbers).
  */
 const LAZY_QUOTA_ALTERNATE: u32 = 100000;
 let lazyQuota: u32 = LAZY_QUOTA;
