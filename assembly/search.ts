@@ -144,16 +144,20 @@ let ruleScans: i32 = SCANS;
  * before the scans take turns (after fc-solve's prelude of quotas,
  * docs/search.md §1). Most deals are won by one good dive: strict turns
  * from the start make four scans pay for four dives. Under alternate-colour
- * building, scan 0 alone for the first PRELUDE_ALTERNATE items (docs/engine.md).
+ * building with Kings only in an empty column (Forecell), scan 0 alone for
+ * the first PRELUDE_ALTERNATE items; FreeCell's session-14 weights do best
+ * with none (docs/engine.md).
  */
 let preludeScan: i32 = 0;
 let preludeItems: u32 = 0;
 let preludeOverridden: bool = false;
 /**
- * Items of scan 0's prelude under alternate-colour building (MS FreeCell
- * 1..4000 and 20001..24000, docs/engine.md): 300 with strict turns, 150
- * since the sticky turns (`scanStick`; expanded 236.1 -> 231.6 and 224.2 ->
- * 222.4 a deal, mean moves 92.56 -> 92.40 and 92.48 -> 92.36).
+ * Items of scan 0's prelude under alternate-colour building with Kings
+ * only in an empty column (Forecell). Tuned on MS FreeCell 1..4000 and
+ * 20001..24000 with the earlier weights (docs/engine.md): 300 with strict
+ * turns, 150 since the sticky turns (`scanStick`). FreeCell itself has no
+ * prelude since its session-14 weights (1..32000: 162.4 stored a deal with a
+ * prelude of 75, 155.5 with none).
  */
 const PRELUDE_ALTERNATE: u32 = 150;
 /** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
@@ -223,27 +227,43 @@ function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColu
 
 /**
  * Sets the default weights, scan count and prelude for the current rules
- * (unless a tuning run overrode them). Tuned on position counts with
- * bench/tune.ts (docs/engine.md, "Search tuning"): alternate colours on MS
- * FreeCell 1..4000 (checked on 20001..24000); suit building with Kings-only
- * empty columns and at most four cells (the Seahaven Towers family) on
- * PySolFC Seahaven Towers 1..300 (checked on 301..1000); the rank (any-suit)
- * weights and the other suit-building weights are the earlier ones, tuned on
- * Baker's Game 1..500, Beleaguered Castle and Streets and Alleys 1..100
- * (docs/search.md §7).
+ * (unless a tuning run overrode them). Tuned on position counts, by
+ * coordinate descent with bench/climb.ts and checked with bench/tune.ts on
+ * deals the climb did not see (docs/engine.md, "Search tuning" and "Search
+ * tuning, session 14"): FreeCell on MS 1..4000, 20001..24000, then
+ * 4001..8000 and 24001..28000, then 8001..16000 (checked on 1..32000);
+ * Forecell keeps the first climb's weights; the Seahaven Towers family
+ * (suit building, Kings-only empty columns, at most four cells) on the
+ * solved PySolFC Seahaven Towers deals of 1..400, then 401..800 (checked on
+ * 1001..1500); Baker's Game on its solved deals of 1..500 (checked on
+ * 1001..1500). The rank (any-suit) weights and the other suit-building
+ * weights are the earlier ones, tuned on Baker's Game 1..500, Beleaguered
+ * Castle and Streets and Alleys 1..100 (docs/search.md §7).
  */
 function chooseWeights(): void {
   if (!preludeOverridden) {
     preludeScan = 0;
-    preludeItems = buildRule == BUILD_ALTERNATE_COLOR ? PRELUDE_ALTERNATE : 0;
+    preludeItems = buildRule == BUILD_ALTERNATE_COLOR && emptyColumnRule == EMPTY_KINGS ? PRELUDE_ALTERNATE : 0;
   }
   defaultScanCount = buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_ANY ? 2 : SCANS;
   if (weightsOverridden) return;
-  if (buildRule == BUILD_ALTERNATE_COLOR) {
+  if (buildRule == BUILD_ALTERNATE_COLOR && emptyColumnRule == EMPTY_KINGS) {
+    // Forecell: the first climb's weights (MS FreeCell 1..4000 and
+    // 20001..24000, with the prelude); on Forecell 1..2000 they stored 14,107
+    // positions a deal against the earlier 19,337, where the FreeCell
+    // weights below stored 23,859
     setWeights(0, 5, 3, 5, 6, 2, 0, 32);
-    setWeights(1, 5, 3, 3, 6, 2, 0, 64);
-    setWeights(2, 5, 2, 6, 8, 1, 0, 32);
-    setWeights(3, 5, 3, 2, 6, 2, 0, 32);
+    setWeights(1, 3, 3, 4, 7, 3, 0, 64);
+    setWeights(2, 1, 3, 8, 7, 0, 0, 32);
+    setWeights(3, 3, 7, 6, 6, 1, 0, 48);
+  } else if (buildRule == BUILD_ALTERNATE_COLOR) {
+    // FreeCell: coordinate descent by positions expanded, three climbs on
+    // disjoint ranges of MS deals (docs/engine.md, "Search tuning, session
+    // 14"); scan 2 ignores the cards not home (weight 0)
+    setWeights(0, 6, 3, 6, 6, 2, 0, 32);
+    setWeights(1, 5, 3, 6, 4, 4, 0, 48);
+    setWeights(2, 0, 3, 6, 5, 0, 0, 32);
+    setWeights(3, 2, 7, 6, 6, 1, 0, 48);
   } else if (buildRule == BUILD_RANK) {
     setWeights(0, 6, 3, 4, 6, 2, 1, 48);
     setWeights(1, 6, 3, 4, 6, 2, 0, 24);
@@ -253,9 +273,15 @@ function chooseWeights(): void {
     // the Seahaven Towers family: three scans count the cards that lie above
     // a lower card of their suit (W_MODE 2), which an empty column, open to
     // Kings only, cannot take away cheaply
-    setWeights(0, 6, 4, 4, 6, 2, 2, 24);
-    setWeights(1, 6, 3, 2, 6, 2, 2, 32);
-    setWeights(2, 6, 3, 2, 6, 2, 2, 64);
+    setWeights(0, 3, 7, 7, 5, 2, 2, 24);
+    setWeights(1, 4, 7, 4, 6, 4, 2, 32);
+    setWeights(2, 3, 4, 4, 2, 1, 2, 64);
+    setWeights(3, 4, 4, 8, 6, 0, 1, 32);
+  } else if (buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_ANY) {
+    // Baker's Game (two scans): coordinate descent on its solved deals of 1..500
+    setWeights(0, 6, 2, 7, 6, 2, 1, 24);
+    setWeights(1, 2, 4, 5, 9, 1, 0, 32);
+    setWeights(2, 6, 3, 2, 6, 2, 0, 64);
     setWeights(3, 6, 2, 6, 8, 1, 1, 32);
   } else {
     setWeights(0, 6, 3, 4, 6, 2, 1, 24);
