@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -9,6 +10,14 @@ import { defineConfig } from 'vitest/config';
  * - integration: a real worker pool, real servers on loopback ports, CLI child
  *   processes, Redis.
  * - e2e: headless Chromium against the built page and the browser SDK.
+ *
+ * Scheduling: the unit files run first, at least two at a time, also on CI's
+ * 2 cores (each is one process with no child servers, and no timing bound
+ * under seconds); then (`sequence.groupOrder` 1) the integration and e2e
+ * files, with vitest's default of one file fewer than the cores, which is one
+ * at a time on 2 cores, as before: they measure RSS, time cancellations, start
+ * servers and 2-thread worker pools and run `--threads 2` solves, which a
+ * second file beside them would starve.
  */
 export default defineConfig({
   test: {
@@ -16,9 +25,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['tests/integration/**/*.test.ts'] } },
-      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], maxWorkers: Math.max(2, availableParallelism() - 1) } },
+      { extends: true, test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -16,6 +16,7 @@ import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG } from '../../server/limits.
 import { workerExecArgv } from '../../server/pool.js';
 import { ROOT } from '../helpers/paths.js';
 import { layeredBody, parseLayeredBody } from '../../client-sdk/core/proof/layered-format.js';
+import { spawnAsync } from '../helpers/spawn-async.js';
 
 function tool(file: string, args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [...workerExecArgv(file), join(ROOT, file), ...args], {
@@ -28,58 +29,85 @@ function tool(file: string, args: string[], env: Record<string, string> = {}) {
 
 const solve = (args: string[], env?: Record<string, string>) => tool('server/cli/solve.ts', ['--game', 'streets_and_alleys', '--fast', ...args], env);
 
+/**
+ * `tool`, but asynchronous: for checks that are mostly the tool's start-up
+ * (a refusal before any search, a budget of a few positions), run together
+ * with `Promise.all` so the second core is not idle meanwhile. The searches
+ * that take seconds stay on `tool`, one at a time.
+ */
+function toolAsync(file: string, args: string[], env: Record<string, string> = {}) {
+  return spawnAsync(process.execPath, [...workerExecArgv(file), join(ROOT, file), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, INIT_CWD: ROOT, ...env },
+    timeout: 120_000,
+  });
+}
+const solveAsync = (args: string[], env?: Record<string, string>) => toolAsync('server/cli/solve.ts', ['--game', 'streets_and_alleys', '--fast', ...args], env);
+
+/** `solve --deal 5 --json` (the full search, with its v1 proof), run once and shared by the tests that compare against it. */
+let fullDeal5: ReturnType<typeof answer> | undefined;
+const full5 = () => (fullDeal5 ??= answer(solve(['--deal', '5', '--json'])));
+
 /** The JSON answer of `solve --json`. */
-function answer(r: ReturnType<typeof solve>): { verdict: string; reason?: string; stats: { statesStored: number; limits: { maxStates: number; timeoutMs: number } } } {
+function answer(r: { status: number | null; stdout: string; stderr: string }): { verdict: string; reason?: string; stats: { statesStored: number; limits: { maxStates: number; timeoutMs: number } } } {
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
 
 describe('npm run solve: the deep budget', () => {
-  it('--deep asks for the deep budget: its positions and its 30 minutes, past the service caps', () => {
+  it('--deep asks for the deep budget: its positions and its 30 minutes, past the service caps', async () => {
     // Streets and Alleys 77 is unknown at 58 M positions: a 1 ms deadline keeps this short
-    const r = solve(['--deal', '77', '--deep', '--timeout-ms', '1', '--json']);
+    const [r, rt] = await Promise.all([solveAsync(['--deal', '77', '--deep', '--timeout-ms', '1', '--json']), solveAsync(['--deal', '77', '--deep', '--max-states', '1000', '--json'])]);
     const a = answer(r);
     expect(a.stats.limits.maxStates).toBe(DEFAULT_DEEP_BUDGET.maxStates);
     expect(a.stats.limits.maxStates).toBeGreaterThan(DEFAULT_LIMITS_CONFIG.maxStatesCap);
     expect(a).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
-    const t = answer(solve(['--deal', '77', '--deep', '--max-states', '1000', '--json']));
+    const t = answer(rt);
     expect(t.stats.limits.timeoutMs).toBe(DEFAULT_DEEP_BUDGET.timeoutMs);
     expect(t.stats.limits.timeoutMs).toBeGreaterThan(DEFAULT_LIMITS_CONFIG.timeoutMsCap);
     expect(t).toMatchObject({ verdict: 'unknown', reason: 'max_states', stats: { statesStored: 1000 } });
   });
 
-  it('explicit limits past the service caps are taken without --deep; the defaults stay the game\'s', () => {
-    const a = answer(solve(['--deal', '77', '--max-states', String(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1), '--timeout-ms', '1', '--json']));
+  it('explicit limits past the service caps are taken without --deep; the defaults stay the game\'s', async () => {
+    const [ra, rb, rc] = await Promise.all([
+      solveAsync(['--deal', '77', '--max-states', String(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1), '--timeout-ms', '1', '--json']),
+      solveAsync(['--deal', '77', '--timeout-ms', String(DEFAULT_LIMITS_CONFIG.timeoutMsCap + 1), '--max-states', '1000', '--json']),
+      solveAsync(['--deal', '1', '--json']),
+    ]);
+    const a = answer(ra);
     expect(a.stats.limits.maxStates).toBe(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1);
-    const b = answer(solve(['--deal', '77', '--timeout-ms', String(DEFAULT_LIMITS_CONFIG.timeoutMsCap + 1), '--max-states', '1000', '--json']));
+    const b = answer(rb);
     expect(b.stats.limits.timeoutMs).toBe(DEFAULT_LIMITS_CONFIG.timeoutMsCap + 1);
     // no limits given: the Castle games' own defaults (client-sdk/core/rules.ts), not the deep budget
-    const c = answer(solve(['--deal', '1', '--json']));
+    const c = answer(rc);
     expect(c.stats.limits).toEqual({ maxStates: 30_000_000, timeoutMs: 60_000 });
   });
 
-  it('refuses budgets past the deep maxima with bad_limits (exit status 2), and a bad DEEP_* variable', () => {
-    const states = solve(['--deal', '1', '--max-states', '1001'], { DEEP_MAX_STATES: '1000' });
+  it('refuses budgets past the deep maxima with bad_limits (exit status 2), and a bad DEEP_* variable', async () => {
+    const mbs = ['4096', '15', 'lots'];
+    const [states, time, env, zero, ...memories] = await Promise.all([
+      solveAsync(['--deal', '1', '--max-states', '1001'], { DEEP_MAX_STATES: '1000' }),
+      solveAsync(['--deal', '1', '--timeout-ms', String(DEFAULT_DEEP_BUDGET.timeoutMs + 1)]),
+      solveAsync(['--deal', '1'], { DEEP_MAX_MEMORY_MB: '16385' }),
+      solveAsync(['--deal', '1'], { DEEP_MAX_STATES: '0' }),
+      ...mbs.map((mb) => solveAsync(['--deal', '1', '--max-memory-mb', mb])),
+    ]);
     expect(states.status).toBe(2);
     expect(states.stderr).toMatch(/bad_limits.*1 to 1000/);
-    const time = solve(['--deal', '1', '--timeout-ms', String(DEFAULT_DEEP_BUDGET.timeoutMs + 1)]);
     expect(time.status).toBe(2);
     expect(time.stderr).toMatch(/bad_limits/);
-    for (const mb of ['4096', '15', 'lots']) {
-      const memory = solve(['--deal', '1', '--max-memory-mb', mb]);
-      expect(memory.status, mb).toBe(2);
+    for (const [i, memory] of memories.entries()) {
+      expect(memory.status, mbs[i]).toBe(2);
       expect(memory.stderr).toMatch(/bad_limits: --max-memory-mb must be an integer from 16 to 4095/);
     }
-    const env = solve(['--deal', '1'], { DEEP_MAX_MEMORY_MB: '16385' });
     expect(env.status).toBe(2);
     expect(env.stderr).toMatch(/^error bad_limits: .*DEEP_MAX_MEMORY_MB/m);
-    const zero = solve(['--deal', '1'], { DEEP_MAX_STATES: '0' });
     expect(zero.status).toBe(2);
     expect(zero.stderr).toMatch(/^error bad_limits: .*DEEP_MAX_STATES/m);
   });
 
   it('--layered runs the layered complete pass alone: the full search\'s verdict and positions, no certificate; refused where it does not apply', () => {
-    const full = answer(solve(['--deal', '5', '--json']));
+    const full = full5();
     const layered = answer(solve(['--deal', '5', '--layered', '--json']));
     expect(layered).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: full.stats.statesStored } });
     expect((layered as { proof?: unknown }).proof).toBeUndefined();
@@ -95,9 +123,15 @@ describe('npm run solve: the deep budget', () => {
     expect(freecell.stderr).toMatch(/invalid_request: --layered applies only to the no-cell Castle games/);
   });
 
-  it('past 4095 MiB (DEEP_MAX_MEMORY_MB up to 16384) the layered pass runs over ceil(cap / 2 GiB) engines; other searches are refused more than one engine\'s 4095', () => {
+  it('past 4095 MiB (DEEP_MAX_MEMORY_MB up to 16384) the layered pass runs over ceil(cap / 2 GiB) engines; other searches are refused more than one engine\'s 4095', async () => {
     const env = { DEEP_MAX_MEMORY_MB: '16384' };
-    const full = answer(solve(['--deal', '5', '--json']));
+    // the refusals first, together: each ends before any search
+    const [plain, freecell, beyond] = await Promise.all([
+      solveAsync(['--deal', '5', '--max-memory-mb', '4096'], env),
+      toolAsync('server/cli/solve.ts', ['--game', 'freecell', '--deal', '1', '--deep', '--max-memory-mb', '8192'], env),
+      solveAsync(['--deal', '5', '--layered', '--max-memory-mb', '16385'], env),
+    ]);
+    const full = full5();
     const sharded = answer(solve(['--deal', '5', '--layered', '--max-memory-mb', '8193', '--json'], env));
     expect(sharded).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: full.stats.statesStored } });
     const text = solve(['--deal', '5', '--layered', '--max-memory-mb', '12288'], env);
@@ -108,13 +142,10 @@ describe('npm run solve: the deep budget', () => {
     expect(deep).toMatchObject({ verdict: 'unsolvable', stats: { statesStored: full.stats.statesStored } });
     expect((deep as { proof?: unknown }).proof).toBeDefined();
     // no layered pass: one engine's most
-    const plain = solve(['--deal', '5', '--max-memory-mb', '4096'], env);
     expect(plain.status).toBe(2);
     expect(plain.stderr).toMatch(/bad_limits: --max-memory-mb must be an integer from 16 to 4095 \(one wasm32 engine cannot pass 4 GiB; only the layered pass/);
-    const freecell = tool('server/cli/solve.ts', ['--game', 'freecell', '--deal', '1', '--deep', '--max-memory-mb', '8192'], env);
     expect(freecell.status).toBe(2);
     expect(freecell.stderr).toMatch(/bad_limits/);
-    const beyond = solve(['--deal', '5', '--layered', '--max-memory-mb', '16385'], env);
     expect(beyond.status).toBe(2);
   });
 
@@ -123,34 +154,41 @@ describe('npm run solve: the deep budget', () => {
     expect(a).toMatchObject({ verdict: 'unknown', reason: 'memory' });
   });
 
-  it('the text answer of an unknown names the budget that ran out in words', () => {
-    const states = solve(['--deal', '77', '--max-states', '1000', '--threads', '1']);
+  it('the text answer of an unknown names the budget that ran out in words', async () => {
+    const [states, memory] = await Promise.all([
+      solveAsync(['--deal', '77', '--max-states', '1000', '--threads', '1']),
+      solveAsync(['--deal', '77', '--max-memory-mb', '16', '--threads', '1']),
+    ]);
     expect(states.status, states.stderr).toBe(0);
     expect(states.stdout).toMatch(/^Streets and Alleys, deal 77 \(pysolfc\): unknown: stopped by the state budget \(max_states, 1,000 positions\) before a verdict$/m);
-    const memory = solve(['--deal', '77', '--max-memory-mb', '16', '--threads', '1']);
     expect(memory.status, memory.stderr).toBe(0);
     expect(memory.stdout).toMatch(/: unknown: stopped by the engine memory cap \(memory\) before a verdict$/m);
   });
 
-  it('whole-number options take decimal digits only, naming the option and the value; a negative deal is out of range', () => {
-    for (const [option, value] of [['--max-states', '12abc'], ['--max-states', '1e3'], ['--timeout-ms', '1.5'], ['--optimize-ms', '-5'], ['--max-states', '']]) {
-      const r = tool('server/cli/solve.ts', ['--game', 'streets_and_alleys', '--deal', '1', option, value]);
+  it('whole-number options take decimal digits only, naming the option and the value; a negative deal is out of range', async () => {
+    const bad = [['--max-states', '12abc'], ['--max-states', '1e3'], ['--timeout-ms', '1.5'], ['--optimize-ms', '-5'], ['--max-states', '']];
+    const [spaced, negative, batch, ...refused] = await Promise.all([
+      solveAsync(['--deal', '1', '--max-states', ' 1000 ', '--json']),
+      solveAsync(['--deal', '-5']),
+      toolAsync('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--deals', '1', '--max-states', '1e3']),
+      ...bad.map(([option, value]) => toolAsync('server/cli/solve.ts', ['--game', 'streets_and_alleys', '--deal', '1', option, value])),
+    ]);
+    for (const [i, [option, value]] of bad.entries()) {
+      const r = refused[i];
       expect(r.status, `${option} ${value}`).toBe(2);
       expect(r.stderr).toBe(`error bad_limits: ${option} "${value}" is not a whole number: decimal digits only (such as 1000; no sign, point or exponent) (at ${option})\n`);
     }
     // digits with spaces around them are still a number
-    expect(answer(solve(['--deal', '1', '--max-states', ' 1000 ', '--json'])).stats.limits.maxStates).toBe(1000);
-    const negative = solve(['--deal', '-5']);
+    expect(answer(spaced).stats.limits.maxStates).toBe(1000);
     expect(negative.status).toBe(2);
     expect(negative.stderr).toMatch(/^error deal_out_of_range: deal number -5 is out of range: pysolfc deals are integers from 1 to /);
-    const batch = tool('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--deals', '1', '--max-states', '1e3']);
     expect(batch.status).toBe(2);
     expect(batch.stderr).toMatch(/option '--max-states <n>' argument '1e3' is invalid\. expected a positive whole number in decimal digits/);
   });
 
   it('--layered --proof streams the layered certificate (v2), one engine and two; check-proof passes it and refuses it tampered; a --deep solve decided first writes v1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layered-proof-'));
-    const full = answer(solve(['--deal', '5', '--json']));
+    const full = full5();
     const fullProof = (full as unknown as { proof: { positions: number; fingerprint: string } }).proof;
     for (const [name, args, env] of [
       ['one', ['--max-memory-mb', '64'], {}],
@@ -220,25 +258,29 @@ describe('npm run solve: the deep budget', () => {
 });
 
 describe('npm run batch: the deep budget', () => {
-  const batch = (args: string[]) => tool('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--threads', '1', ...args]);
+  const batch = (args: string[]) => toolAsync('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--threads', '1', ...args]);
 
-  it('takes --deep and limits past the service caps, per deal', () => {
-    const r = batch(['--deals', '1,2', '--deep', '--max-states', '1000']);
+  it('takes --deep and limits past the service caps, per deal', async () => {
+    const [r, past] = await Promise.all([
+      batch(['--deals', '1,2', '--deep', '--max-states', '1000']),
+      batch(['--deals', '1', '--max-states', String(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1), '--timeout-ms', '1']),
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`budget per deal 1,000 states / ${DEFAULT_DEEP_BUDGET.timeoutMs} ms`);
-    const past = batch(['--deals', '1', '--max-states', String(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1), '--timeout-ms', '1']);
     expect(past.status, past.stderr).toBe(0);
     expect(past.stdout).toContain(`budget per deal ${(DEFAULT_LIMITS_CONFIG.maxStatesCap + 1).toLocaleString('en')} states / 1 ms`);
   });
 
-  it('--max-memory-mb caps each deal\'s engine, and is refused past DEEP_MAX_MEMORY_MB', () => {
-    const r = batch(['--deals', '77', '--deep', '--max-memory-mb', '32']);
+  it('--max-memory-mb caps each deal\'s engine, and is refused past DEEP_MAX_MEMORY_MB', async () => {
+    const [r, bad, env] = await Promise.all([
+      batch(['--deals', '77', '--deep', '--max-memory-mb', '32']),
+      batch(['--deals', '1', '--max-memory-mb', '4096']),
+      toolAsync('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--deals', '1'], { DEEP_TIMEOUT_MS: '0' }),
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/unknown 1/);
-    const bad = batch(['--deals', '1', '--max-memory-mb', '4096']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/bad_limits/);
-    const env = tool('server/cli/batch.ts', ['--game', 'streets_and_alleys', '--quiet', '--deals', '1'], { DEEP_TIMEOUT_MS: '0' });
     expect(env.status).toBe(2);
     expect(env.stderr).toMatch(/^error bad_limits: .*DEEP_TIMEOUT_MS/m);
   });
