@@ -18,16 +18,16 @@ import { ROOT } from '../helpers/paths.js';
 import { layeredBody, parseLayeredBody } from '../../client-sdk/core/proof/layered-format.js';
 import { spawnAsync } from '../helpers/spawn-async.js';
 
-function tool(file: string, args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [...workerExecArgv(file), join(ROOT, file), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, INIT_CWD: ROOT, ...env },
-    timeout: 120_000,
-  });
+/** The arguments and spawn options of a CLI tool run from source, as `npm run solve` runs it. */
+function toolCommand(file: string, args: string[], env: Record<string, string>) {
+  const argv = [...workerExecArgv(file), join(ROOT, file), ...args];
+  return { argv, options: { cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT, ...env }, timeout: 120_000 } };
 }
 
-const solve = (args: string[], env?: Record<string, string>) => tool('server/cli/solve.ts', ['--game', 'streets_and_alleys', '--fast', ...args], env);
+function tool(file: string, args: string[], env: Record<string, string> = {}) {
+  const { argv, options } = toolCommand(file, args, env);
+  return spawnSync(process.execPath, argv, { ...options, encoding: 'utf8' });
+}
 
 /**
  * `tool`, but asynchronous: for checks that are mostly the tool's start-up
@@ -36,13 +36,13 @@ const solve = (args: string[], env?: Record<string, string>) => tool('server/cli
  * that take seconds stay on `tool`, one at a time.
  */
 function toolAsync(file: string, args: string[], env: Record<string, string> = {}) {
-  return spawnAsync(process.execPath, [...workerExecArgv(file), join(ROOT, file), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, INIT_CWD: ROOT, ...env },
-    timeout: 120_000,
-  });
+  const { argv, options } = toolCommand(file, args, env);
+  return spawnAsync(process.execPath, argv, options);
 }
-const solveAsync = (args: string[], env?: Record<string, string>) => toolAsync('server/cli/solve.ts', ['--game', 'streets_and_alleys', '--fast', ...args], env);
+
+const STREETS_AND_ALLEYS = ['--game', 'streets_and_alleys', '--fast'];
+const solve = (args: string[], env?: Record<string, string>) => tool('server/cli/solve.ts', [...STREETS_AND_ALLEYS, ...args], env);
+const solveAsync = (args: string[], env?: Record<string, string>) => toolAsync('server/cli/solve.ts', [...STREETS_AND_ALLEYS, ...args], env);
 
 /** `solve --deal 5 --json` (the full search, with its v1 proof), run once and shared by the tests that compare against it. */
 let fullDeal5: ReturnType<typeof answer> | undefined;
