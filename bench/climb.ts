@@ -25,21 +25,19 @@ import { Engine } from '../client-sdk/core/engine.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
+import { applyScanWeights, parseScanWeights, type TuningExports } from './tuning-hooks.js';
 
-/** The engine's tuning hooks this tool uses (assembly/search.ts, exported through assembly/index.ts). */
-interface TuningExports {
-  setHeuristicWeights(scan: number, ...weights: number[]): void;
-  resetHeuristicWeights(): void;
-  setScanCount(n: number): void;
-  setScanPrelude(scan: number, items: number): void;
-}
-
-const integers = (count: number) => (text: string, previous: number[][] = []): number[][] => {
-  const values = text.split(',').map(Number);
-  if (values.length !== count || values.some((v) => !Number.isInteger(v))) {
-    throw new InvalidArgumentError(`wants ${count} integers separated by commas, got ${JSON.stringify(text)}`);
+const scanOption = (text: string, previous: number[][] = []): number[][] => {
+  try {
+    return [...previous, parseScanWeights(text)];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
   }
-  return [...previous, values];
+};
+const parsePrelude = (text: string): [number, number] => {
+  const m = /^(\d+),(\d+)$/.exec(text);
+  if (!m) throw new InvalidArgumentError(`wants SCAN,ITEMS (two whole numbers), got ${JSON.stringify(text)}`);
+  return [Number(m[1]), Number(m[2])];
 };
 const parseRanges = (text: string): [number, number][] => text.split(',').map((part) => {
   const m = /^(\d+)-(\d+)$/.exec(part);
@@ -52,16 +50,16 @@ const program = new Command()
   .description('coordinate descent over the scan weights, by positions expanded per deal')
   .requiredOption('--game <id>', 'game preset id, e.g. freecell, seahaven_towers, bakers_game')
   .requiredOption('--ranges <list>', 'training deals, e.g. 1-4000,20001-24000', parseRanges)
-  .requiredOption('--scan <weights>', 'one scan\'s seven start weights (repeat per scan)', integers(7))
+  .requiredOption('--scan <weights>', 'one scan\'s seven start weights (repeat per scan)', scanOption)
   .requiredOption('--moves-cap <n>', 'most mean moves a kept step may give (auto-moves counted)', Number)
   .option('--solved-only', 'train on the deals the start weights solve')
-  .option('--prelude <scan,items>', 'prelude of every solve (default: the rule\'s)', integers(2))
+  .option('--prelude <scan,items>', 'prelude of every solve (default: the rule\'s)', parsePrelude)
   .option('--sweeps <n>', 'most sweeps', Number, 8)
   .option('--log <file>', 'also append every line to this file')
   .parse();
 const opts = program.opts<{
   game: string; ranges: [number, number][]; scan: number[][]; movesCap: number;
-  solvedOnly?: boolean; prelude?: number[][]; sweeps: number; log?: string;
+  solvedOnly?: boolean; prelude?: [number, number]; sweeps: number; log?: string;
 }>();
 
 const print = (line: string): void => {
@@ -82,10 +80,8 @@ function evaluate(scans: number[][]): Result {
   const key = JSON.stringify(scans);
   const known = cache.get(key);
   if (known) return known;
-  hooks.resetHeuristicWeights();
-  scans.forEach((w, scan) => hooks.setHeuristicWeights(scan, ...w));
-  hooks.setScanCount(scans.length);
-  if (opts.prelude) hooks.setScanPrelude(opts.prelude[0][0], opts.prelude[0][1]);
+  applyScanWeights(hooks, scans);
+  if (opts.prelude) hooks.setScanPrelude?.(...opts.prelude);
   let expanded = 0, moves = 0, solved = 0, max = 0;
   const verdicts: string[] = [];
   for (const deal of deals) {

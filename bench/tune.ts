@@ -33,6 +33,7 @@ import { pathToFileURL } from 'node:url';
 import { Engine, compileEngine } from '../client-sdk/core/engine.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
+import { applyScanWeights, parseScanWeights, type TuningExports } from './tuning-hooks.js';
 
 /** One configuration of the tuning hooks; a field left out keeps the engine's default. */
 interface TuneConfig {
@@ -45,23 +46,6 @@ interface TuneConfig {
   stick?: number;
   /** [scan, items]: that scan alone takes the first items. */
   prelude?: [number, number];
-}
-
-/** The engine's tuning hooks (assembly/search.ts, exported through assembly/index.ts); the optional ones are missing from older builds (ENGINE_WASM). */
-interface TuningExports {
-  setHeuristicWeights(scan: number, ...weights: number[]): void;
-  resetHeuristicWeights?(): void;
-  setScanCount?(n: number): void;
-  setScanStep(step: number): void;
-  setScanStick?(items: number): void;
-  setScanPrelude?(scan: number, items: number): void;
-  setLazyQuota(quota: number): void;
-  /** Pending moves (generated, measured and scored children) the last solve's lazy phase queued. */
-  pendingMovesQueued(): number;
-  /** Items the last solve took from its open lists. */
-  openItemsTaken(): number;
-  /** Parents the last solve's lazy phase rebuilt from their keys at a pop (missing from older builds). */
-  parentsDecoded?(): number;
 }
 
 const { values } = parseArgs({
@@ -84,16 +68,11 @@ const limits = {
   maxStates: values['max-states'] ? Number(values['max-states']) : DEFAULT_LIMITS_CONFIG.defaultMaxStates,
   timeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs,
 };
-const parseScan = (s: string): number[] => {
-  const w = s.split(',').map(Number);
-  if (w.length !== 7 || w.some((x) => !Number.isInteger(x))) throw new Error(`--scan wants 7 integers: ${s}`);
-  return w;
-};
 const configs: TuneConfig[] = values.configs
   ? (JSON.parse(readFileSync(values.configs, 'utf8')) as TuneConfig[])
   : [{
       name: values.scan ? values.scan.join(' ') : 'default',
-      scans: values.scan?.map(parseScan),
+      scans: values.scan?.map(parseScanWeights),
       quota: values.quota ? Number(values.quota) : undefined,
       step: values.step ? Number(values.step) : undefined,
     }];
@@ -109,11 +88,7 @@ const hooks = (engine as unknown as { exports: TuningExports }).exports;
 let quotaSet = false;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 for (const config of configs) {
-  hooks.resetHeuristicWeights?.();
-  if (config.scans) {
-    config.scans.forEach((w, scan) => hooks.setHeuristicWeights(scan, ...w));
-    hooks.setScanCount?.(config.scans.length);
-  }
+  applyScanWeights(hooks, config.scans);
   // 0 is the default quota in this build; an older build takes it as a quota of 0, so it is set only when asked for
   if (config.quota !== undefined || quotaSet) hooks.setLazyQuota(config.quota ?? 0);
   quotaSet ||= config.quota !== undefined;
