@@ -576,10 +576,10 @@ describe.skipIf(!ENGINE_BUILT)('memory given back (real worker): RECYCLE_MEMORY_
     const outcome = await running;
     expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'memory' });
     const peak = rssMb();
-    // The worker's engine filled its cap (the arena it reports is what recycling frees).
-    // Not peak - idle: RSS also moves with memory the other tests' closed pools and the
-    // main thread's heap give back meanwhile, which left a real 150 MiB growth at 95 MB
-    // of RSS difference in one CI run.
+    // The worker's engine filled its cap (the arena it reports, 157 MiB of the 160, is what
+    // recycling frees). Not peak - idle: RSS also moves with memory the other tests' closed
+    // pools and the main thread's heap give back meanwhile; one CI run saw 95 MB of RSS
+    // difference for it.
     expect(outcome.stats.memoryBytes / 2 ** 20).toBeGreaterThan(100);
     expect((await queued).verdict).toBe('solved');
     expect(recycled).toHaveLength(1);
