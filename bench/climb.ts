@@ -17,6 +17,11 @@
  * scan count. `--solved-only` drops the deals the start weights do not
  * solve: a complete search of an unsolvable deal expands the same set under
  * any weights. `--prelude scan,items` fixes the prelude (default: the rule's).
+ * `--objective cost` lowers a CPU model instead of the positions expanded:
+ * `--cost E,P` µs per position expanded and per pending move queued (the
+ * lazy phase's measured and queued children), by default 0.63 and 0.066, a
+ * least-squares fit of the engine's time per deal on MS 1..32000 (docs/engine.md,
+ * "Search tuning, session 15"); still from exact counts.
  * Each kept step is printed (and appended to `--log`, if given).
  */
 import { Command, InvalidArgumentError } from 'commander';
@@ -55,12 +60,17 @@ const program = new Command()
   .option('--solved-only', 'train on the deals the start weights solve')
   .option('--prelude <scan,items>', 'prelude of every solve (default: the rule\'s)', parsePrelude)
   .option('--sweeps <n>', 'most sweeps', Number, 8)
+  .option('--objective <kind>', 'what the climb lowers: expanded (positions expanded a deal) or cost (the CPU model below)', 'expanded')
+  .option('--cost <us-per-expanded,us-per-pending>', 'the CPU model of --objective cost, µs per position expanded and per pending move queued', '0.63,0.066')
   .option('--log <file>', 'also append every line to this file')
   .parse();
 const opts = program.opts<{
   game: string; ranges: [number, number][]; scan: number[][]; movesCap: number;
-  solvedOnly?: boolean; prelude?: [number, number]; sweeps: number; log?: string;
+  solvedOnly?: boolean; prelude?: [number, number]; sweeps: number; log?: string; objective: string; cost: string;
 }>();
+if (opts.objective !== 'expanded' && opts.objective !== 'cost') program.error(`--objective is expanded or cost, got ${JSON.stringify(opts.objective)}`);
+const [usPerExpanded, usPerPending] = opts.cost.split(',').map(Number);
+if (!(usPerExpanded >= 0) || !(usPerPending >= 0)) program.error(`--cost wants two numbers >= 0 separated by a comma, got ${JSON.stringify(opts.cost)}`);
 
 const print = (line: string): void => {
   console.log(line);
@@ -73,7 +83,13 @@ const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: D
 let deals: Deal[] = [];
 for (const [from, to] of opts.ranges) for (let n = from; n <= to; n++) deals.push(resolveDeal({ game: opts.game, deal: n } as Parameters<typeof resolveDeal>[0]));
 
-interface Result { expanded: number; moves: number; max: number; verdicts: string[] }
+/**
+ * A weight set's result on the training deals: means a deal of positions
+ * expanded, pending moves queued (the lazy phase's measured and queued
+ * children) and moves of the solved deals; `cost` is the CPU model of
+ * `--cost` (µs a deal, from exact counts: the same whatever the load).
+ */
+interface Result { expanded: number; pending: number; cost: number; moves: number; max: number; verdicts: string[] }
 const cache = new Map<string, Result>();
 /** Solves every training deal under `scans` (cached by weights). */
 function evaluate(scans: number[][]): Result {
@@ -82,22 +98,27 @@ function evaluate(scans: number[][]): Result {
   if (known) return known;
   applyScanWeights(hooks, scans);
   if (opts.prelude) hooks.setScanPrelude?.(...opts.prelude);
-  let expanded = 0, moves = 0, solved = 0, max = 0;
+  let expanded = 0, pending = 0, moves = 0, solved = 0, max = 0;
   const verdicts: string[] = [];
   for (const deal of deals) {
     const out = engine.solve(deal, limits);
     verdicts.push(out.verdict);
     expanded += out.stats.statesExpanded;
+    pending += hooks.pendingMovesQueued();
     max = Math.max(max, out.stats.statesExpanded);
     if (out.verdict === 'solved') { moves += out.moves.length; solved++; }
   }
-  const result = { expanded: expanded / deals.length, moves: moves / Math.max(1, solved), max, verdicts };
+  const n = deals.length;
+  const result = {
+    expanded: expanded / n, pending: pending / n, cost: (usPerExpanded * expanded + usPerPending * pending) / n,
+    moves: moves / Math.max(1, solved), max, verdicts,
+  };
   cache.set(key, result);
   return result;
 }
-const score = (r: Result): number => (r.moves > opts.movesCap ? Infinity : r.expanded);
+const score = (r: Result): number => (r.moves > opts.movesCap ? Infinity : opts.objective === 'cost' ? r.cost : r.expanded);
 const describe = (scans: number[][], r: Result): string =>
-  `${scans.map((w) => w.join(',')).join('  ')}  expanded ${r.expanded.toFixed(2)} moves ${r.moves.toFixed(2)} max ${r.max}`;
+  `${scans.map((w) => w.join(',')).join('  ')}  expanded ${r.expanded.toFixed(2)} pending ${r.pending.toFixed(1)} cost ${r.cost.toFixed(2)} µs moves ${r.moves.toFixed(2)} max ${r.max}`;
 
 let current = opts.scan;
 if (opts.solvedOnly) {

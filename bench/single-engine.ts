@@ -172,13 +172,15 @@ export interface SingleRunOptions {
   label?: string;
   /** Shorten every solution (`optimize: "length"`, client-sdk/core/shorten.ts) with these options. */
   optimize?: ShortenOptions;
+  /** Solved before the timed loop and not counted (the bench's `--warmup`: the JIT of the isolate warm, as in a service that has been running). */
+  warmup?: readonly Deal[];
 }
 
 /**
  * Solves every deal of `set` in order with one new engine on this thread.
  * CPU time is `process.cpuUsage()` (user + system, whole process: the
  * progress bar's timer and any sampler thread count too) around the loop;
- * one warm-up solve of the first deal comes before it. A deal whose solve
+ * one warm-up solve of the first deal (and `options.warmup`) comes before it. A deal whose solve
  * throws gets an `error` row (the run goes on).
  */
 export async function runSingle(set: PreparedSet, limits: SolveLimits, options: SingleRunOptions = {}): Promise<RunMeasure> {
@@ -187,6 +189,7 @@ export async function runSingle(set: PreparedSet, limits: SolveLimits, options: 
   const optimize = options.optimize;
   const solveOne = (deal: Deal) => (optimize === undefined ? engine.solve(deal, limits) : engine.solveShort(deal, limits, optimize));
   solveOne(set.deals[0]); // warm-up (first-call costs, memory growth), not timed
+  for (const deal of options.warmup ?? []) solveOne(deal); // `--warmup`: the JIT's steady state, not timed
   const rows: DealRow[] = [];
   const bar = progressBar(options.label ?? `${set.game} single`, set.deals.length);
   const startRss = sampler?.reset() ?? 0;

@@ -5,6 +5,7 @@
  *   npm run bench                                   # both default sets, both runs
  *   npm run bench -- --game freecell --from 1 --to 2000 --skip-pool
  *   npm run bench -- --threads 2 --json bench-results.json
+ *   npm run bench -- --game freecell --numbering ms --to 32000 --warmup 4000 --per-task 32 --packed --worker dist/server/worker.js
  *
  * Default sets: Microsoft FreeCell deals 1..32000 and PySolFC Seahaven Towers
  * deals 1..1000. Each set is run twice:
@@ -53,7 +54,7 @@ import { Command, Option } from 'commander';
 import { loadEngineModule } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import { defaultNumbering, requirePreset } from '../client-sdk/api/request.js';
-import { NUMBERINGS, type Numbering } from '../client-sdk/core/rules.js';
+import { NUMBERINGS, type Deal, type Numbering } from '../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
 import { PACKED_MOVE_BYTES } from '../client-sdk/core/moves.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
@@ -89,6 +90,7 @@ interface BenchOptions {
   threads: number;
   skipSingle?: boolean;
   skipPool?: boolean;
+  warmup?: number;
   json?: string;
   optimizeMs?: number;
   optimizeCpu?: boolean;
@@ -115,6 +117,7 @@ function parseOptions(): BenchOptions {
     .option('--packed', 'with --per-task above 1: pool.solveManyPacked, the moves left as bytes (no move objects on the main thread)')
     .option('--worker <file>', 'the pool\'s worker file, e.g. dist/server/worker.js (compiled by `npm run build:cli`, as production runs it); default: server/worker.ts under tsx')
     .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
+    .option('--warmup <n>', 'before each timed run, solve this many other deals (the numbers after the set) the same way, untimed: the steady state of a service that has been running, with the JIT of every isolate warm (default 0: one warm-up solve)', positiveInt)
     .option('--optimize-ms <n>', 'shorten every solution for this many ms (optimize: "length"); default: the first solution', positiveInt)
     .option('--optimize-cpu', 'count --optimize-ms in CPU time of this process, not wall time (single run only: a shared machine then gives each deal the same work)')
     .showHelpAfterError();
@@ -444,11 +447,25 @@ async function runPool(
   perTask = 1,
   packed = false,
   worker?: string,
+  warmup: Deal[] = [],
 ): Promise<RunMeasure & { threadCpuMs?: ThreadSplit }> {
   const pool = createPool({ module, threads, ...(worker !== undefined ? { filename: resolve(worker) } : {}) });
   try {
     // Warm-up, not timed: start every worker and instantiate its engine.
     await Promise.all(Array.from({ length: 2 * threads }, () => pool.solve(set.deals[0], limits)));
+    // `--warmup`: the warm-up deals the way the run hands them out (tasks of perTask, 2 × threads in flight), untimed
+    let nextWarm = 0;
+    const warmLane = async () => {
+      while (nextWarm < warmup.length) {
+        const from = nextWarm;
+        nextWarm = Math.min(warmup.length, from + perTask);
+        const deals = warmup.slice(from, nextWarm);
+        if (perTask === 1) await pool.solve(deals[0], limits, undefined, optimize ? { optimize } : undefined);
+        else if (packed) await pool.solveManyPacked(deals, limits);
+        else await pool.solveMany(deals, limits);
+      }
+    };
+    await Promise.all(Array.from({ length: 2 * threads }, warmLane));
     const rows: DealRow[] = new Array(set.deals.length);
     const inFlight = 2 * threads;
     let next = 0;
@@ -532,10 +549,12 @@ async function main(): Promise<void> {
   for (const set of sets) {
     const genStarted = performance.now();
     const prepared = prepare(set);
-    console.log(`\n${set.label}: ${prepared.deals.length} deals generated in ${((performance.now() - genStarted) / 1000).toFixed(1)} s (not timed)`);
+    // the deals after the set (same game, numbering and step), solved before each timed run and not counted
+    const warmup = opts.warmup ? prepare({ ...set, from: set.to + 1, to: set.to + opts.warmup * (set.step ?? 1) }).deals : [];
+    console.log(`\n${set.label}: ${prepared.deals.length} deals generated in ${((performance.now() - genStarted) / 1000).toFixed(1)} s (not timed)${warmup.length ? `; ${warmup.length} warm-up deals before each run (${set.to + 1} on, not timed)` : ''}`);
     if (!opts.skipSingle) {
       collectGarbage();
-      const m = await runSingle(prepared, limits, { sampler, optimize });
+      const m = await runSingle(prepared, limits, { sampler, optimize, warmup });
       const s = summarise(set.label, 'single', 1, m);
       summaries.push(s);
       perDeal[`${set.label} · single`] = m.rows;
@@ -543,7 +562,7 @@ async function main(): Promise<void> {
     }
     if (!opts.skipPool) {
       collectGarbage();
-      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask, opts.packed === true, opts.worker);
+      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask, opts.packed === true, opts.worker, warmup);
       const s = summarise(set.label, 'pool', opts.threads, m, opts.perTask);
       summaries.push(s);
       perDeal[`${set.label} · pool`] = m.rows;
