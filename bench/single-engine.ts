@@ -174,13 +174,23 @@ export interface SingleRunOptions {
   optimize?: ShortenOptions;
   /** Solved before the timed loop and not counted (the bench's `--warmup`: the JIT of the isolate warm, as in a service that has been running). */
   warmup?: readonly Deal[];
+  /**
+   * Per-deal CPU time (`DealRow.cpuMs`): `'every'` (default) reads the
+   * process's CPU time around every solve, two `process.cpuUsage()` calls
+   * (a system call each, ~3.7 µs a deal on the 2-core machine, counted in
+   * the run's CPU); a number k leaves the timed loop with wall time only and,
+   * after it (untimed), solves the k slowest deals by wall time again, once
+   * each, to set their `cpuMs` (the search is deterministic: the same work).
+   */
+  cpuPerDeal?: 'every' | number;
 }
 
 /**
  * Solves every deal of `set` in order with one new engine on this thread.
  * CPU time is `process.cpuUsage()` (user + system, whole process: the
  * progress bar's timer and any sampler thread count too) around the loop;
- * one warm-up solve of the first deal (and `options.warmup`) comes before it. A deal whose solve
+ * one warm-up solve of the first deal (and `options.warmup`) comes before it;
+ * per-deal CPU times as `options.cpuPerDeal` says. A deal whose solve
  * throws gets an `error` row (the run goes on).
  */
 export async function runSingle(set: PreparedSet, limits: SolveLimits, options: SingleRunOptions = {}): Promise<RunMeasure> {
@@ -196,9 +206,10 @@ export async function runSingle(set: PreparedSet, limits: SolveLimits, options: 
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   let lastYield = started;
+  const everyCpu = (options.cpuPerDeal ?? 'every') === 'every';
   for (let i = 0; i < set.deals.length; i++) {
     const t0 = performance.now();
-    const c0 = process.cpuUsage();
+    const c0 = everyCpu ? process.cpuUsage() : undefined;
     let row: DealRow;
     try {
       const outcome = solveOne(set.deals[i]);
@@ -207,8 +218,10 @@ export async function runSingle(set: PreparedSet, limits: SolveLimits, options: 
     } catch (err) {
       row = rowFromError(set.numbers[i], err, performance.now() - t0);
     }
-    const c = process.cpuUsage(c0);
-    row.cpuMs = (c.user + c.system) / 1000;
+    if (c0 !== undefined) {
+      const c = process.cpuUsage(c0);
+      row.cpuMs = (c.user + c.system) / 1000;
+    }
     rows.push(row);
     const now = performance.now();
     // Let the progress bar's timer run now and then.
@@ -221,6 +234,20 @@ export async function runSingle(set: PreparedSet, limits: SolveLimits, options: 
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpu0);
   const peakRss = sampler?.peak() ?? 0;
+  if (!everyCpu) {
+    // untimed: the slowest deals by wall time solved again for their CPU time
+    const slowest = rows.map((row, i) => ({ ms: row.ms, i })).sort((a, b) => b.ms - a.ms).slice(0, options.cpuPerDeal as number);
+    for (const { i } of slowest) {
+      const c0 = process.cpuUsage();
+      try {
+        solveOne(set.deals[i]);
+      } catch {
+        // the row already says what went wrong
+      }
+      const c = process.cpuUsage(c0);
+      rows[i].cpuMs = (c.user + c.system) / 1000;
+    }
+  }
   tick(bar, set.deals.length, started);
   bar.stop();
   return { rows, wallMs, cpuSeconds: (cpu.user + cpu.system) / 1e6, startRss, peakRss };
