@@ -102,7 +102,8 @@ export function resetEntries(withHash: bool): void {
  * and returns its index, or 0 when the arena has no memory left for a new
  * chunk (or the chunk table is full). `parent` is below 2^31 (a record index).
  */
-export function newEntry(parent: u32, word: u32, hash: u64): u32 {
+// @ts-ignore: decorator
+@inline export function newEntry(parent: u32, word: u32, hash: u64): u32 {
   const index = entryCount + 1;
   if (index == 1 || (index & (ENTRY_CHUNK - 1)) == 0) {
     const chunkNo = index >> ENTRY_SHIFT;

@@ -209,7 +209,8 @@ export function pooledPile(p: usize, card: i32): i32 {
  *   other builds the card that would head such a run is home already, or
  *   nothing can sit on it, so runs there have length one.
  */
-export function isSafeAutoMove(p: usize, card: i32): bool {
+// @ts-ignore: decorator
+@inline export function isSafeAutoMove(p: usize, card: i32): bool {
   const r = rankOf(card);
   const s = suitOf(card);
   // The pooled game (`rank` build only): no auto-move for a card of a pool of

@@ -486,7 +486,8 @@ function blockedIn(p: usize, col: i32, n: i32): i32 {
  * `changedColumnTerms`, as in `measureChild`. The result is the same as a
  * full measure.
  */
-function measure(p: usize, fromParent: bool): void {
+// @ts-ignore: decorator
+@inline function measure(p: usize, fromParent: bool): void {
   featureNotHome = 52 - homeCount(p);
   featureUnsortedTop = 0;
   featureBlocked = 0;
@@ -629,7 +630,8 @@ let measuredHeld: u32 = 0;
  * (`nextDepthOf`), four look-ups instead of a pass over the changed columns
  * (or, when a card went home, over every column).
  */
-function measureChild(p: usize): void {
+// @ts-ignore: decorator
+@inline function measureChild(p: usize): void {
   featureNotHome = 52 - homeCount(p);
   const columnMask = (1 << numColumns) - 1;
   const lengths = v128.load(p + OFF_LENGTHS);
@@ -836,7 +838,8 @@ function pushStacked(index: u32, scan: i32, bucket: i32): void {
 }
 
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
-function pushOpen(index: u32, depth: i32): void {
+// @ts-ignore: decorator
+@inline function pushOpen(index: u32, depth: i32): void {
   if (layeredTable) {
     // the layered pass: the record's layer (table.ts set `insertLayer` when it stored it)
     if (!pushLayer(index, insertLayer) && !(reclaimForOpenStacks() && pushLayer(index, insertLayer))) stopReason = REASON_MEMORY;
