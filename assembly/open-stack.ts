@@ -101,7 +101,8 @@ export function addOpenSlab(start: usize, bytes: u32): void {
  * per scan, right after storing it, so they do). False when the memory ran
  * out (nothing is pushed then).
  */
-export function stackPush(head: usize, index: u32): bool {
+// @ts-ignore: decorator
+@inline export function stackPush(head: usize, index: u32): bool {
   let block = <usize>load<u32>(head);
   const below: u32 = block == 0 ? 0 : load<u32>(block, 8);
   if (index <= below) unreachable();

@@ -251,7 +251,8 @@ export function usedSlotCount(): u32 {
  * several keys before looking any of them up lets their cache misses
  * overlap (search.ts `lookupChildren`). Changes nothing.
  */
-export function touchSlot(hash: u32): u64 {
+// @ts-ignore: decorator
+@inline export function touchSlot(hash: u32): u64 {
   if (compactLayout) return <u64>load<u32>(compactSlots + (<usize>compactHome(hash, compactSlotCount) << 2));
   return load<u64>(slots + (<usize>(hash & slotMask) << 3));
 }
@@ -262,7 +263,8 @@ export function touchSlot(hash: u32): u64 {
  * else returns the slot: the second hint after `touchSlot`, for the full key
  * comparison. Changes nothing.
  */
-export function touchRecord(hash: u32): u64 {
+// @ts-ignore: decorator
+@inline export function touchRecord(hash: u32): u64 {
   if (compactLayout) {
     // the compact slots (below): the index under a 4-bit tag of the hash
     const tagged = load<u32>(compactSlots + (<usize>compactHome(hash, compactSlotCount) << 2));
