@@ -145,6 +145,17 @@ export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
+/**
+ * `collectGarbage`, then a pause of `settleMs` so that what V8 does after a
+ * full collection on its helper threads (concurrent sweeping, returning
+ * memory) is over before a run takes its CPU time: otherwise up to ~0.1 s of
+ * it lands in the next run's process CPU (seen in bench:vs-fcsolve, session 15).
+ */
+export async function collectGarbageAndSettle(settleMs = 300): Promise<void> {
+  collectGarbage();
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+}
+
 // ---------------------------------------------------------------- the run
 
 /** Peak-memory sampling as `bench/solver.ts`'s RssSampler does it: `reset()` and `peak()` return bytes. */
@@ -183,6 +194,8 @@ export interface SingleRunOptions {
    * each, to set their `cpuMs` (the search is deterministic: the same work).
    */
   cpuPerDeal?: 'every' | number;
+  /** The engine to solve with (default: a new one, `Engine.create()`): a run cut into chunks keeps one engine, as a service does. */
+  engine?: Engine;
 }
 
 /**
@@ -195,7 +208,7 @@ export interface SingleRunOptions {
  */
 export async function runSingle(set: PreparedSet, limits: SolveLimits, options: SingleRunOptions = {}): Promise<RunMeasure> {
   const { sampler, onOutcome } = options;
-  const engine = await Engine.create();
+  const engine = options.engine ?? (await Engine.create());
   const optimize = options.optimize;
   const solveOne = (deal: Deal) => (optimize === undefined ? engine.solve(deal, limits) : engine.solveShort(deal, limits, optimize));
   solveOne(set.deals[0]); // warm-up (first-call costs, memory growth), not timed

@@ -10,7 +10,11 @@
  * freecell-solver-bin`): without it the bench says so in one line, exit 2.
  *
  * Each round runs both sides over the whole range, one after the other
- * (odd rounds fc-solve first, even rounds ours first), one core each:
+ * (odd rounds fc-solve first, even rounds ours first), one core each; with
+ * `--chunk n` a round goes chunk by chunk (n deals), both sides solving a
+ * chunk before the next one and the order alternating from chunk to chunk,
+ * so that the host's drift in speed (±30 % over minutes here) falls on
+ * both alike (fc-solve's start-up costs under 10 ms a chunk):
  *  - fc-solve: `freecell-solver-range-parallel-solve FROM TO 1 -l PRESET`
  *    as a child process; CPU = the child's user + system time, from
  *    `/usr/bin/time` (or, without it, the children's times in /proc/self/stat);
@@ -46,7 +50,8 @@ import type { SolveLimits } from '../client-sdk/core/solve-types.js';
 import { checkSolution } from '../client-sdk/core/verify.js';
 import { exitOnUsageError, positiveInt } from '../server/cli/usage.js';
 import { FcsRangeReader, fcsMovesToMoves, parseFcsSolution, type FcsRangeDeal, type FcsVerdict } from './fcsolve-output.js';
-import { collectGarbage, mean, percentile, prepare, progressBar, runSingle, tick, type DealRow, type PreparedSet } from './single-engine.js';
+import { collectGarbageAndSettle, mean, percentile, prepare, progressBar, runSingle, tick, type DealRow, type PreparedSet, type RunMeasure } from './single-engine.js';
+import { Engine } from '../client-sdk/core/engine.js';
 
 // ---------------------------------------------------------------- options
 
@@ -62,6 +67,7 @@ interface Options {
   rounds: number;
   sample: number;
   preset: string;
+  chunk?: number;
   maxStates: number;
   timeoutMs: number;
   json?: string;
@@ -76,6 +82,7 @@ function parseOptions(): Options {
     .option('--rounds <n>', 'rounds (each runs both sides over the whole range)', positiveInt, 3)
     .option('--sample <n>', 'fc-solve solution length on every n-th deal from --from', positiveInt, 100)
     .option('--preset <name>', "fc-solve preset (fc-solve's -l); lg is fc-solve's fastest", 'lg')
+    .option('--chunk <n>', 'cut each round into chunks of n deals, both sides solving a chunk before the next (the order alternating from chunk to chunk), so that the host\'s drift falls on both alike (default: the whole range at once)', positiveInt)
     .option('--max-states <n>', 'our state budget per deal', positiveInt, DEFAULT_LIMITS_CONFIG.defaultMaxStates)
     .option('--timeout-ms <n>', 'our time budget per deal, ms', positiveInt, DEFAULT_LIMITS_CONFIG.defaultTimeoutMs)
     .option('--json <file>', 'also write the results (rounds, summary, per-deal rows) to this file')
@@ -333,52 +340,74 @@ async function main(): Promise<void> {
   const unstable: string[] = [];
   for (let r = 1; r <= opts.rounds; r++) {
     const fcsFirst = r % 2 === 1;
-    let fcs: FcsRun | undefined;
-    let ours: Awaited<ReturnType<typeof runSingle>> | undefined;
-    for (const side of fcsFirst ? ['fcs', 'ours'] : ['ours', 'fcs']) {
-      if (side === 'fcs') {
-        fcs = await runFcsRange(opts.from, opts.to, opts.preset);
-      } else {
-        collectGarbage();
-        const keep = r === 1;
-        ours = await runSingle(set, limits, {
-          label: 'ours (one engine)',
-          // no CPU clock read per deal in the timed loop (fc-solve's side has none either): the 5 slowest are re-timed after it
-          cpuPerDeal: SLOWEST_RETIMED,
-          onOutcome: keep ? (i, outcome) => void (sampleIndices.has(i) && ourSampleMoves.set(i, outcome.moves)) : undefined,
-        });
+    const fcsParts: FcsRun[] = [];
+    const ourParts: RunMeasure[] = [];
+    const size = opts.chunk ?? n;
+    // one engine for the round, as a service keeps one; the bench's own garbage collected (and settled) before the round's first chunk
+    const engine = await Engine.create();
+    await collectGarbageAndSettle();
+    for (let start = 0, k = 0; start < n; start += size, k++) {
+      const end = Math.min(n, start + size);
+      const part: PreparedSet = { ...set, from: set.numbers[start], to: set.numbers[end - 1], numbers: set.numbers.slice(start, end), deals: set.deals.slice(start, end) };
+      for (const side of (k % 2 === 0) === fcsFirst ? ['fcs', 'ours'] : ['ours', 'fcs']) {
+        if (side === 'fcs') {
+          fcsParts.push(await runFcsRange(part.from, part.to, opts.preset));
+        } else {
+          const keep = r === 1;
+          ourParts.push(await runSingle(part, limits, {
+            label: 'ours (one engine)',
+            engine,
+            // no CPU clock read per deal in the timed loop (fc-solve's side has none either): the 5 slowest are re-timed after it
+            cpuPerDeal: SLOWEST_RETIMED,
+            onOutcome: keep ? (i, outcome) => void (sampleIndices.has(start + i) && ourSampleMoves.set(start + i, outcome.moves)) : undefined,
+          }));
+        }
       }
     }
+    const fcs: FcsRun = {
+      rows: fcsParts.flatMap((p) => p.rows),
+      cpuSeconds: fcsParts.reduce((sum, p) => sum + p.cpuSeconds, 0),
+      wallMs: fcsParts.reduce((sum, p) => sum + p.wallMs, 0),
+      maxRssBytes: fcsParts.some((p) => p.maxRssBytes !== null) ? Math.max(...fcsParts.map((p) => p.maxRssBytes ?? 0)) : null,
+      cpuSource: fcsParts[0].cpuSource,
+    };
+    const ours: RunMeasure = {
+      rows: ourParts.flatMap((p) => p.rows),
+      cpuSeconds: ourParts.reduce((sum, p) => sum + p.cpuSeconds, 0),
+      wallMs: ourParts.reduce((sum, p) => sum + p.wallMs, 0),
+      startRss: ourParts[0].startRss,
+      peakRss: Math.max(...ourParts.map((p) => p.peakRss)),
+    };
     // Both sides are deterministic: a round that disagrees with the first is worth a line.
     if (r > 1) {
-      const changed = ours!.rows.filter((row, i) => row.verdict !== ourRows[i].verdict || row.moves !== ourRows[i].moves).length;
-      const fcsChanged = fcs!.rows.filter((row, i) => row.verdict !== fcsRows[i].verdict || row.iterations !== fcsRows[i].iterations).length;
+      const changed = ours.rows.filter((row, i) => row.verdict !== ourRows[i].verdict || row.moves !== ourRows[i].moves).length;
+      const fcsChanged = fcs.rows.filter((row, i) => row.verdict !== fcsRows[i].verdict || row.iterations !== fcsRows[i].iterations).length;
       if (changed + fcsChanged > 0) unstable.push(`round ${r}: ${changed} of our deals and ${fcsChanged} of fc-solve's differ from round 1`);
     } else {
-      ourRows = ours!.rows;
-      fcsRows = fcs!.rows;
+      ourRows = ours.rows;
+      fcsRows = fcs.rows;
     }
-    const slowest = maxBy(ours!.rows, (row) => row.cpuMs ?? row.ms);
-    const fcsSlowest = maxBy(fcs!.rows, (row) => row.wallMs);
+    const slowest = maxBy(ours.rows, (row) => row.cpuMs ?? row.ms);
+    const fcsSlowest = maxBy(fcs.rows, (row) => row.wallMs);
     const round: Round = {
       round: r,
-      order: fcsFirst ? 'fc-solve, ours' : 'ours, fc-solve',
-      fcsCpuSeconds: fcs!.cpuSeconds,
-      fcsWallMs: fcs!.wallMs,
-      fcsMaxRssBytes: fcs!.maxRssBytes,
-      oursCpuSeconds: ours!.cpuSeconds,
-      oursWallMs: ours!.wallMs,
+      order: (fcsFirst ? 'fc-solve, ours' : 'ours, fc-solve') + (opts.chunk !== undefined && opts.chunk < n ? `, alternating by chunks of ${opts.chunk}` : ''),
+      fcsCpuSeconds: fcs.cpuSeconds,
+      fcsWallMs: fcs.wallMs,
+      fcsMaxRssBytes: fcs.maxRssBytes,
+      oursCpuSeconds: ours.cpuSeconds,
+      oursWallMs: ours.wallMs,
       oursMaxMs: slowest?.ms ?? 0,
       oursMaxCpuMs: slowest?.cpuMs ?? 0,
       oursMaxMsDeal: slowest?.deal ?? null,
       fcsMaxMs: fcsSlowest?.wallMs ?? 0,
       fcsMaxMsDeal: fcsSlowest?.deal ?? null,
       // /usr/bin/time counts in 10 ms steps: a tiny range can show 0.00 for fc-solve.
-      ratio: fcs!.cpuSeconds > 0 ? ours!.cpuSeconds / fcs!.cpuSeconds : Number.NaN,
+      ratio: fcs.cpuSeconds > 0 ? ours.cpuSeconds / fcs.cpuSeconds : Number.NaN,
     };
     rounds.push(round);
     console.log(
-      `round ${r} (${round.order}): fc-solve ${round.fcsCpuSeconds.toFixed(2)} CPU s (${fmt1(round.fcsWallMs / 1000)} wall s, via ${fcs!.cpuSource}), ` +
+      `round ${r} (${round.order}): fc-solve ${round.fcsCpuSeconds.toFixed(2)} CPU s (${fmt1(round.fcsWallMs / 1000)} wall s, via ${fcs.cpuSource}), ` +
         `ours ${round.oursCpuSeconds.toFixed(2)} CPU s (${fmt1(round.oursWallMs / 1000)} wall s), ratio ours / fc-solve ${fmtRatio(round.ratio)}, ` +
         `our slowest deal ${round.oursMaxMsDeal} ${fmtMs(round.oursMaxCpuMs)} CPU ms (${fmtMs(round.oursMaxMs)} wall ms)`,
     );
