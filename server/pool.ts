@@ -281,9 +281,9 @@ const NO_MOVES = new Uint8Array(0);
 export interface PoolStats {
   /** Live worker threads. */
   threads: number;
-  /** Solves running on a worker. */
+  /** Solves running on a worker (a solve of a group once its search has begun). */
   running: number;
-  /** Solves waiting for a worker. */
+  /** Solves waiting for a worker (a solve of a group until its search begins). */
   queued: number;
   /** Most solves that may wait. */
   maxQueue: number;
