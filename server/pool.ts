@@ -978,7 +978,7 @@ export class SolverPool {
       this.#armSweep(submitted + limits.timeoutMs + this.#stopGraceMs);
       if (this.#onWorkers < this.#threads) {
         this.#onWorkers++;
-        void this.#runGroup([member]);
+        this.#startGroup([member]);
       } else {
         this.#enqueue(member, false);
       }
@@ -991,7 +991,7 @@ export class SolverPool {
       member,
       go: (run) => {
         member.waiting = undefined;
-        if (run) void this.#runGroup([member]);
+        if (run) this.#startGroup([member]);
         else this.#finishMember(member, cancelledOutcome(), false);
       },
     };
@@ -1063,6 +1063,11 @@ export class SolverPool {
     this.#checkIdle();
   }
 
+  /** `#runGroup`, whose failures (none expected: it answers every deal itself) are logged, never left unhandled. */
+  #startGroup(group: Member[]): void {
+    this.#runGroup(group).catch((err: unknown) => this.#log.error('solver pool: a task of plain solves failed', err));
+  }
+
   /**
    * Runs plain solves (one, or a group from `#nextWaiting`) as one task on
    * a worker; the caller has counted the task in `#onWorkers`. A group's
@@ -1105,11 +1110,14 @@ export class SolverPool {
         failure = err;
       }
     }
-    if (failure !== undefined) this.#groupFailed(group, failure);
-    this.#onWorkers--;
-    // the next waiting task, now that the balancer knows of a retiring worker
-    this.#nextWaiting();
-    this.#checkIdle();
+    try {
+      if (failure !== undefined) this.#groupFailed(group, failure);
+    } finally {
+      this.#onWorkers--;
+      // the next waiting task, now that the balancer knows of a retiring worker
+      this.#nextWaiting();
+      this.#checkIdle();
+    }
   }
 
   /** The answers of a plain solves' task, each deal's to that deal (one withdrawn before it began has its answer already). */
@@ -1231,7 +1239,7 @@ export class SolverPool {
         next.waiting = undefined;
         group.push(next);
       }
-      void this.#runGroup(group);
+      this.#startGroup(group);
     }
   }
 
