@@ -1156,8 +1156,9 @@ export class SolverPool {
    * begun and not ended: `worker_crashed`, `out_of_memory`, ...). The other
    * deals of the group, whose answers are lost with the task, go back to the
    * head of the queue, each to run alone (a deterministic search answers
-   * again as it would have); a stopped one answers as it was asked to
-   * (`cancelled`, `engine_unresponsive`), and while closing `cancelled`.
+   * again as it would have); one stopped before the fault answers as it
+   * was asked to (`cancelled`; for its deadline `unknown`/`timeout`), and
+   * while closing `cancelled`.
    * When no deal can be blamed, every deal runs again alone.
    */
   #groupFailed(group: Member[], err: unknown): void {
@@ -1184,7 +1185,8 @@ export class SolverPool {
     for (const member of pending) {
       if (member === culprit) continue;
       if (this.#closing || member.why === 'cancel') this.#finishMember(member, cancelledOutcome(), false);
-      else if (member.why === 'deadline') this.#finishMember(member, mapTaskError(err, 'deadline'), false);
+      // stopped by the backstop and ended (the deal running at the fault is the culprit): its deadline has passed
+      else if (member.why === 'deadline') this.#finishMember(member, { ...cancelledOutcome(), reason: 'timeout' }, false);
       else again.push(member);
     }
     // handed back in their order, ahead of the queue: they had their turn

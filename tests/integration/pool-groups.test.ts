@@ -204,6 +204,13 @@ describe('groups of plain solves (fixture worker)', () => {
     await busy.free();
     expect((await Promise.all(crashed)).map(verdictOf)).toEqual([['solved', null], 'worker_crashed', ['solved', null]]);
 
+    // a deal the backstop stopped, then the deal after it crashes: its lost answer is its timeout, not a second run
+    busy = await occupy(pool);
+    const short = { maxStates: 10, timeoutMs: 100 };
+    const stoppedThenLost = [pool.solve(fixtureDeal('wait').deal, short), pool.solve(fixtureDeal('exit').deal, short).catch((e: unknown) => e)];
+    await busy.free();
+    expect((await Promise.all(stoppedThenLost)).map(verdictOf)).toEqual([['unknown', 'timeout'], 'worker_crashed']);
+
     busy = await occupy(pool);
     const deaf = fixtureDeal('stubborn', 20_000);
     const ac = new AbortController();
