@@ -15,7 +15,7 @@
  *
  * The pool runs `--worker` (default dist/server/worker.js, as production
  * runs it: `npx tsc -p tsconfig.build.json` first), `2 × threads` tasks in
- * flight, `--per-task` deals a task through `pool.solveManyPacked` (moves
+ * flight (`--in-flight n` for more, as on a server under load), `--per-task` deals a task through `pool.solveManyPacked` (moves
  * left as bytes, as the batch stores take them) or `pool.solve` for 1.
  * Both sides get `--warmup` other deals first (the deals after the set),
  * untimed, so the JIT of every isolate is warm. CPU: the process's, and by
@@ -42,10 +42,12 @@ const opts = new Command()
   .option('--per-task <n>', 'deals a pool task (1: pool.solve, as POST /v1/solve; more: pool.solveManyPacked, as batches)', positiveInt, 32)
   .option('--threads <n>', 'pool workers', positiveInt, 2)
   .option('--worker <file>', 'the pool\'s worker file', 'dist/server/worker.js')
+  .option('--in-flight <n>', 'pool tasks in flight at once (default 2 × threads; more stands for a server under load: the queue limit is raised to fit)', positiveInt)
   .option('--warmup <n>', 'deals after the set solved by both sides first, untimed', positiveInt, 4000)
   .exitOverride(exitOnUsageError)
   .parse()
-  .opts<{ game: string; from: number; to: number; chunk: number; perTask: number; threads: number; worker: string; warmup: number }>();
+  .opts<{ game: string; from: number; to: number; chunk: number; perTask: number; threads: number; worker: string; warmup: number; inFlight?: number }>();
+const inFlight = opts.inFlight ?? 2 * opts.threads;
 
 const preset = requirePreset(opts.game);
 const numbering = defaultNumbering(preset);
@@ -74,12 +76,12 @@ function threadCpuMs(): Map<string, number> {
 
 const module = await loadEngineModule();
 const engine = Engine.instantiate(module);
-const pool = createPool({ module, threads: opts.threads, filename: resolve(opts.worker) });
+const pool = createPool({ module, threads: opts.threads, maxQueue: Math.max(4 * opts.threads, inFlight - opts.threads), filename: resolve(opts.worker) });
 
-/** Solves `set` through the pool, `2 × threads` tasks in flight, `--per-task` deals a task. */
+/** Solves `set` through the pool, `--in-flight` tasks in flight (default 2 × threads), `--per-task` deals a task. */
 async function throughPool(set: Deal[]): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: 2 * opts.threads }, async () => {
+  await Promise.all(Array.from({ length: inFlight }, async () => {
     while (next < set.length) {
       const from = next;
       next = Math.min(set.length, next + opts.perTask);
@@ -129,7 +131,7 @@ try {
   const perDeal = (ms: number) => (ms / n).toFixed(3);
   const sorted = [...ratios].sort((a, b) => a - b);
   console.log(
-    `\n${preset.id} ${opts.from}..${opts.to}, chunks of ${opts.chunk}, pool of ${opts.threads} at ${opts.perTask} a task (${opts.worker}), load ${loadavg()[0].toFixed(1)} at the end\n` +
+    `\n${preset.id} ${opts.from}..${opts.to}, chunks of ${opts.chunk}, pool of ${opts.threads} at ${opts.perTask} a task, ${inFlight} in flight (${opts.worker}), load ${loadavg()[0].toFixed(1)} at the end\n` +
       `single engine: ${(n / (side.single.wallMs / 1000)).toFixed(0)} deals/s, ${perDeal(side.single.cpuMs)} CPU ms a deal\n` +
       `pool:          ${(n / (side.pool.wallMs / 1000)).toFixed(0)} deals/s, ${perDeal(side.pool.cpuMs)} CPU ms a deal (main ${perDeal(side.pool.main)}, workers ${perDeal(side.pool.workers)}, other ${perDeal(side.pool.other)})\n` +
       `scaling (single wall / pool wall, all chunks): ${(side.single.wallMs / side.pool.wallMs).toFixed(2)}×; per chunk ${sorted[0].toFixed(2)}-${sorted[sorted.length - 1].toFixed(2)}, median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}×`,

@@ -11,7 +11,9 @@
  * deals 1..1000. Each set is run twice:
  *  (a) single: one engine (`Engine.create()`), called directly on the main thread;
  *  (b) pool: the service's Piscina pool (`createPool`), all deals submitted with
- *      at most 2 × threads tasks in flight (below the pool's queue limit);
+ *      at most 2 × threads tasks in flight (below the pool's queue limit;
+ *      `--in-flight n` for more, as on a server under load: the queue limit
+ *      is raised to fit);
  *      one deal a task (as POST /v1/solve), or `--per-task n` deals a task
  *      through `pool.solveMany` (as batches hand out quick deals; with
  *      `--packed`, `pool.solveManyPacked`: the moves stay bytes). The pool
@@ -97,6 +99,7 @@ interface BenchOptions {
   perTask: number;
   packed?: boolean;
   worker?: string;
+  inFlight?: number;
 }
 
 function parseOptions(): BenchOptions {
@@ -115,6 +118,7 @@ function parseOptions(): BenchOptions {
     .option('--skip-pool', 'skip the pool run')
     .option('--per-task <n>', 'deals per pool task (pool.solveMany, as batches hand out quick deals); 1 = one a task, as POST /v1/solve', positiveInt, 1)
     .option('--packed', 'with --per-task above 1: pool.solveManyPacked, the moves left as bytes (no move objects on the main thread)')
+    .option('--in-flight <n>', 'pool tasks in flight at once (default 2 × threads); more stands for a server under load, whose queue holds more solves (the pool\'s queue limit is raised to fit)', positiveInt)
     .option('--worker <file>', 'the pool\'s worker file, e.g. dist/server/worker.js (compiled by `npm run build:cli`, as production runs it); default: server/worker.ts under tsx')
     .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
     .option('--warmup <n>', 'before each timed run, solve this many other deals (the numbers after the set) the same way, untimed: the steady state of a service that has been running, with the JIT of every isolate warm (default 0: one warm-up solve)', positiveInt)
@@ -448,8 +452,11 @@ async function runPool(
   packed = false,
   worker?: string,
   warmup: Deal[] = [],
+  inFlight = 2 * threads,
 ): Promise<RunMeasure & { threadCpuMs?: ThreadSplit }> {
-  const pool = createPool({ module, threads, ...(worker !== undefined ? { filename: resolve(worker) } : {}) });
+  // the queue holds what is in flight beyond the workers (the default limit is 4 × threads)
+  const maxQueue = Math.max(4 * threads, inFlight - threads);
+  const pool = createPool({ module, threads, maxQueue, ...(worker !== undefined ? { filename: resolve(worker) } : {}) });
   try {
     // Warm-up, not timed: start every worker and instantiate its engine.
     await Promise.all(Array.from({ length: 2 * threads }, () => pool.solve(set.deals[0], limits)));
@@ -465,9 +472,8 @@ async function runPool(
         else await pool.solveMany(deals, limits);
       }
     };
-    await Promise.all(Array.from({ length: 2 * threads }, warmLane));
+    await Promise.all(Array.from({ length: inFlight }, warmLane));
     const rows: DealRow[] = new Array(set.deals.length);
-    const inFlight = 2 * threads;
     let next = 0;
     let done = 0;
     const bar = progressBar(`${set.game} pool×${threads}`, set.deals.length);
@@ -540,7 +546,7 @@ async function main(): Promise<void> {
   const sampler = new RssSampler(100);
 
   console.log(
-    `solver bench · node ${process.version} · load average ${loadavg()[0].toFixed(1)}${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (no --expose-gc: earlier runs\' memory may stay in the RSS)'} · ${availableParallelism()} CPUs · limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal · pool threads ${opts.threads} (${2 * opts.threads} solves in flight)` +
+    `solver bench · node ${process.version} · load average ${loadavg()[0].toFixed(1)}${typeof (globalThis as { gc?: unknown }).gc === 'function' ? '' : ' (no --expose-gc: earlier runs\' memory may stay in the RSS)'} · ${availableParallelism()} CPUs · limits ${fmtInt(limits.maxStates)} states / ${fmtInt(limits.timeoutMs)} ms per deal · pool threads ${opts.threads} (${opts.inFlight ?? 2 * opts.threads} tasks in flight)` +
       (optimize ? ` · short solutions: optimize "length", ${optimize.budgetMs} ms per deal` : ''),
   );
 
@@ -562,7 +568,7 @@ async function main(): Promise<void> {
     }
     if (!opts.skipPool) {
       collectGarbage();
-      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask, opts.packed === true, opts.worker, warmup);
+      const m = await runPool(prepared, limits, opts.threads, module, sampler, optimize, opts.perTask, opts.packed === true, opts.worker, warmup, opts.inFlight);
       const s = summarise(set.label, 'pool', opts.threads, m, opts.perTask);
       summaries.push(s);
       perDeal[`${set.label} · pool`] = m.rows;

@@ -19,6 +19,7 @@
  * | `RECYCLE_MEMORY_MB` | 512 | a solver worker whose engine memory grew past this (a Wasm memory never shrinks) is replaced once its solve ends, giving the memory back; 0 = never |
  * | `STOP_GRACE_MS` | 2000 | a solve deaf to its stop flag this long after a cancel or its deadline has its worker terminated |
  * | `HELPER_PASS_AFTER_MS` | 2000 | a Castle-family solve still searching this long may run its pooled pass on an idle worker beside the full search (the worker is given up to any other solve at once); 0 = never |
+ * | `SOLVE_GROUP_MAX` | 16 | most single solves waiting in the queue that a freed worker takes as one task (at most its share of the queue); 1 = one a task |
  * | `SHUTDOWN_DRAIN_MS` | 5000, at most half of SHUTDOWN_TIMEOUT_MS | on SIGTERM/SIGINT, running solves may finish this long before they are cancelled |
  * | `SHUTDOWN_TIMEOUT_MS` | 10000 | on SIGTERM/SIGINT, exit forcibly after this long |
  * | `SHUTDOWN_READY_DELAY_MS` | 0 | on SIGTERM/SIGINT, keep accepting connections this long (answering `/readyz` and the API with 503) before the listener closes, for a load balancer to notice; at most half of SHUTDOWN_TIMEOUT_MS |
@@ -80,6 +81,8 @@ export interface ServiceConfig extends AppConfig {
   stopGraceMs: number;
   /** `PoolOptions.helperPassAfterMs` (server/pool.ts), ms; 0 = no helper pass. */
   helperPassAfterMs: number;
+  /** `PoolOptions.groupMax` (server/pool.ts): most waiting single solves one task carries; 1 = no grouping. */
+  groupMax: number;
   shutdownDrainMs: number;
   shutdownTimeoutMs: number;
   /** Listener kept open (503s) after a shutdown signal, ms. */
@@ -172,6 +175,7 @@ function envSchema() {
       RECYCLE_MEMORY_MB: intVar(512, 0, 4095),
       STOP_GRACE_MS: intVar(2000, 10, 600_000),
       HELPER_PASS_AFTER_MS: intVar(2000, 0, 2_147_483_647),
+      SOLVE_GROUP_MAX: intVar(16, 1, 256),
       SHUTDOWN_DRAIN_MS: z
         .string()
         .trim()
@@ -377,6 +381,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     recycleMemoryBytes: e.RECYCLE_MEMORY_MB * 1024 * 1024,
     stopGraceMs: e.STOP_GRACE_MS,
     helperPassAfterMs: e.HELPER_PASS_AFTER_MS,
+    groupMax: e.SOLVE_GROUP_MAX,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? defaultDrainMs(e.SHUTDOWN_TIMEOUT_MS),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownReadyDelayMs: e.SHUTDOWN_READY_DELAY_MS,

@@ -15,6 +15,18 @@
  *   `threads` tasks are there (a worker is free), so a waiting task that is
  *   cancelled leaves the queue at once, and Piscina needs no AbortSignal a
  *   task (one cost less a solve: docs/engine.md, "Pool scaling").
+ * - Plain single solves waiting in that queue share tasks: when a worker
+ *   frees up, the plain solves (`solve` with no options and no helper pass)
+ *   at the head of the queue with the same limits go to it as one task, up
+ *   to `groupMax` and to their fair share (the solves waiting divided by
+ *   `threads`), so that Piscina's hand-off is paid once for several (on a
+ *   busy server, MS FreeCell deals cost ~0.2 ms of engine against ~0.1 ms of
+ *   main thread a task: docs/engine.md, "Pool scaling"). Each deal of a
+ *   group keeps its own flags (`SolveTask.stops`): its own stop (a cancelled
+ *   one not yet begun is taken back and answered at once), deadline
+ *   backstop, retire request, answer and `onSettled` event. A lone solve
+ *   goes at once, alone. When a group's worker is lost, the deal at fault
+ *   gets the error and the others run again, each alone.
  * - Cancellation is cooperative: every task carries a stop flag in a
  *   SharedArrayBuffer that the engine polls, so a cancel stops the search
  *   within one poll and keeps the worker. Terminating the worker (its
@@ -71,6 +83,7 @@ import {
   claimPooledPass,
   packDeals,
   unpackAnswers,
+  ENDED_INDEX,
   FLAGS_BYTES,
   POOLED_CLAIM_INDEX,
   POOLED_ELSEWHERE,
@@ -79,6 +92,7 @@ import {
   RUNNING_ON_INDEX,
   STARTED_AT_BYTE,
   STOP_INDEX,
+  withdraw,
   type SolveAnswer,
   type SolveTask,
   type SolveTaskResult,
@@ -87,6 +101,8 @@ import {
 } from './worker-protocol.js';
 import { unpackMoves } from '../client-sdk/core/moves.js';
 
+/** Default of `PoolOptions.groupMax`. */
+export const DEFAULT_GROUP_MAX = 16;
 /** Default of `PoolOptions.helperPassAfterMs`, ms. */
 export const DEFAULT_HELPER_PASS_AFTER_MS = 2000;
 /** How often a solve waiting for an idle worker for its helper pass looks again, ms. */
@@ -117,9 +133,53 @@ interface InFlight {
   readonly requestStop: (reason: StopReason) => void;
 }
 
-/** A task in the pool's own queue: `go(true)` hands it to Piscina, `go(false)` drops it (cancelled, closing). */
+/**
+ * A task in the pool's own queue: `go(true)` hands it to Piscina, `go(false)`
+ * drops it (cancelled, closing). `member` is set for a plain single solve,
+ * which may share its task with the plain solves behind it (`#nextWaiting`).
+ */
 interface Waiting {
   readonly go: (run: boolean) => void;
+  readonly member?: Member;
+}
+
+/**
+ * A plain single solve (`pool.solve` with no options and no helper pass),
+ * which `#nextWaiting` may hand to a worker in one task with other such
+ * solves waiting behind it (a group, `#runGroup`). Everything else stays its
+ * own: its flags (stop, start time, retire request, end mark), its deadline
+ * backstop, its cancellation, its answer and its `onSettled` event.
+ */
+interface Member {
+  readonly deal: Deal;
+  readonly limits: SolveLimits;
+  /** Its own flags (worker-protocol.ts `FLAGS_BYTES`), the key of its `#inFlight` entry. */
+  readonly flags: Int32Array;
+  /** Its start time in `flags` (0 until a worker begins it). */
+  readonly startedAt: Float64Array;
+  /** `Date.now()` when it was submitted. */
+  readonly submitted: number;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+  /** Settles the caller's promise: an outcome resolves it, a `SolverError` rejects it. */
+  readonly answer: (value: SolveOutcome | SolverError) => void;
+  /** Its entry in `#waiting` while it is there. */
+  waiting: Waiting | undefined;
+  /** Why the pool set its stop flag, once it did. */
+  why: StopReason | undefined;
+  /** The last resort's timer, after a stop of a deal a worker has begun. */
+  killTimer: NodeJS.Timeout | undefined;
+  /** True once the pool terminated its worker (deaf to its stop flag). */
+  killed: boolean;
+  /** True once answered; a later answer (its group's, for a deal withdrawn before it began) is ignored. */
+  done: boolean;
+  /** Handed to a worker again after a fault of another deal of its group: runs alone from then on. */
+  retried: boolean;
+}
+
+/** True when two plain solves have the same limits, so that they may share a task (`SolveTask.limits`). */
+function sameLimits(a: SolveLimits, b: SolveLimits): boolean {
+  return a === b || (a.maxStates === b.maxStates && a.timeoutMs === b.timeoutMs && a.layered === b.layered && a.guided === b.guided);
 }
 
 /** Piscina's load-balancer function (its type is not exported by name). */
@@ -185,6 +245,17 @@ export interface PoolOptions {
    * runs only after the full search, in the time it left). Needs 2 threads or more.
    */
   helperPassAfterMs?: number;
+  /**
+   * Most plain single solves (`solve` with no options and no helper pass)
+   * one task may carry: when a worker frees up while such solves wait in the
+   * queue, it takes up to this many of them in one task (and no more than
+   * its share, the waiting solves divided by `threads`), so that Piscina's
+   * hand-off (~0.1 ms of CPU a task on each side) is paid once for them
+   * all. Each keeps its own cancellation, deadline, answer and `onSettled`
+   * event; its answer comes when its group's task ends. A lone solve still
+   * goes alone at once. Default 16; 1 = never group.
+   */
+  groupMax?: number;
   /** Called once for every solve, answered or failed (metrics). Must not throw. */
   onSettled?: (event: SolveEvent) => void;
   /** Where warnings and errors go; default `console`. */
@@ -210,9 +281,9 @@ const NO_MOVES = new Uint8Array(0);
 export interface PoolStats {
   /** Live worker threads. */
   threads: number;
-  /** Solves running on a worker. */
+  /** Solves running on a worker (a solve of a group once its search has begun). */
   running: number;
-  /** Solves waiting for a worker. */
+  /** Solves waiting for a worker (a solve of a group until its search begins). */
   queued: number;
   /** Most solves that may wait. */
   maxQueue: number;
@@ -312,6 +383,10 @@ export class SolverPool {
   readonly #waiting: Waiting[] = [];
   /** Tasks handed to Piscina and not yet settled (at most `threads` but for a worker's start). */
   #onWorkers = 0;
+  /** Most plain solves a task (`PoolOptions.groupMax`). */
+  readonly #groupMax: number;
+  /** Plain solves handed to a worker in a group of two or more and not yet answered (those not begun count as queued in `stats`). */
+  readonly #grouped = new Set<Member>();
   /** Flag buffers of answered tasks, zeroed, for the next tasks (see `#takeFlags`). */
   readonly #spareFlags: Int32Array[] = [];
   /** The deadline sweep's timer and when it fires (`Date.now()` ms; Infinity: none armed). */
@@ -345,6 +420,9 @@ export class SolverPool {
       throw new RangeError(`helperPassAfterMs must be a non-negative integer, got ${helperAfter}`);
     }
     this.#helperPassAfterMs = threads >= 2 ? helperAfter : 0;
+    const groupMax = options.groupMax ?? DEFAULT_GROUP_MAX;
+    if (!(Number.isInteger(groupMax) && groupMax >= 1)) throw new RangeError(`groupMax must be a positive integer, got ${groupMax}`);
+    this.#groupMax = groupMax;
     this.#threads = threads;
     this.#maxQueue = maxQueue;
     this.#memoryLimitBytes = memory;
@@ -425,6 +503,9 @@ export class SolverPool {
       const task: SolveTask = { deal, limits, stop: newFlags() };
       this.#withOptions(task, options);
       return this.#solveWithHelperPass(task, allowedMs, signal, options?.progress && progressSlot(options.progress, 1));
+    }
+    if (options === undefined || (options.proof === undefined && options.optimize === undefined && options.progress === undefined)) {
+      return this.#solvePlain(deal, limits, signal);
     }
     // a plain deal crosses packed (worker-protocol.ts `packDeals`), anything else as it is
     const packed = packDeals([deal], false);
@@ -845,20 +926,322 @@ export class SolverPool {
       }
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(killTimer);
-      if (this.#inFlight.size === 0) {
-        clearTimeout(this.#sweepTimer);
-        this.#sweepTimer = undefined;
-        this.#sweepAt = Infinity;
-        for (const wake of this.#idleWaiters) wake();
-      }
+      this.#checkIdle();
     }
   }
 
-  /** Hands the oldest waiting tasks to Piscina while fewer than `threads` are there. */
+  /**
+   * `solve` of a plain deal (no options, no helper pass): like `#run` for one
+   * deal, but the solve may share its task with other plain solves waiting
+   * in the queue (`#nextWaiting`, `#runGroup`). A lone solve (a worker free)
+   * goes at once, alone, in the same task as before grouping existed.
+   */
+  #solvePlain(deal: Deal, limits: SolveLimits, signal: AbortSignal | undefined): Promise<SolveOutcome> {
+    const submitted = Date.now();
+    const refuse = (error: SolverError) => {
+      this.#settled({ error, queuedMs: 0, totalMs: Date.now() - submitted });
+      return Promise.reject(error);
+    };
+    if (this.#closing) return refuse(new SolverError('overloaded', 'the service is shutting down'));
+    if (signal?.aborted) return Promise.resolve(cancelledOutcome());
+    if (this.#inFlight.size >= this.#threads + this.#maxQueue) {
+      return refuse(
+        new SolverError(
+          'overloaded',
+          `the solver is busy (${this.#threads} solves running, ${this.#inFlight.size - this.#threads} waiting); retry later`,
+        ),
+      );
+    }
+    return new Promise<SolveOutcome>((resolve, reject) => {
+      const flags = this.#takeFlags();
+      const member: Member = {
+        deal,
+        limits,
+        flags,
+        startedAt: new Float64Array(flags.buffer, STARTED_AT_BYTE, 1),
+        submitted,
+        signal,
+        onAbort: () => this.#stopMember(member, 'cancel'),
+        answer: (value) => (value instanceof SolverError ? reject(value) : resolve(value)),
+        waiting: undefined,
+        why: undefined,
+        killTimer: undefined,
+        killed: false,
+        done: false,
+        retried: false,
+      };
+      signal?.addEventListener('abort', member.onAbort, { once: true });
+      // a helper pass only has a worker nobody else wants
+      if (this.#inFlight.size >= this.#threads) for (const yieldWorker of this.#helpers) yieldWorker();
+      this.#inFlight.set(flags, { startedAt: member.startedAt, allowedMs: limits.timeoutMs, requestStop: (reason) => this.#stopMember(member, reason) });
+      // Deadline backstop (the engine keeps its own deadline; this only catches one that does not): the shared sweep
+      this.#armSweep(submitted + limits.timeoutMs + this.#stopGraceMs);
+      if (this.#onWorkers < this.#threads) {
+        this.#onWorkers++;
+        this.#startGroup([member]);
+      } else {
+        this.#enqueue(member, false);
+      }
+    });
+  }
+
+  /** Puts `member` in the pool's queue: at its end, or (`first`) at its head (a deal handed back after its group's fault). */
+  #enqueue(member: Member, first: boolean): void {
+    const waiting: Waiting = {
+      member,
+      go: (run) => {
+        member.waiting = undefined;
+        if (run) this.#startGroup([member]);
+        else this.#finishMember(member, cancelledOutcome(), false);
+      },
+    };
+    member.waiting = waiting;
+    if (first) this.#waiting.unshift(waiting);
+    else this.#waiting.push(waiting);
+  }
+
+  /**
+   * Stops one plain solve for `reason`: its stop flag, then, while it waits
+   * in the queue, out of the queue with `cancelled` at once; handed to a
+   * worker that has not begun it (in a group, behind other deals), taken
+   * back (`withdraw`) and answered `cancelled` at once; begun, the worker
+   * that runs it is terminated `stopGraceMs` later unless it has stopped.
+   * A deal of a group that has ended already is left alone.
+   */
+  #stopMember(member: Member, reason: StopReason): void {
+    if (member.why !== undefined || member.done) return;
+    const flags = member.flags;
+    if (Atomics.load(flags, ENDED_INDEX) !== 0) return;
+    member.why = reason;
+    Atomics.store(flags, STOP_INDEX, 1);
+    Atomics.notify(flags, STOP_INDEX);
+    const waiting = member.waiting;
+    if (waiting !== undefined) {
+      const at = this.#waiting.indexOf(waiting);
+      if (at >= 0) this.#waiting.splice(at, 1);
+      member.waiting = undefined;
+      this.#finishMember(member, cancelledOutcome(), false);
+    } else if (withdraw(flags)) {
+      this.#finishMember(member, cancelledOutcome(), false);
+    } else {
+      member.killTimer = setTimeout(() => this.#killMember(member), this.#stopGraceMs);
+    }
+  }
+
+  /** The last resort for a begun plain solve deaf to its stop flag: its worker is terminated (its group's task then fails: `#groupFailed`). */
+  #killMember(member: Member): void {
+    member.killTimer = undefined;
+    if (member.done || Atomics.load(member.flags, ENDED_INDEX) !== 0) return;
+    const threadId = Atomics.load(member.flags, RUNNING_ON_INDEX);
+    const worker = threadId > 0 ? this.#piscina.threads.find((w) => w.threadId === threadId) : undefined;
+    if (worker === undefined) return;
+    member.killed = true;
+    void worker.terminate();
+  }
+
+  /**
+   * Answers one plain solve (once; later calls are ignored): out of
+   * `#inFlight`, its `onSettled` event, its flags back for reuse (not those
+   * of a stopped solve), the caller's promise settled. `answered`: a worker
+   * answered it (`PoolStats.completed`).
+   */
+  #finishMember(member: Member, value: SolveOutcome | SolverError, answered: boolean): void {
+    if (member.done) return;
+    member.done = true;
+    clearTimeout(member.killTimer);
+    member.signal?.removeEventListener('abort', member.onAbort);
+    this.#grouped.delete(member);
+    this.#inFlight.delete(member.flags);
+    if (answered) this.#completed++;
+    const started = member.startedAt[0];
+    const event: SolveEvent = { queuedMs: started === 0 ? 0 : Math.max(0, started - member.submitted), totalMs: Date.now() - member.submitted };
+    if (value instanceof SolverError) event.error = value;
+    else event.outcome = value;
+    this.#settled(event);
+    this.#giveBackFlags(member.flags);
+    member.answer(value);
+    this.#checkIdle();
+  }
+
+  /** `#runGroup`, whose failures (none expected: it answers every deal itself) are logged, never left unhandled. */
+  #startGroup(group: Member[]): void {
+    this.#runGroup(group).catch((err: unknown) => this.#log.error('solver pool: a task of plain solves failed', err));
+  }
+
+  /**
+   * Runs plain solves (one, or a group from `#nextWaiting`) as one task on
+   * a worker; the caller has counted the task in `#onWorkers`. A group's
+   * task carries every deal's own flags (`SolveTask.stops`) and their common
+   * limits; one solve's task is the same as before grouping. Each deal is
+   * answered on its own (`#groupAnswered`, `#groupFailed`).
+   */
+  async #runGroup(group: Member[]): Promise<void> {
+    const first = group[0];
+    const deals = group.map((m) => m.deal);
+    // plain deals cross packed (worker-protocol.ts `packDeals`), anything else as they are
+    const packed = packDeals(deals, false);
+    const task: SolveTask = packed
+      ? { packed, limits: first.limits, stop: first.flags }
+      : group.length === 1
+        ? { deal: first.deal, limits: first.limits, stop: first.flags }
+        : { deals, limits: first.limits, stop: first.flags };
+    if (group.length > 1) {
+      task.stops = group.map((m) => m.flags);
+      for (const m of group) this.#grouped.add(m);
+    }
+    if (this.#memoryLimitBytes !== undefined) task.memoryLimitBytes = this.#memoryLimitBytes;
+    if (this.#recycleMemoryBytes !== undefined) task.recycleMemoryBytes = this.#recycleMemoryBytes;
+    let result: SolveTaskResult | undefined;
+    let failure: unknown;
+    try {
+      result = await this.#piscina.run(task);
+    } catch (err) {
+      failure = err;
+    }
+    // retire requests first: an answered deal's flags go back for reuse, zeroed
+    for (const m of group) {
+      const retire = Atomics.load(m.flags, RETIRE_INDEX);
+      if (retire !== 0 && !this.#closing) this.#retire(retire);
+    }
+    if (result !== undefined) {
+      try {
+        this.#groupAnswered(group, result);
+      } catch (err) {
+        failure = err;
+      }
+    }
+    try {
+      if (failure !== undefined) this.#groupFailed(group, failure);
+    } finally {
+      this.#onWorkers--;
+      // the next waiting task, now that the balancer knows of a retiring worker
+      this.#nextWaiting();
+      this.#checkIdle();
+    }
+  }
+
+  /** The answers of a plain solves' task, each deal's to that deal (one withdrawn before it began has its answer already). */
+  #groupAnswered(group: Member[], result: SolveTaskResult): void {
+    const onFailure = (i: number, failure: TaskFailure['error']) => {
+      const member = group[i];
+      if (member === undefined || member.done) return;
+      const { code, message, location, detail } = failure;
+      const error = new SolverError(code, message, location);
+      if (error.status >= 500) this.#log.error(`solver pool: solve failed (${code})`, detail ?? message);
+      this.#finishMember(member, error, true);
+    };
+    const onAnswer = (i: number, outcome: SolveOutcome, moves: Uint8Array) => {
+      const member = group[i];
+      if (member === undefined || member.done) return;
+      // A stop the pool requested for the deadline is a timeout, not a cancel.
+      if (member.why === 'deadline' && outcome.verdict === 'unknown' && outcome.reason === 'cancelled') outcome.reason = 'timeout';
+      outcome.moves = unpackMoves(moves);
+      this.#finishMember(member, outcome, true);
+    };
+    if ('packed' in result && result.packed !== undefined) {
+      unpackAnswers(result.packed, onAnswer, onFailure);
+    } else {
+      const answers: SolveAnswer[] = 'many' in result && result.many !== undefined ? result.many : [result as SolveAnswer];
+      answers.forEach((answer, i) => (answer.ok ? onAnswer(i, answer.outcome, answer.moves) : onFailure(i, answer.error)));
+    }
+    // a task that answered fewer deals than it carried (a malformed answer): the rest fail as a lost task would
+    if (group.some((m) => !m.done)) throw new Error(`a task of ${group.length} plain solves answered fewer`);
+  }
+
+  /**
+   * A plain solves' task that lost its worker (or whose answer was
+   * malformed): the deal at fault gets the error a lone solve would (for the
+   * deal the pool terminated the worker for: `cancelled` or
+   * `engine_unresponsive`; else the deal the worker was running, the one
+   * begun and not ended: `worker_crashed`, `out_of_memory`, ...). The other
+   * deals of the group, whose answers are lost with the task, go back to the
+   * head of the queue, each to run alone (a deterministic search answers
+   * again as it would have); one stopped before the fault answers as it
+   * was asked to (`cancelled`; for its deadline `unknown`/`timeout`), and
+   * while closing `cancelled`.
+   * When no deal can be blamed, every deal runs again alone.
+   */
+  #groupFailed(group: Member[], err: unknown): void {
+    const pending = group.filter((m) => !m.done);
+    if (pending.length === 0) return;
+    const fail = (member: Member) => {
+      if (member.killed && member.why === 'cancel') {
+        this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
+        this.#finishMember(member, cancelledOutcome(), false);
+        return;
+      }
+      const error = mapTaskError(err, member.killed ? member.why : undefined);
+      if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);
+      this.#finishMember(member, error, false);
+    };
+    if (group.length === 1) {
+      fail(pending[0]);
+      return;
+    }
+    const running = (m: Member) => Atomics.load(m.flags, RUNNING_ON_INDEX) > 0 && Atomics.load(m.flags, ENDED_INDEX) === 0;
+    const culprit = pending.find((m) => m.killed) ?? pending.find(running);
+    if (culprit !== undefined) fail(culprit);
+    const again: Member[] = [];
+    for (const member of pending) {
+      if (member === culprit) continue;
+      if (this.#closing || member.why === 'cancel') this.#finishMember(member, cancelledOutcome(), false);
+      // stopped by the backstop and ended (the deal running at the fault is the culprit): its deadline has passed
+      else if (member.why === 'deadline') this.#finishMember(member, { ...cancelledOutcome(), reason: 'timeout' }, false);
+      else again.push(member);
+    }
+    // handed back in their order, ahead of the queue: they had their turn
+    for (let i = again.length - 1; i >= 0; i--) {
+      const member = again[i];
+      this.#grouped.delete(member);
+      member.retried = true;
+      // the lost task's marks (its worker is gone or done with them): the deal starts afresh
+      member.startedAt[0] = 0;
+      Atomics.store(member.flags, RUNNING_ON_INDEX, 0);
+      Atomics.store(member.flags, ENDED_INDEX, 0);
+      Atomics.store(member.flags, RETIRE_INDEX, 0);
+      this.#enqueue(member, true);
+    }
+    if (again.length > 0) this.#log.warn(`solver pool: ${again.length} solves of a failed group run again, each alone`);
+  }
+
+  /** Ends the deadline sweep and wakes `drain` once nothing is in flight. */
+  #checkIdle(): void {
+    if (this.#inFlight.size !== 0) return;
+    clearTimeout(this.#sweepTimer);
+    this.#sweepTimer = undefined;
+    this.#sweepAt = Infinity;
+    for (const wake of this.#idleWaiters) wake();
+  }
+
+  /**
+   * Hands the oldest waiting tasks to Piscina while fewer than `threads` are
+   * there. A plain solve at the head takes the plain solves right behind it
+   * that have the same limits (not one handed back after a fault) into its
+   * task, up to `groupMax` and to a fair share of the queue: the solves
+   * waiting now divided by `threads`, so that a slow deal holds up few
+   * others and every worker gets some.
+   */
   #nextWaiting(): void {
+    const share = Math.ceil(this.#waiting.length / this.#threads);
     while (this.#onWorkers < this.#threads && this.#waiting.length > 0) {
       this.#onWorkers++;
-      this.#waiting.shift()!.go(true);
+      const head = this.#waiting.shift()!;
+      const member = head.member;
+      const cap = Math.min(this.#groupMax, share);
+      if (member === undefined || member.retried || cap <= 1) {
+        head.go(true);
+        continue;
+      }
+      member.waiting = undefined;
+      const group = [member];
+      while (group.length < cap) {
+        const next = this.#waiting[0]?.member;
+        if (next === undefined || next.retried || !sameLimits(next.limits, member.limits)) break;
+        this.#waiting.shift();
+        next.waiting = undefined;
+        group.push(next);
+      }
+      this.#startGroup(group);
     }
   }
 
@@ -908,10 +1291,14 @@ export class SolverPool {
   /** Current numbers of the pool. */
   stats(): PoolStats {
     const p = this.#piscina;
+    // a deal of a group its worker has not begun yet still waits
+    let lined = 0;
+    for (const member of this.#grouped) if (member.startedAt[0] === 0) lined++;
+    const queued = this.#waiting.length + p.queueSize + lined;
     return {
       threads: p.threads.length,
-      running: Math.max(0, this.#inFlight.size - this.#waiting.length - p.queueSize),
-      queued: this.#waiting.length + p.queueSize,
+      running: Math.max(0, this.#inFlight.size - queued),
+      queued,
       maxQueue: this.#maxQueue,
       completed: this.#completed,
       recycled: this.#recycled,

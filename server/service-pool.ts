@@ -3,7 +3,8 @@
  * API server (server/main.ts) and the BullMQ batch worker
  * (server/worker-main.ts) both start theirs here, so that every pool setting
  * of docs/configuration.md (`THREADS`, `MEMORY_LIMIT_MB`,
- * `RECYCLE_MEMORY_MB`, `STOP_GRACE_MS`, `HELPER_PASS_AFTER_MS`) means the
+ * `RECYCLE_MEMORY_MB`, `STOP_GRACE_MS`, `HELPER_PASS_AFTER_MS`,
+ * `SOLVE_GROUP_MAX`) means the
  * same in both.
  */
 import { loadEngineModule } from '../client-sdk/core/engine.js';
@@ -42,6 +43,7 @@ export async function createServicePool(
     },
     stopGraceMs: config.stopGraceMs,
     helperPassAfterMs: config.helperPassAfterMs,
+    groupMax: config.groupMax,
     onSettled: metrics.observeSolve,
     log: poolLog(logger),
   });

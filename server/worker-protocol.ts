@@ -43,6 +43,19 @@ export const POOLED_CLAIM_INDEX = 4;
  * AbortSignal a task.
  */
 export const RUNNING_ON_INDEX = 5;
+/**
+ * `RUNNING_ON_INDEX` value written by the pool (`withdraw`): the deal was
+ * cancelled before a worker began it, and no worker may begin it now
+ * (`markStarted` refuses); the pool has answered it `cancelled` already.
+ */
+export const WITHDRAWN = -1;
+/**
+ * Index of the end mark in `SolveTask.stop` (bytes 24-27): 1 once the worker
+ * is done with this deal, written only for a deal of a group
+ * (`SolveTask.stops`), whose answer comes with the group's, maybe much later.
+ * The pool then knows the deal stopped and terminates no worker for it.
+ */
+export const ENDED_INDEX = 6;
 /** `POOLED_CLAIM_INDEX` value: the task's own worker runs the pooled pass. */
 export const POOLED_HERE = 1;
 /** `POOLED_CLAIM_INDEX` value: another worker runs the pooled pass; the task's worker skips it. */
@@ -55,10 +68,12 @@ export const POOLED_ELSEWHERE = 2;
  * `STARTED_AT_BYTE` a Float64 with the `Date.now()` at which the worker began
  * the search (0 while the task waits in the queue), read by the pool's
  * deadline backstop, the Int32 pooled-pass claim at index
- * `POOLED_CLAIM_INDEX` (bytes 16-19), and the Int32 `threadId` of the worker
- * running it at index `RUNNING_ON_INDEX` (bytes 20-23).
+ * `POOLED_CLAIM_INDEX` (bytes 16-19), the Int32 `threadId` of the worker
+ * running it at index `RUNNING_ON_INDEX` (bytes 20-23; `WITHDRAWN` when the
+ * pool took back a cancelled deal not yet begun), and the Int32 end mark of a
+ * grouped deal at index `ENDED_INDEX` (bytes 24-27).
  */
-export const FLAGS_BYTES = 24;
+export const FLAGS_BYTES = 28;
 export const STARTED_AT_BYTE = 8;
 
 /**
@@ -77,16 +92,31 @@ export function claimPooledPass(stop: Int32Array, who: typeof POOLED_HERE | type
 /**
  * Records in the task's flags that the search begins now, on this thread
  * (called by the worker; a task of several deals keeps its first deal's
- * start): the start time at `STARTED_AT_BYTE` and this thread's `threadId`
- * at `RUNNING_ON_INDEX`. Flags shorter than `FLAGS_BYTES` (a caller's own
- * stop flag) get nothing.
+ * start): this thread's `threadId` at `RUNNING_ON_INDEX`, claimed with a
+ * compare-exchange against the pool's `withdraw`, and the start time at
+ * `STARTED_AT_BYTE`. Flags shorter than `FLAGS_BYTES` (a caller's own stop
+ * flag) get nothing.
+ * @returns false when the pool withdrew the deal (cancelled before it
+ *   began, and answered already): the worker must not search it. True otherwise.
  */
-export function markStarted(stop: Int32Array): void {
-  if (stop.buffer.byteLength < FLAGS_BYTES) return;
+export function markStarted(stop: Int32Array): boolean {
+  if (stop.buffer.byteLength < FLAGS_BYTES) return true;
+  const before = Atomics.compareExchange(stop, RUNNING_ON_INDEX, 0, threadId);
+  if (before === WITHDRAWN) return false;
   const startedAt = new Float64Array(stop.buffer, STARTED_AT_BYTE, 1);
-  if (startedAt[0] !== 0) return;
-  Atomics.store(stop, RUNNING_ON_INDEX, threadId);
-  startedAt[0] = Date.now();
+  if (startedAt[0] === 0) startedAt[0] = Date.now();
+  return true;
+}
+
+/**
+ * The pool's side of `markStarted`: takes back a deal that no worker has
+ * begun (its `RUNNING_ON_INDEX` still 0), so that none will (pool side, after
+ * setting its stop flag).
+ * @returns true when withdrawn (the pool may answer it now); false when a
+ *   worker began it already (it stops at its next poll of the stop flag).
+ */
+export function withdraw(stop: Int32Array): boolean {
+  return Atomics.compareExchange(stop, RUNNING_ON_INDEX, 0, WITHDRAWN) === 0;
 }
 
 /**
@@ -223,18 +253,27 @@ export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | 
 /**
  * Runs `solveOne` on each deal of `task`, however the deals crossed: packed
  * (`packDeals`), as `task.deals` (several), or as `task.deal` (one, which a
- * malformed task may lack: `solveOne` then gets undefined). `solveOne`
- * gives the deal's outcome as the engine returned it (its moves as objects),
- * or a `SolveAnswer` (`answerFor`, or a failure `{ok: false}`). The task's
- * answer is every deal's, in order, in one `PackedAnswers`
- * (`{ok: true, packed}`), for one deal as for several. The real worker
- * (server/worker.ts) and the tests' fixture workers share this dispatch.
+ * malformed task may lack: `solveOne` then gets undefined). `solveOne` gets
+ * the deal and its flags (`task.stops[i]` for a group of single solves, else
+ * `task.stop`) and gives the deal's outcome as the engine returned it (its
+ * moves as objects), or a `SolveAnswer` (`answerFor`, or a failure `{ok:
+ * false}`). A deal of a group gets its end mark (`ENDED_INDEX`) once
+ * `solveOne` returns. The task's answer is every deal's, in order, in one
+ * `PackedAnswers` (`{ok: true, packed}`), for one deal as for several. The
+ * real worker (server/worker.ts) and the tests' fixture workers share this dispatch.
+ * @throws RangeError when `task.stops` does not have one entry a deal.
  */
-export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undefined) => SolveAnswer | SolveOutcome): SolveTaskResult {
+export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undefined, stop: Int32Array) => SolveAnswer | SolveOutcome): SolveTaskResult {
   const deals = task.packed !== undefined ? unpackDeals(task.packed) : task.deals;
   const count = deals !== undefined ? deals.length : 1;
+  const stops = task.stops;
+  if (stops !== undefined && stops.length !== count) throw new RangeError(`${stops.length} flags for a group of ${count} deals`);
   const packer = answerPacker.begin(count);
-  for (let i = 0; i < count; i++) packer.add(solveOne(deals !== undefined ? deals[i] : task.deal));
+  for (let i = 0; i < count; i++) {
+    const stop = stops !== undefined ? stops[i] : task.stop;
+    packer.add(solveOne(deals !== undefined ? deals[i] : task.deal, stop));
+    if (stops !== undefined) Atomics.store(stop, ENDED_INDEX, 1);
+  }
   return { ok: true, packed: packer.finish() };
 }
 
@@ -296,6 +335,15 @@ export interface SolveTask {
    * flag stops the deal being solved and skips the rest (`cancelled`).
    */
   deals?: Deal[];
+  /**
+   * A group of single solves (SolverPool's grouping of the solves that wait
+   * in its queue): one flag buffer a deal, in order, each that deal's own
+   * (stop, retire request, start time, running thread, end mark:
+   * `FLAGS_BYTES`), so that each deal is stopped, timed and retired on its
+   * own while the task's answer carries them all. `stop` is then the first
+   * deal's. Absent: every deal of the task uses `stop`.
+   */
+  stops?: Int32Array[];
   limits: SolveLimits;
   /**
    * Cooperative stop flag: an Int32Array (length >= 1) over a

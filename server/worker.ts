@@ -62,19 +62,23 @@ function getEngine(): Engine {
  * cross back packed (worker-protocol.ts `PackedAnswers`).
  */
 export default function solveTask(task: SolveTask): SolveTaskResult {
-  // the options every deal of the task shares, made once a task (no object or closure a deal)
+  // the options every deal of the task shares, made once a task (no object or closure a deal); `stop` is the deal's (a group's deals have their own)
   const options: SolveWithProofOptions = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof, ...(task.progress ? progressInto(task.progress) : {}) };
-  if (task.pass !== 'pooled') options.claimPooledPass = () => claimPooledPass(task.stop, POOLED_HERE);
-  return forEachDealOfTask(task, (deal) =>
-    deal === undefined ? { ok: false, error: describeFailure(new SolverError('engine_error', 'a task without a deal')) } : solveDeal(task, deal, options),
-  );
+  if (task.pass !== 'pooled') options.claimPooledPass = () => claimPooledPass(options.stop ?? task.stop, POOLED_HERE);
+  return forEachDealOfTask(task, (deal, stop) => {
+    options.stop = stop;
+    return deal === undefined ? { ok: false, error: describeFailure(new SolverError('engine_error', 'a task without a deal')) } : solveDeal(task, deal, stop, options);
+  });
 }
 
-/** One deal of `task` with the task's `options`: the engine's outcome (moves as objects, packed by the caller), or a failure. */
-function solveDeal(task: SolveTask, deal: Deal, options: SolveWithProofOptions): SolveOutcome | SolveAnswer {
-  // Cancelled while it waited in the queue: do not start the search.
-  if (Atomics.load(task.stop, STOP_INDEX) !== 0) return cancelledOutcome();
-  markStarted(task.stop);
+/**
+ * One deal of `task` with the task's `options`, stopped through `stop` (its
+ * own flags: `task.stop`, or its entry of `task.stops`): the engine's outcome
+ * (moves as objects, packed by the caller), or a failure.
+ */
+function solveDeal(task: SolveTask, deal: Deal, stop: Int32Array, options: SolveWithProofOptions): SolveOutcome | SolveAnswer {
+  // Cancelled while it waited in the queue (or taken back by the pool): do not start the search.
+  if (Atomics.load(stop, STOP_INDEX) !== 0 || !markStarted(stop)) return cancelledOutcome();
   let used: Engine | undefined;
   try {
     used = getEngine();
@@ -101,14 +105,14 @@ function solveDeal(task: SolveTask, deal: Deal, options: SolveWithProofOptions):
       };
       const helped = solvePooledPass(used, deal, task.limits, pass);
       // a guided solution (limits.guided) is still in the engine's buffer: shortened as the full search's would be
-      if (task.optimize !== undefined && helped.verdict === 'solved') return used.shorten(deal, helped, task.optimize, task.stop, task.memoryLimitBytes);
+      if (task.optimize !== undefined && helped.verdict === 'solved') return used.shorten(deal, helped, task.optimize, stop, task.memoryLimitBytes);
       return helped;
     }
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
     const outcome = solveWithProof(used, deal, task.limits, options);
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {
-      return used.shorten(deal, outcome, task.optimize, task.stop, task.memoryLimitBytes);
+      return used.shorten(deal, outcome, task.optimize, stop, task.memoryLimitBytes);
     }
     return outcome;
   } catch (err) {
@@ -116,7 +120,7 @@ function solveDeal(task: SolveTask, deal: Deal, options: SolveWithProofOptions):
     engine = undefined;
     return { ok: false, error: describeFailure(err) };
   } finally {
-    askToRetireIfGrown(task, used);
+    askToRetireIfGrown(task, stop, used);
   }
 }
 
@@ -149,12 +153,12 @@ function progressInto(slot: Float64Array): Pick<SolveWithProofOptions, 'progress
 /**
  * A Wasm memory never shrinks: an engine that grew past the task's
  * `recycleMemoryBytes` would hold that memory for the life of the thread.
- * Such a worker asks the pool (in the task's shared flags, before its answer
- * is posted) to be replaced, and drops its engine meanwhile.
+ * Such a worker asks the pool (in the deal's shared flags `stop`, before its
+ * answer is posted) to be replaced, and drops its engine meanwhile.
  */
-function askToRetireIfGrown(task: SolveTask, used: Engine | undefined): void {
+function askToRetireIfGrown(task: SolveTask, stop: Int32Array, used: Engine | undefined): void {
   const limit = task.recycleMemoryBytes;
   if (limit === undefined || used === undefined || used.memorySize() <= limit) return;
-  if (task.stop.length > RETIRE_INDEX) Atomics.store(task.stop, RETIRE_INDEX, threadId);
+  if (stop.length > RETIRE_INDEX) Atomics.store(stop, RETIRE_INDEX, threadId);
   engine = undefined;
 }

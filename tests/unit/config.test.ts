@@ -57,6 +57,7 @@ describe('loadConfig', () => {
     const c = loadConfig({
       MAX_MEMORY_MB: '64',
       STOP_GRACE_MS: '500',
+      SOLVE_GROUP_MAX: '4',
       SHUTDOWN_TIMEOUT_MS: '3000',
       REQUEST_TIMEOUT_MS: '5000',
       API_KEYS: 'alice:alice-token-0123456789, 0123456789abcdef0123',
@@ -69,6 +70,7 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({
       memoryLimitBytes: 64 * 1024 * 1024,
       stopGraceMs: 500,
+      groupMax: 4,
       shutdownTimeoutMs: 3000,
       shutdownDrainMs: 1500, // half the shutdown budget when not given
       requestTimeoutMs: 5000,
@@ -108,6 +110,8 @@ describe('loadConfig', () => {
       expect((err as Error).message).not.toContain('secret-token');
     }
     expect(() => loadConfig({ MAX_MEMORY_MB: '8' })).toThrow(/MAX_MEMORY_MB/);
+    expect(() => loadConfig({ SOLVE_GROUP_MAX: '0' })).toThrow(/SOLVE_GROUP_MAX/);
+    expect(loadConfig({}).groupMax).toBe(16);
     expect(() => loadConfig({ MAX_MEMORY_MB: '5000' })).toThrow(/MAX_MEMORY_MB/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: must be one of/);
     expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' })).toThrow(/CORS_ORIGINS/);
