@@ -1006,12 +1006,24 @@ export class SolverPool {
    * worker that has not begun it (in a group, behind other deals), taken
    * back (`withdraw`) and answered `cancelled` at once; begun, the worker
    * that runs it is terminated `stopGraceMs` later unless it has stopped.
-   * A deal of a group that has ended already is left alone.
+   * A cancelled deal of a group, begun, is answered as soon as the worker
+   * marks it ended (`ENDED_INDEX`), not when the whole group ends; one that
+   * had ended already, whose answer would come with its group's, at once.
+   * The deadline backstop leaves a deal of a group that has ended alone (it
+   * stopped in time, and may have been solved).
    */
   #stopMember(member: Member, reason: StopReason): void {
     if (member.why !== undefined || member.done) return;
     const flags = member.flags;
-    if (Atomics.load(flags, ENDED_INDEX) !== 0) return;
+    if (Atomics.load(flags, ENDED_INDEX) !== 0) {
+      if (reason === 'cancel') {
+        member.why = reason;
+        // set so that these flags, which the worker's task still holds, are not reused (`#giveBackFlags`)
+        Atomics.store(flags, STOP_INDEX, 1);
+        this.#finishMember(member, cancelledOutcome(), true);
+      }
+      return;
+    }
     member.why = reason;
     Atomics.store(flags, STOP_INDEX, 1);
     Atomics.notify(flags, STOP_INDEX);
@@ -1025,7 +1037,25 @@ export class SolverPool {
       this.#finishMember(member, cancelledOutcome(), false);
     } else {
       member.killTimer = setTimeout(() => this.#killMember(member), this.#stopGraceMs);
+      // a cancelled deal's answer is of no use beyond its verdict; one stopped for its deadline may have solved it meanwhile: that waits for its group's answer
+      if (reason === 'cancel' && this.#grouped.has(member)) this.#answerWhenEnded(member);
     }
+  }
+
+  /**
+   * A begun deal of a group, cancelled: answered `cancelled` once the worker
+   * marks it ended (worker-protocol.ts `forEachDealOfTask` notifies
+   * `ENDED_INDEX`), while the rest of its group runs on; its own answer,
+   * which comes with the group's, is dropped. Waits at most `stopGraceMs`;
+   * after that `#killMember` decides.
+   */
+  #answerWhenEnded(member: Member): void {
+    const ended = () => {
+      if (!member.done && Atomics.load(member.flags, ENDED_INDEX) !== 0) this.#finishMember(member, cancelledOutcome(), true);
+    };
+    const wait = Atomics.waitAsync(member.flags, ENDED_INDEX, 0, this.#stopGraceMs);
+    if (wait.async) void wait.value.then(ended);
+    else ended();
   }
 
   /** The last resort for a begun plain solve deaf to its stop flag: its worker is terminated (its group's task then fails: `#groupFailed`). */
@@ -1076,25 +1106,11 @@ export class SolverPool {
    * answered on its own (`#groupAnswered`, `#groupFailed`).
    */
   async #runGroup(group: Member[]): Promise<void> {
-    const first = group[0];
-    const deals = group.map((m) => m.deal);
-    // plain deals cross packed (worker-protocol.ts `packDeals`), anything else as they are
-    const packed = packDeals(deals, false);
-    const task: SolveTask = packed
-      ? { packed, limits: first.limits, stop: first.flags }
-      : group.length === 1
-        ? { deal: first.deal, limits: first.limits, stop: first.flags }
-        : { deals, limits: first.limits, stop: first.flags };
-    if (group.length > 1) {
-      task.stops = group.map((m) => m.flags);
-      for (const m of group) this.#grouped.add(m);
-    }
-    if (this.#memoryLimitBytes !== undefined) task.memoryLimitBytes = this.#memoryLimitBytes;
-    if (this.#recycleMemoryBytes !== undefined) task.recycleMemoryBytes = this.#recycleMemoryBytes;
     let result: SolveTaskResult | undefined;
     let failure: unknown;
     try {
-      result = await this.#piscina.run(task);
+      // building the task may throw too (rules that do not serialise): then the group fails as a lost task would
+      result = await this.#piscina.run(this.#groupTask(group));
     } catch (err) {
       failure = err;
     }
@@ -1118,6 +1134,31 @@ export class SolverPool {
       this.#nextWaiting();
       this.#checkIdle();
     }
+  }
+
+  /**
+   * The task of plain solves `group` (one or more, with the same limits):
+   * the deals packed when they can be (worker-protocol.ts `packDeals`), else
+   * as they are; for a group, every deal's own flags (`SolveTask.stops`),
+   * and its members marked grouped.
+   * @throws what `packDeals` throws (rules that JSON cannot carry).
+   */
+  #groupTask(group: Member[]): SolveTask {
+    const first = group[0];
+    const deals = group.map((m) => m.deal);
+    const packed = packDeals(deals, false);
+    const task: SolveTask = packed
+      ? { packed, limits: first.limits, stop: first.flags }
+      : group.length === 1
+        ? { deal: first.deal, limits: first.limits, stop: first.flags }
+        : { deals, limits: first.limits, stop: first.flags };
+    if (group.length > 1) {
+      task.stops = group.map((m) => m.flags);
+      for (const m of group) this.#grouped.add(m);
+    }
+    if (this.#memoryLimitBytes !== undefined) task.memoryLimitBytes = this.#memoryLimitBytes;
+    if (this.#recycleMemoryBytes !== undefined) task.recycleMemoryBytes = this.#recycleMemoryBytes;
+    return task;
   }
 
   /** The answers of a plain solves' task, each deal's to that deal (one withdrawn before it began has its answer already). */
@@ -1359,7 +1400,11 @@ export class SolverPool {
     this.#closing = true;
     // the queue's tasks never start: they answer `cancelled` now
     for (const waiting of this.#waiting.splice(0)) waiting.go(false);
-    for (const stop of this.#inFlight.keys()) {
+    // every stop flag, those of deals no worker has begun first: a deal behind a running one in its group's
+    // task (which a worker may move on to the moment the running one stops) then never begins
+    const flags = [...this.#inFlight.keys()];
+    const begun = (stop: Int32Array) => stop.length > RUNNING_ON_INDEX && Atomics.load(stop, RUNNING_ON_INDEX) !== 0;
+    for (const stop of [...flags.filter((f) => !begun(f)), ...flags.filter(begun)]) {
       Atomics.store(stop, STOP_INDEX, 1);
       Atomics.notify(stop, STOP_INDEX);
     }

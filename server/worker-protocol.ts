@@ -272,7 +272,11 @@ export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undef
   for (let i = 0; i < count; i++) {
     const stop = stops !== undefined ? stops[i] : task.stop;
     packer.add(solveOne(deals !== undefined ? deals[i] : task.deal, stop));
-    if (stops !== undefined) Atomics.store(stop, ENDED_INDEX, 1);
+    if (stops !== undefined) {
+      Atomics.store(stop, ENDED_INDEX, 1);
+      // the pool answers a stopped deal of a group at this mark (server/pool.ts `#answerWhenEnded`)
+      Atomics.notify(stop, ENDED_INDEX);
+    }
   }
   return { ok: true, packed: packer.finish() };
 }

@@ -72,6 +72,13 @@ async function occupy(pool: SolverPool) {
   };
 }
 
+/** `promise`'s value, or `'pending'` when it has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 describe('groups of plain solves (fixture worker)', () => {
   it('solves waiting when a worker frees up go to it as one task, at most groupMax; each gets its own answer and event', async () => {
     const events: SolveEvent[] = [];
@@ -150,7 +157,8 @@ describe('groups of plain solves (fixture worker)', () => {
     expect(pool.stats()).toMatchObject({ running: 1, queued: 1, inFlight: 2 });
     acB.abort();
     const [outcomeB, outcomeD] = await Promise.all([runningB, waitingD]);
-    expect(outcomeB).toMatchObject({ verdict: 'unknown', reason: 'cancelled', taskDeals: 3 });
+    // b answers when it ends, with the pool's cancelled outcome (the worker's comes with its group's, later)
+    expect(outcomeB).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
     expect(outcomeD).toMatchObject({ verdict: 'solved', taskDeals: 3 });
     // c was taken back: the worker never began it
     expect(c.began()).toBe(false);
@@ -159,7 +167,72 @@ describe('groups of plain solves (fixture worker)', () => {
     expect(events[1].queuedMs).toBe(0);
     expect(pool.stats()).toMatchObject({ completed: 3, inFlight: 0 });
     // the worker was kept throughout
-    expect(threadOf(await pool.solve(fixtureDeal('solve').deal, LIMITS))).toBe(threadOf(outcomeB));
+    expect(threadOf(await pool.solve(fixtureDeal('solve').deal, LIMITS))).toBe(threadOf(outcomeD));
+  });
+
+  it('a running grouped deal, cancelled, answers when it ends, not when its group does', async () => {
+    const pool = fixturePool({ stopGraceMs: 10_000 });
+    const busy = await occupy(pool);
+    const b = fixtureDeal('wait');
+    const acB = new AbortController();
+    const runningB = pool.solve(b.deal, LIMITS, acB.signal);
+    const c = fixtureDeal('wait');
+    const acC = new AbortController();
+    const behindC = pool.solve(c.deal, LIMITS, acC.signal);
+    await busy.free();
+    await b.whenStarted();
+    acB.abort();
+    // b ends at once and c begins in the same task; b's answer does not wait for c
+    expect(await within(runningB, 2000)).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    await c.whenStarted();
+    expect(await within(behindC, 50)).toBe('pending');
+    acC.abort();
+    expect(await behindC).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(pool.stats()).toMatchObject({ inFlight: 0, running: 0 });
+  });
+
+  it('a grouped deal cancelled after it ended answers cancelled at once, and is not run again when its group then fails', async () => {
+    const pool = fixturePool({ stopGraceMs: 10_000, log: quiet });
+    const busy = await occupy(pool);
+    const done = fixtureDeal('solve');
+    const acDone = new AbortController();
+    const endedFirst = pool.solve(done.deal, LIMITS, acDone.signal);
+    const w = fixtureDeal('wait');
+    const acW = new AbortController();
+    const waiting = pool.solve(w.deal, LIMITS, acW.signal);
+    const crash = pool.solve(fixtureDeal('exit').deal, LIMITS).catch((e: unknown) => e);
+    await busy.free();
+    await w.whenStarted();
+    // the first deal has ended (its answer travels with the group's); cancelled now, it answers now
+    acDone.abort();
+    expect(await within(endedFirst, 1000)).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(done.began()).toBe(true);
+    // its begun mark cleared: a second run would set it again
+    Atomics.store((done.deal as unknown as { started: Int32Array }).started, 0, 0);
+    acW.abort();
+    expect(await waiting).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    // the next deal crashes the worker: the group's task fails; the cancelled deal is not begun again
+    expect(verdictOf(await crash)).toBe('worker_crashed');
+    expect(await pool.drain(5000)).toBe(true);
+    expect(done.began()).toBe(false);
+    expect(pool.stats()).toMatchObject({ inFlight: 0, running: 0 });
+  });
+
+  it('a task that cannot be built (rules JSON cannot carry) fails its solves with an error, and the worker slot is not lost', async () => {
+    const pool = fixturePool({ log: quiet });
+    const bad = { ...resolveDeal({ game: 'freecell', deal: 1 }), rules: { ...resolveDeal({ game: 'freecell', deal: 1 }).rules, why: 1n } } as unknown as Deal;
+    // alone (a worker free)
+    await expect(pool.solve(bad, LIMITS)).rejects.toBeInstanceOf(SolverError);
+    // in a group: the others of the group run again alone and are answered
+    const busy = await occupy(pool);
+    const grouped = [pool.solve(bad, LIMITS).catch((e: unknown) => e), pool.solve(fixtureDeal('solve').deal, LIMITS)];
+    await busy.free();
+    const [badAnswer, good] = await Promise.all(grouped);
+    expect(badAnswer).toBeInstanceOf(SolverError);
+    expect(verdictOf(good)).toEqual(['solved', null]);
+    expect(pool.stats()).toMatchObject({ inFlight: 0, running: 0 });
+    // the one worker still takes solves
+    expect(verdictOf(await within(pool.solve(fixtureDeal('solve').deal, LIMITS), 2000))).toEqual(['solved', null]);
   });
 
   it('the deadline backstop stops one grouped deal (a timeout); the deal after it in the group is solved', async () => {
