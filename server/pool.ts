@@ -65,6 +65,7 @@
  * `pool.solve(deal, limits, signal)`, `pool.solveMany(deals, limits, signal)`,
  * `pool.stats()`, `pool.close()`.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, extname, join } from 'node:path';
@@ -175,6 +176,12 @@ interface Member {
   done: boolean;
   /** Handed to a worker again after a fault of another deal of its group: runs alone from then on. */
   retried: boolean;
+  /**
+   * The caller's async context (the request's id for the logger, server/logger.ts):
+   * what the pool does for this solve, its log lines and its answer, runs in it,
+   * even when another request's answer freed the worker that took it.
+   */
+  readonly scope: AsyncResource;
 }
 
 /** True when two plain solves have the same limits, so that they may share a task (`SolveTask.limits`). */
@@ -969,6 +976,7 @@ export class SolverPool {
         killed: false,
         done: false,
         retried: false,
+        scope: new AsyncResource('SolverPool.solve'),
       };
       signal?.addEventListener('abort', member.onAbort, { once: true });
       // a helper pass only has a worker nobody else wants
@@ -1077,6 +1085,11 @@ export class SolverPool {
    */
   #finishMember(member: Member, value: SolveOutcome | SolverError, answered: boolean): void {
     if (member.done) return;
+    member.scope.runInAsyncScope(() => this.#answerMember(member, value, answered));
+  }
+
+  /** `#finishMember`'s work, in the solve's own async context. */
+  #answerMember(member: Member, value: SolveOutcome | SolverError, answered: boolean): void {
     member.done = true;
     clearTimeout(member.killTimer);
     member.signal?.removeEventListener('abort', member.onAbort);
@@ -1095,7 +1108,10 @@ export class SolverPool {
 
   /** `#runGroup`, whose failures (none expected: it answers every deal itself) are logged, never left unhandled. */
   #startGroup(group: Member[]): void {
-    this.#runGroup(group).catch((err: unknown) => this.#log.error('solver pool: a task of plain solves failed', err));
+    // in the context of its first solve (a lone solve's own), not of whatever freed the worker
+    group[0].scope.runInAsyncScope(() => {
+      this.#runGroup(group).catch((err: unknown) => this.#log.error('solver pool: a task of plain solves failed', err));
+    });
   }
 
   /**
@@ -1168,7 +1184,7 @@ export class SolverPool {
       if (member === undefined || member.done) return;
       const { code, message, location, detail } = failure;
       const error = new SolverError(code, message, location);
-      if (error.status >= 500) this.#log.error(`solver pool: solve failed (${code})`, detail ?? message);
+      if (error.status >= 500) member.scope.runInAsyncScope(() => this.#log.error(`solver pool: solve failed (${code})`, detail ?? message));
       this.#finishMember(member, error, true);
     };
     const onAnswer = (i: number, outcome: SolveOutcome, moves: Uint8Array) => {
@@ -1205,16 +1221,17 @@ export class SolverPool {
   #groupFailed(group: Member[], err: unknown): void {
     const pending = group.filter((m) => !m.done);
     if (pending.length === 0) return;
-    const fail = (member: Member) => {
-      if (member.killed && member.why === 'cancel') {
-        this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
-        this.#finishMember(member, cancelledOutcome(), false);
-        return;
-      }
-      const error = mapTaskError(err, member.killed ? member.why : undefined);
-      if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);
-      this.#finishMember(member, error, false);
-    };
+    const fail = (member: Member) =>
+      member.scope.runInAsyncScope(() => {
+        if (member.killed && member.why === 'cancel') {
+          this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
+          this.#finishMember(member, cancelledOutcome(), false);
+          return;
+        }
+        const error = mapTaskError(err, member.killed ? member.why : undefined);
+        if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);
+        this.#finishMember(member, error, false);
+      });
     if (group.length === 1) {
       fail(pending[0]);
       return;

@@ -20,6 +20,7 @@ import { resolveDeal } from '../../client-sdk/api/request.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
+import { currentRequest, withRequestContext } from '../../server/logger.js';
 import { createPool, type PoolOptions, type SolveEvent, type SolverPool } from '../../server/pool.js';
 import type { SolveTask } from '../../server/worker-protocol.js';
 import { ROOT } from '../helpers/paths.js';
@@ -40,7 +41,7 @@ function fixturePool(options: PoolOptions = {}): SolverPool {
   return pool;
 }
 
-type Mode = 'wait' | 'stubborn' | 'solve' | 'exit';
+type Mode = 'wait' | 'stubborn' | 'solve' | 'exit' | 'throw';
 
 /** A fake deal for the fixture (a FreeCell-family build: no helper pass), with a flag it sets when a worker begins it. */
 function fixtureDeal(mode: Mode = 'wait', stubbornMs?: number) {
@@ -233,6 +234,26 @@ describe('groups of plain solves (fixture worker)', () => {
     expect(pool.stats()).toMatchObject({ inFlight: 0, running: 0 });
     // the one worker still takes solves
     expect(verdictOf(await within(pool.solve(fixtureDeal('solve').deal, LIMITS), 2000))).toEqual(['solved', null]);
+  });
+
+  it("a grouped solve's log lines and answer event run in its own request's context, not in the one whose answer freed the worker", async () => {
+    const seen: string[] = [];
+    const note = (what: string) => seen.push(`${what} @ ${currentRequest()?.reqId ?? 'none'}`);
+    const pool = fixturePool({
+      log: { warn: (m) => note(`warn ${m}`), error: (m) => note(`error ${m.split(' (')[0]}`) },
+      onSettled: (e) => note(`settled ${e.error?.code ?? e.outcome?.reason ?? e.outcome?.verdict}`),
+    });
+    const busy = await withRequestContext({ reqId: 'busy' }, () => occupy(pool));
+    const failing = withRequestContext({ reqId: 'reqB' }, () => pool.solve(fixtureDeal('throw').deal, LIMITS).catch((e: unknown) => e));
+    const solved = withRequestContext({ reqId: 'reqC' }, () => pool.solve(fixtureDeal('solve').deal, LIMITS));
+    await busy.free();
+    expect(verdictOf(await failing)).toBe('worker_crashed');
+    expect(verdictOf(await solved)).toEqual(['solved', null]);
+    // b's fault is logged and settled as b's; c, run again alone, settles as c's
+    expect(seen).toContain('error solver pool: solve failed @ reqB');
+    expect(seen).toContain('settled worker_crashed @ reqB');
+    expect(seen).toContain('settled solved @ reqC');
+    expect(seen.filter((line) => line.endsWith('@ busy'))).toEqual(['settled cancelled @ busy']);
   });
 
   it('the deadline backstop stops one grouped deal (a timeout); the deal after it in the group is solved', async () => {
