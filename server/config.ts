@@ -17,7 +17,7 @@
  * | `TIMEOUT_MS_CAP` | 120000 | largest deadline a request may ask for |
  * | `MAX_MEMORY_MB` | 3072 | engine memory cap per solve (16..4095); beyond it `unknown`/`memory` |
  * | `RECYCLE_MEMORY_MB` | 512 | a solver worker whose engine memory grew past this (a Wasm memory never shrinks) is replaced once its solve ends, giving the memory back; 0 = never |
- * | `STOP_GRACE_MS` | 2000 | a solve deaf to its stop flag this long after a cancel or its deadline has its worker terminated |
+ * | `STOP_GRACE_MS` | 2000 | a solve deaf to its stop flag this long after a cancel or its deadline has its worker terminated (at least 1000: a healthy engine may overrun its deadline by one growth of its position table, ~0.7 s at 10 million positions) |
  * | `HELPER_PASS_AFTER_MS` | 2000 | a Castle-family solve still searching this long may run its pooled pass on an idle worker beside the full search (the worker is given up to any other solve at once); 0 = never |
  * | `SOLVE_GROUP_MAX` | 16 | most single solves waiting in the queue that a freed worker takes as one task (at most its share of the queue); 1 = one a task |
  * | `SHUTDOWN_DRAIN_MS` | 5000, at most half of SHUTDOWN_TIMEOUT_MS | on SIGTERM/SIGINT, running solves may finish this long before they are cancelled |
@@ -173,7 +173,7 @@ function envSchema() {
       TIMEOUT_MS_CAP: intVar(DEFAULT_LIMITS_CONFIG.timeoutMsCap, 1, MAX_TIMER_MS),
       MAX_MEMORY_MB: intVar(3072, 16, 4095),
       RECYCLE_MEMORY_MB: intVar(512, 0, 4095),
-      STOP_GRACE_MS: intVar(2000, 10, 600_000),
+      STOP_GRACE_MS: intVar(2000, 1000, 600_000),
       HELPER_PASS_AFTER_MS: intVar(2000, 0, 2_147_483_647),
       SOLVE_GROUP_MAX: intVar(16, 1, 256),
       SHUTDOWN_DRAIN_MS: z

@@ -56,7 +56,7 @@ describe('loadConfig', () => {
   it('reads the operations variables', () => {
     const c = loadConfig({
       MAX_MEMORY_MB: '64',
-      STOP_GRACE_MS: '500',
+      STOP_GRACE_MS: '1500',
       SOLVE_GROUP_MAX: '4',
       SHUTDOWN_TIMEOUT_MS: '3000',
       REQUEST_TIMEOUT_MS: '5000',
@@ -69,7 +69,7 @@ describe('loadConfig', () => {
     });
     expect(c).toMatchObject({
       memoryLimitBytes: 64 * 1024 * 1024,
-      stopGraceMs: 500,
+      stopGraceMs: 1500,
       groupMax: 4,
       shutdownTimeoutMs: 3000,
       shutdownDrainMs: 1500, // half the shutdown budget when not given
@@ -111,6 +111,7 @@ describe('loadConfig', () => {
     }
     expect(() => loadConfig({ MAX_MEMORY_MB: '8' })).toThrow(/MAX_MEMORY_MB/);
     expect(() => loadConfig({ SOLVE_GROUP_MAX: '0' })).toThrow(/SOLVE_GROUP_MAX/);
+    expect(() => loadConfig({ STOP_GRACE_MS: '999' })).toThrow(/STOP_GRACE_MS/);
     expect(loadConfig({}).groupMax).toBe(16);
     expect(() => loadConfig({ MAX_MEMORY_MB: '5000' })).toThrow(/MAX_MEMORY_MB/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL: must be one of/);
