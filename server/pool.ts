@@ -1023,15 +1023,7 @@ export class SolverPool {
   #stopMember(member: Member, reason: StopReason): void {
     if (member.why !== undefined || member.done) return;
     const flags = member.flags;
-    if (Atomics.load(flags, ENDED_INDEX) !== 0) {
-      if (reason === 'cancel') {
-        member.why = reason;
-        // set so that these flags, which the worker's task still holds, are not reused (`#giveBackFlags`)
-        Atomics.store(flags, STOP_INDEX, 1);
-        this.#finishMember(member, cancelledOutcome(), true);
-      }
-      return;
-    }
+    if (reason === 'deadline' && Atomics.load(flags, ENDED_INDEX) !== 0) return;
     member.why = reason;
     Atomics.store(flags, STOP_INDEX, 1);
     Atomics.notify(flags, STOP_INDEX);
@@ -1053,9 +1045,9 @@ export class SolverPool {
   /**
    * A begun deal of a group, cancelled: answered `cancelled` once the worker
    * marks it ended (worker-protocol.ts `forEachDealOfTask` notifies
-   * `ENDED_INDEX`), while the rest of its group runs on; its own answer,
-   * which comes with the group's, is dropped. Waits at most `stopGraceMs`;
-   * after that `#killMember` decides.
+   * `ENDED_INDEX`), at once if it has, while the rest of its group runs on;
+   * its own answer, which comes with the group's, is dropped. Waits at most
+   * `stopGraceMs`; after that `#killMember` decides.
    */
   #answerWhenEnded(member: Member): void {
     const ended = () => {
@@ -1420,7 +1412,7 @@ export class SolverPool {
     // every stop flag, those of deals no worker has begun first: a deal behind a running one in its group's
     // task (which a worker may move on to the moment the running one stops) then never begins
     const flags = [...this.#inFlight.keys()];
-    const begun = (stop: Int32Array) => stop.length > RUNNING_ON_INDEX && Atomics.load(stop, RUNNING_ON_INDEX) !== 0;
+    const begun = (stop: Int32Array) => Atomics.load(stop, RUNNING_ON_INDEX) !== 0;
     for (const stop of [...flags.filter((f) => !begun(f)), ...flags.filter(begun)]) {
       Atomics.store(stop, STOP_INDEX, 1);
       Atomics.notify(stop, STOP_INDEX);

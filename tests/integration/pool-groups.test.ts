@@ -73,6 +73,13 @@ async function occupy(pool: SolverPool) {
   };
 }
 
+/** A fixture deal submitted to `pool` with a signal of its own: `cancel()` aborts it, `answer` is its solve. */
+function submitCancellable(pool: SolverPool, mode: Mode) {
+  const fixture = fixtureDeal(mode);
+  const ac = new AbortController();
+  return { ...fixture, answer: pool.solve(fixture.deal, LIMITS, ac.signal), cancel: () => ac.abort() };
+}
+
 /** `promise`'s value, or `'pending'` when it has not settled within `ms`. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
   let timer: NodeJS.Timeout | undefined;
@@ -137,27 +144,22 @@ describe('groups of plain solves (fixture worker)', () => {
     const events: SolveEvent[] = [];
     const pool = fixturePool({ stopGraceMs: 10_000, onSettled: (e) => events.push(e) });
     const busy = await occupy(pool);
-    const b = fixtureDeal('wait');
-    const acB = new AbortController();
-    const runningB = pool.solve(b.deal, LIMITS, acB.signal);
-    const c = fixtureDeal('wait');
-    const acC = new AbortController();
-    const waitingC = pool.solve(c.deal, LIMITS, acC.signal);
-    const d = fixtureDeal('solve');
-    const waitingD = pool.solve(d.deal, LIMITS);
+    const b = submitCancellable(pool, 'wait');
+    const c = submitCancellable(pool, 'wait');
+    const waitingD = pool.solve(fixtureDeal('solve').deal, LIMITS);
     await busy.free();
     await b.whenStarted();
     // b runs; c and d are in its task behind it, not begun: they count as queued
     expect(pool.stats()).toMatchObject({ running: 1, queued: 2, inFlight: 3 });
     const t0 = Date.now();
-    acC.abort();
-    const outcomeC = await waitingC;
+    c.cancel();
+    const outcomeC = await c.answer;
     expect(Date.now() - t0).toBeLessThan(1000); // not after the 10 s grace, nor after b
     expect(outcomeC).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
     expect(b.began()).toBe(true);
     expect(pool.stats()).toMatchObject({ running: 1, queued: 1, inFlight: 2 });
-    acB.abort();
-    const [outcomeB, outcomeD] = await Promise.all([runningB, waitingD]);
+    b.cancel();
+    const [outcomeB, outcomeD] = await Promise.all([b.answer, waitingD]);
     // b answers when it ends, with the pool's cancelled outcome (the worker's comes with its group's, later)
     expect(outcomeB).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
     expect(outcomeD).toMatchObject({ verdict: 'solved', taskDeals: 3 });
@@ -174,44 +176,36 @@ describe('groups of plain solves (fixture worker)', () => {
   it('a running grouped deal, cancelled, answers when it ends, not when its group does', async () => {
     const pool = fixturePool({ stopGraceMs: 10_000 });
     const busy = await occupy(pool);
-    const b = fixtureDeal('wait');
-    const acB = new AbortController();
-    const runningB = pool.solve(b.deal, LIMITS, acB.signal);
-    const c = fixtureDeal('wait');
-    const acC = new AbortController();
-    const behindC = pool.solve(c.deal, LIMITS, acC.signal);
+    const b = submitCancellable(pool, 'wait');
+    const c = submitCancellable(pool, 'wait');
     await busy.free();
     await b.whenStarted();
-    acB.abort();
+    b.cancel();
     // b ends at once and c begins in the same task; b's answer does not wait for c
-    expect(await within(runningB, 2000)).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(await within(b.answer, 2000)).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
     await c.whenStarted();
-    expect(await within(behindC, 50)).toBe('pending');
-    acC.abort();
-    expect(await behindC).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    expect(await within(c.answer, 50)).toBe('pending');
+    c.cancel();
+    expect(await c.answer).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
     expect(pool.stats()).toMatchObject({ inFlight: 0, running: 0 });
   });
 
   it('a grouped deal cancelled after it ended answers cancelled at once, and is not run again when its group then fails', async () => {
     const pool = fixturePool({ stopGraceMs: 10_000, log: quiet });
     const busy = await occupy(pool);
-    const done = fixtureDeal('solve');
-    const acDone = new AbortController();
-    const endedFirst = pool.solve(done.deal, LIMITS, acDone.signal);
-    const w = fixtureDeal('wait');
-    const acW = new AbortController();
-    const waiting = pool.solve(w.deal, LIMITS, acW.signal);
+    const done = submitCancellable(pool, 'solve');
+    const w = submitCancellable(pool, 'wait');
     const crash = pool.solve(fixtureDeal('exit').deal, LIMITS).catch((e: unknown) => e);
     await busy.free();
     await w.whenStarted();
     // the first deal has ended (its answer travels with the group's); cancelled now, it answers now
-    acDone.abort();
-    expect(await within(endedFirst, 1000)).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    done.cancel();
+    expect(await within(done.answer, 1000)).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
     expect(done.began()).toBe(true);
     // its begun mark cleared: a second run would set it again
     Atomics.store((done.deal as unknown as { started: Int32Array }).started, 0, 0);
-    acW.abort();
-    expect(await waiting).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
+    w.cancel();
+    expect(await w.answer).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
     // the next deal crashes the worker: the group's task fails; the cancelled deal is not begun again
     expect(verdictOf(await crash)).toBe('worker_crashed');
     expect(await pool.drain(5000)).toBe(true);
@@ -221,7 +215,8 @@ describe('groups of plain solves (fixture worker)', () => {
 
   it('a task that cannot be built (rules JSON cannot carry) fails its solves with an error, and the worker slot is not lost', async () => {
     const pool = fixturePool({ log: quiet });
-    const bad = { ...resolveDeal({ game: 'freecell', deal: 1 }), rules: { ...resolveDeal({ game: 'freecell', deal: 1 }).rules, why: 1n } } as unknown as Deal;
+    const real = resolveDeal({ game: 'freecell', deal: 1 });
+    const bad = { ...real, rules: { ...real.rules, why: 1n } } as unknown as Deal;
     // alone (a worker free)
     await expect(pool.solve(bad, LIMITS)).rejects.toBeInstanceOf(SolverError);
     // in a group: the others of the group run again alone and are answered
