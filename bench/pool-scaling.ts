@@ -94,7 +94,7 @@ async function throughPool(set: Deal[]): Promise<void> {
 try {
   for (const deal of warmup) engine.solve(deal, limits);
   await throughPool(warmup);
-  const side = { single: { wallMs: 0, cpuMs: 0 }, pool: { wallMs: 0, cpuMs: 0, main: 0, workers: 0, other: 0 } };
+  const side = { single: { wallMs: 0, cpuMs: 0, main: 0, other: 0 }, pool: { wallMs: 0, cpuMs: 0, main: 0, workers: 0, other: 0 } };
   const ratios: number[] = [];
   for (let c = 0, k = 0; c < deals.length; c += opts.chunk, k++) {
     const chunk = deals.slice(c, c + opts.chunk);
@@ -113,6 +113,9 @@ try {
         singleMs = wallMs;
         side.single.wallMs += wallMs;
         side.single.cpuMs += cpuMs;
+        const used = [...threadCpuMs()].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+        side.single.main += used.find((t) => t.tid === String(process.pid))?.ms ?? 0;
+        side.single.other += used.filter((t) => t.tid !== String(process.pid)).reduce((sum, t) => sum + t.ms, 0);
       } else {
         poolMs = wallMs;
         side.pool.wallMs += wallMs;
@@ -132,7 +135,7 @@ try {
   const sorted = [...ratios].sort((a, b) => a - b);
   console.log(
     `\n${preset.id} ${opts.from}..${opts.to}, chunks of ${opts.chunk}, pool of ${opts.threads} at ${opts.perTask} a task, ${inFlight} in flight (${opts.worker}), load ${loadavg()[0].toFixed(1)} at the end\n` +
-      `single engine: ${(n / (side.single.wallMs / 1000)).toFixed(0)} deals/s, ${perDeal(side.single.cpuMs)} CPU ms a deal\n` +
+      `single engine: ${(n / (side.single.wallMs / 1000)).toFixed(0)} deals/s, ${perDeal(side.single.cpuMs)} CPU ms a deal (main ${perDeal(side.single.main)}, other ${perDeal(side.single.other)})\n` +
       `pool:          ${(n / (side.pool.wallMs / 1000)).toFixed(0)} deals/s, ${perDeal(side.pool.cpuMs)} CPU ms a deal (main ${perDeal(side.pool.main)}, workers ${perDeal(side.pool.workers)}, other ${perDeal(side.pool.other)})\n` +
       `scaling (single wall / pool wall, all chunks): ${(side.single.wallMs / side.pool.wallMs).toFixed(2)}×; per chunk ${sorted[0].toFixed(2)}-${sorted[sorted.length - 1].toFixed(2)}, median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}×`,
   );

@@ -94,6 +94,7 @@ import {
   STARTED_AT_BYTE,
   STOP_INDEX,
   withdraw,
+  ANSWER_FIELDS,
   type SolveAnswer,
   type SolveTask,
   type SolveTaskResult,
@@ -142,6 +143,61 @@ interface InFlight {
 interface Waiting {
   readonly go: (run: boolean) => void;
   readonly member?: Member;
+  /** True for a share of a shared run (`SolverPool.solveMany`): the run's shares do not make each other yield (`SolveTask.yieldTo`). */
+  readonly shared?: boolean;
+}
+
+/**
+ * A `solveMany` in flight (`SolverPool.#solveShared`): its deals, once for
+ * every share, the cursor its shares claim them with, and each deal's answer
+ * as the shares bring them in.
+ */
+interface SharedRun {
+  /** What every share's task carries besides its own flags (`stop`) and the cursor. */
+  readonly base: Omit<SolveTask, 'stop'>;
+  readonly count: number;
+  /** The cursor (worker-protocol.ts `SolveTask.claim`): element 0, the next deal no share has claimed. */
+  readonly claim: Int32Array;
+  /** `Date.now()` at submission. */
+  readonly submitted: number;
+  /** When its first share began (0: none yet), for `SolveEvent.queuedMs`. */
+  firstStart: number;
+  /** Each deal's answer, by index, once a share brought it. */
+  readonly answers: (SolveOutcome | SolverError | undefined)[];
+  /** `solveManyPacked`: each answered deal's moves, packed, by index. */
+  readonly movesOut: Uint8Array[] | undefined;
+  /** Deals a worker answered (`PoolStats.completed`). */
+  answered: number;
+  /** Its shares running or waiting in the queue. */
+  readonly shares: Set<Share>;
+  /** Why the pool stopped it (cancel), once it did. */
+  why: StopReason | undefined;
+  /** The error of a share that lost its worker: the run's answer. */
+  failure: SolverError | undefined;
+  /** True once answered. */
+  done: boolean;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+  readonly resolve: (value: (SolveOutcome | SolverError)[] | SolverError) => void;
+  /** The caller's async context, where its shares' log lines and its answer run. */
+  readonly scope: AsyncResource;
+}
+
+/** One share of a `SharedRun`: a task on a worker (or waiting for one) with its own flags. */
+interface Share {
+  /** Its flags (worker-protocol.ts `FLAGS_BYTES`), the key of its `#inFlight` entry. */
+  readonly flags: Int32Array;
+  readonly startedAt: Float64Array;
+  /** Why the pool set its stop flag, once it did. */
+  why: StopReason | undefined;
+  /** The last resort's timer, after a stop. */
+  killTimer: NodeJS.Timeout | undefined;
+  /** True once the pool terminated its worker. */
+  killed: boolean;
+  /** Its entry in `#waiting` while it is there. */
+  waiting: Waiting | undefined;
+  /** True once over (`#shareEnded`): a later answer of its task is ignored. */
+  ended: boolean;
 }
 
 /**
@@ -403,6 +459,10 @@ export class SolverPool {
   readonly #helpers = new Set<() => void>();
   readonly #helperPassAfterMs: number;
   readonly #idleWaiters = new Set<() => void>();
+  /** Shared runs (`solveMany`) not yet answered, oldest first: a worker that frees up with nothing waiting joins the first with deals left. */
+  readonly #runs = new Set<SharedRun>();
+  /** Element 0: the tasks other than shares waiting in the queue (`SolveTask.yieldTo`); shares give their workers up to them. */
+  readonly #yieldTo = new Int32Array(new SharedArrayBuffer(4));
   #closing = false;
 
   constructor(options: PoolOptions = {}) {
@@ -728,10 +788,7 @@ export class SolverPool {
    */
   async solveMany(deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal): Promise<(SolveOutcome | SolverError)[]> {
     if (deals.length === 0) return [];
-    const packed = packDeals(deals, true);
-    const task: SolveTask = packed ? { packed, limits, stop: this.#takeFlags() } : { deals: [...deals], limits, stop: this.#takeFlags() };
-    const answer = await this.#run(task, limits.timeoutMs * deals.length, signal, deals.length);
-    this.#giveBackFlags(task.stop);
+    const answer = await this.#solveShared(deals, limits, signal);
     if (answer instanceof SolverError) throw answer;
     return answer;
   }
@@ -748,13 +805,297 @@ export class SolverPool {
    */
   async solveManyPacked(deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal): Promise<(PackedOutcome | SolverError)[]> {
     if (deals.length === 0) return [];
-    const packed = packDeals(deals, true);
-    const task: SolveTask = packed ? { packed, limits, stop: this.#takeFlags() } : { deals: [...deals], limits, stop: this.#takeFlags() };
     const movesOut: Uint8Array[] = [];
-    const answer = await this.#run(task, limits.timeoutMs * deals.length, signal, deals.length, 'solve', movesOut);
-    this.#giveBackFlags(task.stop);
+    const answer = await this.#solveShared(deals, limits, signal, movesOut);
     if (answer instanceof SolverError) throw answer;
     return answer.map((outcome, i) => (outcome instanceof SolverError ? outcome : { outcome, moves: movesOut[i] ?? NO_MOVES }));
+  }
+
+  /**
+   * A shared run (`solveMany`): the deals cross once a share, with a cursor
+   * in shared memory; each share (a task on a worker) claims the next deal
+   * no share has claimed until none is left (worker-protocol.ts
+   * `SolveTask.claim`). The run starts with one share on a free worker (or
+   * waits in the queue as one task) and every worker that frees up while
+   * nothing else waits joins it with a share of its own (`#joinShared`), so
+   * the run's deals spread over the workers one deal at a time and no
+   * worker idles while one has deals left: one hand-off a share, not one a
+   * deal or a fixed slice (docs/engine.md, "Pool scaling", session 17). A
+   * share stops claiming when other tasks wait for a worker
+   * (`SolveTask.yieldTo`), so a single solve waits for one deal, not for
+   * the run; the rest of the run then queues again behind it.
+   * Resolves with every deal's answer in order (`cancelled` for a deal no
+   * share began: a cancel, `close`), or with the one error of a share that
+   * lost its worker (then no deal has an answer, as for a task of several
+   * deals: the other shares are stopped). With `movesOut`, each answered
+   * deal's moves stay packed there, by index.
+   */
+  #solveShared(deals: readonly Deal[], limits: SolveLimits, signal: AbortSignal | undefined, movesOut?: Uint8Array[]): Promise<(SolveOutcome | SolverError)[] | SolverError> {
+    const submitted = Date.now();
+    const count = deals.length;
+    const refuse = (error: SolverError) => {
+      for (let i = 0; i < count; i++) this.#settled({ error, queuedMs: 0, totalMs: Date.now() - submitted });
+      return Promise.resolve(error);
+    };
+    if (this.#closing) return refuse(new SolverError('overloaded', 'the service is shutting down'));
+    if (signal?.aborted) return Promise.resolve(Array.from({ length: count }, cancelledOutcome));
+    if (this.#inFlight.size >= this.#threads + this.#maxQueue) {
+      return refuse(
+        new SolverError(
+          'overloaded',
+          `the solver is busy (${this.#threads} solves running, ${this.#inFlight.size - this.#threads} waiting); retry later`,
+        ),
+      );
+    }
+    let base: SharedRun['base'];
+    try {
+      const packed = packDeals(deals, true);
+      base = packed ? { packed, limits } : { deals: [...deals], limits };
+    } catch (err) {
+      return refuse(new SolverError('engine_error', `the deals cannot be sent to a worker: ${err instanceof Error ? err.message : String(err)}`));
+    }
+    if (this.#memoryLimitBytes !== undefined) base.memoryLimitBytes = this.#memoryLimitBytes;
+    if (this.#recycleMemoryBytes !== undefined) base.recycleMemoryBytes = this.#recycleMemoryBytes;
+    return new Promise((resolve) => {
+      const run: SharedRun = {
+        base,
+        count,
+        claim: new Int32Array(new SharedArrayBuffer(4)),
+        submitted,
+        firstStart: 0,
+        answers: new Array(count),
+        movesOut,
+        answered: 0,
+        shares: new Set(),
+        why: undefined,
+        failure: undefined,
+        done: false,
+        signal,
+        onAbort: () => this.#stopRun(run, 'cancel'),
+        resolve,
+        scope: new AsyncResource('SolverPool.solveMany'),
+      };
+      signal?.addEventListener('abort', run.onAbort, { once: true });
+      // a helper pass only has a worker nobody else wants
+      if (this.#inFlight.size >= this.#threads) for (const yieldWorker of this.#helpers) yieldWorker();
+      this.#runs.add(run);
+      this.#addShare(run, this.#onWorkers < this.#threads);
+      // the other free workers join it at once
+      this.#nextWaiting();
+    });
+  }
+
+  /**
+   * A new share of `run`: handed to a worker now (`onWorker`, counted in
+   * `#onWorkers` here), or put at the end of the queue.
+   */
+  #addShare(run: SharedRun, onWorker: boolean): void {
+    const flags = this.#takeFlags();
+    const share: Share = { flags, startedAt: new Float64Array(flags.buffer, STARTED_AT_BYTE, 1), why: undefined, killTimer: undefined, killed: false, waiting: undefined, ended: false };
+    run.shares.add(share);
+    // the deadline backstop of a task of several deals: the deals' time together, from the share's start
+    const allowedMs = run.base.limits.timeoutMs * run.count;
+    this.#inFlight.set(flags, { startedAt: share.startedAt, allowedMs, requestStop: (reason) => this.#stopShare(run, share, reason) });
+    this.#armSweep(Date.now() + allowedMs + this.#stopGraceMs);
+    if (onWorker) {
+      this.#onWorkers++;
+      this.#startShare(run, share);
+      return;
+    }
+    const waiting: Waiting = {
+      shared: true,
+      go: (go) => {
+        share.waiting = undefined;
+        if (go) this.#startShare(run, share);
+        else this.#shareEnded(run, share);
+      },
+    };
+    share.waiting = waiting;
+    this.#waiting.push(waiting);
+  }
+
+  /**
+   * Hands `share` to Piscina (the caller counted it in `#onWorkers`) and
+   * takes its answer in: its worker gets its next task first, then the
+   * answers are read (a share's answers take the main thread ~5 µs a deal,
+   * which its worker would otherwise wait for).
+   */
+  #startShare(run: SharedRun, share: Share): void {
+    run.scope.runInAsyncScope(() => {
+      const task: SolveTask = { ...run.base, stop: share.flags, claim: run.claim, yieldTo: this.#yieldTo };
+      const freed = () => {
+        // a retire request first, so that the balancer passes the worker over (its flags are still in #inFlight)
+        const retire = Atomics.load(share.flags, RETIRE_INDEX);
+        if (retire !== 0 && !this.#closing) this.#retire(retire);
+        this.#onWorkers--;
+        this.#nextWaiting();
+      };
+      this.#piscina
+        .run(task)
+        .then(
+          (result) => {
+            freed();
+            this.#shareAnswered(run, share, result);
+          },
+          (err: unknown) => {
+            freed();
+            this.#shareFailed(run, share, err);
+          },
+        )
+        .catch((err: unknown) => this.#shareFailed(run, share, err))
+        .finally(() => {
+          if (!share.ended) this.#shareEnded(run, share);
+          this.#checkIdle();
+        });
+    });
+  }
+
+  /** A share's answer: each deal it claimed gets its outcome (or failure) at its index in the run. */
+  #shareAnswered(run: SharedRun, share: Share, result: SolveTaskResult): void {
+    if (share.ended) return;
+    if (run.firstStart === 0 || (share.startedAt[0] !== 0 && share.startedAt[0] < run.firstStart)) run.firstStart = share.startedAt[0];
+    if (!('packed' in result) || result.packed === undefined || result.claimed === undefined) throw new Error('a share of a shared run answered without the deals it claimed');
+    const claimed = result.claimed;
+    let timedOut = false;
+    const index = (i: number): number => {
+      const at = claimed[i];
+      if (!(Number.isInteger(at) && at >= 0 && at < run.count) || run.answers[at] !== undefined) throw new RangeError(`a share answered deal ${at} of ${run.count} twice or out of range`);
+      return at;
+    };
+    unpackAnswers(
+      result.packed,
+      (i, outcome, moves) => {
+        const at = index(i);
+        // A stop the pool requested for the deadline is a timeout, not a cancel.
+        if (share.why === 'deadline' && !timedOut && outcome.verdict === 'unknown' && outcome.reason === 'cancelled') {
+          outcome.reason = 'timeout';
+          timedOut = true;
+        }
+        if (run.movesOut !== undefined) run.movesOut[at] = moves;
+        else outcome.moves = unpackMoves(moves);
+        run.answers[at] = outcome;
+        run.answered++;
+      },
+      (i, failure) => {
+        const at = index(i);
+        const { code, message, location, detail } = failure;
+        const error = new SolverError(code, message, location);
+        if (error.status >= 500) this.#log.error(`solver pool: solve failed (${code})`, detail ?? message);
+        run.answers[at] = error;
+        run.answered++;
+      },
+    );
+    if (claimed.length !== result.packed.head.length / ANSWER_FIELDS) throw new RangeError('a share answered a different number of deals than it claimed');
+  }
+
+  /**
+   * A share that lost its worker (or answered malformed): the run fails as
+   * a whole with the share's error (its claimed deals' answers are lost), and
+   * its other shares stop; a share the pool terminated after a cancel only
+   * leaves its deals `cancelled`.
+   */
+  #shareFailed(run: SharedRun, share: Share, err: unknown): void {
+    if (share.ended) return;
+    if (share.killed && share.why === 'cancel') {
+      this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
+    } else if (run.failure === undefined) {
+      const error = mapTaskError(err, share.killed ? share.why : undefined);
+      if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);
+      run.failure = error;
+      for (const other of run.shares) if (other !== share) this.#stopShare(run, other, 'cancel');
+    }
+  }
+
+  /**
+   * A share is over (answered, failed, or dropped from the queue): out of
+   * `#inFlight`; when the run still has deals nobody claimed (its shares
+   * gave their workers to other tasks, or a worker retired) and no share
+   * left, a new share waits in the queue for them; with none left, the run
+   * is answered.
+   */
+  #shareEnded(run: SharedRun, share: Share): void {
+    if (share.ended) return;
+    share.ended = true;
+    clearTimeout(share.killTimer);
+    run.shares.delete(share);
+    this.#inFlight.delete(share.flags);
+    this.#giveBackFlags(share.flags);
+    if (run.shares.size === 0 && !run.done && run.why === undefined && run.failure === undefined && !this.#closing && Atomics.load(run.claim, 0) < run.count) {
+      this.#addShare(run, false);
+      // at once if a worker is free
+      this.#nextWaiting();
+      return;
+    }
+    this.#finishRun(run);
+  }
+
+  /**
+   * Stops a run for `reason`: no more shares, each running one's stop flag
+   * (its deal answers `cancelled`, the deals after it are never claimed),
+   * a waiting one out of the queue.
+   */
+  #stopRun(run: SharedRun, reason: StopReason): void {
+    if (run.done || run.why !== undefined) return;
+    run.why = reason;
+    this.#runs.delete(run);
+    for (const share of [...run.shares]) this.#stopShare(run, share, reason);
+  }
+
+  /** Stops one share: out of the queue if it waits there, else its stop flag, and its worker terminated `stopGraceMs` later unless it has answered. */
+  #stopShare(run: SharedRun, share: Share, reason: StopReason): void {
+    if (share.ended || share.why !== undefined) return;
+    share.why = reason;
+    const waiting = share.waiting;
+    if (waiting !== undefined) {
+      const at = this.#waiting.indexOf(waiting);
+      if (at >= 0) this.#waiting.splice(at, 1);
+      share.waiting = undefined;
+      this.#shareEnded(run, share);
+      return;
+    }
+    Atomics.store(share.flags, STOP_INDEX, 1);
+    Atomics.notify(share.flags, STOP_INDEX);
+    share.killTimer = setTimeout(() => {
+      share.killTimer = undefined;
+      if (share.ended) return;
+      const threadId = Atomics.load(share.flags, RUNNING_ON_INDEX);
+      const worker = threadId > 0 ? this.#piscina.threads.find((w) => w.threadId === threadId) : undefined;
+      if (worker === undefined) {
+        // never begun (its worker still starting, or never): given up; the task, if a worker ever takes it, sees its stop flag
+        if (threadId === 0 && share.why === 'cancel') {
+          this.#log.warn('solver pool: a cancelled solve had not begun on a worker in time; it was given up');
+          this.#shareEnded(run, share);
+        }
+        return;
+      }
+      share.killed = true;
+      void worker.terminate();
+    }, this.#stopGraceMs);
+  }
+
+  /** Answers a run whose shares are all over (once): every deal's answer in order, or the run's failure. */
+  #finishRun(run: SharedRun): void {
+    if (run.done || run.shares.size > 0) return;
+    run.done = true;
+    this.#runs.delete(run);
+    run.signal?.removeEventListener('abort', run.onAbort);
+    run.scope.runInAsyncScope(() => {
+      const started = run.firstStart;
+      const queuedMs = started === 0 ? 0 : Math.max(0, started - run.submitted);
+      const totalMs = Date.now() - run.submitted;
+      if (run.failure !== undefined) {
+        for (let i = 0; i < run.count; i++) this.#settled({ error: run.failure, queuedMs, totalMs });
+        run.resolve(run.failure);
+        return;
+      }
+      this.#completed += run.answered;
+      const answers = run.answers;
+      for (let i = 0; i < run.count; i++) {
+        const answer = (answers[i] ??= cancelledOutcome());
+        this.#settled(answer instanceof SolverError ? { error: answer, queuedMs, totalMs } : { outcome: answer, queuedMs, totalMs });
+      }
+      run.resolve(answers as (SolveOutcome | SolverError)[]);
+    });
   }
 
   /**
@@ -852,6 +1193,7 @@ export class SolverPool {
         const run = await new Promise<boolean>((resolve) => {
           const waiting: Waiting = { go: resolve };
           this.#waiting.push(waiting);
+          this.#updateYield();
           dequeue = () => {
             const at = this.#waiting.indexOf(waiting);
             if (at >= 0) {
@@ -1006,6 +1348,7 @@ export class SolverPool {
     member.waiting = waiting;
     if (first) this.#waiting.unshift(waiting);
     else this.#waiting.push(waiting);
+    this.#updateYield();
   }
 
   /**
@@ -1272,6 +1615,31 @@ export class SolverPool {
    * others and every worker gets some.
    */
   #nextWaiting(): void {
+    this.#nextWaitingTasks();
+    // a worker still free with nothing waiting joins a shared run that has deals left
+    while (!this.#closing && this.#onWorkers < this.#threads && this.#waiting.length === 0) {
+      let join: SharedRun | undefined;
+      for (const run of this.#runs) {
+        if (run.why === undefined && run.failure === undefined && Atomics.load(run.claim, 0) < run.count) {
+          join = run;
+          break;
+        }
+      }
+      if (join === undefined) break;
+      this.#addShare(join, true);
+    }
+    this.#updateYield();
+  }
+
+  /** Tells running shares how many other tasks wait for a worker (`#yieldTo`). */
+  #updateYield(): void {
+    let others = 0;
+    for (const waiting of this.#waiting) if (waiting.shared !== true) others++;
+    Atomics.store(this.#yieldTo, 0, others);
+  }
+
+  /** `#nextWaiting`'s first part: the queue's tasks, oldest first, with the grouping of plain solves. */
+  #nextWaitingTasks(): void {
     const share = Math.ceil(this.#waiting.length / this.#threads);
     while (this.#onWorkers < this.#threads && this.#waiting.length > 0) {
       this.#onWorkers++;

@@ -174,7 +174,7 @@ export function progressSlot(slots: Float64Array, index: number): Float64Array {
 
 /**
  * Deals as they cross to a worker (`packDeals`): the distinct rules as JSON
- * text, and for each deal in turn, in `bytes`, the index of its rules, the
+ * text (equal rules objects share one), and for each deal in turn, in `bytes`, the index of its rules, the
  * number of columns, each column's length, the columns' cards (bottom
  * first), the number of free cells, each cell's card (255: empty) and the
  * four foundations. Cloning two strings and one byte array costs a fraction
@@ -200,6 +200,19 @@ function hasKeys(o: object, n: number): boolean {
   return k === n;
 }
 
+/** True when `a` and `b` are equal JSON values (primitives, arrays, plain objects: same keys in the same order), as their JSON texts would be. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !sameJson((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  }
+  return true;
+}
+
 /** True when every value is an integer from 0 to 254 (one byte, 255 kept for an empty cell). */
 function bytesOk(values: readonly (number | null)[], nullable: boolean): boolean {
   for (const v of values) {
@@ -218,6 +231,8 @@ function bytesOk(values: readonly (number | null)[], nullable: boolean): boolean
 export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | undefined {
   const rules: string[] = [];
   const ruleOf = new Map<Rules, number>();
+  const textOf = new Map<string, number>();
+  let last: Rules | undefined;
   let size = 0;
   for (const deal of deals) {
     const layout = deal.layout;
@@ -228,10 +243,22 @@ export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | 
     for (const column of columns) if (!Array.isArray(column) || column.length >= EMPTY_CELL || !bytesOk(column, false)) return undefined;
     if (!bytesOk(freeCells, true) || !bytesOk(foundations, false)) return undefined;
     if (!ruleOf.has(deal.rules)) {
-      if (rules.length >= EMPTY_CELL - 1) return undefined;
-      ruleOf.set(deal.rules, rules.length);
-      rules.push(JSON.stringify(deal.rules));
+      // deals dealt one by one each have their own rules object, most often equal to the one before: one text for them all
+      if (last !== undefined && sameJson(last, deal.rules)) {
+        ruleOf.set(deal.rules, ruleOf.get(last)!);
+      } else {
+        const text = JSON.stringify(deal.rules);
+        let index = textOf.get(text);
+        if (index === undefined) {
+          if (rules.length >= EMPTY_CELL - 1) return undefined;
+          index = rules.length;
+          textOf.set(text, index);
+          rules.push(text);
+        }
+        ruleOf.set(deal.rules, index);
+      }
     }
+    last = deal.rules;
     size += 3 + columns.length + freeCells.length + 4;
     for (const column of columns) size += column.length;
   }
@@ -264,6 +291,7 @@ export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | 
  * @throws RangeError when `task.stops` does not have one entry a deal.
  */
 export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undefined, stop: Int32Array) => SolveAnswer | SolveOutcome): SolveTaskResult {
+  if (task.claim !== undefined) return claimDealsOfTask(task, task.claim, solveOne);
   const deals = task.packed !== undefined ? unpackDeals(task.packed) : task.deals;
   const count = deals !== undefined ? deals.length : 1;
   const stops = task.stops;
@@ -281,6 +309,34 @@ export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undef
   return { ok: true, packed: packer.finish() };
 }
 
+/**
+ * A share of a shared run (`SolveTask.claim`): claims the run's deals one at
+ * a time from the shared cursor (`Atomics.add`, so each deal goes to exactly
+ * one share) and solves each with `solveOne` under the task's flags, until
+ * none is left, or the task's stop flag is set, or its worker asked to be
+ * retired, or (after one deal at least, so that the run always moves on)
+ * the pool says other tasks wait for a worker (`SolveTask.yieldTo`). The
+ * answers are those of the deals it claimed, in claim order, with their
+ * indices in `claimed`.
+ */
+function claimDealsOfTask(task: SolveTask, claim: Int32Array, solveOne: (deal: Deal | undefined, stop: Int32Array) => SolveAnswer | SolveOutcome): Extract<SolveTaskResult, { packed: PackedAnswers }> {
+  const count = task.packed !== undefined ? task.packed.count : (task.deals?.length ?? 0);
+  const dealAt = task.packed !== undefined ? packedDealReader(task.packed) : (i: number) => task.deals![i];
+  const stop = task.stop;
+  const yieldTo = task.yieldTo;
+  const claimed: number[] = [];
+  const packer = answerPacker.begin(count);
+  for (;;) {
+    if (Atomics.load(stop, STOP_INDEX) !== 0 || (stop.length > RETIRE_INDEX && Atomics.load(stop, RETIRE_INDEX) !== 0)) break;
+    if (yieldTo !== undefined && claimed.length > 0 && Atomics.load(yieldTo, 0) > 0) break;
+    const i = Atomics.add(claim, 0, 1);
+    if (i >= count) break;
+    claimed.push(i);
+    packer.add(solveOne(dealAt(i), stop));
+  }
+  return { ok: true, packed: packer.finish(claimed.length), claimed };
+}
+
 /** Rules parsed from their JSON text in this thread, for the deals that share them (`unpackDeals`). */
 const parsedRules = new Map<string, Rules>();
 /** Most entries of `parsedRules` before it starts afresh. */
@@ -291,6 +347,20 @@ const PARSED_RULES_MAX = 64;
  * text share one rules object (read-only for the engine).
  */
 export function unpackDeals(packed: PackedDeals): Deal[] {
+  const dealAt = packedDealReader(packed);
+  const deals: Deal[] = [];
+  for (let d = 0; d < packed.count; d++) deals.push(dealAt(d));
+  return deals;
+}
+
+/**
+ * Reads the deals of `packed` (`packDeals`) in any order: one pass over the
+ * bytes finds where each deal starts, and `dealAt(i)` decodes deal i (a
+ * new object each call; deals with the same rules text share one rules
+ * object, read-only for the engine).
+ * @throws RangeError from `dealAt` for an index outside 0..count-1.
+ */
+export function packedDealReader(packed: PackedDeals): (i: number) => Deal {
   const rules = packed.rules.map((text) => {
     let parsed = parsedRules.get(text);
     if (parsed === undefined) {
@@ -301,9 +371,18 @@ export function unpackDeals(packed: PackedDeals): Deal[] {
     return parsed;
   });
   const { bytes } = packed;
-  const deals: Deal[] = [];
-  let o = 0;
-  for (let d = 0; d < packed.count; d++) {
+  const starts = new Uint32Array(packed.count);
+  for (let d = 0, o = 0; d < packed.count; d++) {
+    starts[d] = o;
+    const n = bytes[o + 1];
+    let cards = 0;
+    for (let c = 0; c < n; c++) cards += bytes[o + 2 + c];
+    o += 2 + n + cards;
+    o += 1 + bytes[o] + 4;
+  }
+  return (d: number): Deal => {
+    if (!(Number.isInteger(d) && d >= 0 && d < packed.count)) throw new RangeError(`no deal ${d} in ${packed.count} packed deals`);
+    let o = starts[d];
     const rule = rules[bytes[o++]];
     const n = bytes[o++];
     const lengths = bytes.subarray(o, o + n);
@@ -318,10 +397,8 @@ export function unpackDeals(packed: PackedDeals): Deal[] {
     const freeCells: (number | null)[] = [];
     for (let c = 0; c < cells; c++, o++) freeCells.push(bytes[o] === EMPTY_CELL ? null : bytes[o]);
     const foundations: [number, number, number, number] = [bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]];
-    o += 4;
-    deals.push({ rules: rule, layout: { columns, freeCells, foundations } });
-  }
-  return deals;
+    return { rules: rule, layout: { columns, freeCells, foundations } };
+  };
 }
 
 /** One solve, as posted to a worker. */
@@ -348,6 +425,22 @@ export interface SolveTask {
    * deal's. Absent: every deal of the task uses `stop`.
    */
   stops?: Int32Array[];
+  /**
+   * A share of a shared run (SolverPool's `solveMany`): an Int32Array over a
+   * SharedArrayBuffer whose element 0 is the index of the next deal of
+   * `packed` (or `deals`) that no share has claimed. Every share of the run
+   * carries the same cursor and the same deals, and solves the deals it
+   * claims (`Atomics.add`), so that the run's deals spread over every worker
+   * that joins it; the answer says which (`claimed`).
+   */
+  claim?: Int32Array;
+  /**
+   * With `claim`: the pool's count of other tasks waiting for a worker
+   * (element 0 of an Int32Array over a SharedArrayBuffer). A share that sees
+   * it above 0 after a deal stops claiming and answers, so that its worker
+   * goes to them; the pool hands the rest of the run out again later.
+   */
+  yieldTo?: Int32Array;
   limits: SolveLimits;
   /**
    * Cooperative stop flag: an Int32Array (length >= 1) over a
@@ -414,7 +507,11 @@ export type SolveAnswer = { ok: true; outcome: SolveOutcome; moves: Uint8Array; 
  * `forEachDealOfTask` gives), or one deal's `SolveAnswer`, or one per deal in
  * order (`many`; a worker of the tests may answer so).
  */
-export type SolveTaskResult = SolveAnswer | { ok: true; many: SolveAnswer[] } | { ok: true; packed: PackedAnswers };
+export type SolveTaskResult =
+  | SolveAnswer
+  | { ok: true; many: SolveAnswer[] }
+  /** `claimed`: for a share of a shared run (`SolveTask.claim`), the index in the run of each answer's deal, in order. */
+  | { ok: true; packed: PackedAnswers; claimed?: number[] };
 
 /** The worker's answer for `outcome`: its moves packed, the rest as it is. */
 export function answerFor(outcome: SolveOutcome): SolveAnswer {
@@ -564,10 +661,14 @@ class AnswerPacker {
     this.#moves = grown;
   }
 
-  /** The task's answers (copies: the packer's buffers are reused by the next task). */
-  finish(): PackedAnswers {
-    if (this.#deal !== this.#count) throw new RangeError(`${this.#deal} answers for a task of ${this.#count} deals`);
-    const packed: PackedAnswers = { head: this.#head.slice(0, this.#count * ANSWER_FIELDS), moves: this.#moves.slice(0, this.#end) };
+  /**
+   * The task's answers (copies: the packer's buffers are reused by the next
+   * task). `answered`: how many deals were added, when fewer than `begin`'s
+   * count may be (a share of a shared run).
+   */
+  finish(answered = this.#count): PackedAnswers {
+    if (this.#deal !== answered || answered > this.#count) throw new RangeError(`${this.#deal} answers for a task of ${answered} deals`);
+    const packed: PackedAnswers = { head: this.#head.slice(0, answered * ANSWER_FIELDS), moves: this.#moves.slice(0, this.#end) };
     if (this.#objects !== undefined) packed.objects = this.#objects;
     this.#objects = undefined;
     return packed;

@@ -17,6 +17,16 @@ import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/
 import { dealNumberAt } from './positions.js';
 
 /** Largest batch by default, in deals. */
+
+/**
+ * Default worker time of one pool task of several deals of a batch, ms (the
+ * embedded scheduler's and the `redis` workers' `chunkMs`): about 250 MS
+ * FreeCell deals, so the pool's cost a task is paid once for them, while a
+ * single solve still waits for one deal only (the pool's shared runs give
+ * their workers up: server/pool.ts; docs/engine.md, "Pool scaling",
+ * session 17).
+ */
+export const DEFAULT_CHUNK_MS = 50;
 export const DEFAULT_MAX_BATCH_DEALS = 1_000_000;
 
 /** The positions of a batch, as stored. Deal numbers are decimal strings (they may exceed 2^53). */

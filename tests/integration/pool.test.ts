@@ -386,14 +386,16 @@ describe('pool cancellation (fixture worker)', () => {
     expect((await pool.solve(fixtureDeal('solve').deal, LIMITS)).verdict).toBe('solved');
   });
 
-  it('solveMany: a backstop stop is a timeout for the deal it ended, and the deals it skipped stay cancelled (never tried)', async () => {
+  it('solveMany: a backstop stop is a timeout for the deal it ended, and the run goes on with the deals after it (a new share)', async () => {
     const pool = fixturePool({ stopGraceMs: 100, log: quiet });
     const answers = await pool.solveMany([fixtureDeal('wait').deal, fixtureDeal('wait').deal, fixtureDeal('solve').deal], { maxStates: 10, timeoutMs: 50 });
     expect(answers.map((a) => (a instanceof SolverError ? a.code : [a.verdict, a.reason]))).toEqual([
       ['unknown', 'timeout'],
-      ['unknown', 'cancelled'],
-      ['unknown', 'cancelled'],
+      ['unknown', 'timeout'],
+      ['solved', undefined],
     ]);
+    // the shares' workers were never terminated: both stopped at their flag
+    expect(new Set(answers.map((a) => (a as SolveOutcome & { threadId: number }).threadId)).size).toBe(1);
   });
 
   it('a full queue answers overloaded at once', async () => {

@@ -13,16 +13,17 @@
  * - between batches, round robin: each dispatch takes the next deals of the
  *   next batch with work left.
  *
- * Several deals a task: when a batch's deals are quick (MS FreeCell: well
- * under a millisecond each), the pool's cost per task (about 0.2 ms CPU:
- * messages, clones, timers) would be a third of the work, so a dispatch
- * hands a worker as many consecutive deals as fit in `chunkMs` by the
- * batch's running mean time a deal (at most MAX_CHUNK; one until a deal has
- * been timed), through `pool.solveMany`. A single solve then waits at most
- * for the running chunk (about `chunkMs`, or one slow deal), not for one
- * deal. A task of several deals that fails as a whole (a worker lost) gives
- * its deals back to be solved one a task, so one bad deal cannot fail
- * others.
+ * Several deals a dispatch: when a batch's deals are quick (MS FreeCell:
+ * ~0.2 ms each), the pool's cost per task (about 0.1-0.2 ms CPU: messages,
+ * clones, the hand-off between threads) would match the work, so a dispatch
+ * hands the pool as many consecutive deals as fit in `chunkMs` of one
+ * worker by the batch's running mean time a deal (at most MAX_CHUNK; one
+ * until a deal has been timed), through `pool.solveMany`: a shared run, whose
+ * deals every free worker claims one at a time (server/pool.ts). A single
+ * solve does not wait for the chunk: the run's shares give their workers up
+ * after the deal they are on when another task waits. A dispatch of several
+ * deals that fails as a whole (a worker lost) gives its deals back to be
+ * solved one a task, so one bad deal cannot fail others.
  *
  * Durability: a deal is done when its result is committed (`BatchStore`);
  * nothing else is remembered. At start, `resume()` reloads every running
@@ -36,7 +37,7 @@ import type { Deal } from '../../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../../client-sdk/core/solve-types.js';
 import type { SolveFn } from '../../pool.js';
 import { dealAt } from '../positions.js';
-import { failedResult, outcomeResult, type BatchRecord, type ResultInput, type StoredResult } from '../model.js';
+import { DEFAULT_CHUNK_MS, failedResult, outcomeResult, type BatchRecord, type ResultInput, type StoredResult } from '../model.js';
 import type { BatchStore } from './store.js';
 import { BatchListeners } from '../listeners.js';
 
@@ -57,8 +58,9 @@ export interface SchedulerOptions {
   /** How soon to look again when single solves are waiting, ms; default 5. */
   pollMs?: number;
   /**
-   * Wall time one task of several deals should take, by the batch's mean
-   * time a deal, ms; default 5. 0: one deal a task. Needs `pool.solveMany`.
+   * Worker time one dispatch of several deals should take, by the batch's
+   * mean time a deal, ms; default 50 (DEFAULT_CHUNK_MS). 0: one deal a task.
+   * Needs `pool.solveMany`.
    */
   chunkMs?: number;
   /** Where unexpected failures (e.g. a failed database write) are reported; default `console.error`. */
@@ -71,8 +73,8 @@ const RATE_WINDOW_MS = 30_000;
 const ACTIVE_FLUSH_MS = 5_000;
 /** Wait after the pool refused a solve (`overloaded`), ms. */
 const OVERLOAD_BACKOFF_MS = 100;
-/** Most deals in one task. */
-const MAX_CHUNK = 32;
+/** Most deals in one dispatch. */
+const MAX_CHUNK = 512;
 /** Weight of the newest deal in a batch's running mean time a deal. */
 const DEAL_MS_WEIGHT = 0.1;
 
@@ -124,7 +126,7 @@ export class BatchScheduler {
     this.#pool = pool;
     this.#concurrency = Math.max(1, options.concurrency ?? 1);
     this.#pollMs = options.pollMs ?? 5;
-    this.#chunkMs = pool.solveMany ? Math.max(0, options.chunkMs ?? 5) : 0;
+    this.#chunkMs = pool.solveMany ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
     this.#onError = options.onError ?? ((message, err) => console.error(message, err));
     this.#flushTimer = setInterval(() => this.#flushActive(), ACTIVE_FLUSH_MS);
     this.#flushTimer.unref();
