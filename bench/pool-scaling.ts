@@ -9,14 +9,18 @@
  * two separate runs (`npm run bench` single, then pool) cannot show a
  * 1.8× reliably; chunks of a second or two can. Prints numbers; not a test.
  *
- *   npx tsx bench/pool-scaling.ts                                   # MS 1..32000, 32 deals a task, packed, the compiled worker
- *   npx tsx bench/pool-scaling.ts --per-task 1                      # one deal a task (as POST /v1/solve)
+ *   npx tsx bench/pool-scaling.ts                                   # MS 1..32000 as batches run them: 256 deals a shared run, 2 in flight, the compiled worker
+ *   npx tsx bench/pool-scaling.ts --per-task 1 --in-flight 32       # one deal a task (as POST /v1/solve under load: grouped)
  *   npx tsx bench/pool-scaling.ts --game seahaven_towers --to 1000 --chunk 100
  *
  * The pool runs `--worker` (default dist/server/worker.js, as production
- * runs it: `npx tsc -p tsconfig.build.json` first), `2 × threads` tasks in
- * flight (`--in-flight n` for more, as on a server under load), `--per-task` deals a task through `pool.solveManyPacked` (moves
- * left as bytes, as the batch stores take them) or `pool.solve` for 1.
+ * runs it: `npx tsc -p tsconfig.build.json` first), `threads` calls in
+ * flight (`--in-flight n` for more, as on a server under load), `--per-task`
+ * deals a call through `pool.solveManyPacked` (a shared run, moves left as
+ * bytes, as the batch stores take them) or `pool.solve` for 1. The defaults
+ * are what the batch scheduler hands the pool for MS deals (50 ms of deals
+ * a dispatch, `threads` dispatches in flight: server/batches/model.ts
+ * `DEFAULT_CHUNK_MS`).
  * Both sides get `--warmup` other deals first (the deals after the set),
  * untimed, so the JIT of every isolate is warm. CPU: the process's, and by
  * thread from /proc (Linux, 10 ms ticks) for the pool's chunks.
@@ -38,16 +42,16 @@ const opts = new Command()
   .option('--game <id>', 'game preset', 'freecell')
   .option('--from <n>', 'first deal', positiveInt, 1)
   .option('--to <n>', 'last deal', positiveInt, 32000)
-  .option('--chunk <n>', 'deals a chunk (each chunk: single, then pool, or the other way round)', positiveInt, 2000)
-  .option('--per-task <n>', 'deals a pool task (1: pool.solve, as POST /v1/solve; more: pool.solveManyPacked, as batches)', positiveInt, 32)
+  .option('--chunk <n>', 'deals a chunk (each chunk: single, then pool, or the other way round)', positiveInt, 8000)
+  .option('--per-task <n>', 'deals a pool call (1: pool.solve, as POST /v1/solve; more: pool.solveManyPacked, a shared run, as batches)', positiveInt, 256)
   .option('--threads <n>', 'pool workers', positiveInt, 2)
   .option('--worker <file>', 'the pool\'s worker file', 'dist/server/worker.js')
-  .option('--in-flight <n>', 'pool tasks in flight at once (default 2 × threads; more stands for a server under load: the queue limit is raised to fit)', positiveInt)
+  .option('--in-flight <n>', 'pool calls in flight at once (default threads, as the batch scheduler; more stands for a server under load: the queue limit is raised to fit)', positiveInt)
   .option('--warmup <n>', 'deals after the set solved by both sides first, untimed', positiveInt, 4000)
   .exitOverride(exitOnUsageError)
   .parse()
   .opts<{ game: string; from: number; to: number; chunk: number; perTask: number; threads: number; worker: string; warmup: number; inFlight?: number }>();
-const inFlight = opts.inFlight ?? 2 * opts.threads;
+const inFlight = opts.inFlight ?? opts.threads;
 
 const preset = requirePreset(opts.game);
 const numbering = defaultNumbering(preset);
@@ -78,7 +82,7 @@ const module = await loadEngineModule();
 const engine = Engine.instantiate(module);
 const pool = createPool({ module, threads: opts.threads, maxQueue: Math.max(4 * opts.threads, inFlight - opts.threads), filename: resolve(opts.worker) });
 
-/** Solves `set` through the pool, `--in-flight` tasks in flight (default 2 × threads), `--per-task` deals a task. */
+/** Solves `set` through the pool, `--in-flight` calls in flight (default threads), `--per-task` deals a call. */
 async function throughPool(set: Deal[]): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: inFlight }, async () => {

@@ -27,6 +27,16 @@
  *   backstop, retire request, answer and `onSettled` event. A lone solve
  *   goes at once, alone. When a group's worker is lost, the deal at fault
  *   gets the error and the others run again, each alone.
+ * - A task of several deals (`solveMany`, what batches hand the pool) is a
+ *   shared run: its deals cross once a share with a cursor in shared
+ *   memory, and each share (a task on one worker) claims the next deal no
+ *   share has claimed, one at a time. It starts on one worker, and every
+ *   worker that frees up while no other task waits joins it with a share
+ *   of its own, so its deals spread over the workers as they free up and
+ *   none idles while deals are left (one hand-off a share, not one a
+ *   deal). A share gives its worker up after the deal it is on when other
+ *   tasks wait (a single solve waits for one deal, not for the run); the
+ *   rest of the run then waits in the queue behind them.
  * - Cancellation is cooperative: every task carries a stop flag in a
  *   SharedArrayBuffer that the engine polls, so a cancel stops the search
  *   within one poll and keeps the worker. Terminating the worker (its
