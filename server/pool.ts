@@ -992,12 +992,15 @@ export class SolverPool {
    * A share that lost its worker (or answered malformed): the run fails as
    * a whole with the share's error (its claimed deals' answers are lost), and
    * its other shares stop; a share the pool terminated after a cancel only
-   * leaves its deals `cancelled`.
+   * leaves its deals `cancelled`, and so does one that no worker began when
+   * the pool closed (Piscina's close fails the tasks still in its queue).
    */
   #shareFailed(run: SharedRun, share: Share, err: unknown): void {
     if (share.ended) return;
     if (share.killed && share.why === 'cancel') {
       this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
+    } else if (this.#closing && Atomics.load(share.flags, RUNNING_ON_INDEX) === 0) {
+      // dropped while it waited for a worker (one still starting): it began no deal, so no answer was lost; the run's deals not done answer `cancelled`
     } else if (run.failure === undefined) {
       const error = mapTaskError(err, share.killed ? share.why : undefined);
       if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);

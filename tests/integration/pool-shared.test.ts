@@ -187,6 +187,29 @@ describe('shared runs (fixture worker)', () => {
     expect(last.began()).toBe(false);
   });
 
+  it('close() while a share waits for a worker still starting answers the run cancelled, not worker_crashed (that share claimed nothing)', async () => {
+    // closed at once: no worker has started, both shares wait in Piscina's queue, which its close empties with an error
+    const fresh = createPool({ filename: FIXTURE, threads: 2, log: quiet });
+    const never = [fixtureDeal('solve'), fixtureDeal('solve')];
+    const unstarted = fresh.solveMany(never.map((d) => d.deal), LIMITS).catch((e: unknown) => e);
+    await fresh.close();
+    const answers = await inTime(unstarted, 2000);
+    expect(answers).not.toBeInstanceOf(SolverError);
+    expect((answers as SolveOutcome[]).map(verdictOf)).toEqual([CANCELLED, CANCELLED]);
+    expect(never.map((d) => d.began())).toEqual([false, false]);
+
+    // one share runs on the worker up; the other waits for the second, started on demand (minThreads 1)
+    const pool = createPool({ filename: FIXTURE, threads: 2, minThreads: 1, log: quiet });
+    await pool.solve(fixtureDeal('solve').deal, LIMITS);
+    const running = fixtureDeal('wait');
+    const run = pool.solveMany([running.deal, fixtureDeal('wait').deal], LIMITS).catch((e: unknown) => e);
+    await running.whenStarted();
+    await pool.close();
+    const closed = await inTime(run, 2000);
+    expect(closed).not.toBeInstanceOf(SolverError);
+    expect((closed as SolveOutcome[]).map(verdictOf)).toEqual([CANCELLED, CANCELLED]);
+  });
+
   it('a cancel while the rest of a run waits in the queue answers it at once, without waiting for the worker', async () => {
     const pool = fixturePool({ stopGraceMs: 10_000, log: quiet });
     const slow = fixtureDeal('stubborn', 200);
