@@ -1030,6 +1030,8 @@ export class SolverPool {
       return;
     }
     this.#finishRun(run);
+    // a share given up or dropped from the queue ends with no task settling after it (whose end checks too): drain() must hear of it here
+    this.#checkIdle();
   }
 
   /**

@@ -256,6 +256,23 @@ describe('shared runs (fixture worker)', () => {
     expect(verdictOf(await pool.solve(fixtureDeal('solve').deal, LIMITS))).toEqual(SOLVED);
   });
 
+  it('a cancelled run whose share never began (its worker never finishes starting) answers cancelled after the grace, and wakes drain()', async () => {
+    // not closed after the test: Piscina's close waits (its 30 s close timeout) for a worker that never started
+    const pool = createPool({ filename: join(ROOT, 'tests/fixtures/never-ready-worker.ts'), threads: 1, stopGraceMs: 100, log: quiet });
+    const ac = new AbortController();
+    const run = pool.solveMany([fixtureDeal('solve').deal, fixtureDeal('solve').deal], LIMITS, ac.signal);
+    await new Promise((r) => setTimeout(r, 200));
+    const drained = pool.drain(5000);
+    const t0 = Date.now();
+    ac.abort();
+    expect((await inTime(run, 5000)).map(verdictOf)).toEqual([CANCELLED, CANCELLED]);
+    expect(pool.stats()).toMatchObject({ inFlight: 0 });
+    // the pool went idle with the given-up share: drain() says so then, not when its own timeout runs out
+    expect(await drained).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    void pool.close();
+  });
+
   it('two runs on one thread: the second waits for the first (shares do not yield to shares), and both are answered in order', async () => {
     const pool = fixturePool({ log: quiet });
     const order: string[] = [];
