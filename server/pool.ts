@@ -1203,6 +1203,8 @@ export class SolverPool {
             const at = this.#waiting.indexOf(waiting);
             if (at >= 0) {
               this.#waiting.splice(at, 1);
+              // one task fewer for the running shares to give their workers up to
+              this.#updateYield();
               resolve(false);
             } else {
               // already handed on (its turn came in this tick): stopped like a running task
@@ -1380,6 +1382,8 @@ export class SolverPool {
       const at = this.#waiting.indexOf(waiting);
       if (at >= 0) this.#waiting.splice(at, 1);
       member.waiting = undefined;
+      // one task fewer for the running shares to give their workers up to
+      this.#updateYield();
       this.#finishMember(member, cancelledOutcome(), false);
     } else if (withdraw(flags)) {
       this.#finishMember(member, cancelledOutcome(), false);
@@ -1636,7 +1640,11 @@ export class SolverPool {
     this.#updateYield();
   }
 
-  /** Tells running shares how many other tasks wait for a worker (`#yieldTo`). */
+  /**
+   * Tells running shares how many other tasks wait for a worker (`#yieldTo`):
+   * after every change of the queue's tasks other than shares, since a share
+   * that sees a count left from a task gone gives its worker up to nobody.
+   */
   #updateYield(): void {
     let others = 0;
     for (const waiting of this.#waiting) if (waiting.shared !== true) others++;

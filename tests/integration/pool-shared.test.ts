@@ -158,6 +158,32 @@ describe('shared runs (fixture worker)', () => {
     expect(pool.stats().threads).toBe(2);
   });
 
+  it('a waiting solve cancelled before its turn leaves no yield behind: the run\'s share goes on, in one task', async () => {
+    const pool = fixturePool({ log: quiet });
+    const seen = countShares();
+    const slow = fixtureDeal('stubborn', 300);
+    const run = pool.solveMany([slow.deal, fixtureDeal('solve').deal, fixtureDeal('solve').deal], LIMITS);
+    await slow.whenStarted();
+    // waits behind the share (which would give its worker up to it), then leaves the queue
+    const ac = new AbortController();
+    const gone = pool.solve(fixtureDeal('solve').deal, LIMITS, ac.signal);
+    ac.abort();
+    expect(verdictOf(await gone)).toEqual(CANCELLED);
+    expect((await run).map(verdictOf)).toEqual(['engine_error', SOLVED, SOLVED]);
+    // nothing waited when the stubborn deal ended: no reason to give the worker up and hand the rest out again
+    expect(seen.shares).toBe(1);
+    // the same with a solve that has options (a task of its own, `#run`)
+    const again = fixtureDeal('stubborn', 300);
+    const second = pool.solveMany([again.deal, fixtureDeal('solve').deal], LIMITS);
+    await again.whenStarted();
+    const acOptions = new AbortController();
+    const goneOptions = pool.solve(fixtureDeal('solve').deal, LIMITS, acOptions.signal, { optimize: { budgetMs: 10 } });
+    acOptions.abort();
+    expect(verdictOf(await goneOptions)).toEqual(CANCELLED);
+    expect((await second).map(verdictOf)).toEqual(['engine_error', SOLVED]);
+    expect(seen.shares).toBe(2);
+  });
+
   it('close() during a run answers it: the running deal stops, the deals not begun answer cancelled and never begin', async () => {
     const pool = createPool({ filename: FIXTURE, threads: 1, stopGraceMs: 10_000 });
     const first = fixtureDeal('wait');
