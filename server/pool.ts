@@ -119,6 +119,14 @@ function newFlags(): Int32Array {
 const SPARE_FLAGS = 64;
 /** Shortest wait of the deadline sweep's timer, ms (as the per-task timers it replaced). */
 const SWEEP_MIN_MS = 10;
+/**
+ * Longest wait of the deadline sweep's timer, ms: Node's longest timer
+ * (2^31 - 1 ms, 24.8 days). A longer one fires after 1 ms (with a warning),
+ * and a due time that far off (a shared run's allowance is `timeoutMs` times
+ * its deals) would make the sweep run every millisecond; a sweep that wakes
+ * early only arms again.
+ */
+const SWEEP_MAX_MS = 2 ** 31 - 1;
 
 /**
  * What the pool keeps of an accepted task (in its queue, in Piscina's, or on
@@ -1681,7 +1689,7 @@ export class SolverPool {
     if (at >= this.#sweepAt) return;
     clearTimeout(this.#sweepTimer);
     this.#sweepAt = at;
-    this.#sweepTimer = setTimeout(() => this.#sweep(), Math.max(at - Date.now(), SWEEP_MIN_MS));
+    this.#sweepTimer = setTimeout(() => this.#sweep(), Math.min(Math.max(at - Date.now(), SWEEP_MIN_MS), SWEEP_MAX_MS));
   }
 
   /**

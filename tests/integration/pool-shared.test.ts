@@ -299,6 +299,26 @@ describe('shared runs (fixture worker)', () => {
     void pool.close();
   });
 
+  it('a run whose deadline allowance (timeoutMs × its deals) is past a timer\'s range arms the deadline sweep for the longest wait, not for 1 ms over and over', async () => {
+    const overflows: string[] = [];
+    const emitWarning = process.emitWarning.bind(process);
+    vi.spyOn(process, 'emitWarning').mockImplementation(((warning: string | Error, ...rest: unknown[]) => {
+      if (String(warning).includes('32-bit signed integer')) overflows.push(String(warning));
+      else (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
+    }) as typeof process.emitWarning);
+    const pool = fixturePool();
+    const first = fixtureDeal('wait');
+    const ac = new AbortController();
+    // 2^30 ms a deal (12 days), two deals: the share's allowance is past 2^31 - 1 ms, Node's longest timer
+    const run = pool.solveMany([first.deal, fixtureDeal('solve').deal], { maxStates: 10, timeoutMs: 2 ** 30 }, ac.signal);
+    await first.whenStarted();
+    await new Promise((r) => setTimeout(r, 100));
+    ac.abort();
+    expect((await run).map(verdictOf)).toEqual([CANCELLED, CANCELLED]);
+    // Node sets an overlong timer to 1 ms (and warns each time): the sweep would then run in a loop
+    expect(overflows).toEqual([]);
+  });
+
   it('two runs on one thread: the second waits for the first (shares do not yield to shares), and both are answered in order', async () => {
     const pool = fixturePool({ log: quiet });
     const order: string[] = [];
