@@ -31,6 +31,8 @@ import { ROOT } from '../helpers/paths.js';
 const FIXTURE = join(ROOT, 'tests/fixtures/pool-worker.ts');
 const LIMITS: SolveLimits = { maxStates: 1000, timeoutMs: 60_000 };
 const quiet = { warn: () => {}, error: () => {} };
+/** How long a `stubborn` deal holds the worker while a test queues a task behind it, ms: room for a busy machine's event loop. */
+const HOLD_MS = 1000;
 
 const pools: SolverPool[] = [];
 afterEach(async () => {
@@ -115,7 +117,7 @@ describe('shared runs (fixture worker)', () => {
 
   it('a share gives its worker up to a waiting solve after its deal: the solve is answered before the run, and the run\'s answers are right, in order', async () => {
     const pool = fixturePool({ log: quiet });
-    const slow = fixtureDeal('stubborn', 300);
+    const slow = fixtureDeal('stubborn', HOLD_MS);
     const rest = [fixtureDeal('solve'), fixtureDeal('solve')];
     const order: string[] = [];
     const run = pool.solveMany([slow.deal, ...rest.map((d) => d.deal)], LIMITS).then((answers) => (order.push('run'), answers));
@@ -152,10 +154,15 @@ describe('shared runs (fixture worker)', () => {
     // one event a deal, each the run's error
     expect(events.map((e) => e.error?.code)).toEqual(['worker_crashed', 'worker_crashed', 'worker_crashed']);
     expect(pool.stats()).toMatchObject({ inFlight: 0, running: 0, queued: 0, completed: 0 });
-    const after = await pool.solveMany([fixtureDeal('solve').deal, fixtureDeal('solve').deal], LIMITS);
-    expect(after.map(verdictOf)).toEqual([SOLVED, SOLVED]);
+    // both worker slots are free again (the lost share's and the stopped one's): a new run spreads over two workers
+    const [c, d] = [fixtureDeal('wait'), fixtureDeal('wait')];
+    const ac = new AbortController();
+    const again = pool.solveMany([c.deal, d.deal], LIMITS, ac.signal);
+    await inTime(Promise.all([c.whenStarted(), d.whenStarted()]), 10_000);
+    ac.abort();
+    expect((await again).map(verdictOf)).toEqual([CANCELLED, CANCELLED]);
     expect(verdictOf(await pool.solve(fixtureDeal('solve').deal, LIMITS))).toEqual(SOLVED);
-    expect(pool.stats().threads).toBe(2);
+    expect(pool.stats()).toMatchObject({ threads: 2, inFlight: 0 });
   });
 
   it('a waiting solve cancelled before its turn leaves no yield behind: the run\'s share goes on, in one task', async () => {
@@ -198,7 +205,7 @@ describe('shared runs (fixture worker)', () => {
 
   it('close() while the rest of a run waits in the queue (its share gave the worker up) answers the rest cancelled', async () => {
     const pool = createPool({ filename: FIXTURE, threads: 1, stopGraceMs: 10_000, log: quiet });
-    const slow = fixtureDeal('stubborn', 200);
+    const slow = fixtureDeal('stubborn', HOLD_MS);
     const last = fixtureDeal('solve');
     const run = pool.solveMany([slow.deal, last.deal], LIMITS);
     await slow.whenStarted();
@@ -238,7 +245,7 @@ describe('shared runs (fixture worker)', () => {
 
   it('a cancel while the rest of a run waits in the queue answers it at once, without waiting for the worker', async () => {
     const pool = fixturePool({ stopGraceMs: 10_000, log: quiet });
-    const slow = fixtureDeal('stubborn', 200);
+    const slow = fixtureDeal('stubborn', HOLD_MS);
     const ac = new AbortController();
     const run = pool.solveMany([slow.deal, fixtureDeal('solve').deal, fixtureDeal('solve').deal], LIMITS, ac.signal);
     await slow.whenStarted();
