@@ -129,6 +129,14 @@ function newFlags(): Int32Array {
 const SPARE_FLAGS = 64;
 /** Shortest wait of the deadline sweep's timer, ms (as the per-task timers it replaced). */
 const SWEEP_MIN_MS = 10;
+/**
+ * Longest wait of the deadline sweep's timer, ms: Node's longest timer
+ * (2^31 - 1 ms, 24.8 days). A longer one fires after 1 ms (with a warning),
+ * and a due time that far off (a shared run's allowance is `timeoutMs` times
+ * its deals) would make the sweep run every millisecond; a sweep that wakes
+ * early only arms again.
+ */
+const SWEEP_MAX_MS = 2 ** 31 - 1;
 
 /**
  * What the pool keeps of an accepted task (in its queue, in Piscina's, or on
@@ -1002,12 +1010,15 @@ export class SolverPool {
    * A share that lost its worker (or answered malformed): the run fails as
    * a whole with the share's error (its claimed deals' answers are lost), and
    * its other shares stop; a share the pool terminated after a cancel only
-   * leaves its deals `cancelled`.
+   * leaves its deals `cancelled`, and so does one that no worker began when
+   * the pool closed (Piscina's close fails the tasks still in its queue).
    */
   #shareFailed(run: SharedRun, share: Share, err: unknown): void {
     if (share.ended) return;
     if (share.killed && share.why === 'cancel') {
       this.#log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated');
+    } else if (this.#closing && Atomics.load(share.flags, RUNNING_ON_INDEX) === 0) {
+      // dropped while it waited for a worker (one still starting): it began no deal, so no answer was lost; the run's deals not done answer `cancelled`
     } else if (run.failure === undefined) {
       const error = mapTaskError(err, share.killed ? share.why : undefined);
       if (!(err instanceof SolverError)) this.#log.error(`solver pool: solve failed (${error.code})`, err);
@@ -1037,6 +1048,8 @@ export class SolverPool {
       return;
     }
     this.#finishRun(run);
+    // a share given up or dropped from the queue ends with no task settling after it (whose end checks too): drain() must hear of it here
+    this.#checkIdle();
   }
 
   /**
@@ -1208,6 +1221,8 @@ export class SolverPool {
             const at = this.#waiting.indexOf(waiting);
             if (at >= 0) {
               this.#waiting.splice(at, 1);
+              // one task fewer for the running shares to give their workers up to
+              this.#updateYield();
               resolve(false);
             } else {
               // already handed on (its turn came in this tick): stopped like a running task
@@ -1385,6 +1400,8 @@ export class SolverPool {
       const at = this.#waiting.indexOf(waiting);
       if (at >= 0) this.#waiting.splice(at, 1);
       member.waiting = undefined;
+      // one task fewer for the running shares to give their workers up to
+      this.#updateYield();
       this.#finishMember(member, cancelledOutcome(), false);
     } else if (withdraw(flags)) {
       this.#finishMember(member, cancelledOutcome(), false);
@@ -1641,7 +1658,11 @@ export class SolverPool {
     this.#updateYield();
   }
 
-  /** Tells running shares how many other tasks wait for a worker (`#yieldTo`). */
+  /**
+   * Tells running shares how many other tasks wait for a worker (`#yieldTo`):
+   * after every change of the queue's tasks other than shares, since a share
+   * that sees a count left from a task gone gives its worker up to nobody.
+   */
   #updateYield(): void {
     let others = 0;
     for (const waiting of this.#waiting) if (waiting.shared !== true) others++;
@@ -1678,7 +1699,7 @@ export class SolverPool {
     if (at >= this.#sweepAt) return;
     clearTimeout(this.#sweepTimer);
     this.#sweepAt = at;
-    this.#sweepTimer = setTimeout(() => this.#sweep(), Math.max(at - Date.now(), SWEEP_MIN_MS));
+    this.#sweepTimer = setTimeout(() => this.#sweep(), Math.min(Math.max(at - Date.now(), SWEEP_MIN_MS), SWEEP_MAX_MS));
   }
 
   /**
