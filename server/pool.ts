@@ -964,7 +964,9 @@ export class SolverPool {
         .finally(() => {
           if (!share.ended) this.#shareEnded(run, share);
           this.#checkIdle();
-        });
+        })
+        // none expected (the handlers above answer every case), but never an unhandled rejection
+        .catch((err: unknown) => this.#log.error('solver pool: a share of a shared run failed', err));
     });
   }
 
