@@ -265,7 +265,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       if (sizes.length === 2) throw new SolverError('worker_crashed', 'the solver worker died during this solve');
       return Promise.all(deals.map((deal) => fake.solve(deal, limits, signal)));
     };
-    const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fake.solve, solveMany, threads: 1, concurrency: 1, name: 'w', flushMs: 20 });
+    const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fake.solve, solveMany, threads: 1, concurrency: 1, name: 'w', flushMs: 20, chunkMs: 5 });
     try {
       const st = await backend.create({ game: 'freecell', deals: '1..60' });
       let now = st;
@@ -274,7 +274,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
         now = (await backend.status(st.id))!;
       }
       expect(now).toMatchObject({ status: 'done', done: 60 });
-      // the fake's deals take 1.25 ms by their stats: 5 ms / 1.25 = 4 a task once the batch's first deal (alone) was timed;
+      // the fake's deals take 1.25 ms by their stats: chunkMs 5 / 1.25 = 4 a task once the batch's first deal (alone) was timed;
       // a job of 20 deals ends with what is left (3 after the first deal)
       expect(sizes.filter((n) => n === 4).length).toBeGreaterThanOrEqual(12);
       expect(sizes.every((n) => n === 4 || n === 3)).toBe(true);
