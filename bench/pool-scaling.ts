@@ -9,7 +9,7 @@
  * two separate runs (`npm run bench` single, then pool) cannot show a
  * 1.8× reliably; chunks of a second or two can. Prints numbers; not a test.
  *
- *   npx tsx bench/pool-scaling.ts                                   # MS 1..32000 as batches run them: 256 deals a shared run, 2 in flight, the compiled worker
+ *   npx tsx bench/pool-scaling.ts                                   # MS 1..32000 as batches run them: 512 deals a shared run, 2 in flight, the compiled worker
  *   npx tsx bench/pool-scaling.ts --per-task 1 --in-flight 32       # one deal a task (as POST /v1/solve under load: grouped)
  *   npx tsx bench/pool-scaling.ts --game seahaven_towers --to 1000 --chunk 100
  *
@@ -18,7 +18,7 @@
  * flight (`--in-flight n` for more, as on a server under load), `--per-task`
  * deals a call through `pool.solveManyPacked` (a shared run, moves left as
  * bytes, as the batch stores take them) or `pool.solve` for 1. The defaults
- * are what the batch scheduler hands the pool for MS deals (50 ms of deals
+ * are what the batch scheduler hands the pool for MS deals (100 ms of deals
  * a dispatch, `threads` dispatches in flight: server/batches/model.ts
  * `DEFAULT_CHUNK_MS`).
  * Both sides get `--warmup` other deals first (the deals after the set),
@@ -43,7 +43,7 @@ const opts = new Command()
   .option('--from <n>', 'first deal', positiveInt, 1)
   .option('--to <n>', 'last deal', positiveInt, 32000)
   .option('--chunk <n>', 'deals a chunk (each chunk: single, then pool, or the other way round)', positiveInt, 8000)
-  .option('--per-task <n>', 'deals a pool call (1: pool.solve, as POST /v1/solve; more: pool.solveManyPacked, a shared run, as batches)', positiveInt, 256)
+  .option('--per-task <n>', 'deals a pool call (1: pool.solve, as POST /v1/solve; more: pool.solveManyPacked, a shared run, as batches)', positiveInt, 512)
   .option('--threads <n>', 'pool workers', positiveInt, 2)
   .option('--worker <file>', 'the pool\'s worker file', 'dist/server/worker.js')
   .option('--in-flight <n>', 'pool calls in flight at once (default threads, as the batch scheduler; more stands for a server under load: the queue limit is raised to fit)', positiveInt)

@@ -20,13 +20,14 @@ import { dealNumberAt } from './positions.js';
 
 /**
  * Default worker time of one pool task of several deals of a batch, ms (the
- * embedded scheduler's and the `redis` workers' `chunkMs`): about 250 MS
- * FreeCell deals, so the pool's cost a task is paid once for them, while a
- * single solve still waits for one deal only (the pool's shared runs give
- * their workers up: server/pool.ts; docs/engine.md, "Pool scaling",
- * session 17).
+ * embedded scheduler's and the `redis` workers' `chunkMs`): about 500 MS
+ * FreeCell deals, so the pool's cost a task is paid once for them (256
+ * deals cost the main thread 0.008 ms a deal, 512 or more 0.005-0.006:
+ * docs/engine.md, "Pool scaling", session 17), while a single solve still
+ * waits for one deal only (the pool's shared runs give their workers up:
+ * server/pool.ts).
  */
-export const DEFAULT_CHUNK_MS = 50;
+export const DEFAULT_CHUNK_MS = 100;
 export const DEFAULT_MAX_BATCH_DEALS = 1_000_000;
 
 /** The positions of a batch, as stored. Deal numbers are decimal strings (they may exceed 2^53). */

@@ -59,7 +59,7 @@ export interface SchedulerOptions {
   pollMs?: number;
   /**
    * Worker time one dispatch of several deals should take, by the batch's
-   * mean time a deal, ms; default 50 (DEFAULT_CHUNK_MS). 0: one deal a task.
+   * mean time a deal, ms; default 100 (DEFAULT_CHUNK_MS). 0: one deal a task.
    * Needs `pool.solveMany`.
    */
   chunkMs?: number;
@@ -74,7 +74,7 @@ const ACTIVE_FLUSH_MS = 5_000;
 /** Wait after the pool refused a solve (`overloaded`), ms. */
 const OVERLOAD_BACKOFF_MS = 100;
 /** Most deals in one dispatch. */
-const MAX_CHUNK = 512;
+const MAX_CHUNK = 1024;
 /** Weight of the newest deal in a batch's running mean time a deal. */
 const DEAL_MS_WEIGHT = 0.1;
 

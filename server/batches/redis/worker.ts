@@ -8,7 +8,7 @@
  * per pool thread), so a hard deal holds one thread, never the others. A
  * task is one deal until the job's batch has a deal timed, then as many
  * consecutive deals as fit in `chunkMs` by the batch's running mean time a
- * deal (at most 512, and the job's deals; `pool.solveMany`, whose deals every
+ * deal (at most 1,024, and the job's deals; `pool.solveMany`, whose deals every
  * free worker of the pool claims one at a time), as the embedded scheduler
  * does: the pool's cost a task is paid once for several quick deals. A task of several
  * deals that fails as a whole (its worker lost) has each of its deals solved
@@ -59,7 +59,7 @@ export interface BatchWorkerOptions {
   solve: SolveFn;
   /** `pool.solveMany`: several quick deals as one task. Absent: one deal a task. */
   solveMany?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(SolveOutcome | SolverError)[]>;
-  /** Worker time one task of several deals should take by the batch's mean time a deal, ms; default 50 (`DEFAULT_CHUNK_MS`). 0: one deal a task. */
+  /** Worker time one task of several deals should take by the batch's mean time a deal, ms; default 100 (`DEFAULT_CHUNK_MS`). 0: one deal a task. */
   chunkMs?: number;
   /** Threads of the pool (reported in the heartbeat). */
   threads: number;
@@ -105,7 +105,7 @@ const MAX_STALLED_COUNT = 10;
 /** Batches remembered as cancelled. */
 const CANCELLED_MEMORY = 10_000;
 /** Most deals in one pool task. */
-const MAX_CHUNK = 512;
+const MAX_CHUNK = 1024;
 /** Weight of the newest deal in a batch's running mean time a deal. */
 const DEAL_MS_WEIGHT = 0.1;
 /** Batches whose mean time a deal is remembered. */
