@@ -61,7 +61,6 @@ const dealsOf = (from: number, to: number): Deal[] => {
   for (let n = from; n <= to; n++) out.push(resolveDeal({ game: preset.id, numbering, deal: n } as Parameters<typeof resolveDeal>[0]));
   return out;
 };
-const deals = dealsOf(opts.from, opts.to);
 const warmup = dealsOf(opts.to + 1, opts.to + opts.warmup);
 const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs };
 
@@ -100,8 +99,10 @@ try {
   await throughPool(warmup);
   const side = { single: { wallMs: 0, cpuMs: 0, main: 0, other: 0 }, pool: { wallMs: 0, cpuMs: 0, main: 0, workers: 0, other: 0 } };
   const ratios: number[] = [];
-  for (let c = 0, k = 0; c < deals.length; c += opts.chunk, k++) {
-    const chunk = deals.slice(c, c + opts.chunk);
+  const n = opts.to - opts.from + 1;
+  for (let c = 0, k = 0; c < n; c += opts.chunk, k++) {
+    // each chunk's deals dealt when it comes (untimed), as a batch deals them: the main thread's heap holds one chunk, not the whole set
+    const chunk = dealsOf(opts.from + c, Math.min(opts.to, opts.from + c + opts.chunk - 1));
     let singleMs = 0;
     let poolMs = 0;
     for (const which of k % 2 === 0 ? ['single', 'pool'] : ['pool', 'single']) {
@@ -134,7 +135,6 @@ try {
     ratios.push(singleMs / poolMs);
     console.log(`chunk ${k + 1} (deals ${opts.from + c}..${opts.from + c + chunk.length - 1}): single ${singleMs.toFixed(0)} ms, pool ${poolMs.toFixed(0)} ms, ${(singleMs / poolMs).toFixed(2)}×`);
   }
-  const n = deals.length;
   const perDeal = (ms: number) => (ms / n).toFixed(3);
   const sorted = [...ratios].sort((a, b) => a - b);
   console.log(
