@@ -835,7 +835,7 @@ export class SolverPool {
    * no share has claimed until none is left (worker-protocol.ts
    * `SolveTask.claim`). The run starts with one share on a free worker (or
    * waits in the queue as one task) and every worker that frees up while
-   * nothing else waits joins it with a share of its own (`#joinShared`), so
+   * nothing else waits joins it with a share of its own (`#nextWaiting`), so
    * the run's deals spread over the workers one deal at a time and no
    * worker idles while one has deals left: one hand-off a share, not one a
    * deal or a fixed slice (docs/engine.md, "Pool scaling", session 17). A
@@ -1673,12 +1673,12 @@ export class SolverPool {
 
   /** `#nextWaiting`'s first part: the queue's tasks, oldest first, with the grouping of plain solves. */
   #nextWaitingTasks(): void {
-    const share = Math.ceil(this.#waiting.length / this.#threads);
+    const fairShare = Math.ceil(this.#waiting.length / this.#threads);
     while (this.#onWorkers < this.#threads && this.#waiting.length > 0) {
       this.#onWorkers++;
       const head = this.#waiting.shift()!;
       const member = head.member;
-      const cap = Math.min(this.#groupMax, share);
+      const cap = Math.min(this.#groupMax, fairShare);
       if (member === undefined || member.retried || cap <= 1) {
         head.go(true);
         continue;
