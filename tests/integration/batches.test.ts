@@ -223,6 +223,35 @@ describe('scheduler', () => {
     await scheduler.stop();
   });
 
+  it('stores a large dispatch a slice at a time: the event loop gets turns while 1,024 results are written (HTTP is not held behind them)', async () => {
+    const store = new BatchStore(':memory:');
+    const quick: SolveOutcome = { ...SOLVED, stats: { ...SOLVED.stats, elapsedMs: 0.01 } };
+    // how many of a dispatch's results were stored when the event loop first got a turn after its answer
+    const storedAtFirstTurn: number[] = [];
+    const sizes: number[] = [];
+    const pool: BatchPool = {
+      solve: async () => quick,
+      solveMany: async (deals: readonly Deal[]) => {
+        sizes.push(deals.length);
+        const before = store.get('b')!.done;
+        setImmediate(() => storedAtFirstTurn.push(store.get('b')!.done - before));
+        return deals.map(() => ({ ...quick, moves: [...quick.moves] }));
+      },
+      queued: () => 0,
+    };
+    const scheduler = new BatchScheduler(store, pool, { concurrency: 1 });
+    scheduler.add(store.create('b', spec(3000), 3000));
+    for (let i = 0; i < 400 && store.get('b')!.status === 'running'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(store.get('b')).toMatchObject({ status: 'done', done: 3000 });
+    // 100 ms of 0.01 ms deals: dispatches of the most a dispatch takes, once the first deal (alone) was timed
+    expect(Math.max(...sizes)).toBe(1024);
+    const big = sizes.map((n, i) => [n, storedAtFirstTurn[i]]).filter(([n]) => n === 1024);
+    expect(big.length).toBeGreaterThanOrEqual(2);
+    // writing 1,024 results takes far longer than a 5 ms slice: the first turn came before the last of them was stored
+    for (const [, stored] of big) expect(stored).toBeLessThan(1024);
+    await scheduler.stop();
+  });
+
   it('resumes a batch without solving its finished deals again', async () => {
     const path = join(dir, 'resume.sqlite');
     const first = new BatchStore(path);
