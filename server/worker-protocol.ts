@@ -174,7 +174,8 @@ export function progressSlot(slots: Float64Array, index: number): Float64Array {
 
 /**
  * Deals as they cross to a worker (`packDeals`): the distinct rules as JSON
- * text (equal rules objects share one), and for each deal in turn, in `bytes`, the index of its rules, the
+ * text (equal rules objects share one), and for each deal in turn, in
+ * `bytes`, the index of its rules, the
  * number of columns, each column's length, the columns' cards (bottom
  * first), the number of free cells, each cell's card (255: empty) and the
  * four foundations. Cloning two strings and one byte array costs a fraction
