@@ -16,8 +16,6 @@ import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/core/solve-types.js';
 import { dealNumberAt } from './positions.js';
 
-/** Largest batch by default, in deals. */
-
 /**
  * Default worker time of one pool task of several deals of a batch, ms (the
  * embedded scheduler's and the `redis` workers' `chunkMs`): about 500 MS
@@ -28,6 +26,8 @@ import { dealNumberAt } from './positions.js';
  * server/pool.ts).
  */
 export const DEFAULT_CHUNK_MS = 100;
+
+/** Largest batch by default, in deals. */
 export const DEFAULT_MAX_BATCH_DEALS = 1_000_000;
 
 /** The positions of a batch, as stored. Deal numbers are decimal strings (they may exceed 2^53). */
