@@ -8,11 +8,11 @@
  * per pool thread), so a hard deal holds one thread, never the others. A
  * task is one deal until the job's batch has a deal timed, then as many
  * consecutive deals as fit in `chunkMs` by the batch's running mean time a
- * deal (at most 1,024, and the job's deals; `pool.solveMany`, whose deals every
- * free worker of the pool claims one at a time), as the embedded scheduler
- * does: the pool's cost a task is paid once for several quick deals. A task of several
- * deals that fails as a whole (its worker lost) has each of its deals solved
- * again alone.
+ * deal (at most 1,024, and the job's deals; `pool.solveMany`, whose deals
+ * every free worker of the pool claims one at a time), as the embedded
+ * scheduler does: the pool's cost a task is paid once for several quick
+ * deals. A task of several deals that fails as a whole (its worker lost)
+ * has each of its deals solved again alone.
  *
  * Exactly once although BullMQ delivers at least once: at the start of a
  * job the deals that already have a result are skipped (a job run again
