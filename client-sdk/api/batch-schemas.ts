@@ -153,7 +153,7 @@ export const BatchResultSchema = z
 export const BatchResultsQuerySchema = z.object({
   after: z
     .string()
-    .regex(/^\d{1,15}$/, { error: 'must be a whole number: the seq of the last result received (0 = from the start)' })
+    .regex(/^\d{1,15}$/, { error: 'must be a whole number of at most 15 digits: the seq of the last result received (0 = from the start)' })
     .optional()
     .meta({ description: 'Resume after this `seq` (the last one received); default 0 = from the start. SSE clients may send `Last-Event-ID` instead.' }),
   moves: z.enum(['true', 'false']).optional().meta({ description: 'Include each solution as JSON `moves` (default false: `notation` only).' }),

@@ -58,7 +58,7 @@ describe('validation messages', () => {
 
   it('after=abc says what after is, not a regular expression', () => {
     const e = fault(BatchResultsQuerySchema, { after: 'abc' });
-    expect(e.message).toBe('after: must be a whole number: the seq of the last result received (0 = from the start)');
+    expect(e.message).toBe('after: must be a whole number of at most 15 digits: the seq of the last result received (0 = from the start)');
     expect(e.message).not.toMatch(/pattern|\/\^/);
   });
 
