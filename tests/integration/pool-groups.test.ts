@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
@@ -21,42 +21,14 @@ import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { currentRequest, withRequestContext } from '../../server/logger.js';
-import { createPool, type PoolOptions, type SolveEvent, type SolverPool } from '../../server/pool.js';
+import { createPool, type SolveEvent, type SolverPool } from '../../server/pool.js';
 import type { SolveTask } from '../../server/worker-protocol.js';
 import { ROOT } from '../helpers/paths.js';
+import { FIXTURE_LIMITS as LIMITS, FIXTURE_WORKER as FIXTURE, fixtureDeal, quietLog as quiet, threadOf, useFixturePools, verdictOf, type FixtureMode } from '../helpers/pool-fixture.js';
 
-const FIXTURE = join(ROOT, 'tests/fixtures/pool-worker.ts');
-const LIMITS: SolveLimits = { maxStates: 1000, timeoutMs: 60_000 };
-const quiet = { warn: () => {}, error: () => {} };
-
-const pools: SolverPool[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await Promise.all(pools.splice(0).map((p) => p.close()));
-});
-
-function fixturePool(options: PoolOptions = {}): SolverPool {
-  const pool = createPool({ filename: FIXTURE, threads: 1, maxQueue: 16, ...options });
-  pools.push(pool);
-  return pool;
-}
-
-type Mode = 'wait' | 'stubborn' | 'solve' | 'exit' | 'throw';
-
-/** A fake deal for the fixture (a FreeCell-family build: no helper pass), with a flag it sets when a worker begins it. */
-function fixtureDeal(mode: Mode = 'wait', stubbornMs?: number) {
-  const started = new Int32Array(new SharedArrayBuffer(4));
-  const deal = { mode, stubbornMs, started, rules: { build: 'alternate_color', wrap: false } } as unknown as Deal;
-  const whenStarted = async () => {
-    while (Atomics.load(started, 0) === 0) await new Promise((r) => setTimeout(r, 5));
-  };
-  return { deal, whenStarted, began: () => Atomics.load(started, 0) === 1 };
-}
+const { pools, fixturePool } = useFixturePools();
 
 const taskDealsOf = (o: SolveOutcome) => (o as SolveOutcome & { taskDeals: number }).taskDeals;
-const threadOf = (o: SolveOutcome) => (o as SolveOutcome & { threadId: number }).threadId;
-const verdictOf = (o: SolveOutcome | SolverError | unknown) =>
-  o instanceof SolverError ? o.code : [(o as SolveOutcome).verdict, (o as SolveOutcome).reason ?? null];
 
 /** The worker of `pool` (one thread) kept busy by a solve that waits for its stop flag: `free()` cancels it. */
 async function occupy(pool: SolverPool) {
@@ -74,7 +46,7 @@ async function occupy(pool: SolverPool) {
 }
 
 /** A fixture deal submitted to `pool` with a signal of its own: `cancel()` aborts it, `answer` is its solve. */
-function submitCancellable(pool: SolverPool, mode: Mode) {
+function submitCancellable(pool: SolverPool, mode: FixtureMode) {
   const fixture = fixtureDeal(mode);
   const ac = new AbortController();
   return { ...fixture, answer: pool.solve(fixture.deal, LIMITS, ac.signal), cancel: () => ac.abort() };

@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
@@ -24,45 +24,14 @@ import { unpackMoves } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
-import { createPool, type PoolOptions, type SolveEvent, type SolverPool } from '../../server/pool.js';
+import { createPool, type SolveEvent } from '../../server/pool.js';
 import type { SolveTask } from '../../server/worker-protocol.js';
 import { ROOT } from '../helpers/paths.js';
+import { FIXTURE_LIMITS as LIMITS, FIXTURE_WORKER as FIXTURE, fixtureDeal, quietLog as quiet, threadOf, useFixturePools, verdictOf } from '../helpers/pool-fixture.js';
 
-const FIXTURE = join(ROOT, 'tests/fixtures/pool-worker.ts');
-const LIMITS: SolveLimits = { maxStates: 1000, timeoutMs: 60_000 };
-const quiet = { warn: () => {}, error: () => {} };
 /** How long a `stubborn` deal holds the worker while a test queues a task behind it, ms: room for a busy machine's event loop. */
 const HOLD_MS = 1000;
-
-const pools: SolverPool[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await Promise.all(pools.splice(0).map((p) => p.close()));
-});
-
-/** A pool of the fixture worker, closed after the test. */
-function fixturePool(options: PoolOptions = {}): SolverPool {
-  const pool = createPool({ filename: FIXTURE, threads: 1, maxQueue: 16, ...options });
-  pools.push(pool);
-  return pool;
-}
-
-type Mode = 'wait' | 'stubborn' | 'solve' | 'exit' | 'throw';
-
-/** A fake deal for the fixture (a FreeCell-family build: no helper pass), with a flag it sets when a worker begins it. */
-function fixtureDeal(mode: Mode = 'wait', stubbornMs?: number) {
-  const started = new Int32Array(new SharedArrayBuffer(4));
-  const deal = { mode, stubbornMs, started, rules: { build: 'alternate_color', wrap: false } } as unknown as Deal;
-  const whenStarted = async () => {
-    while (Atomics.load(started, 0) === 0) await new Promise((r) => setTimeout(r, 5));
-  };
-  return { deal, whenStarted, began: () => Atomics.load(started, 0) === 1 };
-}
-
-const threadOf = (o: SolveOutcome | SolverError) => (o as SolveOutcome & { threadId: number }).threadId;
-/** What a test compares of an answer: a failure's code, or an outcome's verdict and reason. */
-const verdictOf = (o: SolveOutcome | SolverError | unknown) =>
-  o instanceof SolverError ? o.code : [(o as SolveOutcome).verdict, (o as SolveOutcome).reason ?? null];
+const { pools, fixturePool } = useFixturePools();
 const CANCELLED = ['unknown', 'cancelled'];
 const SOLVED = ['solved', null];
 
