@@ -557,10 +557,26 @@ export class SolverPool {
     return false;
   }
 
+  /** The live worker thread `threadId` (as a task's flags name it: `RUNNING_ON_INDEX`), or undefined (0, `WITHDRAWN`, or gone). */
+  #workerOf(threadId: number) {
+    return threadId > 0 ? this.#piscina.threads.find((w) => w.threadId === threadId) : undefined;
+  }
+
+  /**
+   * The `overloaded` error for a solve submitted now when the queue is full,
+   * else undefined. The queue limit is kept here rather than by Piscina's
+   * `maxQueue`, whose count also depends on workers still starting:
+   * waiting = in flight - threads.
+   */
+  #queueFull(): SolverError | undefined {
+    if (this.#inFlight.size < this.#threads + this.#maxQueue) return undefined;
+    return new SolverError('overloaded', `the solver is busy (${this.#threads} solves running, ${this.#inFlight.size - this.#threads} waiting); retry later`);
+  }
+
   /** Terminates the worker `threadId` (idle: its solve has answered); Piscina replaces it. */
   #retire(threadId: number): void {
     if (this.#retiring.has(threadId)) return;
-    const worker = this.#piscina.threads.find((w) => w.threadId === threadId);
+    const worker = this.#workerOf(threadId);
     if (!worker) return;
     this.#retiring.add(threadId);
     this.#recycled++;
@@ -857,14 +873,8 @@ export class SolverPool {
     };
     if (this.#closing) return refuse(new SolverError('overloaded', 'the service is shutting down'));
     if (signal?.aborted) return Promise.resolve(Array.from({ length: count }, cancelledOutcome));
-    if (this.#inFlight.size >= this.#threads + this.#maxQueue) {
-      return refuse(
-        new SolverError(
-          'overloaded',
-          `the solver is busy (${this.#threads} solves running, ${this.#inFlight.size - this.#threads} waiting); retry later`,
-        ),
-      );
-    }
+    const full = this.#queueFull();
+    if (full !== undefined) return refuse(full);
     let base: SharedRun['base'];
     try {
       const packed = packDeals(deals, true);
@@ -1084,7 +1094,7 @@ export class SolverPool {
       share.killTimer = undefined;
       if (share.ended) return;
       const threadId = Atomics.load(share.flags, RUNNING_ON_INDEX);
-      const worker = threadId > 0 ? this.#piscina.threads.find((w) => w.threadId === threadId) : undefined;
+      const worker = this.#workerOf(threadId);
       if (worker === undefined) {
         // never begun (its worker still starting, or never): given up; the task, if a worker ever takes it, sees its stop flag
         if (threadId === 0 && share.why === 'cancel') {
@@ -1152,16 +1162,8 @@ export class SolverPool {
     };
     if (this.#closing) return refuse(new SolverError('overloaded', 'the service is shutting down'));
     if (signal?.aborted) return Array.from({ length: count }, cancelledOutcome);
-    // The queue limit is kept here rather than by Piscina's `maxQueue`, whose
-    // count also depends on workers still starting: waiting = in flight - threads.
-    if (this.#inFlight.size >= this.#threads + this.#maxQueue) {
-      return refuse(
-        new SolverError(
-          'overloaded',
-          `the solver is busy (${this.#threads} solves running, ${this.#inFlight.size - this.#threads} waiting); retry later`,
-        ),
-      );
-    }
+    const full = this.#queueFull();
+    if (full !== undefined) return refuse(full);
 
     const stop = task.stop;
     const startedAt = new Float64Array(stop.buffer, STARTED_AT_BYTE, 1);
@@ -1181,7 +1183,7 @@ export class SolverPool {
     const kill = () => {
       killTimer = undefined;
       const threadId = Atomics.load(stop, RUNNING_ON_INDEX);
-      const worker = threadId === 0 ? undefined : this.#piscina.threads.find((w) => w.threadId === threadId);
+      const worker = this.#workerOf(threadId);
       if (worker === undefined) {
         if (threadId === 0 && why === 'cancel') giveUp?.('given_up');
         return;
@@ -1320,14 +1322,8 @@ export class SolverPool {
     };
     if (this.#closing) return refuse(new SolverError('overloaded', 'the service is shutting down'));
     if (signal?.aborted) return Promise.resolve(cancelledOutcome());
-    if (this.#inFlight.size >= this.#threads + this.#maxQueue) {
-      return refuse(
-        new SolverError(
-          'overloaded',
-          `the solver is busy (${this.#threads} solves running, ${this.#inFlight.size - this.#threads} waiting); retry later`,
-        ),
-      );
-    }
+    const full = this.#queueFull();
+    if (full !== undefined) return refuse(full);
     return new Promise<SolveOutcome>((resolve, reject) => {
       const flags = this.#takeFlags();
       const member: Member = {
@@ -1435,7 +1431,7 @@ export class SolverPool {
     member.killTimer = undefined;
     if (member.done || Atomics.load(member.flags, ENDED_INDEX) !== 0) return;
     const threadId = Atomics.load(member.flags, RUNNING_ON_INDEX);
-    const worker = threadId > 0 ? this.#piscina.threads.find((w) => w.threadId === threadId) : undefined;
+    const worker = this.#workerOf(threadId);
     if (worker === undefined) return;
     member.killed = true;
     void worker.terminate();
