@@ -73,7 +73,7 @@ async function openBatches(): Promise<BatchBackend> {
   try {
     service = createBatchService({
       dbPath: config.batch.dbPath,
-      pool: { solve: solverPool.solve, solveMany: (deals, limits, signal) => solverPool.solveMany(deals, limits, signal), queued: () => solverPool.stats().queued },
+      pool: { solve: solverPool.solve, solveManyPacked: (deals, limits, signal) => solverPool.solveManyPacked(deals, limits, signal), queued: () => solverPool.stats().queued },
       concurrency: config.batch.concurrency,
       limits: config.limits,
       maxDeals: config.batch.maxDeals,

@@ -48,7 +48,7 @@ try {
     url,
     prefix,
     solve: solverPool.solve,
-    solveMany: (deals, limits, signal) => solverPool.solveMany(deals, limits, signal),
+    solveManyPacked: (deals, limits, signal) => solverPool.solveManyPacked(deals, limits, signal),
     threads: config.threads,
     concurrency: config.worker.concurrency,
     lockMs: config.worker.lockMs,

@@ -10,7 +10,7 @@
 import { wilsonInterval, type BatchResult, type BatchStatus, type BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
 import type { RulesOverride } from '../../client-sdk/api/schemas.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { packMoves, unpackMoves, type Move } from '../../client-sdk/core/moves.js';
+import { PACKED_MOVE_BYTES, packMoves, unpackMoves, type Move } from '../../client-sdk/core/moves.js';
 import { toStandardNotation } from '../../client-sdk/core/notation.js';
 import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/core/solve-types.js';
@@ -78,11 +78,31 @@ export interface ResultInput {
   index: number;
   verdict: BatchVerdict;
   reason?: UnknownReason;
+  /** The solution (empty unless solved, and when `packedMoves` holds it). */
   moves: Move[];
+  /**
+   * The solution already packed (`packMoves` of client-sdk/core/moves.ts, 8
+   * bytes a move), as the pool's `solveManyPacked` answers: the stores keep
+   * these bytes as they are, and `moves` is then empty. Never on a result
+   * read back from a store.
+   */
+  packedMoves?: Uint8Array;
   statesExpanded: number;
   statesStored: number;
   elapsedMs: number;
   error?: { code: string; message: string };
+}
+
+/** The number of moves of `r`'s solution, packed or not. */
+export function resultMoveCount(r: ResultInput): number {
+  return r.packedMoves !== undefined ? r.packedMoves.length / PACKED_MOVE_BYTES : r.moves.length;
+}
+
+/** `r`'s solution as the stores keep it (`encodeMoves`; the packed bytes as they are), or null for none. */
+export function resultMoveBytes(r: ResultInput): Buffer | null {
+  const packed = r.packedMoves;
+  if (packed !== undefined) return packed.length > 0 ? Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength) : null;
+  return r.moves.length > 0 ? encodeMoves(r.moves) : null;
 }
 
 /** A stored result, with its place in completion order. */
@@ -122,13 +142,17 @@ export function decodeMoves(buf: Uint8Array | null): Move[] {
 
 // ------------------------------------------------------------ results and wire shapes
 
-/** A solve's outcome as the result of deal `index` (both backends). */
-export function outcomeResult(index: number, outcome: SolveOutcome): ResultInput {
+/**
+ * A solve's outcome as the result of deal `index` (both backends); with
+ * `packedMoves` (the pool's `solveManyPacked`), the solution is those bytes
+ * and `outcome.moves` is not read.
+ */
+export function outcomeResult(index: number, outcome: SolveOutcome, packedMoves?: Uint8Array): ResultInput {
   return {
     index,
     verdict: outcome.verdict,
     ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
-    moves: outcome.moves,
+    ...(packedMoves !== undefined ? { moves: [], packedMoves } : { moves: outcome.moves }),
     statesExpanded: outcome.stats.statesExpanded,
     statesStored: outcome.stats.statesStored,
     elapsedMs: outcome.stats.elapsedMs,

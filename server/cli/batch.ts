@@ -379,7 +379,7 @@ async function main(options: CliOptions): Promise<number> {
     service = createBatchService({
       dbPath: options.db ?? ':memory:',
       limits: policy,
-      pool: { solve: pool.solve, solveMany: (deals, limits, signal) => pool.solveMany(deals, limits, signal), queued: () => pool.stats().queued },
+      pool: { solve: pool.solve, solveManyPacked: (deals, limits, signal) => pool.solveManyPacked(deals, limits, signal), queued: () => pool.stats().queued },
       concurrency: options.threads,
     });
   } catch (err) {

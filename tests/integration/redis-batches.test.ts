@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 import { BatchStatusSchema, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import type { Move } from '../../client-sdk/core/moves.js';
+import { packMoves, type Move } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { createApp } from '../../server/app.js';
@@ -255,17 +255,19 @@ describe.skipIf(!available)('redis backend in-process', () => {
     expect(await redis.hlen(k.results('b'))).toBe(3);
   });
 
-  it('hands quick deals out several a task once one is timed (solveMany); a task that fails as a whole has its deals solved again alone; every deal once, verdicts as one a task', async () => {
+  it('hands quick deals out several a task once one is timed (solveManyPacked); a task that fails as a whole has its deals solved again alone; every deal once, verdicts as one a task', async () => {
     const p = prefix('many');
     const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix: p, chunkDeals: 20 });
     const fake = fakeSolve();
     const sizes: number[] = [];
-    const solveMany = async (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => {
+    // as the pool's solveManyPacked answers: each solution's moves as bytes, the outcome's moves empty
+    const solveManyPacked = async (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => {
       sizes.push(deals.length);
       if (sizes.length === 2) throw new SolverError('worker_crashed', 'the solver worker died during this solve');
-      return Promise.all(deals.map((deal) => fake.solve(deal, limits, signal)));
+      const outcomes = await Promise.all(deals.map((deal) => fake.solve(deal, limits, signal)));
+      return outcomes.map((outcome) => ({ outcome: { ...outcome, moves: [] }, moves: packMoves(outcome.moves) }));
     };
-    const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fake.solve, solveMany, threads: 1, concurrency: 1, name: 'w', flushMs: 20, chunkMs: 5 });
+    const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fake.solve, solveManyPacked, threads: 1, concurrency: 1, name: 'w', flushMs: 20, chunkMs: 5 });
     try {
       const st = await backend.create({ game: 'freecell', deals: '1..60' });
       let now = st;
@@ -278,13 +280,15 @@ describe.skipIf(!available)('redis backend in-process', () => {
       // a job of 20 deals ends with what is left (3 after the first deal)
       expect(sizes.filter((n) => n === 4).length).toBeGreaterThanOrEqual(12);
       expect(sizes.every((n) => n === 4 || n === 3)).toBe(true);
-      const page = (await backend.page(st.id, 0, 1000, false))!;
+      const page = (await backend.page(st.id, 0, 1000, true))!;
       const indices = page.results.map((r) => r.index).sort((x, y) => x - y);
       expect(indices).toEqual(Array.from({ length: 60 }, (_, i) => i));
       const reference = fakeSolve();
       for (const r of page.results) {
         const expected = await reference.solve(resolveDeal({ game: 'freecell', deal: r.index + 1 }), { maxStates: 1, timeoutMs: 1 });
         expect(r.verdict).toBe(expected.verdict);
+        // the moves, stored from the packed bytes of a task of several or from a single solve's objects alike
+        expect(r.moves).toEqual(expected.moves);
       }
       // each deal solved once: the task that failed as a whole (before it solved any) had its deals solved alone
       expect(fake.started()).toBe(60);

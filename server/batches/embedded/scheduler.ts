@@ -18,7 +18,7 @@
  * clones, the hand-off between threads) would match the work, so a dispatch
  * hands the pool as many consecutive deals as fit in `chunkMs` of one
  * worker by the batch's running mean time a deal (at most MAX_CHUNK; one
- * until a deal has been timed), through `pool.solveMany`: a shared run, whose
+ * until a deal has been timed), through `pool.solveManyPacked`: a shared run, whose
  * deals every free worker claims one at a time (server/pool.ts). A single
  * solve does not wait for the chunk: the run's shares give their workers up
  * after the deal they are on when another task waits. A dispatch of several
@@ -35,7 +35,7 @@
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Deal } from '../../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../../client-sdk/core/solve-types.js';
-import type { SolveFn } from '../../pool.js';
+import type { PackedOutcome, SolveFn } from '../../pool.js';
 import { dealAt } from '../positions.js';
 import { DEFAULT_CHUNK_MS, failedResult, outcomeResult, type BatchRecord, type ResultInput, type StoredResult } from '../model.js';
 import type { BatchStore } from './store.js';
@@ -45,8 +45,12 @@ import { BatchListeners } from '../listeners.js';
 export interface BatchPool {
   /** `pool.solve`. */
   solve: SolveFn;
-  /** `pool.solveMany`: several deals as one task. Absent: every task is one deal. */
-  solveMany?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(SolveOutcome | SolverError)[]>;
+  /**
+   * `pool.solveManyPacked`: several deals as one shared run, each solution
+   * left as bytes (stored as they are: no move object on this thread).
+   * Absent: every task is one deal.
+   */
+  solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
   /** Solves waiting for a worker (not counting running ones): `pool.stats().queued`. */
   queued(): number;
 }
@@ -60,7 +64,7 @@ export interface SchedulerOptions {
   /**
    * Worker time one dispatch of several deals should take, by the batch's
    * mean time a deal, ms; default 100 (DEFAULT_CHUNK_MS). 0: one deal a task.
-   * Needs `pool.solveMany`.
+   * Needs `pool.solveManyPacked`.
    */
   chunkMs?: number;
   /** Where unexpected failures (e.g. a failed database write) are reported; default `console.error`. */
@@ -75,6 +79,8 @@ const ACTIVE_FLUSH_MS = 5_000;
 const OVERLOAD_BACKOFF_MS = 100;
 /** Longest stretch of storing a dispatch's results before the event loop gets a turn, ms (`#settleAll`). */
 const SETTLE_SLICE_MS = 5;
+/** Most results stored in one transaction (`#settleAll`). */
+const STORE_GROUP = 128;
 /** Most deals in one dispatch. */
 const MAX_CHUNK = 1024;
 /** Weight of the newest deal in a batch's running mean time a deal. */
@@ -128,7 +134,7 @@ export class BatchScheduler {
     this.#pool = pool;
     this.#concurrency = Math.max(1, options.concurrency ?? 1);
     this.#pollMs = options.pollMs ?? 5;
-    this.#chunkMs = pool.solveMany ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#chunkMs = pool.solveManyPacked ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
     this.#onError = options.onError ?? ((message, err) => console.error(message, err));
     this.#flushTimer = setInterval(() => this.#flushActive(), ACTIVE_FLUSH_MS);
     this.#flushTimer.unref();
@@ -325,7 +331,7 @@ export class BatchScheduler {
         live.push(index);
       } catch (err) {
         // Validated when the batch was created; only a changed preset could get here.
-        this.#record(batch, failedResult(index, err));
+        this.#record(batch, [failedResult(index, err)]);
       }
     }
     if (live.length === 0) return;
@@ -333,9 +339,9 @@ export class BatchScheduler {
     for (const index of live) batch.inFlight.set(index, controller);
     this.#inFlight++;
     const limits = batch.record.spec.limits;
-    const solving =
-      live.length > 1 && this.#pool.solveMany
-        ? this.#pool.solveMany(deals, limits, controller.signal)
+    const solving: Promise<readonly (PackedOutcome | SolveOutcome | SolverError)[]> =
+      live.length > 1 && this.#pool.solveManyPacked
+        ? this.#pool.solveManyPacked(deals, limits, controller.signal)
         : this.#pool.solve(deals[0], limits, controller.signal).then((outcome) => [outcome]);
     solving
       .then(
@@ -359,68 +365,90 @@ export class BatchScheduler {
   }
 
   /**
-   * Stores a dispatch's answers (`answers[k]` is deal `live[k]`'s), giving
-   * the event loop a turn every SETTLE_SLICE_MS: a result costs the main
-   * thread ~0.15-0.3 ms (one SQLite transaction, the listeners), so a
-   * dispatch of 1,024 MS deals stored in one go held HTTP requests
-   * (`POST /v1/solve`, `/healthz`) for 250-300 ms, and back to back for
-   * seconds when the workers' next answers were already waiting.
+   * Stores a dispatch's answers (`answers[k]` is deal `live[k]`'s), up to
+   * STORE_GROUP results a transaction (`BatchStore.addResults`: a commit
+   * costs ~0.1 ms, a result's rows ~10-20 µs), giving the event loop a turn
+   * every SETTLE_SLICE_MS: a dispatch of 1,024 MS deals stored in one go
+   * held HTTP requests (`POST /v1/solve`, `/healthz`) for 250-300 ms when a
+   * result was a transaction of its own, and back to back for seconds when
+   * the workers' next answers were already waiting.
    */
   async #settleAll(batch: ActiveBatch, live: number[], answers: readonly unknown[], controller: AbortController): Promise<void> {
     let sliceStart = performance.now();
-    for (let k = 0; k < answers.length; k++) {
+    for (let k = 0; k < answers.length; ) {
       if (performance.now() - sliceStart >= SETTLE_SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
-      this.#settle(batch, live[k], answers[k], controller);
+      const results: ResultInput[] = [];
+      for (const end = Math.min(answers.length, k + STORE_GROUP); k < end; k++) {
+        const result = this.#resultOf(batch, live[k], answers[k], controller);
+        if (result !== undefined) results.push(result);
+      }
+      this.#record(batch, results);
     }
   }
 
   /** Stores the answer for deal `index` (an outcome, or the error of its solve), or hands the deal out again. */
   #settle(batch: ActiveBatch, index: number, answer: SolveOutcome | unknown, controller: AbortController): void {
+    const result = this.#resultOf(batch, index, answer, controller);
+    if (result !== undefined) this.#record(batch, [result]);
+  }
+
+  /**
+   * The result to store for deal `index`'s answer (an outcome, packed or
+   * not, or the error of its solve), or undefined when the deal goes out again.
+   */
+  #resultOf(batch: ActiveBatch, index: number, given: PackedOutcome | SolveOutcome | unknown, controller: AbortController): ResultInput | undefined {
+    const packed = isPackedOutcome(given) ? given : undefined;
+    const answer = packed !== undefined ? packed.outcome : given;
     if (answer instanceof SolverError || !isOutcome(answer)) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return undefined;
       if (answer instanceof SolverError && answer.code === 'overloaded') {
         // The pool is full or closing: this deal has no verdict yet.
         this.#again(batch, index);
         this.#pumpLater(OVERLOAD_BACKOFF_MS);
-        return;
+        return undefined;
       }
-      this.#record(batch, failedResult(index, answer));
-      return;
+      return failedResult(index, answer);
     }
     // A stopped solve (cancel, shutdown) is not a verdict on the deal.
-    if (controller.signal.aborted || this.#stopped || answer.reason === 'cancelled') return this.#again(batch, index);
+    if (controller.signal.aborted || this.#stopped || answer.reason === 'cancelled') {
+      this.#again(batch, index);
+      return undefined;
+    }
     const ms = answer.stats.elapsedMs;
     batch.dealMs = Number.isNaN(batch.dealMs) ? ms : batch.dealMs + DEAL_MS_WEIGHT * (ms - batch.dealMs);
-    this.#record(batch, outcomeResult(index, answer));
+    return outcomeResult(index, answer, packed?.moves);
   }
 
   #again(batch: ActiveBatch, index: number): void {
     if (this.#active.get(batch.record.id) === batch) batch.retry.push(index);
   }
 
-  #record(batch: ActiveBatch, result: ResultInput): void {
-    if (this.#active.get(batch.record.id) !== batch) return; // cancelled meanwhile
-    let stored: StoredResult | null;
+  /** Stores `results` (of `batch`'s deals) in one transaction; when that fails, their deals go out again. */
+  #record(batch: ActiveBatch, results: readonly ResultInput[]): void {
+    if (results.length === 0 || this.#active.get(batch.record.id) !== batch) return; // nothing, or cancelled meanwhile
+    let stored: (StoredResult | null)[];
     try {
-      stored = this.#store.addResult(batch.record.id, result);
+      stored = this.#store.addResults(batch.record.id, results);
     } catch (err) {
-      this.#onError(`batch ${batch.record.id}: could not store the result of deal ${result.index}; it will be solved again`, err);
-      this.#again(batch, result.index);
+      const which = results.length === 1 ? `deal ${results[0].index}` : `${results.length} deals (${results[0].index}, ...)`;
+      this.#onError(`batch ${batch.record.id}: could not store the results of ${which}; they will be solved again`, err);
+      for (const result of results) this.#again(batch, result.index);
       this.#pumpLater(OVERLOAD_BACKOFF_MS);
       return;
     }
-    if (!batch.done[result.index]) {
-      batch.done[result.index] = 1;
-      batch.doneCount++;
+    const now = Date.now();
+    for (let k = 0; k < results.length; k++) {
+      const index = results[k].index;
+      if (!batch.done[index]) {
+        batch.done[index] = 1;
+        batch.doneCount++;
+      }
+      if (stored[k] !== null) batch.recent.push(now);
     }
-    if (stored) {
-      const now = Date.now();
-      batch.recent.push(now);
-      this.#prune(batch, now);
-    }
+    this.#prune(batch, now);
     this.#listeners.notify(batch.record.id);
     if (batch.doneCount >= batch.record.total) this.#finish(batch);
   }
@@ -452,6 +480,11 @@ export class BatchScheduler {
   #flushActive(): void {
     for (const batch of this.#active.values()) this.#saveActive(batch);
   }
+}
+
+/** True for an answer of `solveManyPacked`: an outcome with its moves as bytes. */
+function isPackedOutcome(value: unknown): value is PackedOutcome {
+  return typeof value === 'object' && value !== null && 'outcome' in value && 'moves' in value && value.moves instanceof Uint8Array;
 }
 
 /** True for an engine outcome (as opposed to a thrown value). */

@@ -10,7 +10,7 @@
  */
 import type { BatchVerdict } from '../../../client-sdk/api/batch-schemas.js';
 import type { UnknownReason } from '../../../client-sdk/core/solve-types.js';
-import { decodeMoves, encodeMoves, type BatchRecord, type BatchSpec, type BatchState, type ResultInput, type StoredResult } from '../model.js';
+import { decodeMoves, resultMoveBytes, type BatchRecord, type BatchSpec, type BatchState, type ResultInput, type StoredResult } from '../model.js';
 
 interface Payload {
   i: number;
@@ -27,7 +27,8 @@ interface Payload {
 export function encodeResult(r: ResultInput): string {
   const p: Payload = { i: r.index, v: r.verdict, x: r.statesExpanded, s: r.statesStored, t: r.elapsedMs };
   if (r.reason !== undefined) p.r = r.reason;
-  if (r.moves.length > 0) p.m = encodeMoves(r.moves).toString('base64');
+  const moves = resultMoveBytes(r);
+  if (moves !== null) p.m = moves.toString('base64');
   if (r.error !== undefined) p.e = r.error;
   return JSON.stringify(p);
 }

@@ -8,7 +8,7 @@
  * per pool thread), so a hard deal holds one thread, never the others. A
  * task is one deal until the job's batch has a deal timed, then as many
  * consecutive deals as fit in `chunkMs` by the batch's running mean time a
- * deal (at most 1,024, and the job's deals; `pool.solveMany`, whose deals
+ * deal (at most 1,024, and the job's deals; `pool.solveManyPacked`, whose deals
  * every free worker of the pool claims one at a time), as the embedded
  * scheduler does: the pool's cost a task is paid once for several quick
  * deals. A task of several deals that fails as a whole (its worker lost)
@@ -41,11 +41,11 @@ import { WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Logger } from '../../logger.js';
-import type { SolveFn } from '../../pool.js';
+import type { PackedOutcome, SolveFn } from '../../pool.js';
 import type { Deal } from '../../../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../../../client-sdk/core/solve-types.js';
+import type { SolveLimits } from '../../../client-sdk/core/solve-types.js';
 import { dealAt } from '../positions.js';
-import { DEFAULT_CHUNK_MS, failedResult, outcomeResult, VERDICT_COUNTER, type BatchSpec, type ResultInput } from '../model.js';
+import { DEFAULT_CHUNK_MS, failedResult, outcomeResult, resultMoveCount, VERDICT_COUNTER, type BatchSpec, type ResultInput } from '../model.js';
 import { encodeResult } from './codec.js';
 import { QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
 import { RECORD } from './scripts.js';
@@ -57,8 +57,8 @@ export interface BatchWorkerOptions {
   prefix: string;
   /** The pool's solve (`pool.solve`): stopped through its signal. */
   solve: SolveFn;
-  /** `pool.solveMany`: several quick deals as one task. Absent: one deal a task. */
-  solveMany?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(SolveOutcome | SolverError)[]>;
+  /** `pool.solveManyPacked`: several quick deals as one shared run, each solution left as bytes (stored as they are). Absent: one deal a task. */
+  solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
   /** Worker time one task of several deals should take by the batch's mean time a deal, ms; default 100 (`DEFAULT_CHUNK_MS`). 0: one deal a task. */
   chunkMs?: number;
   /** Threads of the pool (reported in the heartbeat). */
@@ -120,7 +120,7 @@ export class BatchWorker {
   readonly #bullConnection: Redis;
   readonly #worker: Worker<ChunkJob>;
   readonly #solve: SolveFn;
-  readonly #solveMany: BatchWorkerOptions['solveMany'];
+  readonly #solveManyPacked: BatchWorkerOptions['solveManyPacked'];
   readonly #chunkMs: number;
   /** Running mean of the engine's time a deal, ms, by batch (absent until one is timed). */
   readonly #dealMs = new Map<string, number>();
@@ -150,8 +150,8 @@ export class BatchWorker {
     this.#redis = redis;
     this.#sub = sub;
     this.#solve = options.solve;
-    this.#solveMany = options.solveMany;
-    this.#chunkMs = options.solveMany ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#solveManyPacked = options.solveManyPacked;
+    this.#chunkMs = options.solveManyPacked ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
     this.#threads = options.threads;
     this.#concurrency = options.concurrency ?? options.threads;
     this.#flushMs = options.flushMs ?? 200;
@@ -320,7 +320,7 @@ export class BatchWorker {
   }
 
   /**
-   * Solves the deals `indices` of one batch as one pool task (`solveMany`),
+   * Solves the deals `indices` of one batch as one pool task (`solveManyPacked`),
    * each entry 'stopped' when it was stopped (cancel, drain; a stop skips
    * the deals after the one it ended) rather than decided. A task that
    * fails as a whole (a worker lost) has each deal solved again alone
@@ -343,9 +343,9 @@ export class BatchWorker {
     if (!set) this.#running.set(id, (set = new Set()));
     set.add(controller);
     this.#stats.dealsInFlight += live.length;
-    let answers: (SolveOutcome | SolverError)[] | undefined;
+    let answers: (PackedOutcome | SolverError)[] | undefined;
     try {
-      answers = live.length === 0 ? [] : await this.#solveMany!(deals, spec.limits, controller.signal);
+      answers = live.length === 0 ? [] : await this.#solveManyPacked!(deals, spec.limits, controller.signal);
     } catch (err) {
       if (controller.signal.aborted || (err instanceof SolverError && err.code === 'overloaded')) return indices.map(() => 'stopped');
     } finally {
@@ -369,8 +369,8 @@ export class BatchWorker {
       const answer = answers[k++];
       if (answer instanceof SolverError) return controller.signal.aborted ? 'stopped' : failedResult(indices[i], answer);
       // A stopped solve is not a verdict on the deal.
-      if (controller.signal.aborted || answer.reason === 'cancelled') return 'stopped';
-      return outcomeResult(indices[i], answer);
+      if (controller.signal.aborted || answer.outcome.reason === 'cancelled') return 'stopped';
+      return outcomeResult(indices[i], answer.outcome, answer.moves);
     });
   }
 
@@ -490,7 +490,7 @@ export class BatchWorker {
         try {
           const args: (string | number)[] = [this.keys.events, id, p.results.length];
           for (const r of p.results) {
-            const moveCount = r.verdict === 'solved' ? r.moves.length : 0;
+            const moveCount = r.verdict === 'solved' ? resultMoveCount(r) : 0;
             args.push(r.index, VERDICT_COUNTER[r.verdict], moveCount, r.elapsedMs, encodeResult(r));
           }
           const k = this.keys;
