@@ -6,14 +6,18 @@
  *   npm run bench:batch                                   # MS FreeCell 1..32000
  *   npm run bench:batch -- --from 1 --to 2000 --threads 2 --json bench-batch.json
  *
- * 1. direct: every deal through the service's worker pool (`createPool`),
- *    `threads` solves in flight, no HTTP, no database: the engine's own pace
- *    on this many threads. Deals are generated before the clock starts.
- * 2. api: the real server (child process, loopback port, fresh SQLite file,
+ * 1. single: one engine on the main thread, every deal in turn (run again
+ *    after 3, and the mean of both taken: the host's speed drifts).
+ * 2. direct: every deal through the service's worker pool (`createPool`) as
+ *    the batch scheduler hands them (shared runs of 512 deals through
+ *    `pool.solveManyPacked`, `threads` in flight), no HTTP, no database:
+ *    the pool's own pace. Deals are generated before the clock starts.
+ * 3. api: the real server (child process, loopback port, fresh SQLite file,
  *    THREADS = threads), `POST /v1/batches` with the same deals, polled
  *    every 200 ms until `done`; wall time from the POST to the status `done`.
- *    Overhead ratio = api wall time / direct wall time.
- * 3. latency: `--requests` sequential `POST /v1/solve` (MS FreeCell deals 1,
+ *    Overhead ratio = api wall time / direct wall time; scaling = the single
+ *    engine's wall time over each (what a user gets from the cores).
+ * 4. latency: `--requests` sequential `POST /v1/solve` (MS FreeCell deals 1,
  *    2, 3, ... in turn) on the idle server, then the same requests while a
  *    large batch runs (`--busy-deals`, default MS 1..100000; started 2 s
  *    earlier, cancelled after); p50,
@@ -24,7 +28,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import type { BatchStatus } from '../client-sdk/api/batch-schemas.js';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { createPool } from '../server/pool.js';
@@ -60,12 +64,34 @@ const options = new Command()
   .opts<Options>();
 
 const total = options.to - options.from + 1;
+/** Deals a shared run in the direct run (about what the scheduler dispatches of MS deals: 100 ms of 0.2 ms deals). */
+const RUN_DEALS = 512;
 const limits = { maxStates: 5_000_000, timeoutMs: 30_000 };
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 
-async function direct(): Promise<{ ms: number; counts: Record<string, number> }> {
+/** The set's deals, dealt before any clock starts. */
+function dealSet(): Deal[] {
   const deals: Deal[] = [];
   for (let n = options.from; n <= options.to; n++) deals.push(resolveDeal({ game: options.game, numbering: options.numbering, deal: n }));
+  return deals;
+}
+
+/** One engine on this thread, every deal in turn: the baseline the pool and the API scale from. */
+async function single(deals: readonly Deal[]): Promise<{ ms: number }> {
+  const engine = Engine.instantiate(await loadEngineModule());
+  engine.solve(deals[0], limits);
+  const t = performance.now();
+  for (const deal of deals) engine.solve(deal, limits);
+  return { ms: performance.now() - t };
+}
+
+/**
+ * The service's worker pool with no HTTP and no database, handed the deals
+ * as the batch scheduler hands them: shared runs of RUN_DEALS
+ * (`pool.solveManyPacked`; the scheduler's 100 ms of MS deals), `threads`
+ * runs in flight.
+ */
+async function direct(deals: readonly Deal[]): Promise<{ ms: number; counts: Record<string, number> }> {
   const pool = createPool({ module: await loadEngineModule(), threads: options.threads });
   await Promise.all(Array.from({ length: options.threads }, () => pool.solve(deals[0], { maxStates: 1000, timeoutMs: 5000 })));
   const counts: Record<string, number> = {};
@@ -74,8 +100,12 @@ async function direct(): Promise<{ ms: number; counts: Record<string, number> }>
   await Promise.all(
     Array.from({ length: options.threads }, async () => {
       while (next < deals.length) {
-        const outcome = await pool.solve(deals[next++], limits);
-        counts[outcome.verdict] = (counts[outcome.verdict] ?? 0) + 1;
+        const from = next;
+        next = Math.min(deals.length, next + RUN_DEALS);
+        for (const answer of await pool.solveManyPacked(deals.slice(from, next), limits)) {
+          const verdict = answer instanceof Error ? 'error' : answer.outcome.verdict;
+          counts[verdict] = (counts[verdict] ?? 0) + 1;
+        }
       }
     }),
   );
@@ -126,9 +156,16 @@ async function latency(s: ServerProcess): Promise<ReturnType<typeof percentiles>
 const dir = mkdtempSync(join(tmpdir(), 'bench-batch-'));
 console.log(`${options.game} ${options.numbering} ${options.from}..${options.to} (${total} deals), ${options.threads} threads; load average ${load()}`);
 
-const d = options.latencyOnly ? null : await direct();
+const deals = options.latencyOnly ? [] : dealSet();
+const single1 = options.latencyOnly ? null : await single(deals);
+if (single1) console.log(`single engine (this thread): ${(single1.ms / 1000).toFixed(1)} s, ${(total / (single1.ms / 1000)).toFixed(1)} deals/s; load ${load()}`);
+const d = options.latencyOnly ? null : await direct(deals);
 const directRate = d ? total / (d.ms / 1000) : 0;
-if (d) console.log(`direct (pool, no HTTP/DB): ${(d.ms / 1000).toFixed(1)} s, ${directRate.toFixed(1)} deals/s, ${JSON.stringify(d.counts)}; load ${load()}`);
+if (d && single1) {
+  console.log(
+    `direct (pool, no HTTP/DB, runs of ${RUN_DEALS}): ${(d.ms / 1000).toFixed(1)} s, ${directRate.toFixed(1)} deals/s, ${(single1.ms / d.ms).toFixed(2)}× the single engine, ${JSON.stringify(d.counts)}; load ${load()}`,
+  );
+}
 
 const server = await startServer({
   BATCH_DB_PATH: join(dir, 'bench.sqlite'),
@@ -140,10 +177,14 @@ let results: Record<string, unknown>;
 try {
   const a = d ? await apiBatch(server) : null;
   const apiRate = a ? total / (a.ms / 1000) : 0;
-  if (a && d) {
+  // the single engine again after the API run: the host's speed drifts by tens of percent over minutes, and the mean of both brackets the other runs
+  const single2 = a ? await single(deals) : null;
+  const singleMs = single1 && single2 ? (single1.ms + single2.ms) / 2 : 0;
+  if (a && d && single2) {
     console.log(
       `api (POST /v1/batches → done): ${(a.ms / 1000).toFixed(1)} s, ${apiRate.toFixed(1)} deals/s, ${JSON.stringify(a.status.counts)}; ` +
-        `overhead ratio ${(a.ms / d.ms).toFixed(3)}; load ${load()}`,
+        `overhead ratio ${(a.ms / d.ms).toFixed(3)}; load ${load()}\n` +
+        `single engine again: ${(single2.ms / 1000).toFixed(1)} s; scaling by the mean of both single runs: direct ${(singleMs / d.ms).toFixed(2)}×, api ${(singleMs / a.ms).toFixed(2)}×`,
     );
   }
 
@@ -164,8 +205,9 @@ try {
   );
   results = {
     set: { game: options.game, numbering: options.numbering, from: options.from, to: options.to, threads: options.threads },
-    direct: d && { seconds: d.ms / 1000, dealsPerSecond: directRate, counts: d.counts },
-    api: a && d && { seconds: a.ms / 1000, dealsPerSecond: apiRate, counts: a.status.counts, overheadRatio: a.ms / d.ms },
+    single: single1 && single2 && { seconds: [single1.ms / 1000, single2.ms / 1000], dealsPerSecond: total / (singleMs / 1000) },
+    direct: d && { seconds: d.ms / 1000, dealsPerSecond: directRate, counts: d.counts, scaling: singleMs / d.ms },
+    api: a && d && { seconds: a.ms / 1000, dealsPerSecond: apiRate, counts: a.status.counts, overheadRatio: a.ms / d.ms, scaling: singleMs / a.ms },
     solveLatencyMs: { idle, duringBatch: busy, batchDealsPerSecondMeanwhile: batchRate },
     loadAverageAtEnd: load(),
   };
