@@ -2,14 +2,16 @@
  * What the pool's protocol tests share (tests/integration/pool-groups.test.ts,
  * pool-shared.test.ts): pools of the fixture worker (tests/fixtures/pool-worker.ts),
  * closed after each test, its fake deals, and readers of the tags it puts on
- * every outcome.
+ * every outcome; and, for the batch tests' fake pools, an outcome as
+ * `solveManyPacked` answers it (`packedAnswer`).
  */
 import { join } from 'node:path';
 import { afterEach, vi } from 'vitest';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
-import { createPool, type PoolOptions, type SolverPool } from '../../server/pool.js';
+import { packMoves } from '../../client-sdk/core/moves.js';
+import { createPool, type PackedOutcome, type PoolOptions, type SolverPool } from '../../server/pool.js';
 import { ROOT } from './paths.js';
 
 /** The fixture worker file. */
@@ -61,3 +63,8 @@ export const threadOf = (o: SolveOutcome | SolverError) => (o as SolveOutcome & 
 /** What a test compares of an answer: a failure's code, or an outcome's verdict and reason. */
 export const verdictOf = (o: SolveOutcome | SolverError | unknown) =>
   o instanceof SolverError ? o.code : [(o as SolveOutcome).verdict, (o as SolveOutcome).reason ?? null];
+
+/** `outcome` as the pool's `solveManyPacked` answers it: its moves as bytes (`packMoves`), `outcome.moves` empty. */
+export function packedAnswer(outcome: SolveOutcome): PackedOutcome {
+  return { outcome: { ...outcome, moves: [] }, moves: packMoves(outcome.moves) };
+}

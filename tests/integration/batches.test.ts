@@ -13,17 +13,17 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResultSchema, BatchStatusSchema, wilsonInterval, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { packMoves, type Move } from '../../client-sdk/core/moves.js';
+import type { Move } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { createApp } from '../../server/app.js';
 import { BatchScheduler, type BatchPool } from '../../server/batches/embedded/scheduler.js';
-import type { PackedOutcome } from '../../server/pool.js';
 import { createBatchService, type BatchService } from '../../server/batches/embedded/service.js';
 import { BatchStore } from '../../server/batches/embedded/store.js';
 import { decodeMoves, encodeMoves, type BatchSpec } from '../../server/batches/model.js';
 import { dealAt } from '../../server/batches/positions.js';
 import { ROOT, REFERENCE_VERDICTS } from '../helpers/paths.js';
+import { packedAnswer } from '../helpers/pool-fixture.js';
 
 let dir: string;
 beforeAll(() => {
@@ -80,11 +80,6 @@ function spec(total: number): BatchSpec {
     limits: { maxStates: 1000, timeoutMs: 1000 },
     positions: { kind: 'range', from: '1', to: String(total) },
   };
-}
-
-/** `outcome` as the pool's `solveManyPacked` answers it: its moves as bytes, `outcome.moves` empty. */
-function packedAnswer(outcome: SolveOutcome): PackedOutcome {
-  return { outcome: { ...outcome, moves: [] }, moves: packMoves(outcome.moves) };
 }
 
 describe('summary statistics', () => {

@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 import { BatchStatusSchema, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { packMoves, type Move } from '../../client-sdk/core/moves.js';
+import type { Move } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { createApp } from '../../server/app.js';
@@ -31,6 +31,7 @@ import { createBatchService } from '../../server/batches/embedded/service.js';
 import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 import { loadConfig } from '../../server/config.js';
 import { deletePrefix, REDIS_URL, redisAvailable, testPrefix } from '../helpers/redis.js';
+import { packedAnswer } from '../helpers/pool-fixture.js';
 
 const available = await redisAvailable();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -265,7 +266,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       sizes.push(deals.length);
       if (sizes.length === 2) throw new SolverError('worker_crashed', 'the solver worker died during this solve');
       const outcomes = await Promise.all(deals.map((deal) => fake.solve(deal, limits, signal)));
-      return outcomes.map((outcome) => ({ outcome: { ...outcome, moves: [] }, moves: packMoves(outcome.moves) }));
+      return outcomes.map(packedAnswer);
     };
     const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fake.solve, solveManyPacked, threads: 1, concurrency: 1, name: 'w', flushMs: 20, chunkMs: 5 });
     try {

@@ -352,7 +352,8 @@ export class BatchScheduler {
             if (this.#active.get(batch.record.id) === batch) batch.alone.push(...live);
             return;
           }
-          for (const index of live) this.#settle(batch, index, err, controller);
+          // every deal's answer is the task's error (stored, or the deal goes out again)
+          return this.#settleAll(batch, live, live.map(() => err), controller);
         },
       )
       .catch((err: unknown) => this.#onError('batch scheduler: could not record a result', err))
@@ -387,12 +388,6 @@ export class BatchScheduler {
       }
       this.#record(batch, results);
     }
-  }
-
-  /** Stores the answer for deal `index` (an outcome, or the error of its solve), or hands the deal out again. */
-  #settle(batch: ActiveBatch, index: number, answer: SolveOutcome | unknown, controller: AbortController): void {
-    const result = this.#resultOf(batch, index, answer, controller);
-    if (result !== undefined) this.#record(batch, [result]);
   }
 
   /**
