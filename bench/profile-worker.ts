@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import solveTask from '../server/worker.js';
+import solveTask, { type MovedResult } from '../server/worker.js';
 import { answerFor, cancelledOutcome, type SolveTask, type SolveTaskResult } from '../server/worker-protocol.js';
 
 const session = new Session();
@@ -18,7 +18,7 @@ session.post('Profiler.setSamplingInterval', { interval: 100 });
 session.post('Profiler.start');
 
 /** The real worker's `solveTask`, or the profile's end for a task whose deal has `profileOut`. */
-export default function profiledTask(task: SolveTask): SolveTaskResult | Promise<SolveTaskResult> {
+export default function profiledTask(task: SolveTask): SolveTaskResult | MovedResult | Promise<SolveTaskResult> {
   // a plain deal comes packed (no task.deal); the profile-stop task has an extra field, so it comes as an object
   const out = (task.deal as { profileOut?: string } | undefined)?.profileOut;
   if (out === undefined) return solveTask(task);

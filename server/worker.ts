@@ -15,7 +15,8 @@
  * the pool's to report (`worker_crashed`, `out_of_memory`).
  */
 import { threadId, workerData } from 'node:worker_threads';
-import { Engine } from '../client-sdk/core/engine.js';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { Engine, type PackedSolutionSink } from '../client-sdk/core/engine.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { solvePooledPass, solveWithProof, type SolveWithProofOptions } from '../client-sdk/core/proof/writer.js';
@@ -45,6 +46,14 @@ import {
 
 let engine: Engine | undefined;
 
+/**
+ * Where the full search leaves a solution packed (`SolveWithProofOptions.packedSolution`):
+ * the answers cross packed anyway, so the solution goes from the engine's
+ * output to the answer's bytes without a move object (no 90-odd objects a
+ * deal for this thread's garbage collector). Read and cleared after each deal.
+ */
+const solution: PackedSolutionSink = { moves: undefined };
+
 function getEngine(): Engine {
   if (engine === undefined) {
     const module = (workerData as SolverWorkerData | undefined)?.module;
@@ -59,12 +68,35 @@ function getEngine(): Engine {
 /**
  * Solves one task (one deal, or each of `task.deals` in turn); never throws
  * (failures come back as data, per deal for a task of several). The answers
- * cross back packed (worker-protocol.ts `PackedAnswers`).
+ * cross back packed (worker-protocol.ts `PackedAnswers`), their buffers
+ * moved to the pool's thread rather than copied (`movedOut`).
  */
-export default function solveTask(task: SolveTask): SolveTaskResult {
+export default function solveTask(task: SolveTask): SolveTaskResult | MovedResult {
+  return movedOut(solveTaskHere(task));
+}
+
+/** What Piscina's `move` makes of a result: it posts the value inside, with its buffers in the transfer list. */
+export type MovedResult = ReturnType<typeof move>;
+
+/**
+ * `result` marked for Piscina to transfer the buffers of its packed answers
+ * (`head`, `moves`) to the pool's thread instead of copying them: the
+ * packer's `finish` made them for this answer alone, and a share's answer is
+ * some 200 kB, which the pool's thread otherwise allocates and copies once
+ * more in the clone (docs/engine.md "Pool scaling", session 19).
+ */
+function movedOut(result: SolveTaskResult): SolveTaskResult | MovedResult {
+  if (!('packed' in result) || result.packed === undefined) return result;
+  const { head, moves } = result.packed;
+  return move({ [transferableSymbol]: [head.buffer, moves.buffer], [valueSymbol]: result } as Parameters<typeof move>[0]);
+}
+
+function solveTaskHere(task: SolveTask): SolveTaskResult {
   // the options every deal of the task shares, made once a task (no object or closure a deal); `stop` is the deal's (a group's deals have their own)
   const options: SolveWithProofOptions = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof, ...(task.progress ? progressInto(task.progress) : {}) };
   if (task.pass !== 'pooled') options.claimPooledPass = () => claimPooledPass(options.stop ?? task.stop, POOLED_HERE);
+  // a solution to be shortened is read as move objects (Engine.shorten starts from them)
+  if (task.pass !== 'pooled' && task.optimize === undefined) options.packedSolution = solution;
   return forEachDealOfTask(task, (deal, stop) => {
     options.stop = stop;
     return deal === undefined ? { ok: false, error: describeFailure(new SolverError('engine_error', 'a task without a deal')) } : solveDeal(task, deal, stop, options);
@@ -109,7 +141,12 @@ function solveDeal(task: SolveTask, deal: Deal, stop: Int32Array, options: Solve
       return helped;
     }
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
+    solution.moves = undefined;
     const outcome = solveWithProof(used, deal, task.limits, options);
+    const packed = solution.moves;
+    solution.moves = undefined;
+    // the full search's solution, checked and packed (the packer copies the bytes before the engine's next solve)
+    if (packed !== undefined && outcome.verdict === 'solved' && outcome.moves.length === 0) return { ok: true, outcome, moves: packed };
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {
       return used.shorten(deal, outcome, task.optimize, stop, task.memoryLimitBytes);

@@ -12,10 +12,10 @@
  */
 import { cardToString, rankOf, suitOf, makeCard, type Card } from './cards.js';
 import { BUILD_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES, type Deal, type Rules } from './rules.js';
-import { MOVE_SOURCES, MOVE_TARGETS, type Move } from './moves.js';
+import { MOVE_SOURCES, MOVE_TARGETS, PACKED_MOVE_BYTES, type Move } from './moves.js';
 import { SolverError } from './errors.js';
 import { elapsedMsSince, UNKNOWN_REASONS, type SolveLimits, type SolveOutcome, type UnknownReason } from './solve-types.js';
-import { checkSolution } from './verify.js';
+import { checkPackedSolution, checkSolution } from './verify.js';
 import { shortenSolution, type ShortenOptions } from './shorten.js';
 import { poolingApplies, poolRepresentatives, type SuitPools } from './pools.js';
 
@@ -62,6 +62,29 @@ interface EngineInterface {
 export function requireCheckedSolution(deal: Deal, moves: Move[], whose = 'the solution'): void {
   const check = checkSolution(deal.rules, deal.layout, moves);
   if (!check.ok) throw new SolverError('solution_check_failed', `${whose} failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
+}
+
+/**
+ * `requireCheckedSolution` of a solution packed by `packMoves`
+ * (client-sdk/core/moves.ts), replayed by verify.ts `checkPackedSolution`.
+ * @throws SolverError `solution_check_failed` as `requireCheckedSolution`.
+ */
+export function requireCheckedPackedSolution(deal: Deal, packed: Uint8Array, whose = 'the solution'): void {
+  const check = checkPackedSolution(deal.rules, deal.layout, packed);
+  if (!check.ok) throw new SolverError('solution_check_failed', `${whose} failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
+}
+
+/**
+ * Where `Engine.solve` leaves a solution in the packed form of `packMoves`
+ * (client-sdk/core/moves.ts, 8 bytes a move) instead of move objects:
+ * `moves` is set to the checked solution when the verdict is `solved` (the
+ * outcome's own `moves` is then empty), and left as it was otherwise. The
+ * bytes are a view of a buffer the engine reuses: read or copy them before
+ * its next solve. For a caller that stores or sends the moves as bytes (the
+ * pool's workers, whose answers cross packed): no object is made a move.
+ */
+export interface PackedSolutionSink {
+  moves: Uint8Array | undefined;
 }
 
 /**
@@ -313,6 +336,9 @@ function toEngineCard(card: Card, base: number): number {
   return makeCard(((rankOf(card) - base + 13) % 13) + 1, suitOf(card));
 }
 
+/** `Engine.packedKinds` entry of a kind code the engine's interface does not name. */
+const UNKNOWN_KIND = 255;
+
 function fromEngineCard(code: number, base: number): Card {
   return makeCard(((rankOf(code) - 1 + base - 1) % 13) + 1, suitOf(code));
 }
@@ -450,14 +476,16 @@ export class Engine {
    * (client-sdk/core/verify.ts) before it is returned.
    * @param memoryLimitBytes cap on the engine's linear memory for this solve.
    * @param progress progress reports during the search (see `ProgressOptions`).
+   * @param packed when given, a solution is left there packed (checked the
+   *   same way) and the outcome's `moves` is empty (see `PackedSolutionSink`).
    * @throws SolverError `solution_check_failed` when the checker rejects the
    *   engine's solution, `engine_error` on an internal inconsistency;
    *   whatever `progress.onProgress` throws.
    * @throws RangeError when `progress.intervalMs` is not a number ≥ 0.
    */
-  solve(deal: Deal, limits: SolveLimits, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES, progress?: ProgressOptions): SolveOutcome {
+  solve(deal: Deal, limits: SolveLimits, stop?: Int32Array, memoryLimitBytes = MAX_ENGINE_MEMORY_BYTES, progress?: ProgressOptions, packed?: PackedSolutionSink): SolveOutcome {
     this.pools = undefined;
-    return this.run(deal, limits, stop, memoryLimitBytes, progress) as SolveOutcome;
+    return this.run(deal, limits, stop, memoryLimitBytes, progress, packed) as SolveOutcome;
   }
 
   /** The last `run` was the layered pass: its stored keys are partly gone. */
@@ -467,7 +495,7 @@ export class Engine {
   private lastStats: SolveOutcome['stats'] = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
 
   /** `solve` of the real game, or (with `this.pools`) of the pooled game, where a win is `pooled_solvable` and has no solution. */
-  private run(deal: Deal, limits: SolveLimits, stop: Int32Array | undefined, memoryLimitBytes: number, progress: ProgressOptions | undefined): SolveOutcome | 'pooled_solvable' {
+  private run(deal: Deal, limits: SolveLimits, stop: Int32Array | undefined, memoryLimitBytes: number, progress: ProgressOptions | undefined, packed?: PackedSolutionSink): SolveOutcome | 'pooled_solvable' {
     const intervalMs = progress?.intervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     if (!(intervalMs >= 0)) throw new RangeError(`progress.intervalMs must be a number >= 0, got ${intervalMs}`);
     const started = performance.now();
@@ -501,6 +529,12 @@ export class Engine {
       return { verdict: 'unknown', reason: abi.reasons.get(e.lastStopReason()) ?? 'memory', moves: [], stats, ...layered };
     }
     if (verdictCode !== abi.verdictSolved) throw new SolverError('engine_error', 'the engine could not rebuild its solution');
+    if (packed !== undefined) {
+      const bytes = this.readSolutionPacked(deal.rules.foundationBase);
+      requireCheckedPackedSolution(deal, bytes);
+      packed.moves = bytes;
+      return { verdict: 'solved', moves: [], stats, ...layered };
+    }
     const moves = this.readSolution(deal.rules.foundationBase);
     requireCheckedSolution(deal, moves);
     return { verdict: 'solved', moves, stats, ...layered };
@@ -746,6 +780,69 @@ export class Engine {
         input[at.cards + c * at.columnStride + i] = toEngineCard(card, base);
       });
     });
+  }
+
+  /** Bytes reused by `readSolutionPacked` (grown as needed). */
+  private packedScratch = new Uint8Array(PACKED_MOVE_BYTES * 256);
+
+  /**
+   * The engine's solution in the form of `packMoves` (moves.ts): what
+   * `readSolution` reads, without a move object. A view of
+   * `packedScratch`, valid until the next call.
+   */
+  private readSolutionPacked(base: number): Uint8Array {
+    const e = this.exports;
+    const count = e.outputMoveCount();
+    const out = this.abi.output;
+    const bytes = new Uint8Array(e.memory.buffer, e.outputAddress(), count * out.moveBytes);
+    if (this.packedScratch.length < count * PACKED_MOVE_BYTES) this.packedScratch = new Uint8Array(2 * count * PACKED_MOVE_BYTES);
+    const packed = this.packedScratch;
+    const kinds = this.packedKinds();
+    const cards = this.packedCardText(base);
+    for (let i = 0, p = 0; i < count; i++, p += PACKED_MOVE_BYTES) {
+      const o = i * out.moveBytes;
+      const from = kinds[bytes[o + out.sourceKind]];
+      const to = kinds[256 + bytes[o + out.targetKind]];
+      if (from === UNKNOWN_KIND || to === UNKNOWN_KIND) throw new SolverError('engine_error', `the engine wrote an unknown move kind at move ${i + 1}`);
+      const card = cards[bytes[o + out.card] & 63];
+      packed[p] = from;
+      packed[p + 1] = bytes[o + out.sourceIndex];
+      packed[p + 2] = to;
+      packed[p + 3] = bytes[o + out.targetIndex];
+      packed[p + 4] = bytes[o + out.count];
+      packed[p + 5] = bytes[o + out.auto] === 1 ? 1 : 0;
+      packed[p + 6] = card >> 8;
+      packed[p + 7] = card & 255;
+    }
+    return packed.subarray(0, count * PACKED_MOVE_BYTES);
+  }
+
+  /** The engine's source kind codes (0..255) → index in MOVE_SOURCES, then (256 on) target kind codes → index in MOVE_TARGETS; `UNKNOWN_KIND` for a code that names none. */
+  private kindTable: Uint8Array | undefined;
+
+  private packedKinds(): Uint8Array {
+    if (this.kindTable !== undefined) return this.kindTable;
+    const table = new Uint8Array(512).fill(UNKNOWN_KIND);
+    for (const [code, word] of this.abi.sources) table[code & 255] = MOVE_SOURCES.indexOf(word);
+    for (const [code, word] of this.abi.targets) table[256 + (code & 255)] = MOVE_TARGETS.indexOf(word);
+    this.kindTable = table;
+    return table;
+  }
+
+  /** `readSolutionPacked`'s card bytes by foundation base: engine card code (0..63) → the two ASCII characters of its text, first in the high byte. */
+  private readonly cardTextTables = new Map<number, Uint16Array>();
+
+  private packedCardText(base: number): Uint16Array {
+    let table = this.cardTextTables.get(base);
+    if (table === undefined) {
+      table = new Uint16Array(64);
+      for (let code = 4; code < 56; code++) {
+        const text = cardToString(fromEngineCard(code, base));
+        table[code] = (text.charCodeAt(0) << 8) | (text.length > 1 ? text.charCodeAt(1) : 32);
+      }
+      this.cardTextTables.set(base, table);
+    }
+    return table;
   }
 
   private readSolution(base: number): Move[] {

@@ -6,6 +6,8 @@
  * (supermove) of n cards is one move with `count = n`.
  */
 
+import { cardToString, DECK_SIZE, makeCard } from './cards.js';
+
 /**
  * Where a move starts. The order is part of the engine's output format (a
  * word's index is its code in a solution record, assembly/output.ts) and of
@@ -78,8 +80,36 @@ export function packMovesInto(moves: readonly Move[], out: Uint8Array, at: numbe
   return end;
 }
 
-/** Card texts by their two bytes (at most 52 in practice), so that unpacking allocates no string a move. */
-const CARD_TEXTS = new Map<number, string>();
+/**
+ * Move `i` of `bytes` (packed by {@link packMoves}) read into `into`, whose
+ * fields are all overwritten; returns `into`. For a replay that looks at one
+ * move at a time (the checker's `checkPackedSolution`): no object is made a
+ * move. Bytes that name no source or target give `from` / `to` undefined,
+ * which the checker rejects as a malformed move.
+ * @throws RangeError when `bytes` holds no whole move `i`.
+ */
+export function readPackedMove(bytes: Uint8Array, i: number, into: Move): Move {
+  const o = i * PACKED_MOVE_BYTES;
+  if (!(i >= 0 && o + PACKED_MOVE_BYTES <= bytes.length)) throw new RangeError(`no packed move ${i} in ${bytes.length} bytes`);
+  into.from = MOVE_SOURCES[bytes[o]];
+  into.fromIndex = bytes[o + 1];
+  into.to = MOVE_TARGETS[bytes[o + 2]];
+  into.toIndex = bytes[o + 3];
+  into.count = bytes[o + 4];
+  into.card = cardText(bytes[o + 6], bytes[o + 7]);
+  into.auto = bytes[o + 5] === 1;
+  return into;
+}
+
+/**
+ * Card texts by their two bytes (at most 52 in practice), so that unpacking
+ * allocates no string a move. Seeded with the standard forms as
+ * `cardToString` spells them, the very strings the checker's `parseCard`
+ * looks up, so that its lookup compares no characters.
+ */
+const CARD_TEXTS = new Map<number, string>(
+  Array.from({ length: DECK_SIZE }, (_, i) => cardToString(makeCard((i >> 2) + 1, i & 3))).map((text) => [(text.charCodeAt(0) << 8) | text.charCodeAt(1), text]),
+);
 
 /** The card text of a packed move's two card bytes (`"9H"`), one string per card for the life of the process. */
 function cardText(first: number, second: number): string {

@@ -45,7 +45,7 @@ import {
   type Card,
 } from './cards.js';
 import { SolverError } from './errors.js';
-import type { Move } from './moves.js';
+import { PACKED_MOVE_BYTES, readPackedMove, type Move } from './moves.js';
 import {
   BUILD_RULES,
   EMPTY_COLUMN_RULES,
@@ -567,19 +567,42 @@ export function checkSolution(rules: Rules, start: Layout, moves: Move[]): Check
   const invalid = rulesProblem(rules) ?? layoutProblem(rules, start);
   if (invalid !== null) return { ok: false, moveIndex: -1, reason: invalid };
   if (!Array.isArray(moves)) return { ok: false, moveIndex: -1, reason: 'moves is not a list' };
+  return replay(rules, start, moves.length, (i) => moves[i]);
+}
+
+/**
+ * {@link checkSolution} of a solution packed by `packMoves`
+ * (client-sdk/core/moves.ts, 8 bytes a move): the same replay and the same
+ * checks, each move read in turn into one reused move object, so that no
+ * object is made a move (the pool's workers check every solution this way:
+ * their answers cross packed). Never throws.
+ * @returns as `checkSolution`; a length that is not a whole number of moves
+ *   is `ok: false` at `moveIndex` -1.
+ */
+export function checkPackedSolution(rules: Rules, start: Layout, packed: Uint8Array): CheckResult {
+  const invalid = rulesProblem(rules) ?? layoutProblem(rules, start);
+  if (invalid !== null) return { ok: false, moveIndex: -1, reason: invalid };
+  if (packed.length % PACKED_MOVE_BYTES !== 0) return { ok: false, moveIndex: -1, reason: `${packed.length} bytes are not a whole number of packed moves` };
+  const move: Move = { from: 'column', fromIndex: 0, to: 'column', toIndex: 0, count: 1, card: '', auto: false };
+  return replay(rules, start, packed.length / PACKED_MOVE_BYTES, (i) => readPackedMove(packed, i, move));
+}
+
+/** Replays moves 0..count-1 (`moveAt(i)`, read once each) from `start` under valid `rules` and a valid start: `checkSolution`'s loop. */
+function replay(rules: Rules, start: Layout, count: number, moveAt: (i: number) => Move): CheckResult {
   const layout = cloneLayout(start);
-  for (let i = 0; i < moves.length; i++) {
-    // the rules were validated above; each move gets every other check of moveFault
-    const reason = moveFaultUnderValidRules(rules, layout, moves[i], INDEX_PLACE_NAMES)?.reason ?? null;
+  for (let i = 0; i < count; i++) {
+    const move = moveAt(i);
+    // the rules were validated by the caller; each move gets every other check of moveFault
+    const reason = moveFaultUnderValidRules(rules, layout, move, INDEX_PLACE_NAMES)?.reason ?? null;
     if (reason !== null) return { ok: false, moveIndex: i, reason };
-    performMove(layout, moves[i]);
+    performMove(layout, move);
   }
   if (!isWon(layout)) {
     const inColumns = layout.columns.reduce((sum, col) => sum + col.length, 0);
     const inCells = layout.freeCells.filter((c) => c !== null).length;
     return {
       ok: false,
-      moveIndex: moves.length,
+      moveIndex: count,
       reason: `not won: ${inColumns + inCells} cards are not on the foundations (${inColumns} in columns, ${inCells} in free cells)`,
     };
   }

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseBoard } from '../../client-sdk/core/board.js';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine, requireCheckedPackedSolution, type PackedSolutionSink } from '../../client-sdk/core/engine.js';
+import { packMoves } from '../../client-sdk/core/moves.js';
 import { findPreset, type Deal, type Rules } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
@@ -141,6 +142,43 @@ describe('every preset of the FreeCell family gives checked solutions', () => {
   it('honours a mixed rule override (kings-only empty columns with the supermove formula)', () => {
     const rules: Rules = { ...rulesOf('freecell'), emptyColumn: 'kings' };
     for (let n = 1; n <= 20; n++) solveChecked({ rules, layout: generateDeal('freecell', 'ms', n).layout });
+  });
+});
+
+describe('a solution left packed (Engine.solve with a PackedSolutionSink, as the pool\'s workers solve)', () => {
+  it.each([
+    ['freecell', 'ms'],
+    ['bakers_game', 'ms'],
+    ['seahaven_towers', 'pysolfc'],
+    ['penguin', 'pysolfc'],
+  ] as const)('%s deals 1..12: the same verdicts, stats and moves as move objects, byte for byte', (game, numbering) => {
+    const rules = rulesOf(game);
+    const sink: PackedSolutionSink = { moves: undefined };
+    for (let n = 1; n <= 12; n++) {
+      const deal = { rules, layout: generateDeal(game, numbering, n).layout };
+      const objects = engine.solve(deal, LIMITS);
+      sink.moves = undefined;
+      const packed = engine.solve(deal, LIMITS, undefined, undefined, undefined, sink);
+      expect(packed.verdict).toBe(objects.verdict);
+      expect(packed.stats.statesStored).toBe(objects.stats.statesStored);
+      expect(packed.moves).toEqual([]);
+      if (objects.verdict === 'solved') {
+        expect(sink.moves, `deal ${n}`).toEqual(packMoves(objects.moves));
+        // checked again here, on bytes of its own (the sink's are the engine's to reuse)
+        requireCheckedPackedSolution(deal, sink.moves!.slice());
+      } else {
+        expect(sink.moves).toBeUndefined();
+      }
+    }
+  });
+
+  it('a packed solution with one move changed fails the check at that move', () => {
+    const deal = { rules: rulesOf('freecell'), layout: generateDeal('freecell', 'ms', 1).layout };
+    const sink: PackedSolutionSink = { moves: undefined };
+    engine.solve(deal, LIMITS, undefined, undefined, undefined, sink);
+    const bytes = sink.moves!.slice();
+    bytes[8 * 3 + 3] = (bytes[8 * 3 + 3] + 1) % 8; // move 4's target index
+    expect(() => requireCheckedPackedSolution(deal, bytes)).toThrow(/at move 4:/);
   });
 });
 

@@ -3,7 +3,8 @@ import { cards, layout, mv, rulesOf } from '../helpers/positions.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import type { Move } from '../../client-sdk/core/moves.js';
 import type { Layout, Rules } from '../../client-sdk/core/rules.js';
-import { applyMove, checkMove, checkSolution, isWon, moveFault, sequenceCapacity } from '../../client-sdk/core/verify.js';
+import { applyMove, checkMove, checkPackedSolution, checkSolution, isWon, moveFault, sequenceCapacity } from '../../client-sdk/core/verify.js';
+import { packMoves, readPackedMove } from '../../client-sdk/core/moves.js';
 
 // ---------------------------------------------------------------------------
 // Helpers: layouts from card text, moves from short place names.
@@ -333,6 +334,36 @@ describe('checkSolution', () => {
     const moves = [mv('c2', 'c0', 'TH'), mv('c0', 'h2', 'TH'), ...p1Win().filter((m) => m.card !== 'TH')];
     expect(checkSolution(FREECELL, p1(), moves).ok).toBe(true);
     expect(checkSolution(BAKERS, p1(), moves)).toEqual({ ok: false, moveIndex: 0, reason: 'TH cannot go on JC in column 0 (build suit)' });
+  });
+});
+
+describe('checkPackedSolution (a solution as packMoves bytes, as the pool\'s workers check)', () => {
+  it('gives the same answer as checkSolution: a win, the first illegal move, not won, a bad start', () => {
+    const swapped = p1Win();
+    [swapped[7], swapped[9]] = [swapped[9], swapped[7]];
+    const dup = p1();
+    dup.columns[0][0] = dup.columns[6][dup.columns[6].length - 1];
+    for (const [start, moves] of [[p1(), p1Win()], [p1(), swapped], [p1(), p1Win().slice(0, 15)], [p1(), []], [dup, p1Win()]] as const) {
+      expect(checkPackedSolution(FREECELL, start, packMoves([...moves]))).toEqual(checkSolution(FREECELL, start, [...moves]));
+    }
+    expect(checkPackedSolution(BAKERS, p1(), packMoves(p1Win()))).toEqual(checkSolution(BAKERS, p1(), p1Win()));
+  });
+
+  it('refuses bytes that are not whole moves, and a move byte that names no place', () => {
+    expect(checkPackedSolution(FREECELL, p1(), new Uint8Array(12))).toEqual({ ok: false, moveIndex: -1, reason: '12 bytes are not a whole number of packed moves' });
+    const bytes = packMoves(p1Win());
+    bytes[8 * 2] = 7; // move 3's source kind: no such kind
+    const result = checkPackedSolution(FREECELL, p1(), bytes);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.moveIndex).toBe(2);
+  });
+
+  it('readPackedMove reads each move as unpackMoves does, into the object it is given', () => {
+    const moves = p1Win();
+    const bytes = packMoves(moves);
+    const into: Move = { from: 'cell', fromIndex: 9, to: 'cell', toIndex: 9, count: 9, card: '', auto: true };
+    moves.forEach((move, i) => expect(readPackedMove(bytes, i, into)).toEqual(move));
+    expect(() => readPackedMove(bytes, moves.length, into)).toThrow(RangeError);
   });
 });
 

@@ -15,7 +15,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type CertificateInput } from './certificate.js';
-import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type GuidedBeam, type ProgressOptions } from '../engine.js';
+import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type GuidedBeam, type PackedSolutionSink, type ProgressOptions } from '../engine.js';
 import { shardsForMemory, solveLayeredSharded } from '../sharded-layers.js';
 import { SolverError } from '../errors.js';
 import { FINGERPRINT_ALGORITHM, KEY_BYTES, reductionsFor, withProofSummary, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
@@ -140,6 +140,14 @@ export interface SolveWithProofOptions {
      */
     v1MaxPositions?: number;
   };
+  /**
+   * Where the full search leaves its solution packed (`Engine.solve`'s
+   * `packed`, client-sdk/core/engine.ts `PackedSolutionSink`): a `solved`
+   * answer of the full search then has `moves` empty and its checked moves
+   * in the sink. A solution of another pass (guided, layered) still comes as
+   * move objects; so a caller reads the sink first and `moves` otherwise.
+   */
+  packedSolution?: PackedSolutionSink;
 }
 
 /** Least time left, ms, for which the pooled pass starts one more pooling. */
@@ -156,7 +164,7 @@ export const POOLED_PASS_MIN_MS = 200;
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
   const started = performance.now();
   options.onSearch?.(limits.layered === true ? 'layered_pass' : 'full_search');
-  const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
+  const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress, options.packedSolution);
   // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from: its proof, if any, was streamed
   if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
   // the answer if nothing decides: the last search that ran, which says the budget that stopped it
