@@ -228,6 +228,9 @@ function bytesOk(values: readonly (number | null)[], nullable: boolean): boolean
  * fields; a value that is not a byte; more than 254 columns or distinct
  * rules): the caller then sends the objects as they are.
  * @param many answer as a task of several deals (`SolverPool.solveMany`).
+ *   The bytes of such a run are then in shared memory: each of its shares
+ *   (one a worker) reads them there, where a plain buffer would be cloned
+ *   into every share's task.
  */
 export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | undefined {
   const rules: string[] = [];
@@ -263,7 +266,7 @@ export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | 
     size += 3 + columns.length + freeCells.length + 4;
     for (const column of columns) size += column.length;
   }
-  const bytes = new Uint8Array(size);
+  const bytes = new Uint8Array(many ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
   let o = 0;
   for (const deal of deals) {
     const { columns, freeCells, foundations } = deal.layout;

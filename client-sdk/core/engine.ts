@@ -771,15 +771,17 @@ export class Engine {
       for (let s = 0; s < 4; s++) input[at.pools + s] = this.pools[s];
     }
     for (let s = 0; s < 4; s++) input[at.foundations + s] = layout.foundations[s];
-    layout.freeCells.forEach((card, i) => {
+    // plain loops: a closure a column would be garbage of every solve
+    const { freeCells, columns } = layout;
+    for (let i = 0; i < freeCells.length; i++) {
+      const card = freeCells[i];
       input[at.freeCells + i] = card === null ? 0 : toEngineCard(card, base);
-    });
-    layout.columns.forEach((column, c) => {
+    }
+    for (let c = 0; c < columns.length; c++) {
+      const column = columns[c];
       input[at.lengths + c] = column.length;
-      column.forEach((card, i) => {
-        input[at.cards + c * at.columnStride + i] = toEngineCard(card, base);
-      });
-    });
+      for (let i = 0; i < column.length; i++) input[at.cards + c * at.columnStride + i] = toEngineCard(column[i], base);
+    }
   }
 
   /** Bytes reused by `readSolutionPacked` (grown as needed). */
