@@ -8,6 +8,8 @@
  * compare: what pool-scaling's pool gets below this figure is the pool's
  * own cost (docs/engine.md, "Pool scaling", session 17). Prints numbers;
  * not a test. Runs the compiled code (`npx tsc -p tsconfig.build.json` first).
+ * The single engine's side is pinned to each vCPU in turn, as in
+ * pool-scaling.ts (bench/single-on-each-cpu.ts; `--no-pin` to leave it).
  *
  *   npx tsx bench/pool-ceiling.ts [--to 32000] [--chunk 8000] [--threads 2]
  */
@@ -20,6 +22,7 @@ import { resolveDeal } from '../client-sdk/api/request.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { exitOnUsageError, positiveInt } from '../server/cli/usage.js';
 import { packDeals } from '../server/worker-protocol.js';
+import { singleEngineSide } from './single-on-each-cpu.js';
 
 const opts = new Command()
   .name('pool-ceiling')
@@ -28,9 +31,11 @@ const opts = new Command()
   .option('--chunk <n>', 'deals a chunk', positiveInt, 8000)
   .option('--threads <n>', 'worker threads', positiveInt, 2)
   .option('--warmup <n>', 'deals after the set solved by both sides first, untimed', positiveInt, 4000)
+  .option('--no-pin', 'leave the single engine\'s thread to the scheduler (default: each chunk\'s single side in equal parts on each vCPU)')
   .exitOverride(exitOnUsageError)
   .parse()
-  .opts<{ to: number; chunk: number; threads: number; warmup: number }>();
+  .opts<{ to: number; chunk: number; threads: number; warmup: number; pin: boolean }>();
+const single = singleEngineSide(opts.pin);
 
 const total = opts.to + opts.warmup;
 const deals = Array.from({ length: total }, (_, i) => resolveDeal({ game: 'freecell', numbering: 'ms', deal: i + 1 }));
@@ -87,9 +92,11 @@ try {
     for (const side of k % 2 === 0 ? ['single', 'workers'] : ['workers', 'single']) {
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      if (side === 'single') for (let i = from; i < end; i++) engine.solve(deals[i], limits);
-      else await onWorkers(from, end);
-      wall[side] = performance.now() - t0;
+      if (side === 'single') wall[side] = single.run(end - from, (i) => engine.solve(deals[from + i], limits), k);
+      else {
+        await onWorkers(from, end);
+        wall[side] = performance.now() - t0;
+      }
       const cpu = process.cpuUsage(cpu0);
       if (side === 'single') singleCpu += (cpu.user + cpu.system) / 1000;
       else workersCpu += (cpu.user + cpu.system) / 1000;
@@ -99,7 +106,7 @@ try {
     console.log(`chunk ${k + 1} (deals ${from + 1}..${end}): single ${wall.single.toFixed(0)} ms, ${opts.threads} workers ${wall.workers.toFixed(0)} ms, ${(wall.single / wall.workers).toFixed(2)}×`);
   }
   console.log(
-    `\nsingle engine: ${(opts.to / (singleWall / 1000)).toFixed(0)} deals/s, ${(singleCpu / opts.to).toFixed(3)} CPU ms a deal\n` +
+    `\nsingle engine: ${(opts.to / (singleWall / 1000)).toFixed(0)} deals/s, ${(singleCpu / opts.to).toFixed(3)} CPU ms a deal${single.pinned ? `; by vCPU ${single.rates()}` : ''}\n` +
       `${opts.threads} bare workers: ${(opts.to / (workersWall / 1000)).toFixed(0)} deals/s, ${(workersCpu / opts.to).toFixed(3)} CPU ms a deal, ${(workersCpu / workersWall).toFixed(2)} cores busy\n` +
       `ceiling (single wall / workers wall): ${(singleWall / workersWall).toFixed(2)}×`,
   );

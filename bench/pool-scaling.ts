@@ -24,6 +24,11 @@
  * Both sides get `--warmup` other deals first (the deals after the set),
  * untimed, so the JIT of every isolate is warm. CPU: the process's, and by
  * thread from /proc (Linux, 10 ms ticks) for the pool's chunks.
+ *
+ * The single engine's side of each chunk is solved in equal parts on each
+ * vCPU in turn (bench/single-on-each-cpu.ts; `--no-pin` leaves it to the
+ * scheduler): one vCPU here can run far slower than the other for minutes,
+ * and the pool runs on both.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -35,6 +40,7 @@ import type { Deal } from '../client-sdk/core/rules.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { createPool } from '../server/pool.js';
 import { exitOnUsageError, positiveInt } from '../server/cli/usage.js';
+import { singleEngineSide } from './single-on-each-cpu.js';
 
 const opts = new Command()
   .name('pool-scaling')
@@ -48,9 +54,10 @@ const opts = new Command()
   .option('--worker <file>', 'the pool\'s worker file', 'dist/server/worker.js')
   .option('--in-flight <n>', 'pool calls in flight at once (default threads, as the batch scheduler; more stands for a server under load: the queue limit is raised to fit)', positiveInt)
   .option('--warmup <n>', 'deals after the set solved by both sides first, untimed', positiveInt, 4000)
+  .option('--no-pin', 'leave the single engine\'s thread to the scheduler (default: each chunk\'s single side in equal parts on each vCPU, pinned with taskset)')
   .exitOverride(exitOnUsageError)
   .parse()
-  .opts<{ game: string; from: number; to: number; chunk: number; perTask: number; threads: number; worker: string; warmup: number; inFlight?: number }>();
+  .opts<{ game: string; from: number; to: number; chunk: number; perTask: number; threads: number; worker: string; warmup: number; inFlight?: number; pin: boolean }>();
 const inFlight = opts.inFlight ?? opts.threads;
 
 const preset = requirePreset(opts.game);
@@ -76,6 +83,8 @@ function threadCpuMs(): Map<string, number> {
     return new Map();
   }
 }
+
+const single = singleEngineSide(opts.pin);
 
 const module = await loadEngineModule();
 const engine = Engine.instantiate(module);
@@ -109,9 +118,10 @@ try {
       const before = threadCpuMs();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      if (which === 'single') for (const deal of chunk) engine.solve(deal, limits);
+      let singleWallMs = 0;
+      if (which === 'single') singleWallMs = single.run(chunk.length, (i) => engine.solve(chunk[i], limits), k);
       else await throughPool(chunk);
-      const wallMs = performance.now() - t0;
+      const wallMs = which === 'single' ? singleWallMs : performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       const cpuMs = (cpu.user + cpu.system) / 1000;
       if (which === 'single') {
@@ -138,8 +148,9 @@ try {
   const perDeal = (ms: number) => (ms / n).toFixed(3);
   const sorted = [...ratios].sort((a, b) => a - b);
   console.log(
-    `\n${preset.id} ${opts.from}..${opts.to}, chunks of ${opts.chunk}, pool of ${opts.threads} at ${opts.perTask} a task, ${inFlight} in flight (${opts.worker}), load ${loadavg()[0].toFixed(1)} at the end\n` +
-      `single engine: ${(n / (side.single.wallMs / 1000)).toFixed(0)} deals/s, ${perDeal(side.single.cpuMs)} CPU ms a deal (main ${perDeal(side.single.main)}, other ${perDeal(side.single.other)})\n` +
+    `\n${preset.id} ${opts.from}..${opts.to}, chunks of ${opts.chunk}, pool of ${opts.threads} at ${opts.perTask} a task, ${inFlight} in flight (${opts.worker}), single engine ${single.pinned ? 'on each vCPU in turn' : 'unpinned'}, load ${loadavg()[0].toFixed(1)} at the end\n` +
+      `single engine: ${(n / (side.single.wallMs / 1000)).toFixed(0)} deals/s, ${perDeal(side.single.cpuMs)} CPU ms a deal (main ${perDeal(side.single.main)}, other ${perDeal(side.single.other)})` +
+      (single.pinned ? `; by vCPU ${single.rates()}\n` : '\n') +
       `pool:          ${(n / (side.pool.wallMs / 1000)).toFixed(0)} deals/s, ${perDeal(side.pool.cpuMs)} CPU ms a deal (main ${perDeal(side.pool.main)}, workers ${perDeal(side.pool.workers)}, other ${perDeal(side.pool.other)})\n` +
       `scaling (single wall / pool wall, all chunks): ${(side.single.wallMs / side.pool.wallMs).toFixed(2)}×; per chunk ${sorted[0].toFixed(2)}-${sorted[sorted.length - 1].toFixed(2)}, median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}×`,
   );

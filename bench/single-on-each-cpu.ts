@@ -1,0 +1,75 @@
+/**
+ * The single engine's side of the scaling benches (pool-scaling.ts,
+ * pool-ceiling.ts): a chunk of deals solved on the main thread in equal
+ * parts on each vCPU in turn, the thread pinned with `taskset` (Linux,
+ * util-linux). On this kind of VM one vCPU can run 5-30 % slower than the
+ * other for minutes (a neighbour on its host core); a single engine left to
+ * the scheduler sat on either and moved the scaling by as much, while the
+ * pool runs on both. Pinned in turn, the baseline is one engine on an
+ * average vCPU (docs/engine.md "Pool scaling", session 19). Only the main
+ * thread is pinned (its thread id is the process id): the workers and V8's
+ * own threads keep their affinity. Bench code; not a test.
+ */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+
+/** Pins this process's main thread to `cpus` (taskset's list form: "0", "0-1"); false where taskset fails or is absent. */
+function pinMainThread(cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the single engine's side of a chunk; see `singleEngineSide`. */
+export interface SingleEngineSide {
+  /** True when the main thread is pinned in turn (asked for, more than one vCPU, and taskset works). */
+  readonly pinned: boolean;
+  /**
+   * Calls `solveAt(i)` for i = 0..count-1 on the main thread, in equal parts
+   * on each vCPU in turn from vCPU `first` (mod the count) when `pinned`,
+   * and returns the wall ms of the solving alone (pinning untimed).
+   */
+  run(count: number, solveAt: (i: number) => void, first: number): number;
+  /** Each vCPU's rate so far, e.g. "0: 5500, 1: 4100 deals/s" ('' unpinned). */
+  rates(): string;
+}
+
+/**
+ * The single engine's side, pinned in turn when `pin` (and possible), else
+ * left to the scheduler.
+ */
+export function singleEngineSide(pin: boolean): SingleEngineSide {
+  const cpus = availableParallelism();
+  const all = `0-${cpus - 1}`;
+  const pinned = pin && cpus > 1 && pinMainThread(all);
+  const byCpu = Array.from({ length: cpus }, () => ({ wallMs: 0, deals: 0 }));
+  return {
+    pinned,
+    run(count, solveAt, first) {
+      if (!pinned) {
+        const t0 = performance.now();
+        for (let i = 0; i < count; i++) solveAt(i);
+        return performance.now() - t0;
+      }
+      let wallMs = 0;
+      for (let part = 0; part < cpus; part++) {
+        const cpu = (first + part) % cpus;
+        const from = Math.floor((part * count) / cpus);
+        const to = Math.floor(((part + 1) * count) / cpus);
+        pinMainThread(String(cpu));
+        const t0 = performance.now();
+        for (let i = from; i < to; i++) solveAt(i);
+        const ms = performance.now() - t0;
+        wallMs += ms;
+        byCpu[cpu].wallMs += ms;
+        byCpu[cpu].deals += to - from;
+      }
+      pinMainThread(all);
+      return wallMs;
+    },
+    rates: () => (pinned ? `${byCpu.map((c, i) => `${i}: ${(c.deals / (c.wallMs / 1000)).toFixed(0)}`).join(', ')} deals/s` : ''),
+  };
+}
