@@ -7,11 +7,26 @@
  * the scheduler sat on either and moved the scaling by as much, while the
  * pool runs on both. Pinned in turn, the baseline is one engine on an
  * average vCPU (docs/engine.md "Pool scaling", session 19). Only the main
- * thread is pinned (its thread id is the process id): the workers and V8's
- * own threads keep their affinity. Bench code; not a test.
+ * thread is pinned (its thread id is the process id): the pool's workers
+ * and V8's threads, started before the first chunk, keep their affinity (a
+ * thread started while the main thread is pinned would inherit its one
+ * vCPU; the pool is idle then). Bench code; not a test.
  */
 import { execFileSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+
+/** The vCPUs this process may run on (`Cpus_allowed_list` of /proc/self/status, e.g. "0-1" or "2,5-6"), by number; [] where it cannot be read. */
+function allowedCpus(): number[] {
+  try {
+    const list = /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '';
+    return list.split(',').flatMap((range) => {
+      const [from, to = from] = range.split('-').map(Number);
+      return Number.isInteger(from) && Number.isInteger(to) ? Array.from({ length: to - from + 1 }, (_, i) => from + i) : [];
+    });
+  } catch {
+    return [];
+  }
+}
 
 /** Pins this process's main thread to `cpus` (taskset's list form: "0", "0-1"); false where taskset fails or is absent. */
 function pinMainThread(cpus: string): boolean {
@@ -29,7 +44,7 @@ export interface SingleEngineSide {
   readonly pinned: boolean;
   /**
    * Calls `solveAt(i)` for i = 0..count-1 on the main thread, in equal parts
-   * on each vCPU in turn from vCPU `first` (mod the count) when `pinned`,
+   * on each allowed vCPU in turn from the `first`-th (mod their count) when `pinned`,
    * and returns the wall ms of the solving alone (pinning untimed).
    */
   run(count: number, solveAt: (i: number) => void, first: number): number;
@@ -42,8 +57,9 @@ export interface SingleEngineSide {
  * left to the scheduler.
  */
 export function singleEngineSide(pin: boolean): SingleEngineSide {
-  const cpus = availableParallelism();
-  const all = `0-${cpus - 1}`;
+  const ids = allowedCpus();
+  const cpus = ids.length;
+  const all = ids.join(',');
   const pinned = pin && cpus > 1 && pinMainThread(all);
   const byCpu = Array.from({ length: cpus }, () => ({ wallMs: 0, deals: 0 }));
   return {
@@ -59,7 +75,7 @@ export function singleEngineSide(pin: boolean): SingleEngineSide {
         const cpu = (first + part) % cpus;
         const from = Math.floor((part * count) / cpus);
         const to = Math.floor(((part + 1) * count) / cpus);
-        pinMainThread(String(cpu));
+        pinMainThread(String(ids[cpu]));
         const t0 = performance.now();
         for (let i = from; i < to; i++) solveAt(i);
         const ms = performance.now() - t0;
@@ -70,6 +86,6 @@ export function singleEngineSide(pin: boolean): SingleEngineSide {
       pinMainThread(all);
       return wallMs;
     },
-    rates: () => (pinned ? `${byCpu.map((c, i) => `${i}: ${(c.deals / (c.wallMs / 1000)).toFixed(0)}`).join(', ')} deals/s` : ''),
+    rates: () => (pinned ? `${byCpu.map((c, i) => `${ids[i]}: ${(c.deals / (c.wallMs / 1000)).toFixed(0)}`).join(', ')} deals/s` : ''),
   };
 }

@@ -82,6 +82,9 @@ export function requireCheckedPackedSolution(deal: Deal, packed: Uint8Array, who
  * bytes are a view of a buffer the engine reuses: read or copy them before
  * its next solve. For a caller that stores or sends the moves as bytes (the
  * pool's workers, whose answers cross packed): no object is made a move.
+ * Such an outcome cannot be handed to `Engine.shorten`, which starts from
+ * the outcome's moves: solve without a sink when the solution is to be
+ * shortened (server/worker.ts does).
  */
 export interface PackedSolutionSink {
   moves: Uint8Array | undefined;

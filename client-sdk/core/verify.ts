@@ -582,6 +582,7 @@ export function checkSolution(rules: Rules, start: Layout, moves: Move[]): Check
 export function checkPackedSolution(rules: Rules, start: Layout, packed: Uint8Array): CheckResult {
   const invalid = rulesProblem(rules) ?? layoutProblem(rules, start);
   if (invalid !== null) return { ok: false, moveIndex: -1, reason: invalid };
+  if (!(packed instanceof Uint8Array)) return { ok: false, moveIndex: -1, reason: 'moves is not a byte array' };
   if (packed.length % PACKED_MOVE_BYTES !== 0) return { ok: false, moveIndex: -1, reason: `${packed.length} bytes are not a whole number of packed moves` };
   const move: Move = { from: 'column', fromIndex: 0, to: 'column', toIndex: 0, count: 1, card: '', auto: false };
   return replay(rules, start, packed.length / PACKED_MOVE_BYTES, (i) => readPackedMove(packed, i, move));

@@ -172,6 +172,30 @@ describe('a solution left packed (Engine.solve with a PackedSolutionSink, as the
     }
   });
 
+  it('Engine.solve refuses an engine output the checker rejects, packed or as move objects (the output read back with one move changed)', () => {
+    const deal = { rules: rulesOf('freecell'), layout: generateDeal('freecell', 'ms', 1).layout };
+    const proto = Engine.prototype as unknown as { readSolutionPacked(base: number): Uint8Array; readSolution(base: number): { toIndex: number }[] };
+    const { readSolutionPacked, readSolution } = proto;
+    try {
+      proto.readSolutionPacked = function (this: unknown, base: number) {
+        const bytes = readSolutionPacked.call(this, base);
+        bytes[8 * 3 + 3] = (bytes[8 * 3 + 3] + 1) % 8; // move 4's target index
+        return bytes;
+      };
+      proto.readSolution = function (this: unknown, base: number) {
+        const moves = readSolution.call(this, base);
+        moves[3].toIndex = (moves[3].toIndex + 1) % 8;
+        return moves;
+      };
+      expect(() => engine.solve(deal, LIMITS, undefined, undefined, undefined, { moves: undefined })).toThrow(/failed the independent check at move 4:/);
+      expect(() => engine.solve(deal, LIMITS)).toThrow(/failed the independent check at move 4:/);
+    } finally {
+      proto.readSolutionPacked = readSolutionPacked;
+      proto.readSolution = readSolution;
+    }
+    expect(engine.solve(deal, LIMITS).verdict).toBe('solved');
+  });
+
   it('a packed solution with one move changed fails the check at that move', () => {
     const deal = { rules: rulesOf('freecell'), layout: generateDeal('freecell', 'ms', 1).layout };
     const sink: PackedSolutionSink = { moves: undefined };

@@ -353,9 +353,8 @@ describe('checkPackedSolution (a solution as packMoves bytes, as the pool\'s wor
     expect(checkPackedSolution(FREECELL, p1(), new Uint8Array(12))).toEqual({ ok: false, moveIndex: -1, reason: '12 bytes are not a whole number of packed moves' });
     const bytes = packMoves(p1Win());
     bytes[8 * 2] = 7; // move 3's source kind: no such kind
-    const result = checkPackedSolution(FREECELL, p1(), bytes);
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.moveIndex).toBe(2);
+    expect(checkPackedSolution(FREECELL, p1(), bytes)).toEqual({ ok: false, moveIndex: 2, reason: 'unknown source undefined' });
+    expect(checkPackedSolution(FREECELL, p1(), undefined as unknown as Uint8Array)).toEqual({ ok: false, moveIndex: -1, reason: 'moves is not a byte array' });
   });
 
   it('readPackedMove reads each move as unpackMoves does, into the object it is given', () => {
