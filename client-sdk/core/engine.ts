@@ -15,7 +15,7 @@ import { BUILD_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES, type Deal, type R
 import { MOVE_SOURCES, MOVE_TARGETS, PACKED_MOVE_BYTES, type Move } from './moves.js';
 import { SolverError } from './errors.js';
 import { elapsedMsSince, UNKNOWN_REASONS, type SolveLimits, type SolveOutcome, type UnknownReason } from './solve-types.js';
-import { checkPackedSolution, checkSolution } from './verify.js';
+import { checkPackedSolution, checkSolution, type CheckResult } from './verify.js';
 import { shortenSolution, type ShortenOptions } from './shorten.js';
 import { poolingApplies, poolRepresentatives, type SuitPools } from './pools.js';
 
@@ -60,8 +60,7 @@ interface EngineInterface {
  * @throws SolverError `solution_check_failed` naming the first move the checker rejected (1-based) and why.
  */
 export function requireCheckedSolution(deal: Deal, moves: Move[], whose = 'the solution'): void {
-  const check = checkSolution(deal.rules, deal.layout, moves);
-  if (!check.ok) throw new SolverError('solution_check_failed', `${whose} failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
+  requirePassed(checkSolution(deal.rules, deal.layout, moves), whose);
 }
 
 /**
@@ -70,7 +69,11 @@ export function requireCheckedSolution(deal: Deal, moves: Move[], whose = 'the s
  * @throws SolverError `solution_check_failed` as `requireCheckedSolution`.
  */
 export function requireCheckedPackedSolution(deal: Deal, packed: Uint8Array, whose = 'the solution'): void {
-  const check = checkPackedSolution(deal.rules, deal.layout, packed);
+  requirePassed(checkPackedSolution(deal.rules, deal.layout, packed), whose);
+}
+
+/** Throws SolverError `solution_check_failed` for a refused `check`, naming its first bad move (1-based) and why. */
+function requirePassed(check: CheckResult, whose: string): void {
   if (!check.ok) throw new SolverError('solution_check_failed', `${whose} failed the independent check at move ${check.moveIndex + 1}: ${check.reason}`);
 }
 

@@ -125,16 +125,7 @@ function cardText(first: number, second: number): string {
 /** The inverse of {@link packMoves}; trailing bytes short of a whole move are ignored. */
 export function unpackMoves(bytes: Uint8Array): Move[] {
   const moves: Move[] = [];
-  for (let o = 0; o + PACKED_MOVE_BYTES <= bytes.length; o += PACKED_MOVE_BYTES) {
-    moves.push({
-      from: MOVE_SOURCES[bytes[o]],
-      fromIndex: bytes[o + 1],
-      to: MOVE_TARGETS[bytes[o + 2]],
-      toIndex: bytes[o + 3],
-      count: bytes[o + 4],
-      card: cardText(bytes[o + 6], bytes[o + 7]),
-      auto: bytes[o + 5] === 1,
-    });
-  }
+  const count = Math.floor(bytes.length / PACKED_MOVE_BYTES);
+  for (let i = 0; i < count; i++) moves.push(readPackedMove(bytes, i, { from: 'column', fromIndex: 0, to: 'column', toIndex: 0, count: 0, card: '', auto: false }));
   return moves;
 }
