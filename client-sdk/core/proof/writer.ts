@@ -18,7 +18,8 @@ import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type 
 import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type GuidedBeam, type PackedSolutionSink, type ProgressOptions } from '../engine.js';
 import { shardsForMemory, solveLayeredSharded } from '../sharded-layers.js';
 import { SolverError } from '../errors.js';
-import { FINGERPRINT_ALGORITHM, KEY_BYTES, reductionsFor, withProofSummary, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
+import { FINGERPRINT_ALGORITHM, KEY_BYTES, reductionsFor, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
+import { withProofSummary } from './summary.js';
 import { LAYERED_CERTIFICATE_VERSION } from './layered-format.js';
 import { LayeredCertificateWriter } from './layered-writer.js';
 import type { Deal } from '../rules.js';
