@@ -26,6 +26,7 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { expectCheckedAnswer } from '../helpers/answers.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { createApp, type AppDeps } from '../../server/app.js';
+import type { BatchBackend } from '../../server/batches/backend.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
 import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 import { ROOT } from '../helpers/paths.js';
@@ -370,9 +371,25 @@ describe('errors outside the request', () => {
     const get = await app.request('/v1/solve');
     expect(get.headers.get('allow')).toBe('POST');
     await expectError(get, 405, 'method_not_allowed');
-    const put = await app.request('/v1/batches/abc', { method: 'PUT' });
+    // the batch paths are known only to an app with batch routes
+    await expectError(await app.request('/v1/batches/abc', { method: 'PUT' }), 404, 'not_found');
+    const withBatches = fakeApp({ batches: {} as BatchBackend }).app; // no request below reaches the backend
+    const put = await withBatches.request('/v1/batches/abc', { method: 'PUT' });
     expect(put.headers.get('allow')).toBe('GET, DELETE');
     await expectError(put, 405, 'method_not_allowed');
+  });
+
+  it('every documented /v1 path answers another method with 405 and the methods the document lists', async () => {
+    const { app } = fakeApp({ batches: {} as BatchBackend });
+    const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const paths = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v1/'));
+    expect(paths.length).toBeGreaterThanOrEqual(9);
+    for (const [path, operations] of paths) {
+      const res = await app.request(path.replace(/\{[^}]+\}/g, 'x'), { method: 'PATCH' });
+      const documented = Object.keys(operations).map((m) => m.toUpperCase()).sort();
+      expect(res.headers.get('allow')?.split(', ').sort(), path).toEqual(documented);
+      await expectError(res, 405, 'method_not_allowed');
+    }
   });
 
   it('an unexpected error → 500 internal_error without details', async () => {

@@ -59,10 +59,10 @@ function fixtureDeal(mode: 'wait' | 'stubborn' | 'solve' | 'exit' | 'oom' | 'thr
 const threadOf = (o: SolveOutcome) => (o as SolveOutcome & { threadId: number }).threadId;
 
 describe('worker file resolution', () => {
-  it('runs worker.ts under tsx from source, with no inherited execArgv for .js', () => {
-    expect(defaultWorkerFile()).toMatch(/server[/\\]worker\.ts$/);
-    expect(workerExecArgv('/x/worker.ts')).toEqual(['--import', expect.stringMatching(/^file:.*tsx/)]);
-    expect(workerExecArgv('/x/dist/server/worker.js')).toEqual([]);
+  it('runs pool-worker.ts under tsx from source, with no inherited execArgv for .js', () => {
+    expect(defaultWorkerFile()).toMatch(/server[/\\]pool-worker\.ts$/);
+    expect(workerExecArgv('/x/pool-worker.ts')).toEqual(['--import', expect.stringMatching(/^file:.*tsx/)]);
+    expect(workerExecArgv('/x/dist/server/pool-worker.js')).toEqual([]);
   });
 });
 
