@@ -9,12 +9,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort, lostItsPort } from './server-process.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { ROOT } from './paths.js';
 
 /** The test Redis server's URL. */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6399';
