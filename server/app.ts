@@ -347,7 +347,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     // With a Content-Length (and no Transfer-Encoding) the header decides, as in
     // hono's bodyLimit, but without touching `c.req.raw.body`: that would turn
     // the body into a web stream and cost @hono/node-server its direct read
-    // (~10% of the main thread per solve, measured with bench/http.ts). Other
+    // (main-thread time on every solve: bench/http.ts shows it). Other
     // bodies are counted as they stream in, by hono's bodyLimit.
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();

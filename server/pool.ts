@@ -854,7 +854,7 @@ export class SolverPool {
    * nothing else waits joins it with a share of its own (`#nextWaiting`), so
    * the run's deals spread over the workers one deal at a time and no
    * worker idles while one has deals left: one hand-off a share, not one a
-   * deal or a fixed slice (docs/engine.md, "Pool scaling", session 17). A
+   * deal or a fixed slice. A
    * share stops claiming when other tasks wait for a worker
    * (`SolveTask.yieldTo`), so a single solve waits for one deal, not for
    * the run; the rest of the run then queues again behind it.

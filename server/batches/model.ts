@@ -17,12 +17,11 @@ import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/
 
 /**
  * Default worker time of one pool task of several deals of a batch, ms (the
- * embedded scheduler's and the `redis` workers' `chunkMs`): about 500 MS
- * FreeCell deals, so the pool's cost a task is paid once for them (256
- * deals cost the main thread 0.008 ms a deal, 512 or more 0.005-0.006:
- * docs/engine.md, "Pool scaling", session 17), while a single solve still
- * waits for one deal only (the pool's shared runs give their workers up:
- * server/pool.ts).
+ * embedded scheduler's and the `redis` workers' `chunkMs`): some hundreds of
+ * MS FreeCell deals, so the pool's cost of a task (the hand-off to a worker,
+ * the answers' way back) is paid once for many quick deals, while a single
+ * solve still waits for one deal only (the pool's shared runs give their
+ * workers up: server/pool.ts).
  */
 export const DEFAULT_CHUNK_MS = 100;
 

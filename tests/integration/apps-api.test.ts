@@ -117,7 +117,7 @@ describe('POST /v1/review', () => {
 });
 
 describe('GET /v1/deals?winnable=true', () => {
-  // 200 deals (was 1,000, the count's cap: 1,001 is refused below) go through every path of
+  // 200 deals (the count's cap is 1,000: 1,001 is refused below) go through every path of
   // winnableDeals: two deciders at once, solved deals offered with their solutions, unsolvable and
   // unknown (max_states) ones skipped, the draw stopped at `count`; the engine's verdicts over
   // whole deal ranges are checked against the reference in tests/unit/castle.test.ts.

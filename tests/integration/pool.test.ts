@@ -567,8 +567,7 @@ describe.skipIf(!engineBuilt())('memory given back (real worker): RECYCLE_MEMORY
     const peak = rssMb();
     // The worker's engine filled its cap (the arena it reports, 157 MiB of the 160, is what
     // recycling frees). Not peak - idle: RSS also moves with memory the other tests' closed
-    // pools and the main thread's heap give back meanwhile; one CI run saw 95 MB of RSS
-    // difference for it.
+    // pools and the main thread's heap give back meanwhile, by as much as the cap itself.
     expect(outcome.stats.memoryBytes / 2 ** 20).toBeGreaterThan(100);
     expect((await queued).verdict).toBe('solved');
     expect(recycled).toHaveLength(1);
@@ -596,9 +595,9 @@ describe.skipIf(!engineBuilt())('memory given back (real worker): RECYCLE_MEMORY
     const held = rssMb();
     await keep.close();
     await until('RSS down by 100 MB once the pool closed', () => held - rssMb() > 100, { intervalMs: 50, detail: () => `RSS ${rssMb().toFixed(0)} MB, ${held.toFixed(0)} MB before the pool closed` });
-    // 240 s: the compact Castle layout (docs/engine.md) stores 2.3 times the
-    // positions in the same 160 MiB, so each capped solve takes that much longer
-    // (69 s for the whole test at a load of 7 on 2 cores, 27 s alone)
+    // 240 s: the compact Castle layout (docs/engine.md) stores several times the
+    // positions of a full record in the same 160 MiB, so each of the two capped
+    // solves runs that much longer, and longer still on a busy machine
   }, 240_000);
 
   it('refuses a recycle threshold that is not a whole number of bytes', () => {
