@@ -13,7 +13,7 @@
  *   npx tsx bench/pool-scaling.ts --per-task 1 --in-flight 32       # one deal a task (as POST /v1/solve under load: grouped)
  *   npx tsx bench/pool-scaling.ts --game seahaven_towers --to 1000 --chunk 100
  *
- * The pool runs `--worker` (default dist/server/worker.js, as production
+ * The pool runs `--worker` (default dist/server/pool-worker.js, as production
  * runs it: `npx tsc -p tsconfig.build.json` first), `threads` calls in
  * flight (`--in-flight n` for more, as on a server under load), `--per-task`
  * deals a call through `pool.solveManyPacked` (a shared run, moves left as
@@ -51,7 +51,7 @@ const opts = new Command()
   .option('--chunk <n>', 'deals a chunk (each chunk: single, then pool, or the other way round)', positiveInt, 8000)
   .option('--per-task <n>', 'deals a pool call (1: pool.solve, as POST /v1/solve; more: pool.solveManyPacked, a shared run, as batches)', positiveInt, 512)
   .option('--threads <n>', 'pool workers', positiveInt, 2)
-  .option('--worker <file>', 'the pool\'s worker file', 'dist/server/worker.js')
+  .option('--worker <file>', 'the pool\'s worker file', 'dist/server/pool-worker.js')
   .option('--in-flight <n>', 'pool calls in flight at once (default threads, as the batch scheduler; more stands for a server under load: the queue limit is raised to fit)', positiveInt)
   .option('--warmup <n>', 'deals after the set solved by both sides first, untimed', positiveInt, 4000)
   .option('--no-pin', 'leave the single engine\'s thread to the scheduler (default: each chunk\'s single side in equal parts on each vCPU, pinned with taskset)')

@@ -1,6 +1,6 @@
 /**
  * A solver worker that profiles itself (bench/pool-profile.ts): the real
- * worker (server/worker.ts) run under a V8 CPU profile started through an
+ * worker (server/pool-worker.ts) run under a V8 CPU profile started through an
  * inspector Session in this thread. A task whose deal carries `profileOut`
  * (a file path) stops the profile, writes it there (`.cpuprofile`, Chrome's
  * format) and answers `unknown`/`cancelled`. Piscina ends its threads without
@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import solveTask, { type MovedResult } from '../server/worker.js';
+import solveTask, { type MovedResult } from '../server/pool-worker.js';
 import { answerFor, cancelledOutcome, type SolveTask, type SolveTaskResult } from '../server/worker-protocol.js';
 
 const session = new Session();

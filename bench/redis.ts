@@ -6,7 +6,7 @@
  *
  * 1. Throughput with the real engine (`--runs`): each run is a fresh real
  *    server on loopback and, for `redis:NxT`, N worker processes of T
- *    threads (`server/worker-main.ts`); `POST /v1/batches` with the deals,
+ *    threads (`server/batch-worker-main.ts`); `POST /v1/batches` with the deals,
  *    deals/s = deals / (finishedAt - createdAt) of the batch. `embedded:T`
  *    is the default backend (SQLite, THREADS=T) for comparison. For the redis
  *    runs, Redis's own counters before and after (INFO commandstats, stats,
@@ -40,7 +40,7 @@ import { RedisBatchBackend } from '../server/batches/redis/backend.js';
 import { batchFields, encodeResult } from '../server/batches/redis/codec.js';
 import { RedisKeys } from '../server/batches/redis/keys.js';
 import { RECORD } from '../server/batches/redis/scripts.js';
-import { BatchWorker } from '../server/batches/redis/worker.js';
+import { BatchConsumer } from '../server/batches/redis/consumer.js';
 import { planBatch } from '../server/batches/positions.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { deletePrefix, startWorker, type WorkerProcess } from '../tests/helpers/redis.js';
@@ -244,7 +244,7 @@ async function chunkRun(redis: Redis, chunk: number) {
     await new Promise((r) => setImmediate(r));
     return structuredClone(INSTANT);
   };
-  const workers = await Promise.all([0, 1].map((i) => BatchWorker.start({ url: REDIS_URL, prefix, solve, threads: 4, name: `bench-${i}` })));
+  const workers = await Promise.all([0, 1].map((i) => BatchConsumer.start({ url: REDIS_URL, prefix, solve, threads: 4, name: `bench-${i}` })));
   const total = options.chunkDeals;
   try {
     const a = await counters(redis);

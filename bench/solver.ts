@@ -5,7 +5,7 @@
  *   npm run bench                                   # both default sets, both runs
  *   npm run bench -- --game freecell --from 1 --to 2000 --skip-pool
  *   npm run bench -- --threads 2 --json bench-results.json
- *   npm run bench -- --game freecell --numbering ms --to 32000 --warmup 4000 --per-task 32 --packed --worker dist/server/worker.js
+ *   npm run bench -- --game freecell --numbering ms --to 32000 --warmup 4000 --per-task 32 --packed --worker dist/server/pool-worker.js
  *
  * Default sets: Microsoft FreeCell deals 1..32000 and PySolFC Seahaven Towers
  * deals 1..1000. Each set is run twice:
@@ -17,8 +17,8 @@
  *      one deal a task (as POST /v1/solve), or `--per-task n` deals a task
  *      through `pool.solveMany` (as batches hand out quick deals; with
  *      `--packed`, `pool.solveManyPacked`: the moves stay bytes). The pool
- *      runs server/worker.ts under tsx, or `--worker FILE` (for instance
- *      dist/server/worker.js, the compiled worker production runs).
+ *      runs server/pool-worker.ts under tsx, or `--worker FILE` (for instance
+ *      dist/server/pool-worker.js, the compiled worker production runs).
  * Deals are generated (and validated, as the API does) before the clock starts;
  * engine compilation, pool start-up and a warm-up round are not timed either.
  *
@@ -119,7 +119,7 @@ function parseOptions(): BenchOptions {
     .option('--per-task <n>', 'deals per pool task (pool.solveMany, as batches hand out quick deals); 1 = one a task, as POST /v1/solve', positiveInt, 1)
     .option('--packed', 'with --per-task above 1: pool.solveManyPacked, the moves left as bytes (no move objects on the main thread)')
     .option('--in-flight <n>', 'pool tasks in flight at once (default 2 × threads); more stands for a server under load, whose queue holds more solves (the pool\'s queue limit is raised to fit)', positiveInt)
-    .option('--worker <file>', 'the pool\'s worker file, e.g. dist/server/worker.js (compiled by `npm run build:cli`, as production runs it); default: server/worker.ts under tsx')
+    .option('--worker <file>', 'the pool\'s worker file, e.g. dist/server/pool-worker.js (compiled by `npm run build:cli`, as production runs it); default: server/pool-worker.ts under tsx')
     .option('--json <file>', 'also write the results (summaries and per-deal rows) to this file')
     .option('--warmup <n>', 'before each timed run, solve this many other deals (the numbers after the set) the same way, untimed: the steady state of a service that has been running, with the JIT of every isolate warm (default 0: one warm-up solve)', positiveInt)
     .option('--optimize-ms <n>', 'shorten every solution for this many ms (optimize: "length"); default: the first solution', positiveInt)

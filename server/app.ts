@@ -28,6 +28,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { swaggerUI } from '@hono/swagger-ui';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { RouterRoute } from 'hono/types';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -47,7 +48,7 @@ import {
   type ErrorResponse,
 } from '../client-sdk/api/schemas.js';
 import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
-import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent } from './openapi.js';
+import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent, JSON_BODY_RESPONSES, SOLVER_RESPONSES } from './openapi.js';
 import type { SolveFn } from './pool.js';
 import { registerBatchRoutes } from './batches/routes.js';
 import { registerAppRoutes } from './apps-routes.js';
@@ -168,6 +169,18 @@ export function jsonFaultLocation(text: string, message: string): { line: number
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+/** The request of `POST /v1/solve` and `POST /v1/proofs`: the same JSON body. */
+const SOLVE_REQUEST = {
+  body: { required: true, content: { 'application/json': { schema: SolveRequestSchema } } },
+} as const;
+
+/** The failures of `POST /v1/solve` and `POST /v1/proofs`: the same body, the same faults. */
+const SOLVE_ERROR_RESPONSES = {
+  400: errorContent('Invalid request: bad JSON, schema violation, malformed board, bad rules or limits, deal out of range.'),
+  ...JSON_BODY_RESPONSES,
+  ...SOLVER_RESPONSES,
+} as const;
+
 const solveRoute = createRoute({
   method: 'post',
   path: '/v1/solve',
@@ -177,18 +190,10 @@ const solveRoute = createRoute({
     'Solves a deal (by number), a board (fc-solve text) or a layout (JSON) of a game, within state and time budgets. ' +
     'The verdict is `solved` (with a solution replayed by an independent checker), `unsolvable` (complete search), or `unknown` (a budget ran out).',
   middleware: [jsonBody] as const,
-  request: {
-    body: { required: true, content: { 'application/json': { schema: SolveRequestSchema } } },
-  },
+  request: SOLVE_REQUEST,
   responses: {
     200: { description: 'The verdict, the solution and the counters.', content: { 'application/json': { schema: SolveResponseSchema } } },
-    400: errorContent('Invalid request: bad JSON, schema violation, malformed board, bad rules or limits, deal out of range.'),
-    404: errorContent('Unknown game.'),
-    413: errorContent('Request body over the size limit.'),
-    415: errorContent('Content-Type is not application/json.'),
-    500: errorContent('Engine failure or internal error.'),
-    503: errorContent('All solvers busy and the queue full; retry after `Retry-After` seconds.'),
-    ...ACCESS_RESPONSES,
+    ...SOLVE_ERROR_RESPONSES,
   },
 });
 
@@ -202,9 +207,7 @@ const proofsRoute = createRoute({
     'check it with `npm run check-proof -- FILE`), with `X-Proof-Positions` and `X-Proof-Fingerprint` headers. Otherwise, or when the set is over the ' +
     "service's position cap, the answer is the JSON of `POST /v1/solve` (with `proof.certificate.reason`).",
   middleware: [jsonBody] as const,
-  request: {
-    body: { required: true, content: { 'application/json': { schema: SolveRequestSchema } } },
-  },
+  request: SOLVE_REQUEST,
   responses: {
     200: {
       description: 'The certificate (unsolvable), or the JSON answer (any other verdict, or a set over the cap).',
@@ -213,13 +216,7 @@ const proofsRoute = createRoute({
         'application/json': { schema: SolveResponseSchema },
       },
     },
-    400: errorContent('Invalid request: bad JSON, schema violation, malformed board, bad rules or limits, deal out of range.'),
-    404: errorContent('Unknown game.'),
-    413: errorContent('Request body over the size limit.'),
-    415: errorContent('Content-Type is not application/json.'),
-    500: errorContent('Engine failure or internal error.'),
-    503: errorContent('All solvers busy and the queue full; retry after `Retry-After` seconds.'),
-    ...ACCESS_RESPONSES,
+    ...SOLVE_ERROR_RESPONSES,
   },
 });
 
@@ -246,21 +243,21 @@ const healthRoute = createRoute({
 });
 
 /**
- * The API's paths and the methods each takes, for a 405 with `Allow` when a
- * known path is called with another method (else 404). Keep in step with the
- * routes: app.ts and batches/routes.ts.
+ * The API's paths (`/v1/…`) and the methods each takes, in the order
+ * registered, read from an app's routes (Hono's `app.routes`; middleware,
+ * method `ALL`, left out): for a 405 with `Allow` when a known path is called
+ * with another method (else 404). A `:param` segment matches any one segment.
  */
-const API_METHODS: readonly [RegExp, readonly string[]][] = [
-  [/^\/v1\/solve$/, ['POST']],
-  [/^\/v1\/proofs$/, ['POST']],
-  [/^\/v1\/games$/, ['GET']],
-  [/^\/v1\/review$/, ['POST']],
-  [/^\/v1\/difficulty$/, ['POST']],
-  [/^\/v1\/deals$/, ['GET']],
-  [/^\/v1\/batches$/, ['POST']],
-  [/^\/v1\/batches\/[^/]+$/, ['GET', 'DELETE']],
-  [/^\/v1\/batches\/[^/]+\/results$/, ['GET']],
-];
+function apiMethods(routes: readonly RouterRoute[]): [RegExp, string[]][] {
+  const byPath = new Map<string, Set<string>>();
+  for (const { path, method } of routes) {
+    if (method === 'ALL' || !path.startsWith('/v1/')) continue;
+    const methods = byPath.get(path) ?? new Set<string>();
+    byPath.set(path, methods.add(method));
+  }
+  const segment = (s: string) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return [...byPath].map(([path, methods]) => [new RegExp(`^${path.split('/').map(segment).join('/')}$`), [...methods]]);
+}
 
 /** Maps an error thrown by Hono itself (body limit, media type gate, JSON parse) to our codes. */
 function fromHttpException(err: HTTPException): SolverError {
@@ -329,8 +326,10 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     return sendError(c, new SolverError('internal_error', 'internal error'));
   });
 
+  let allowedMethods: [RegExp, string[]][] | undefined; // read on the first miss, when every route is in
   app.notFound((c) => {
-    const allowed = API_METHODS.find(([path]) => path.test(c.req.path))?.[1];
+    allowedMethods ??= apiMethods(app.routes);
+    const allowed = allowedMethods.find(([path]) => path.test(c.req.path))?.[1];
     if (allowed) {
       c.header('Allow', allowed.join(', '));
       return sendError(c, new SolverError('method_not_allowed', `${c.req.path} takes ${allowed.join(', ')}, not ${c.req.method}`));
@@ -348,7 +347,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     // With a Content-Length (and no Transfer-Encoding) the header decides, as in
     // hono's bodyLimit, but without touching `c.req.raw.body`: that would turn
     // the body into a web stream and cost @hono/node-server its direct read
-    // (~10% of the main thread per solve, measured with bench/http.ts). Other
+    // (main-thread time on every solve: bench/http.ts shows it). Other
     // bodies are counted as they stream in, by hono's bodyLimit.
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();

@@ -22,7 +22,7 @@ import {
   ReviewResponseSchema,
 } from '../client-sdk/api/apps-schemas.js';
 import { rateDifficulty, reviewGame, winnableDeals, type AppsConfig, type Decider } from '../client-sdk/api/apps.js';
-import { ACCESS_RESPONSES, errorContent } from './openapi.js';
+import { errorContent, JSON_BODY_RESPONSES, SOLVER_RESPONSES } from './openapi.js';
 
 /** What the app routes need from the app. */
 export interface AppRouteDeps {
@@ -33,13 +33,6 @@ export interface AppRouteDeps {
   /** The app's JSON body gate (415 / `malformed_json`). */
   jsonBody: MiddlewareHandler;
 }
-
-const COMMON_ERRORS = {
-  404: errorContent('Unknown game.'),
-  500: errorContent('Engine failure or internal error.'),
-  503: errorContent('All solvers busy and the queue full; retry after `Retry-After` seconds.'),
-  ...ACCESS_RESPONSES,
-};
 
 /** Adds `POST /v1/review`, `POST /v1/difficulty` and `GET /v1/deals` to `app`. */
 export function registerAppRoutes(app: OpenAPIHono, deps: AppRouteDeps): void {
@@ -59,9 +52,8 @@ export function registerAppRoutes(app: OpenAPIHono, deps: AppRouteDeps): void {
     responses: {
       200: { description: 'The verdict on every position, the losing move and the winning alternative.', content: { 'application/json': { schema: ReviewResponseSchema } } },
       400: errorContent('Invalid request; `illegal_move` names the move (`path: moves.<i>`, `token`) and why.'),
-      413: errorContent('Request body over the size limit.'),
-      415: errorContent('Content-Type is not application/json.'),
-      ...COMMON_ERRORS,
+      ...JSON_BODY_RESPONSES,
+      ...SOLVER_RESPONSES,
     },
   });
 
@@ -78,9 +70,8 @@ export function registerAppRoutes(app: OpenAPIHono, deps: AppRouteDeps): void {
     responses: {
       200: { description: 'The value, with its solution and the proof one rung below.', content: { 'application/json': { schema: DifficultyResponseSchema } } },
       400: errorContent('Invalid request, or a measure the game does not fit (`path: measure`).'),
-      413: errorContent('Request body over the size limit.'),
-      415: errorContent('Content-Type is not application/json.'),
-      ...COMMON_ERRORS,
+      ...JSON_BODY_RESPONSES,
+      ...SOLVER_RESPONSES,
     },
   });
 
@@ -96,7 +87,7 @@ export function registerAppRoutes(app: OpenAPIHono, deps: AppRouteDeps): void {
     responses: {
       200: { description: 'The winnable deals.', content: { 'application/json': { schema: DealsResponseSchema } } },
       400: errorContent('Invalid query: count, seed, range, numbering, budgets.'),
-      ...COMMON_ERRORS,
+      ...SOLVER_RESPONSES,
     },
   });
 

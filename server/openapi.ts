@@ -1,7 +1,9 @@
 /**
- * Pieces of the OpenAPI document shared by the solve routes (app.ts) and the
- * batch routes (batches/routes.ts): the error body, the answers of the
- * access layer that every `/v1/*` route may give, and the bearer scheme.
+ * Pieces of the OpenAPI document shared by the solve routes (app.ts), the
+ * app routes (apps-routes.ts) and the batch routes (batches/routes.ts): the
+ * error body, the answers of the access layer that every `/v1/*` route may
+ * give, those of every route with a JSON body and of every route that
+ * solves, and the bearer scheme.
  */
 import { ErrorResponseSchema } from '../client-sdk/api/schemas.js';
 
@@ -17,6 +19,20 @@ export function errorContent(description: string) {
 export const ACCESS_RESPONSES = {
   401: errorContent('`unauthorized`: the server has API keys and the request has no valid `Authorization: Bearer <token>`.'),
   429: errorContent("`rate_limited`: the API key's requests per window are used up; retry after `Retry-After` seconds."),
+} as const;
+
+/** What every route with a JSON body (app.ts `jsonBody`, the body limit) may answer. */
+export const JSON_BODY_RESPONSES = {
+  413: errorContent('Request body over the size limit.'),
+  415: errorContent('Content-Type is not application/json.'),
+} as const;
+
+/** What every route that runs solves on the pool may answer, the access layer's answers included. */
+export const SOLVER_RESPONSES = {
+  404: errorContent('Unknown game.'),
+  500: errorContent('Engine failure or internal error.'),
+  503: errorContent('All solvers busy and the queue full; retry after `Retry-After` seconds.'),
+  ...ACCESS_RESPONSES,
 } as const;
 
 /** Name of the bearer security scheme in the document's components. */

@@ -300,7 +300,7 @@ export interface PoolOptions {
   minThreads?: number;
   /** Most solves waiting for a free worker; default `4 * threads`. 0 = never queue. */
   maxQueue?: number;
-  /** Worker file (absolute path); default `worker.ts` or `worker.js` beside this module. */
+  /** Worker file (absolute path); default `pool-worker.ts` or `pool-worker.js` beside this module. */
   filename?: string;
   /** How long a worker may take to honour its stop flag before it is terminated, ms; default 2000. */
   stopGraceMs?: number;
@@ -396,12 +396,12 @@ export interface SolveOptions {
 }
 
 /**
- * The worker file that matches how this module runs: `worker.ts` beside
- * `pool.ts` under tsx/vitest, `worker.js` beside `pool.js` in `dist/`.
+ * The worker file that matches how this module runs: `pool-worker.ts` beside
+ * `pool.ts` under tsx/vitest, `pool-worker.js` beside `pool.js` in `dist/`.
  */
 export function defaultWorkerFile(): string {
   const here = fileURLToPath(import.meta.url);
-  return join(dirname(here), `worker${extname(here)}`);
+  return join(dirname(here), `pool-worker${extname(here)}`);
 }
 
 /**
@@ -854,7 +854,7 @@ export class SolverPool {
    * nothing else waits joins it with a share of its own (`#nextWaiting`), so
    * the run's deals spread over the workers one deal at a time and no
    * worker idles while one has deals left: one hand-off a share, not one a
-   * deal or a fixed slice (docs/engine.md, "Pool scaling", session 17). A
+   * deal or a fixed slice. A
    * share stops claiming when other tasks wait for a worker
    * (`SolveTask.yieldTo`), so a single solve waits for one deal, not for
    * the run; the rest of the run then queues again behind it.

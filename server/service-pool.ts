@@ -1,7 +1,7 @@
 /**
  * The solver pool of a service process, built from its configuration: the
  * API server (server/main.ts) and the BullMQ batch worker
- * (server/worker-main.ts) both start theirs here, so that every pool setting
+ * (server/batch-worker-main.ts) both start theirs here, so that every pool setting
  * of docs/configuration.md (`THREADS`, `MEMORY_LIMIT_MB`,
  * `RECYCLE_MEMORY_MB`, `STOP_GRACE_MS`, `HELPER_PASS_AFTER_MS`,
  * `SOLVE_GROUP_MAX`) means the

@@ -1,6 +1,6 @@
 /**
  * What crosses the thread boundary between the pool (`pool.ts`) and a solver
- * worker (`worker.ts`): structured-clonable plain data only.
+ * worker (`pool-worker.ts`): structured-clonable plain data only.
  *
  * Errors travel as data (`TaskFailure`), not as thrown objects: structured
  * cloning keeps an Error's message but drops its `code`, and the service needs
@@ -291,7 +291,7 @@ export function packDeals(deals: readonly Deal[], many: boolean): PackedDeals | 
  * false}`). A deal of a group gets its end mark (`ENDED_INDEX`) once
  * `solveOne` returns. The task's answer is every deal's, in order, in one
  * `PackedAnswers` (`{ok: true, packed}`), for one deal as for several. The
- * real worker (server/worker.ts) and the tests' fixture workers share this dispatch.
+ * real worker (server/pool-worker.ts) and the tests' fixture workers share this dispatch.
  * @throws RangeError when `task.stops` does not have one entry a deal.
  */
 export function forEachDealOfTask(task: SolveTask, solveOne: (deal: Deal | undefined, stop: Int32Array) => SolveAnswer | SolveOutcome): SolveTaskResult {

@@ -218,7 +218,7 @@ export const SolveStatsSchema = z
   })
   .meta({ id: 'SolveStats' });
 
-/** What the shortening did (client-sdk/core/shorten.ts `ShortenReport`). */
+/** What the shortening did (`ShortenReport` of client-sdk/core/solve-types.ts; client-sdk/core/shorten.ts does it). */
 export const OptimizeInfoSchema = z
   .object({
     firstLength: z.number().int().meta({ description: 'Moves of the first solution found, not counting safe auto-moves (a sequence move counts one).' }),

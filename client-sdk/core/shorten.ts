@@ -21,7 +21,7 @@
  * The verdict never changes: this only runs on a solved deal and returns the
  * first solution unless a shorter one passed the checker.
  */
-import { elapsedMsSince } from './solve-types.js';
+import { elapsedMsSince, type ShortenReport } from './solve-types.js';
 import type { Move } from './moves.js';
 import type { Layout, Rules } from './rules.js';
 import { applyMove, checkSolution, cloneLayout } from './verify.js';
@@ -38,22 +38,6 @@ export interface ShortenOptions {
    * solves). Not offered by the API.
    */
   cpuClock?: boolean;
-}
-
-/** What the shortening did (the `optimize` part of an answer). */
-export interface ShortenReport {
-  /** Counted moves (without safe auto-moves) of the engine's first solution. */
-  firstLength: number;
-  /** Counted moves of the solution returned (≤ firstLength). */
-  length: number;
-  /** True when the time budget ended the shortening before its last beam finished. */
-  budgetExhausted: boolean;
-  /** Wall-clock milliseconds spent shortening. */
-  elapsedMs: number;
-  /** Widest beam that ran to its end (0 when none did). */
-  beamWidth: number;
-  /** The budget it was given, milliseconds. */
-  budgetMs: number;
 }
 
 /** The engine's beam, as the Engine class exposes it to this file (assembly/beam.ts documents each). */

@@ -4,7 +4,6 @@
  */
 import type { Move } from './moves.js';
 import type { ProofOutcome } from './proof/format.js';
-import type { ShortenReport } from './shorten.js';
 
 /**
  * The three honest answers: `solved` (a solution the independent checker
@@ -84,6 +83,22 @@ export interface SolveOutcome {
   layered?: LayeredSummary;
   /** Set when the solution is the guided pass's (`SolveLimits.guided`): which beam found it (1-based, `GUIDED_BEAMS` order), its width and cost weights. */
   guided?: { beam: number; width: number; weights: readonly number[] };
+}
+
+/** What the shortening did (client-sdk/core/shorten.ts; the `optimize` part of an answer). */
+export interface ShortenReport {
+  /** Counted moves (without safe auto-moves) of the engine's first solution. */
+  firstLength: number;
+  /** Counted moves of the solution returned (≤ firstLength). */
+  length: number;
+  /** True when the time budget ended the shortening before its last beam finished. */
+  budgetExhausted: boolean;
+  /** Wall-clock milliseconds spent shortening. */
+  elapsedMs: number;
+  /** Widest beam that ran to its end (0 when none did). */
+  beamWidth: number;
+  /** The budget it was given, milliseconds. */
+  budgetMs: number;
 }
 
 /** What the layered pass of a solve held and dropped. */

@@ -17,7 +17,8 @@
 import { compileEngine, Engine, loadEngineModule, type EngineSource } from '../core/engine.js';
 import { hint as hintWith, type Hint } from './hints.js';
 import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gzipWithStreams, proofRequestFor, type ProofCaps } from '../core/proof/certificate.js';
-import { withProofSummary, type CertificateResult } from '../core/proof/format.js';
+import type { CertificateResult, ProofRequest } from '../core/proof/format.js';
+import { withProofSummary } from '../core/proof/summary.js';
 import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits, resolveOptimize, type BudgetPolicy } from '../api/request.js';
 import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from '../api/schemas.js';
 import type { DealsQueryInput, DifficultyRequestInput, ReviewRequestInput, SolveRequestInput } from './client.js';
@@ -33,7 +34,6 @@ import {
 import type { z } from 'zod';
 import type { Deal } from '../core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
-import type { ProofRequest } from '../core/proof/format.js';
 
 /**
  * The local solver's default budgets: 5,000,000 states / 30 s, capped at

@@ -8,8 +8,8 @@
  */
 import { rateDifficulty, type AppsConfig, type DecideFn } from '../../client-sdk/api/apps.js';
 import type { DifficultyResponse, Measure } from '../../client-sdk/api/apps-schemas.js';
-import { dealNumberAt, requestAt } from './positions.js';
-import type { BatchSpec } from './model.js';
+import { requestAt } from './positions.js';
+import { dealNumberAt, type BatchSpec } from './model.js';
 
 /** One deal's difficulty, as a line of `--out`. */
 export interface DifficultyRow {

@@ -1,10 +1,10 @@
 /**
  * The batch model shared by both backends (the embedded one, SQLite and the
  * in-process scheduler, in embedded/; the redis one, Redis and BullMQ
- * workers, in redis/): what a batch is (its spec), how far it is (its
- * record and state), one deal's result, the compact move codec both stores
- * use, and the wire shapes of a status and a result
- * (client-sdk/api/batch-schemas.ts). Nothing here opens a database or a
+ * workers, in redis/): what a batch is (its spec, and the deal number at
+ * an index of it), how far it is (its record and state), one deal's
+ * result, the compact move codec both stores use, and the wire shapes of a
+ * status and a result (client-sdk/api/batch-schemas.ts). Nothing here opens a database or a
  * connection, so a Redis worker that imports it loads no SQLite.
  */
 import { wilsonInterval, type BatchResult, type BatchStatus, type BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
@@ -14,16 +14,14 @@ import { PACKED_MOVE_BYTES, packMoves, unpackMoves, type Move } from '../../clie
 import { toStandardNotation } from '../../client-sdk/core/notation.js';
 import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/core/solve-types.js';
-import { dealNumberAt } from './positions.js';
 
 /**
  * Default worker time of one pool task of several deals of a batch, ms (the
- * embedded scheduler's and the `redis` workers' `chunkMs`): about 500 MS
- * FreeCell deals, so the pool's cost a task is paid once for them (256
- * deals cost the main thread 0.008 ms a deal, 512 or more 0.005-0.006:
- * docs/engine.md, "Pool scaling", session 17), while a single solve still
- * waits for one deal only (the pool's shared runs give their workers up:
- * server/pool.ts).
+ * embedded scheduler's and the `redis` workers' `chunkMs`): some hundreds of
+ * MS FreeCell deals, so the pool's cost of a task (the hand-off to a worker,
+ * the answers' way back) is paid once for many quick deals, while a single
+ * solve still waits for one deal only (the pool's shared runs give their
+ * workers up: server/pool.ts).
  */
 export const DEFAULT_CHUNK_MS = 100;
 
@@ -47,6 +45,15 @@ export interface BatchSpec {
   limits: SolveLimits;
   positions: BatchPositions;
   name?: string;
+}
+
+/** The deal number of deal `index` (a number when exact, else a digit string); null for a board. */
+export function dealNumberAt(spec: BatchSpec, index: number): number | string | null {
+  const p = spec.positions;
+  if (p.kind === 'boards') return null;
+  if (p.kind === 'list') return p.deals[index];
+  const n = BigInt(p.from) + BigInt(index);
+  return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : String(n);
 }
 
 /** Where a batch is: `running`, `done` (every deal has a result) or `cancelled`. */

@@ -10,7 +10,7 @@ import { defaultNumbering, requirePreset, resolveDeal, resolveLimits } from '../
 import type { LimitsConfig } from '../limits.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveRequest } from '../../client-sdk/api/schemas.js';
-import type { BatchPositions, BatchSpec } from './model.js';
+import { dealNumberAt, type BatchPositions, type BatchSpec } from './model.js';
 
 /**
  * Validates a batch request and returns what to store: the spec (rules and
@@ -117,15 +117,6 @@ const REQUEST_LEVEL_CODES = new Set(['unknown_game', 'bad_rules', 'layout_requir
 
 function tooMany(count: number | bigint, maxDeals: number): SolverError {
   return new SolverError('invalid_request', `deals: ${count} deals is more than the ${maxDeals} a batch may hold`, { path: 'deals' });
-}
-
-/** The deal number of deal `index` (a number when exact, else a digit string); null for a board. */
-export function dealNumberAt(spec: BatchSpec, index: number): number | string | null {
-  const p = spec.positions;
-  if (p.kind === 'boards') return null;
-  if (p.kind === 'list') return p.deals[index];
-  const n = BigInt(p.from) + BigInt(index);
-  return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : String(n);
 }
 
 /** The solve request of deal `index`, as `POST /v1/solve` would take it. */

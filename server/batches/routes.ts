@@ -23,7 +23,7 @@ import {
   type BatchResult,
 } from '../../client-sdk/api/batch-schemas.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { ACCESS_RESPONSES, errorContent } from '../openapi.js';
+import { ACCESS_RESPONSES, errorContent, JSON_BODY_RESPONSES } from '../openapi.js';
 import type { BatchBackend } from './backend.js';
 
 /** Results read from the database per query while streaming. */
@@ -59,8 +59,7 @@ export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): voi
       202: { ...statusContent('The batch is accepted and running; poll `urls.self`, stream `urls.results`.'), headers: { Location: { schema: { type: 'string' } } } },
       400: errorContent('Invalid request: schema violation, bad deal range or board (with its location), bad rules or limits, too many deals.'),
       404: errorContent('Unknown game.'),
-      413: errorContent('Request body over the size limit.'),
-      415: errorContent('Content-Type is not application/json.'),
+      ...JSON_BODY_RESPONSES,
       500: errorContent('Internal error (the batch store failed).'),
       503: errorContent('The service is shutting down; retry on another instance.'),
       ...ACCESS_RESPONSES,

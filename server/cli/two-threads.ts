@@ -7,7 +7,7 @@
  * solver pool of two worker threads (server/pool.ts) whose helper pass starts
  * at once: the full search runs on one thread and, as soon as it has begun,
  * the pooled pass on the other. This is the service's own scheduling
- * (`SolverPool`'s helper pass, its task code in server/worker.ts), not a
+ * (`SolverPool`'s helper pass, its task code in server/pool-worker.ts), not a
  * second copy of it: the first decisive answer wins and stops the other
  * search (a pooled proof stops the full search as soon as its pooling is
  * exhausted, before the certificate is built); a pooled win ("solvable")

@@ -21,13 +21,13 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/paths.js';
+import { freePort } from '../helpers/server-process.js';
 
 /** Where the README's screenshots go: `SCREENSHOTS_DIR` (relative to the root; `npm run screenshots` sets docs/screenshots), else an ignored folder. */
 const SCREENSHOTS = resolve(ROOT, process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots');
@@ -56,17 +56,6 @@ let keyedLog = '';
 let keyedUrl = '';
 let context: BrowserContext | undefined;
 let profileDir = '';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHealth(url: string, ms: number, proc = server, log = () => serverLog): Promise<void> {
   const deadline = Date.now() + ms;

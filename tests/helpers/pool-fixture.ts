@@ -13,6 +13,7 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { packMoves } from '../../client-sdk/core/moves.js';
 import { createPool, type PackedOutcome, type PoolOptions, type SolverPool } from '../../server/pool.js';
 import { ROOT } from './paths.js';
+import { until } from './wait.js';
 
 /** The fixture worker file. */
 export const FIXTURE_WORKER = join(ROOT, 'tests/fixtures/pool-worker.ts');
@@ -42,7 +43,7 @@ export function useFixturePools(): { pools: SolverPool[]; fixturePool: (options?
 }
 
 /** What a fixture deal does on a worker (tests/fixtures/pool-worker.ts). */
-export type FixtureMode = 'wait' | 'stubborn' | 'solve' | 'exit' | 'throw';
+export type FixtureMode = 'wait' | 'stubborn' | 'solve' | 'exit' | 'oom' | 'throw';
 
 /**
  * A fake deal for the fixture (a FreeCell-family build: no helper pass), with
@@ -52,9 +53,7 @@ export type FixtureMode = 'wait' | 'stubborn' | 'solve' | 'exit' | 'throw';
 export function fixtureDeal(mode: FixtureMode = 'wait', stubbornMs?: number) {
   const started = new Int32Array(new SharedArrayBuffer(4));
   const deal = { mode, stubbornMs, started, rules: { build: 'alternate_color', wrap: false } } as unknown as Deal;
-  const whenStarted = async () => {
-    while (Atomics.load(started, 0) === 0) await new Promise((r) => setTimeout(r, 5));
-  };
+  const whenStarted = () => until('the fixture deal started', () => Atomics.load(started, 0) !== 0, { timeoutMs: 30_000 });
   return { deal, whenStarted, began: () => Atomics.load(started, 0) === 1 };
 }
 

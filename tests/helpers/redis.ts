@@ -1,6 +1,6 @@
 /**
  * The Redis server of the `redis` batch backend's tests, and batch worker
- * processes (`server/worker-main.ts`) on loopback.
+ * processes (`server/batch-worker-main.ts`) on loopback.
  *
  * The server's URL is `REDIS_URL` (`.ci/run` starts Debian's redis-server on
  * 127.0.0.1:6399 and sets it), default `redis://127.0.0.1:6399`. Without a
@@ -9,12 +9,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort, lostItsPort } from './server-process.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { ROOT } from './paths.js';
 
 /** The test Redis server's URL. */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6399';
@@ -87,7 +85,7 @@ export interface WorkerHealth {
 }
 
 /**
- * Starts `server/worker-main.ts` (node with tsx's loader, not the tsx CLI,
+ * Starts `server/batch-worker-main.ts` (node with tsx's loader, not the tsx CLI,
  * so that a SIGKILL hits the worker itself) with `env` on top of a quiet test
  * environment, and waits until its `/healthz` answers (pool warm, subscribed).
  */
@@ -103,7 +101,7 @@ export async function startWorker(env: Record<string, string>): Promise<WorkerPr
 }
 
 async function startWorkerOn(env: Record<string, string>, port: number): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'worker-main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'batch-worker-main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port), LOG_LEVEL: 'warn', THREADS: '1', REDIS_URL, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

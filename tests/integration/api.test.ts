@@ -6,8 +6,6 @@
  * real deals through the real worker pool and replays the answers with the
  * independent checker.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBoard } from '../../client-sdk/core/board.js';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
@@ -26,9 +24,12 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { expectCheckedAnswer } from '../helpers/answers.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { createApp, type AppDeps } from '../../server/app.js';
+import type { BatchBackend } from '../../server/batches/backend.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
 import { DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
-import { ROOT } from '../helpers/paths.js';
+import { engineBuilt } from '../helpers/engine.js';
+import { post } from '../helpers/http.js';
+import { until } from '../helpers/wait.js';
 
 
 interface Call {
@@ -49,10 +50,6 @@ function fakeApp(overrides: Partial<AppDeps> = {}) {
     ...overrides,
   });
   return { app, calls };
-}
-
-function post(app: ReturnType<typeof createApp>, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  return app.request('/v1/solve', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 
 /** Posts and checks the error answer: status, code, and that the body has the documented shape. */
@@ -133,8 +130,8 @@ describe('POST /v1/solve: accepted requests (fake solve)', () => {
 
   it('accepts application/json with a charset and application/*+json', async () => {
     const { app } = fakeApp();
-    expect((await post(app, { game: 'freecell', deal: 1 }, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
-    expect((await post(app, { game: 'freecell', deal: 1 }, { 'content-type': 'application/vnd.solver+json' })).status).toBe(200);
+    expect((await post(app, { game: 'freecell', deal: 1 }, { headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(200);
+    expect((await post(app, { game: 'freecell', deal: 1 }, { headers: { 'content-type': 'application/vnd.solver+json' } })).status).toBe(200);
   });
 
   it("passes the request's abort signal to solve (client disconnect cancels the search)", async () => {
@@ -149,17 +146,12 @@ describe('POST /v1/solve: accepted requests (fake solve)', () => {
         }),
     });
     const ac = new AbortController();
-    const pending = app.request('/v1/solve', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ game: 'freecell', deal: 1 }),
-      signal: ac.signal,
-    });
-    while (!seen) await new Promise((r) => setTimeout(r, 1));
-    expect(seen.aborted).toBe(false);
+    const pending = post(app, { game: 'freecell', deal: 1 }, { signal: ac.signal });
+    await until('the solve called', () => seen !== undefined, { intervalMs: 1 });
+    expect(seen?.aborted).toBe(false);
     ac.abort();
     const res = await pending;
-    expect(seen.aborted).toBe(true);
+    expect(seen?.aborted).toBe(true);
     expect(((await res.json()) as SolveResponse).reason).toBe('cancelled');
   });
 });
@@ -221,8 +213,8 @@ describe('POST /v1/solve: every 4xx', () => {
   });
 
   it('wrong or missing content type → 415', async () => {
-    await expectError(await post(app, { game: 'freecell', deal: 1 }, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
-    await expectError(await post(app, { game: 'freecell', deal: 1 }, {}), 415, 'unsupported_media_type');
+    await expectError(await post(app, { game: 'freecell', deal: 1 }, { headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    await expectError(await app.request('/v1/solve', { method: 'POST', body: JSON.stringify({ game: 'freecell', deal: 1 }) }), 415, 'unsupported_media_type');
   });
 
   it('malformed board → 400 malformed_board with the line, column and token', async () => {
@@ -325,7 +317,7 @@ describe('POST /v1/solve: every 4xx', () => {
   it('oversized body → 413 payload_too_large, with or without Content-Length', async () => {
     const small = fakeApp({ config: { bodyLimitBytes: 2048 } }).app;
     const big = JSON.stringify({ game: 'freecell', board: `${BOARD_1}${' '.repeat(4000)}` });
-    await expectError(await post(small, big, { 'content-type': 'application/json', 'content-length': String(big.length) }), 413, 'payload_too_large');
+    await expectError(await post(small, big, { headers: { 'content-length': String(big.length) } }), 413, 'payload_too_large');
     // No Content-Length: the body is counted while it streams.
     const stream = new ReadableStream({
       start(c) {
@@ -370,9 +362,25 @@ describe('errors outside the request', () => {
     const get = await app.request('/v1/solve');
     expect(get.headers.get('allow')).toBe('POST');
     await expectError(get, 405, 'method_not_allowed');
-    const put = await app.request('/v1/batches/abc', { method: 'PUT' });
+    // the batch paths are known only to an app with batch routes
+    await expectError(await app.request('/v1/batches/abc', { method: 'PUT' }), 404, 'not_found');
+    const withBatches = fakeApp({ batches: {} as BatchBackend }).app; // no request below reaches the backend
+    const put = await withBatches.request('/v1/batches/abc', { method: 'PUT' });
     expect(put.headers.get('allow')).toBe('GET, DELETE');
     await expectError(put, 405, 'method_not_allowed');
+  });
+
+  it('every documented /v1 path answers another method with 405 and the methods the document lists', async () => {
+    const { app } = fakeApp({ batches: {} as BatchBackend });
+    const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const paths = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v1/'));
+    expect(paths.length).toBeGreaterThanOrEqual(9);
+    for (const [path, operations] of paths) {
+      const res = await app.request(path.replace(/\{[^}]+\}/g, 'x'), { method: 'PATCH' });
+      const documented = Object.keys(operations).map((m) => m.toUpperCase()).sort();
+      expect(res.headers.get('allow')?.split(', ').sort(), path).toEqual(documented);
+      await expectError(res, 405, 'method_not_allowed');
+    }
   });
 
   it('an unexpected error → 500 internal_error without details', async () => {
@@ -508,9 +516,7 @@ describe('GET endpoints', () => {
   });
 });
 
-const ENGINE_BUILT = existsSync(join(ROOT, 'build/engine.wasm'));
-
-describe.skipIf(!ENGINE_BUILT)('real solves through the worker pool', () => {
+describe.skipIf(!engineBuilt())('real solves through the worker pool', () => {
   let pool: SolverPool;
   let app: ReturnType<typeof createApp>;
 

@@ -25,6 +25,7 @@ import { createClient } from '../../client-sdk/sdk/client.js';
 import { createApp } from '../../server/app.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
 import { buildLosingGame } from '../helpers/games.js';
+import { post } from '../helpers/http.js';
 
 let pool: SolverPool;
 let app: ReturnType<typeof createApp>;
@@ -37,9 +38,6 @@ afterAll(async () => {
   await pool.close();
 });
 
-function post(path: string, body: unknown): Promise<Response> {
-  return Promise.resolve(app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
-}
 
 async function ok<T>(res: Response, schema: { parse(x: unknown): T }): Promise<T> {
   const text = await res.text();
@@ -68,7 +66,7 @@ describe('POST /v1/review', () => {
       limits: LIMITS,
     });
     expect(built).not.toBeNull();
-    const review = await ok(await post('/v1/review', { game, deal: 2, moves: built!.entries, limits: LIMITS }), ReviewResponseSchema);
+    const review = await ok(await post(app, { game, deal: 2, moves: built!.entries, limits: LIMITS }, { path: '/v1/review' }), ReviewResponseSchema);
     expect(review.result).toBe('lost');
     expect(review.lost!.moveIndex).toBe(built!.blunder);
     expect(review.lost!.notation).toBe(built!.entries[built!.blunder]);
@@ -84,31 +82,31 @@ describe('POST /v1/review', () => {
   });
 
   it('an illegal move is a 400 illegal_move naming its index and why', async () => {
-    const err = await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: '1a 2b 1h 3c' }), 400);
+    const err = await error(await post(app, { game: 'freecell', deal: 1, moves: '1a 2b 1h 3c' }, { path: '/v1/review' }), 400);
     expect(err).toMatchObject({ code: 'illegal_move', path: 'moves.2', token: '1h' });
     expect(err.message).toMatch(/move 2 "1h" is illegal: foundation D takes AD next, not 6D/);
     const json = await error(
-      await post('/v1/review', { game: 'freecell', deal: 1, moves: [{ from: 'column', fromIndex: 0, to: 'column', toIndex: 1, count: 3, card: '3S', auto: false }] }),
+      await post(app, { game: 'freecell', deal: 1, moves: [{ from: 'column', fromIndex: 0, to: 'column', toIndex: 1, count: 3, card: '3S', auto: false }] }, { path: '/v1/review' }),
       400,
     );
     expect(json).toMatchObject({ code: 'illegal_move', path: 'moves.0' });
   });
 
   it('bad bodies: 400 with the field, 405 for GET', async () => {
-    expect(await error(await post('/v1/review', { game: 'freecell', deal: 1 }), 400)).toMatchObject({ code: 'invalid_request', path: 'moves' });
-    expect(await error(await post('/v1/review', { game: 'freecell', moves: '' }), 400)).toMatchObject({ code: 'invalid_request' });
-    expect(await error(await post('/v1/review', { game: 'nope', deal: 1, moves: '' }), 404)).toMatchObject({ code: 'unknown_game' });
+    expect(await error(await post(app, { game: 'freecell', deal: 1 }, { path: '/v1/review' }), 400)).toMatchObject({ code: 'invalid_request', path: 'moves' });
+    expect(await error(await post(app, { game: 'freecell', moves: '' }, { path: '/v1/review' }), 400)).toMatchObject({ code: 'invalid_request' });
+    expect(await error(await post(app, { game: 'nope', deal: 1, moves: '' }, { path: '/v1/review' }), 404)).toMatchObject({ code: 'unknown_game' });
     // fields a review would ignore are refused by name (as batches refuse limits.optimizeMs)
-    expect(await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: '1a', optimize: 'length' }), 400)).toMatchObject({ code: 'invalid_request', path: 'optimize' });
-    expect(await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: '1a', limits: { optimizeMs: 500 } }), 400)).toMatchObject({ code: 'bad_limits', path: 'limits.optimizeMs' });
+    expect(await error(await post(app, { game: 'freecell', deal: 1, moves: '1a', optimize: 'length' }, { path: '/v1/review' }), 400)).toMatchObject({ code: 'invalid_request', path: 'optimize' });
+    expect(await error(await post(app, { game: 'freecell', deal: 1, moves: '1a', limits: { optimizeMs: 500 } }, { path: '/v1/review' }), 400)).toMatchObject({ code: 'bad_limits', path: 'limits.optimizeMs' });
     // a JSON move is strict: an unknown key is named, not ignored
     const move = { from: 'column', fromIndex: 0, to: 'cell', toIndex: 0, count: 1, card: '6S', auto: false };
-    const strict = await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: ['2b', { ...move, colour: 'red' }] }), 400);
+    const strict = await error(await post(app, { game: 'freecell', deal: 1, moves: ['2b', { ...move, colour: 'red' }] }, { path: '/v1/review' }), 400);
     expect(strict).toMatchObject({ code: 'invalid_request', path: 'moves.1.colour' });
     expect(strict.message).toContain('colour');
     // over the cap: the cap is said, whatever the size
     for (const n of [2001, 100_000]) {
-      const big = await error(await post('/v1/review', { game: 'freecell', deal: 1, moves: Array(n).fill('1a') }), 400);
+      const big = await error(await post(app, { game: 'freecell', deal: 1, moves: Array(n).fill('1a') }, { path: '/v1/review' }), 400);
       expect(big, String(n)).toMatchObject({ code: 'invalid_request', path: 'moves' });
       expect(big.message).toBe('moves: at most 2,000 moves in one review');
     }
@@ -119,7 +117,7 @@ describe('POST /v1/review', () => {
 });
 
 describe('GET /v1/deals?winnable=true', () => {
-  // 200 deals (was 1,000, the count's cap: 1,001 is refused below) go through every path of
+  // 200 deals (the count's cap is 1,000: 1,001 is refused below) go through every path of
   // winnableDeals: two deciders at once, solved deals offered with their solutions, unsolvable and
   // unknown (max_states) ones skipped, the draw stopped at `count`; the engine's verdicts over
   // whole deal ranges are checked against the reference in tests/unit/castle.test.ts.
@@ -165,7 +163,7 @@ describe('POST /v1/difficulty', () => {
     const dir = mkdtempSync(join(tmpdir(), 'min-cells-'));
     const cli = new URL('../../server/cli/check-proof.ts', import.meta.url).pathname;
     for (const deal of [1, 2, 3]) {
-      const r = await ok(await post('/v1/difficulty', { game: 'freecell', deal, proof: true }), DifficultyResponseSchema);
+      const r = await ok(await post(app, { game: 'freecell', deal, proof: true }, { path: '/v1/difficulty' }), DifficultyResponseSchema);
       expect(r).toMatchObject({ measure: 'min_cells', verdict: 'decided' });
       const k = r.value!;
       const d = resolveDeal({ game: 'freecell', deal, rules: { freeCells: k } } as SolveRequest);
@@ -179,19 +177,19 @@ describe('POST /v1/difficulty', () => {
   }, 300_000);
 
   it('Beleaguered Castle #15 on the Castle ladder; a measure the game does not fit is a 400 at measure', async () => {
-    const r = await ok(await post('/v1/difficulty', { game: 'beleaguered_castle', deal: 15 }), DifficultyResponseSchema);
+    const r = await ok(await post(app, { game: 'beleaguered_castle', deal: 15 }, { path: '/v1/difficulty' }), DifficultyResponseSchema);
     expect(r).toMatchObject({ measure: 'castle_ladder', verdict: 'decided', value: 1, label: 'kings_to_empty' });
-    expect(await error(await post('/v1/difficulty', { game: 'beleaguered_castle', deal: 2, measure: 'min_cells' }), 400)).toMatchObject({
+    expect(await error(await post(app, { game: 'beleaguered_castle', deal: 2, measure: 'min_cells' }, { path: '/v1/difficulty' }), 400)).toMatchObject({
       code: 'invalid_request',
       path: 'measure',
     });
-    expect(await error(await post('/v1/difficulty', { game: 'freecell', deal: 2, measure: 'hardest' }), 400)).toMatchObject({ code: 'invalid_request', path: 'measure' });
-    expect(await error(await post('/v1/difficulty', { game: 'freecell', deal: 2, optimize: 'length' }), 400)).toMatchObject({ code: 'invalid_request', path: 'optimize' });
-    expect(await error(await post('/v1/difficulty', { game: 'freecell', deal: 2, limits: { optimizeMs: 500 } }), 400)).toMatchObject({ code: 'bad_limits', path: 'limits.optimizeMs' });
+    expect(await error(await post(app, { game: 'freecell', deal: 2, measure: 'hardest' }, { path: '/v1/difficulty' }), 400)).toMatchObject({ code: 'invalid_request', path: 'measure' });
+    expect(await error(await post(app, { game: 'freecell', deal: 2, optimize: 'length' }, { path: '/v1/difficulty' }), 400)).toMatchObject({ code: 'invalid_request', path: 'optimize' });
+    expect(await error(await post(app, { game: 'freecell', deal: 2, limits: { optimizeMs: 500 } }, { path: '/v1/difficulty' }), 400)).toMatchObject({ code: 'bad_limits', path: 'limits.optimizeMs' });
   });
 
   it('a budget too small answers unknown with the bounds proven', async () => {
-    const r = await ok(await post('/v1/difficulty', { game: 'freecell', deal: 1, limits: { maxStates: 2000 } }), DifficultyResponseSchema);
+    const r = await ok(await post(app, { game: 'freecell', deal: 1, limits: { maxStates: 2000 } }, { path: '/v1/difficulty' }), DifficultyResponseSchema);
     expect(r.verdict).toBe('unknown');
     expect(r.value).toBeNull();
     expect(r.rungs.some((x) => x.basis === 'budget' && x.reason === 'max_states')).toBe(true);

@@ -24,18 +24,18 @@ function packagesLoadedBy(modules: string[]): string[] {
   return JSON.parse(out) as string[];
 }
 
-/** The local modules `server/worker-main.ts` imports (its own top level starts a worker, so it is not imported itself). */
+/** The local modules `server/batch-worker-main.ts` imports (its own top level starts a worker, so it is not imported itself). */
 function workerMainImports(): string[] {
-  const source = readFileSync(join(ROOT, 'server/worker-main.ts'), 'utf8');
+  const source = readFileSync(join(ROOT, 'server/batch-worker-main.ts'), 'utf8');
   return [...source.matchAll(/^import [^;]*? from '(\.[^']+)';$/gm)].map((m) => join(ROOT, 'server', m[1].replace(/\.js$/, '.ts')));
 }
 
 const usesSqlite = (files: string[]) => files.some((f) => f.includes('/node_modules/better-sqlite3/'));
 
 describe('the Redis batch worker loads no SQLite', () => {
-  it('the modules of server/worker-main.ts load bullmq but not better-sqlite3', () => {
+  it('the modules of server/batch-worker-main.ts load bullmq but not better-sqlite3', () => {
     const modules = workerMainImports();
-    expect(modules).toContain(join(ROOT, 'server/batches/redis/worker.ts'));
+    expect(modules).toContain(join(ROOT, 'server/batches/redis/consumer.ts'));
     const loaded = packagesLoadedBy(modules);
     expect(loaded.some((f) => f.includes('/node_modules/bullmq/'))).toBe(true);
     expect(usesSqlite(loaded)).toBe(false);

@@ -24,6 +24,7 @@ import { decodeMoves, encodeMoves, type BatchSpec } from '../../server/batches/m
 import { dealAt } from '../../server/batches/positions.js';
 import { ROOT, REFERENCE_VERDICTS } from '../helpers/paths.js';
 import { packedAnswer } from '../helpers/pool-fixture.js';
+import { post } from '../helpers/http.js';
 
 let dir: string;
 beforeAll(() => {
@@ -320,7 +321,7 @@ describe('routes', () => {
   });
   afterAll(() => service.close());
 
-  const create = (body: unknown) => app.request('/v1/batches', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const create = (body: unknown) => post(app, body, { path: '/v1/batches' });
   async function expectError(res: Response, status: number, code: string, path?: string) {
     const body = (await res.json()) as { error: { code: string; path?: string; line?: number } };
     expect(res.status, JSON.stringify(body)).toBe(status);
@@ -353,7 +354,7 @@ describe('routes', () => {
     await expectError(await create({ game: 'eight_off', numbering: 'ms', deals: '1..2' }), 400, 'numbering_not_supported');
     await expectError(await create({ game: 'freecell', boards: ['JD'], numbering: 'ms' }), 400, 'invalid_request', 'numbering');
     await expectError(await create({ game: 'freecell', deals: '1..2', limits: { maxStates: 0 } }), 400, 'bad_limits');
-    const good = (await (await app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'freecell', deal: 1 }) })).json()) as { board: string };
+    const good = (await (await post(app, { game: 'freecell', deal: 1 })).json()) as { board: string };
     const err = await expectError(await create({ game: 'freecell', boards: [good.board, good.board.replace('JD', 'XX')] }), 400, 'malformed_board', 'boards.1');
     expect(err.line).toBeGreaterThan(0);
     const wrongType = await app.request('/v1/batches', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
@@ -361,7 +362,7 @@ describe('routes', () => {
   });
 
   it('runs a batch of boards and streams it as NDJSON and as server-sent events', async () => {
-    const solved = (await (await app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'freecell', deal: 2 }) })).json()) as { board: string };
+    const solved = (await (await post(app, { game: 'freecell', deal: 2 })).json()) as { board: string };
     const res = await create({ game: 'freecell', boards: [solved.board, solved.board, solved.board], name: 'boards' });
     expect(res.status).toBe(202);
     const status = BatchStatusSchema.parse(await res.json());

@@ -28,6 +28,8 @@ import { createMetrics, type Metrics } from '../../server/metrics.js';
 import { createPool, type SolveFn, type SolverPool } from '../../server/pool.js';
 import { createServiceApp } from '../../server/service.js';
 import { ROOT } from '../helpers/paths.js';
+import { post } from '../helpers/http.js';
+import { until } from '../helpers/wait.js';
 
 const CHAOS_WORKER = join(ROOT, 'tests/fixtures/chaos-worker.ts');
 const FIXTURE_WORKER = join(ROOT, 'tests/fixtures/pool-worker.ts');
@@ -43,18 +45,6 @@ const silent = createLogger({ level: 'silent' });
 /** Retries for the tests with wall-clock bounds (see the module comment). */
 const TIMING = { retry: 2 };
 const quiet = { warn: () => {}, error: () => {} };
-
-function post(app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }, body: unknown, signal?: AbortSignal) {
-  return app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
-}
-
-async function until(cond: () => boolean, timeoutMs = 10_000, stepMs = 1): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}
 
 describe('deadlines and disconnects (real engine, one worker)', () => {
   let pool: SolverPool;
@@ -89,13 +79,13 @@ describe('deadlines and disconnects (real engine, one worker)', () => {
       const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/solve', headers: { 'content-type': 'application/json' } });
       req.on('error', () => {}); // the socket is destroyed on purpose
       req.end(JSON.stringify({ ...LONG_REQUEST, limits: { maxStates: 50_000_000, timeoutMs: 60_000 } }));
-      await until(() => pool.stats().running === 1, 10_000);
+      await until('the long solve running', () => pool.stats().running === 1);
       await new Promise((r) => setTimeout(r, 200)); // deep in the search
       expect(pool.stats().running).toBe(1);
 
       const t0 = performance.now();
       req.destroy();
-      await until(() => pool.stats().inFlight === 0, 5000);
+      await until('the worker freed', () => pool.stats().inFlight === 0, { timeoutMs: 5000, intervalMs: 1 });
       const freed = performance.now() - t0;
       expect(freed).toBeLessThan(100);
       expect(pool.stats().completed).toBe(completedBefore + 1); // it stopped itself: the worker was not terminated
@@ -130,16 +120,16 @@ describe('a request abandoned by its client (real socket)', () => {
       const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/solve', headers: { 'content-type': 'application/json' } });
       req.on('error', () => {}); // the socket is destroyed on purpose
       req.end(JSON.stringify({ ...LONG_REQUEST, limits: { maxStates: 50_000_000, timeoutMs: 60_000 } }));
-      await until(() => pool.stats().running === 1, 10_000);
+      await until('the long solve running', () => pool.stats().running === 1);
       req.destroy();
-      await until(() => lines.some((l) => l.route === '/v1/solve'), 5000);
+      await until('the abandoned request logged', () => lines.some((l) => l.route === '/v1/solve'), { timeoutMs: 5000 });
       const line = lines.find((l) => l.route === '/v1/solve')!;
       expect(line).toMatchObject({ status: 499, clientClosed: true, answered: 200, msg: 'request abandoned by the client' });
       // A request answered in full is logged as it was.
       const ok = await fetch(`http://127.0.0.1:${port}/v1/solve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"game":"freecell","deal":1}' });
       expect(ok.status).toBe(200);
       await ok.json();
-      await until(() => lines.filter((l) => l.route === '/v1/solve').length === 2, 5000);
+      await until('the answered request logged', () => lines.filter((l) => l.route === '/v1/solve').length === 2, { timeoutMs: 5000 });
       expect(lines.filter((l) => l.route === '/v1/solve')[1]).toMatchObject({ status: 200 });
       expect(lines.filter((l) => l.route === '/v1/solve')[1]).not.toHaveProperty('clientClosed');
       const text = await metrics.render();
@@ -160,10 +150,10 @@ describe('a full queue (fixture worker that blocks until stopped)', () => {
     const app = createServiceApp({ solve: pool.solve, logger: silent, metrics, poolStats: () => pool.stats(), shed: () => pool.isFull() });
     try {
       const ac = new AbortController();
-      const running = post(app, { game: 'freecell', deal: 1 }, ac.signal);
-      await until(() => pool.stats().running === 1);
-      const queued = post(app, { game: 'freecell', deal: 2 }, ac.signal);
-      await until(() => pool.stats().queued === 1);
+      const running = post(app, { game: 'freecell', deal: 1 }, { signal: ac.signal });
+      await until('the first solve running', () => pool.stats().running === 1);
+      const queued = post(app, { game: 'freecell', deal: 2 }, { signal: ac.signal });
+      await until('the second solve queued', () => pool.stats().queued === 1);
 
       for (let i = 0; i < 5; i++) {
         const t0 = performance.now();
@@ -265,7 +255,7 @@ describe('faults fail only their own request (real engine)', () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { verdict: string }).verdict).toBe('solved');
     }
-    await until(() => pool.stats().threads === 2);
+    await until('two threads', () => pool.stats().threads === 2);
     const scraped = await metrics.render();
     expect(scraped).toMatch(/solver_failures_total\{code="worker_crashed"\} 1/);
   });

@@ -15,6 +15,7 @@ import { createLogger } from '../../server/logger.js';
 import { createPool } from '../../server/pool.js';
 import { createServiceApp } from '../../server/service.js';
 import { ROOT } from '../helpers/paths.js';
+import { until } from '../helpers/wait.js';
 
 const FIXTURE_WORKER = join(ROOT, 'tests/fixtures/pool-worker.ts');
 
@@ -85,7 +86,7 @@ describe('gracefulShutdown (in-process, fixture pool)', () => {
 
     // The fixture worker blocks every real deal until its stop flag is set.
     const running = postOnce(port, { game: 'freecell', deal: 1 });
-    while (pool.stats().running === 0) await new Promise((r) => setTimeout(r, 5));
+    await until('the solve running', () => pool.stats().running > 0);
 
     const seen: { stopping: boolean; poolClosing: boolean; inFlight: number; timeLeft: number }[] = [];
     const hook = async (ctx: ShutdownContext) => {
@@ -178,12 +179,17 @@ describe('SIGTERM on the real server under load (child process)', () => {
     proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => proc.once('exit', (code) => resolve({ code, at: Date.now() })));
 
+    /** `cond`, or a throw as soon as the server has exited. */
+    const whileRunning = (cond: () => boolean | Promise<boolean>) => () => {
+      if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode})`);
+      return cond();
+    };
     const waitForLog = async (msg: string, timeoutMs: number) => {
-      const end = Date.now() + timeoutMs;
-      while (!logs.some((l) => l.msg === msg)) {
-        if (Date.now() > end || proc.exitCode !== null) throw new Error(`no "${msg}" log line; stderr: ${stderr}\nstdout: ${JSON.stringify(logs)}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await until(`the "${msg}" log line`, whileRunning(() => logs.some((l) => l.msg === msg)), {
+        timeoutMs,
+        intervalMs: 20,
+        detail: () => `stderr: ${stderr}\nstdout: ${JSON.stringify(logs)}`,
+      });
       return logs.find((l) => l.msg === msg)!;
     };
     const port = Number((await waitForLog('listening', 30_000)).port);
@@ -193,17 +199,15 @@ describe('SIGTERM on the real server under load (child process)', () => {
     // No sleeps: SIGTERM goes once the long solve is running (the only solve
     // then, so /healthz's running count is it) and an easy one was answered.
     const long = postOnce(port, LONG_REQUEST);
-    const until = async (what: string, cond: () => boolean | Promise<boolean>) => {
-      const end = Date.now() + 30_000;
-      while (!(await cond())) {
-        if (Date.now() > end || proc.exitCode !== null) throw new Error(`${what}: not in 30 s; stderr: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    };
-    await until('the long solve running', async () => {
-      const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { connection: 'close' } })).json()) as { pool: { running: number } };
-      return health.pool.running >= 1;
-    });
+    const running = { timeoutMs: 30_000, intervalMs: 10, detail: () => `stderr: ${stderr}` };
+    await until(
+      'the long solve running',
+      whileRunning(async () => {
+        const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { connection: 'close' } })).json()) as { pool: { running: number } };
+        return health.pool.running >= 1;
+      }),
+      running,
+    );
     let stop = false;
     const answers: Answer[] = [];
     const client = async (id: number) => {
@@ -214,7 +218,7 @@ describe('SIGTERM on the real server under load (child process)', () => {
       }
     };
     const clients = [0, 1, 2, 3].map(client);
-    await until('an easy solve answered', () => answers.some((a) => a.status === 200));
+    await until('an easy solve answered', whileRunning(() => answers.some((a) => a.status === 200)), running);
     const beforeSignal = answers.filter((a) => a.status === 200).length;
 
     const signalledAt = Date.now();

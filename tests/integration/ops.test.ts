@@ -13,6 +13,7 @@ import { createMetrics, type Metrics } from '../../server/metrics.js';
 import { requestLog } from '../../server/middleware/request-log.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
 import { createServiceApp } from '../../server/service.js';
+import { post } from '../helpers/http.js';
 
 let pool: SolverPool;
 let metrics: Metrics;
@@ -28,8 +29,6 @@ beforeAll(async () => {
 });
 afterAll(() => pool.close());
 
-const post = (body: unknown, headers: Record<string, string> = {}) =>
-  app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
 /** The value of one sample line of the exposition text, or undefined. */
 function sample(text: string, name: string, labels = ''): number | undefined {
@@ -55,12 +54,12 @@ describe('readiness and liveness', () => {
 
 describe('GET /metrics', () => {
   it('counts requests by route and status, latency, verdicts, states expanded, queue depth; in Prometheus text format', async () => {
-    const solved = await post({ game: 'freecell', deal: 1 });
+    const solved = await post(app, { game: 'freecell', deal: 1 });
     expect(solved.status).toBe(200);
     const { stats } = (await solved.json()) as { stats: { statesExpanded: number } };
-    const cut = await post({ game: 'freecell', deal: 2, limits: { maxStates: 5 } });
+    const cut = await post(app, { game: 'freecell', deal: 2, limits: { maxStates: 5 } });
     expect(((await cut.json()) as { reason: string }).reason).toBe('max_states');
-    expect((await post({ game: 'nope', deal: 1 })).status).toBe(404);
+    expect((await post(app, { game: 'nope', deal: 1 })).status).toBe(404);
     expect((await app.request('/no/such/route')).status).toBe(404);
 
     const res = await app.request('/metrics');
@@ -87,8 +86,8 @@ describe('GET /metrics', () => {
 describe('structured logs', () => {
   it('one JSON line per request with level, time, request id, route, status and duration', async () => {
     lines.length = 0;
-    await post({ game: 'freecell', deal: 3 }, { 'x-request-id': 'trace-me-1' });
-    await post({ game: 'freecell', board: 'XX' }, { 'x-request-id': 'trace-me-2' });
+    await post(app, { game: 'freecell', deal: 3 }, { headers: { 'x-request-id': 'trace-me-1' } });
+    await post(app, { game: 'freecell', board: 'XX' }, { headers: { 'x-request-id': 'trace-me-2' } });
     const ok = lines.find((l) => l.reqId === 'trace-me-1');
     expect(ok).toMatchObject({ level: 'info', msg: 'request', method: 'POST', path: '/v1/solve', route: '/v1/solve', status: 200, service: 'solitaire-solver' });
     expect(typeof ok!.ms).toBe('number');

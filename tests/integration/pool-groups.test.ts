@@ -10,8 +10,6 @@
  * what waits and what groups follows from the order of the calls alone. The
  * last tests run the real worker and engine.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { describe, expect, it, vi } from 'vitest';
 import { loadEngineModule } from '../../client-sdk/core/engine.js';
@@ -23,7 +21,7 @@ import { checkSolution } from '../../client-sdk/core/verify.js';
 import { currentRequest, withRequestContext } from '../../server/logger.js';
 import { createPool, type SolveEvent, type SolverPool } from '../../server/pool.js';
 import type { SolveTask } from '../../server/worker-protocol.js';
-import { ROOT } from '../helpers/paths.js';
+import { engineBuilt } from '../helpers/engine.js';
 import { FIXTURE_LIMITS as LIMITS, FIXTURE_WORKER as FIXTURE, fixtureDeal, quietLog as quiet, threadOf, useFixturePools, verdictOf, type FixtureMode } from '../helpers/pool-fixture.js';
 
 const { pools, fixturePool } = useFixturePools();
@@ -311,9 +309,7 @@ describe('groups of plain solves (fixture worker)', () => {
   });
 });
 
-const ENGINE_BUILT = existsSync(join(ROOT, 'build/engine.wasm'));
-
-describe.skipIf(!ENGINE_BUILT)('groups of plain solves (real worker and engine)', () => {
+describe.skipIf(!engineBuilt())('groups of plain solves (real worker and engine)', () => {
   const msDeal = (n: number): Deal => resolveDeal({ game: 'freecell', deal: n, numbering: 'ms' });
   const limits: SolveLimits = { maxStates: 5_000_000, timeoutMs: 30_000 };
 

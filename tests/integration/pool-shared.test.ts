@@ -13,7 +13,6 @@
  * follows from the flags, not from sleeps. The last tests run the real worker
  * and engine.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { describe, expect, it, vi } from 'vitest';
@@ -26,6 +25,7 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { createPool, type SolveEvent } from '../../server/pool.js';
 import type { SolveTask } from '../../server/worker-protocol.js';
+import { engineBuilt } from '../helpers/engine.js';
 import { ROOT } from '../helpers/paths.js';
 import { FIXTURE_LIMITS as LIMITS, FIXTURE_WORKER as FIXTURE, fixtureDeal, quietLog as quiet, threadOf, useFixturePools, verdictOf } from '../helpers/pool-fixture.js';
 
@@ -308,9 +308,7 @@ describe('shared runs (fixture worker)', () => {
   });
 });
 
-const ENGINE_BUILT = existsSync(join(ROOT, 'build/engine.wasm'));
-
-describe.skipIf(!ENGINE_BUILT)('shared runs (real worker and engine)', () => {
+describe.skipIf(!engineBuilt())('shared runs (real worker and engine)', () => {
   const msDeal = (n: number): Deal => resolveDeal({ game: 'freecell', numbering: 'ms', deal: n });
   const limits: SolveLimits = { maxStates: 5_000_000, timeoutMs: 30_000 };
 

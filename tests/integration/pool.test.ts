@@ -7,7 +7,6 @@
  * blocks on Atomics.wait instead of sleeping, and tells the test when it has
  * started through a shared flag, so nothing here depends on timing luck.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
@@ -29,6 +28,9 @@ import {
   PROGRESS_STORED,
 } from '../../server/worker-protocol.js';
 import { POOLINGS_TO_TRY } from '../../client-sdk/core/pools.js';
+import { engineBuilt } from '../helpers/engine.js';
+import { fixtureDeal } from '../helpers/pool-fixture.js';
+import { until } from '../helpers/wait.js';
 import { ROOT } from '../helpers/paths.js';
 
 const FIXTURE = join(ROOT, 'tests/fixtures/pool-worker.ts');
@@ -45,24 +47,13 @@ function fixturePool(options: PoolOptions = {}): SolverPool {
   return pool;
 }
 
-/** A fake deal for the fixture, with a flag that it sets when it starts. */
-function fixtureDeal(mode: 'wait' | 'stubborn' | 'solve' | 'exit' | 'oom' | 'throw' = 'wait', stubbornMs?: number) {
-  const started = new Int32Array(new SharedArrayBuffer(4));
-  // FreeCell's build (alternate colours): a game whose tableau looks at suit, so the pool never runs a helper pass for it
-  const deal = { mode, stubbornMs, started, rules: { build: 'alternate_color', wrap: false } } as unknown as Deal;
-  const whenStarted = async () => {
-    while (Atomics.load(started, 0) === 0) await new Promise((r) => setTimeout(r, 5));
-  };
-  return { deal, whenStarted };
-}
-
 const threadOf = (o: SolveOutcome) => (o as SolveOutcome & { threadId: number }).threadId;
 
 describe('worker file resolution', () => {
-  it('runs worker.ts under tsx from source, with no inherited execArgv for .js', () => {
-    expect(defaultWorkerFile()).toMatch(/server[/\\]worker\.ts$/);
-    expect(workerExecArgv('/x/worker.ts')).toEqual(['--import', expect.stringMatching(/^file:.*tsx/)]);
-    expect(workerExecArgv('/x/dist/server/worker.js')).toEqual([]);
+  it('runs pool-worker.ts under tsx from source, with no inherited execArgv for .js', () => {
+    expect(defaultWorkerFile()).toMatch(/server[/\\]pool-worker\.ts$/);
+    expect(workerExecArgv('/x/pool-worker.ts')).toEqual(['--import', expect.stringMatching(/^file:.*tsx/)]);
+    expect(workerExecArgv('/x/dist/server/pool-worker.js')).toEqual([]);
   });
 });
 
@@ -141,10 +132,13 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     const started = new Int32Array(new SharedArrayBuffer(4));
     const helperStarted = new Int32Array(new SharedArrayBuffer(4));
     const deal = { mode, pooled, started, helperStarted, rules: { build: 'rank', wrap: false } } as unknown as Deal;
-    const until = async (flag: Int32Array) => {
-      while (Atomics.load(flag, 0) === 0) await new Promise((r) => setTimeout(r, 5));
+    const set = (flag: Int32Array) => () => Atomics.load(flag, 0) !== 0;
+    return {
+      deal,
+      whenStarted: () => until('the full search started', set(started), { timeoutMs: 30_000 }),
+      whenHelperStarted: () => until('the helper pass started', set(helperStarted), { timeoutMs: 30_000 }),
+      helperStarted,
     };
-    return { deal, whenStarted: () => until(started), whenHelperStarted: () => until(helperStarted), helperStarted };
   }
 
   it('the helper\'s pooled proof answers, the full search is stopped, and the pool reports one solve', async () => {
@@ -247,7 +241,7 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     const d = undecidedDeal('wait', 'wait');
     const ac = new AbortController();
     const running = pool.solve(d.deal, LIMITS, ac.signal);
-    while (Atomics.load(d.secondStarted, 0) === 0) await new Promise((r) => setTimeout(r, 5));
+    await until('the second helper pass started', () => Atomics.load(d.secondStarted, 0) !== 0, { timeoutMs: 30_000 });
     expect(pool.stats()).toMatchObject({ running: 2 });
     ac.abort();
     await expect(running).resolves.toMatchObject({ verdict: 'unknown', reason: 'max_states' });
@@ -423,9 +417,7 @@ describe('pool cancellation (fixture worker)', () => {
   });
 });
 
-const ENGINE_BUILT = existsSync(join(ROOT, 'build/engine.wasm'));
-
-describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
+describe.skipIf(!engineBuilt())('real worker and engine', () => {
   function dealOf(game: string, numbering: 'ms' | 'pysolfc', n: number): Deal {
     const preset = findPreset(game)!;
     const g = generateDeal(game, numbering, n);
@@ -545,7 +537,7 @@ describe.skipIf(!ENGINE_BUILT)('real worker and engine', () => {
   });
 });
 
-describe.skipIf(!ENGINE_BUILT)('memory given back (real worker): RECYCLE_MEMORY_MB', () => {
+describe.skipIf(!engineBuilt())('memory given back (real worker): RECYCLE_MEMORY_MB', () => {
   const dealOf = (game: string, numbering: 'ms' | 'pysolfc', n: number): Deal => resolveDeal({ game, numbering, deal: n });
   // Streets and Alleys rules on PySolFC deal 77 (see above): the search grows
   // until the memory cap stops it (`unknown`/`memory`), so the engine ends a
@@ -554,11 +546,6 @@ describe.skipIf(!ENGINE_BUILT)('memory given back (real worker): RECYCLE_MEMORY_
     resolveDeal({ game: 'freecell', deal: 77, numbering: 'pysolfc', rules: { build: 'rank', freeCells: 0, sequenceMove: 'none' } });
   const CAP = 160 * 2 ** 20;
   const rssMb = () => process.memoryUsage().rss / 2 ** 20;
-  const until = async (ok: () => boolean, ms: number) => {
-    const end = Date.now() + ms;
-    while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    return ok();
-  };
 
   it('a worker that grew past the threshold is replaced after its solve, and RSS comes back down; without it RSS stays up', async () => {
     const recycled: number[] = [];
@@ -580,14 +567,13 @@ describe.skipIf(!ENGINE_BUILT)('memory given back (real worker): RECYCLE_MEMORY_
     const peak = rssMb();
     // The worker's engine filled its cap (the arena it reports, 157 MiB of the 160, is what
     // recycling frees). Not peak - idle: RSS also moves with memory the other tests' closed
-    // pools and the main thread's heap give back meanwhile; one CI run saw 95 MB of RSS
-    // difference for it.
+    // pools and the main thread's heap give back meanwhile, by as much as the cap itself.
     expect(outcome.stats.memoryBytes / 2 ** 20).toBeGreaterThan(100);
     expect((await queued).verdict).toBe('solved');
     expect(recycled).toHaveLength(1);
     expect(pool.stats().recycled).toBe(1);
     // The thread is gone with its memory; a fresh one (small engine) serves.
-    expect(await until(() => rssMb() - idle < 50, 10_000), `RSS ${rssMb().toFixed(0)} MB, idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`).toBe(true);
+    await until('RSS back within 50 MB of idle', () => rssMb() - idle < 50, { intervalMs: 50, detail: () => `RSS ${rssMb().toFixed(0)} MB, idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB` });
     expect(pool.stats().threads).toBe(1);
     const next = await pool.solve(dealOf('freecell', 'ms', 1), { maxStates: 1_000_000, timeoutMs: 30_000 });
     expect(next.verdict).toBe('solved');
@@ -608,10 +594,10 @@ describe.skipIf(!ENGINE_BUILT)('memory given back (real worker): RECYCLE_MEMORY_
     // difference flaky in a full run.)
     const held = rssMb();
     await keep.close();
-    expect(await until(() => held - rssMb() > 100, 10_000), `RSS ${rssMb().toFixed(0)} MB, ${held.toFixed(0)} MB before the pool closed`).toBe(true);
-    // 240 s: the compact Castle layout (docs/engine.md) stores 2.3 times the
-    // positions in the same 160 MiB, so each capped solve takes that much longer
-    // (69 s for the whole test at a load of 7 on 2 cores, 27 s alone)
+    await until('RSS down by 100 MB once the pool closed', () => held - rssMb() > 100, { intervalMs: 50, detail: () => `RSS ${rssMb().toFixed(0)} MB, ${held.toFixed(0)} MB before the pool closed` });
+    // 240 s: the compact Castle layout (docs/engine.md) stores several times the
+    // positions of a full record in the same 160 MiB, so each of the two capped
+    // solves runs that much longer, and longer still on a busy machine
   }, 240_000);
 
   it('refuses a recycle threshold that is not a whole number of bytes', () => {

@@ -11,6 +11,7 @@ import { checkCertificate } from '../../client-sdk/core/proof/check.js';
 import { SolveResponseSchema, type SolveResponse } from '../../client-sdk/api/schemas.js';
 import { createApp } from '../../server/app.js';
 import { createPool, type SolverPool } from '../../server/pool.js';
+import { post } from '../helpers/http.js';
 
 let pool: SolverPool;
 let app: ReturnType<typeof createApp>;
@@ -25,12 +26,8 @@ afterAll(async () => {
   await pool.close();
 });
 
-function post(target: ReturnType<typeof createApp>, path: string, body: unknown): Promise<Response> {
-  return Promise.resolve(target.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
-}
-
 async function solve(target: ReturnType<typeof createApp>, body: unknown): Promise<SolveResponse> {
-  const res = await post(target, '/v1/solve', body);
+  const res = await post(target, body);
   const text = await res.text();
   expect(res.status, text).toBe(200);
   return SolveResponseSchema.parse(JSON.parse(text));
@@ -101,7 +98,7 @@ describe('"proof": true in POST /v1/solve', () => {
 
 describe('POST /v1/proofs', () => {
   it('answers the certificate file of an unsolvable deal; it passes the checker', async () => {
-    const res = await post(app, '/v1/proofs', { game: 'bakers_game', deal: 22, numbering: 'pysolfc' });
+    const res = await post(app, { game: 'bakers_game', deal: 22, numbering: 'pysolfc' }, { path: '/v1/proofs' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/gzip');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="bakers_game-22.proof.gz"');
@@ -114,28 +111,28 @@ describe('POST /v1/proofs', () => {
   });
 
   it('the download ignores the inline cap, not the position cap', async () => {
-    const small = await post(tinyCaps, '/v1/proofs', SEAHAVEN_107);
+    const small = await post(tinyCaps, SEAHAVEN_107, { path: '/v1/proofs' });
     expect(small.headers.get('content-type')).toBe('application/gzip');
     expect(checkCertificate(new Uint8Array(await small.arrayBuffer())).ok).toBe(true);
-    const big = await post(tinyCaps, '/v1/proofs', { game: 'seahaven_towers', deal: 21, numbering: 'pysolfc' });
+    const big = await post(tinyCaps, { game: 'seahaven_towers', deal: 21, numbering: 'pysolfc' }, { path: '/v1/proofs' });
     expect(big.headers.get('content-type')).toMatch(/^application\/json/);
     const body = SolveResponseSchema.parse(await big.json());
     expect(body.proof!.certificate).toMatchObject({ included: false, reason: 'over_position_cap' });
   });
 
   it('any other verdict answers the JSON of /v1/solve, without a certificate', async () => {
-    const res = await post(app, '/v1/proofs', { game: 'freecell', deal: 1 });
+    const res = await post(app, { game: 'freecell', deal: 1 }, { path: '/v1/proofs' });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = SolveResponseSchema.parse(await res.json());
     expect(body.verdict).toBe('solved');
     expect(body.proof).toBeUndefined();
-    const cut = SolveResponseSchema.parse(await (await post(app, '/v1/proofs', { ...MS_11982, limits: { maxStates: 500 } })).json());
+    const cut = SolveResponseSchema.parse(await (await post(app, { ...MS_11982, limits: { maxStates: 500 } }, { path: '/v1/proofs' })).json());
     expect(cut).toMatchObject({ verdict: 'unknown', reason: 'max_states' });
     expect(cut.proof).toBeUndefined();
   });
 
   it('bad input gets the same 4xx as /v1/solve', async () => {
-    const res = await post(app, '/v1/proofs', { game: 'nope', deal: 1 });
+    const res = await post(app, { game: 'nope', deal: 1 }, { path: '/v1/proofs' });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unknown_game');
   });

@@ -26,7 +26,7 @@ import { batchFields, encodeResult } from '../../server/batches/redis/codec.js';
 import { VERDICT_COUNTER } from '../../server/batches/model.js';
 import { RedisKeys } from '../../server/batches/redis/keys.js';
 import { RECORD } from '../../server/batches/redis/scripts.js';
-import { BatchWorker } from '../../server/batches/redis/worker.js';
+import { BatchConsumer } from '../../server/batches/redis/consumer.js';
 import { createBatchService } from '../../server/batches/embedded/service.js';
 import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 import { loadConfig } from '../../server/config.js';
@@ -209,7 +209,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
     const p = prefix('contract');
     const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix: p, chunkDeals: 7, pollMs: 50 });
     const redisSolve = fakeSolve();
-    const workers = await Promise.all([0, 1].map((i) => BatchWorker.start({ url: REDIS_URL, prefix: p, solve: redisSolve.solve, threads: 1, name: `w${i}`, flushMs: 20 })));
+    const workers = await Promise.all([0, 1].map((i) => BatchConsumer.start({ url: REDIS_URL, prefix: p, solve: redisSolve.solve, threads: 1, name: `w${i}`, flushMs: 20 })));
     const redisApp = createApp({ solve: redisSolve.solve, batches: backend, logError: () => {}, webRoot: null });
     try {
       const viaRedis = await conversation(redisApp);
@@ -268,7 +268,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       const outcomes = await Promise.all(deals.map((deal) => fake.solve(deal, limits, signal)));
       return outcomes.map(packedAnswer);
     };
-    const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fake.solve, solveManyPacked, threads: 1, concurrency: 1, name: 'w', flushMs: 20, chunkMs: 5 });
+    const worker = await BatchConsumer.start({ url: REDIS_URL, prefix: p, solve: fake.solve, solveManyPacked, threads: 1, concurrency: 1, name: 'w', flushMs: 20, chunkMs: 5 });
     try {
       const st = await backend.create({ game: 'freecell', deals: '1..60' });
       let now = st;
@@ -305,7 +305,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
     const p = prefix('cancel');
     const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix: p, chunkDeals: 5 });
     const slow = fakeSolve(60_000); // every deal runs until stopped
-    const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: slow.solve, threads: 2, name: 'w' });
+    const worker = await BatchConsumer.start({ url: REDIS_URL, prefix: p, solve: slow.solve, threads: 2, name: 'w' });
     try {
       const st = await backend.create({ game: 'freecell', deals: '1..50' });
       while (worker.stats().dealsInFlight < 2) await sleep(5);
@@ -329,8 +329,8 @@ describe.skipIf(!available)('redis backend in-process', () => {
   it('a draining worker stores what it finished and hands its job back; another worker completes it', async () => {
     const p = prefix('drain');
     const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix: p, chunkDeals: 1000 });
-    const first = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fakeSolve(20).solve, threads: 1, name: 'first', lockMs: 60_000 });
-    let second: BatchWorker | undefined;
+    const first = await BatchConsumer.start({ url: REDIS_URL, prefix: p, solve: fakeSolve(20).solve, threads: 1, name: 'first', lockMs: 60_000 });
+    let second: BatchConsumer | undefined;
     try {
       const st = await backend.create({ game: 'freecell', deals: '1..200' }); // one job
       while (first.stats().dealsTotal < 10) await sleep(5);
@@ -341,7 +341,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       expect(kept).toBeLessThan(200);
       // Handed back, not abandoned: another worker takes it at once, not after the 60 s lock.
       const secondSolve = fakeSolve(1);
-      second = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: secondSolve.solve, threads: 1, name: 'second' });
+      second = await BatchConsumer.start({ url: REDIS_URL, prefix: p, solve: secondSolve.solve, threads: 1, name: 'second' });
       const deadline = Date.now() + 10_000;
       while ((await backend.status(st.id))!.status === 'running' && Date.now() < deadline) await sleep(20);
       const end = (await backend.status(st.id))!;
@@ -362,7 +362,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
     // What a server leaves when it dies right after writing the batch: no job enqueued, the lock expired.
     await redis.multi().hset(k.batch('orphan'), batchFields('orphan', spec, total, 4, Date.now())).sadd(k.running, 'orphan').exec();
     const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix: p, chunkDeals: 4 });
-    const worker = await BatchWorker.start({ url: REDIS_URL, prefix: p, solve: fakeSolve().solve, threads: 1 });
+    const worker = await BatchConsumer.start({ url: REDIS_URL, prefix: p, solve: fakeSolve().solve, threads: 1 });
     try {
       expect(await redis.hget(k.batch('orphan'), 'enqueued')).toBe('8');
       const deadline = Date.now() + 10_000;

@@ -1,7 +1,7 @@
 /**
  * The `redis` batch backend with real processes on loopback: two API servers
  * (`server/main.ts`, BATCH_BACKEND=redis) and batch workers
- * (`server/worker-main.ts`, one solver thread each) against the tests' Redis
+ * (`server/batch-worker-main.ts`, one solver thread each) against the tests' Redis
  * (tests/helpers/redis.ts: skipped locally without one, a failure under
  * CI=true).
  *

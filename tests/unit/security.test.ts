@@ -13,6 +13,7 @@ import { createLogger } from '../../server/logger.js';
 import { createMetrics } from '../../server/metrics.js';
 import type { SolveFn } from '../../server/pool.js';
 import { createServiceApp, type ServiceAppDeps } from '../../server/service.js';
+import { post } from '../helpers/http.js';
 
 const OUTCOME: SolveOutcome = { verdict: 'unknown', reason: 'max_states', moves: [], stats: { statesExpanded: 1, statesStored: 1, elapsedMs: 1, memoryBytes: 1 } };
 const fakeSolve: SolveFn = async () => structuredClone(OUTCOME);
@@ -28,8 +29,9 @@ function makeApp(config: ServiceAppDeps['config'] = {}, extra: Partial<ServiceAp
   return { app, lines };
 }
 
+/** POST /v1/solve of MS FreeCell #1 (or `body`) with `headers`. */
 function solve(app: ReturnType<typeof makeApp>['app'], headers: Record<string, string> = {}, body: unknown = { game: 'freecell', deal: 1 }) {
-  return app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return post(app, body, { headers });
 }
 
 const bearer = (k: ApiKey) => ({ authorization: `Bearer ${k.token}` });

@@ -1,8 +1,10 @@
 /**
  * Short solutions (client-sdk/core/shorten.ts, assembly/beam.ts): the
  * shortening never returns a longer or unchecked solution, never changes a
- * verdict, and keeps to its budget. Every solution here is replayed by the
- * independent checker (verify.ts), and its length recounted from the moves.
+ * verdict, and says when its budget or a cancel ended it. Every solution here
+ * is replayed by the independent checker (verify.ts), and its length
+ * recounted from the moves. How closely it keeps to a budget in wall-clock
+ * time is an integration test (tests/integration/short-api.test.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cardToString } from '../../client-sdk/core/cards.js';
@@ -78,20 +80,16 @@ describe('solveShort', () => {
     expect(unknown.optimize).toBeUndefined();
   });
 
-  it('keeps to its budget and says when it ran out', () => {
+  it('says when its budget ran out', () => {
     const deal = dealOf('freecell', 'ms', 617);
-    const started = performance.now();
+    // deal 617 is shortened only by a wide beam: 30 ms end the session first
     const out = engine.solveShort(deal, LIMITS, { budgetMs: 30 });
-    const total = performance.now() - started;
     expect(out.optimize!.budgetExhausted).toBe(true);
-    // the engine polls every 256 positions; the peephole pass and the check come after the budget
-    expect(out.optimize!.elapsedMs).toBeLessThan(30 + 150);
-    expect(total).toBeLessThan(out.stats.elapsedMs + 30 + 200);
+    expect(checkSolution(deal.rules, deal.layout, out.moves).ok).toBe(true);
     // a small widest beam ends before a large budget does
     const quick = engine.solveShort(deal, LIMITS, { budgetMs: 10_000, maxWidth: 64 });
     expect(quick.optimize!.budgetExhausted).toBe(false);
     expect(quick.optimize!.beamWidth).toBe(64);
-    expect(quick.optimize!.elapsedMs).toBeLessThan(5_000);
   });
 
   it('stops at once when cancelled', () => {
@@ -102,7 +100,7 @@ describe('solveShort', () => {
     const out = engine.shorten(deal, first, { budgetMs: 10_000 }, stop);
     expect(out.verdict).toBe('solved');
     expect(out.optimize!.budgetExhausted).toBe(true);
-    expect(out.optimize!.elapsedMs).toBeLessThan(1_000);
+    expect(out.optimize!.beamWidth).toBe(0); // not one beam ran to its end
     expect(checkSolution(deal.rules, deal.layout, out.moves).ok).toBe(true);
   });
 });

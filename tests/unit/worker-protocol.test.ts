@@ -156,7 +156,7 @@ describe('forEachDealOfTask with a claim cursor (a share of a shared run)', () =
     Atomics.store(stopped.stop, STOP_INDEX, 1);
     expect(runShare(stopped)).toEqual({ claimed: [], named: [] });
     expect(Atomics.load(claim, 0)).toBe(0);
-    // the worker asks to retire during the first deal (worker.ts askToRetireIfGrown): the share ends with it
+    // the worker asks to retire during the first deal (pool-worker.ts askToRetireIfGrown): the share ends with it
     const retiring = shareTask(deals, claim, yieldTo);
     const outcome = runShare(retiring, (deal, stop) => {
       Atomics.store(stop, RETIRE_INDEX, 42);

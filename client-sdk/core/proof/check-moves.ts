@@ -12,7 +12,7 @@ import { applyMove, checkMove, moveFault } from '../verify.js';
 import { closeUnderAutoMoves } from './check-auto-moves.js';
 import { decodeKey } from './check-keys.js';
 import type { Prepared } from './check-prepare.js';
-import { Rejection, type ProofCheckOptions } from './check-result.js';
+import { Rejection, type MoveCounts, type ProofCheckOptions } from './check-result.js';
 import { makeLookup } from './check-set.js';
 import { KEY_BYTES } from './format.js';
 
@@ -35,12 +35,6 @@ export function describeMove(move: Move): string {
 export interface SetLookup {
   has(next: Layout, parent: Layout, parentIndex: number): boolean;
   lastKeyHex(): string;
-}
-
-/** Counts of step 6. */
-export interface MoveCounts {
-  movesTried: number;
-  movesChecked: number;
 }
 
 /**

@@ -20,10 +20,9 @@ import type { Move } from '../moves.js';
 import type { Layout, Rules } from '../rules.js';
 import { sequenceCapacity } from '../verify.js';
 import { hex } from './check-keys.js';
-import { Rejection, type ProofCheckOptions } from './check-result.js';
+import { Rejection, type MoveCounts, type ProofCheckOptions } from './check-result.js';
 import { contains, WORDS } from './check-set.js';
 import { KEY_BYTES } from './format.js';
-import type { MoveCounts } from './check-moves.js';
 
 /** A position of the pooled game: columns and cells of symbols (relRank * 4 + pool), foundations implied. */
 export interface PooledPosition {

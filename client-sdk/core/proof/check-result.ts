@@ -82,6 +82,14 @@ export interface ProofCheckFail {
 /** The checker's answer. */
 export type ProofCheckResult = ProofCheckPass | ProofCheckFail;
 
+/** Counts of step 6 (the moves checked), as {@link ProofCheckPass} reports them. */
+export interface MoveCounts {
+  /** Calls of `checkMove` (see {@link ProofCheckPass.movesTried}). */
+  movesTried: number;
+  /** Legal moves among them, each played and its result found in the set. */
+  movesChecked: number;
+}
+
 /** Options of {@link checkCertificate}. */
 export interface ProofCheckOptions {
   /** Called every `progressEvery` positions of step 6 with (done, total). */

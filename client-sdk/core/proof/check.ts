@@ -46,10 +46,10 @@
  * check, and the worker threads' range (check-worker.ts).
  */
 import type { CertificateHeader } from './format.js';
-import { checkMoves, type MoveCounts } from './check-moves.js';
+import { checkMoves } from './check-moves.js';
 import { prepare, type Prepared } from './check-prepare.js';
 import { checkReductions } from './check-reductions.js';
-import { Rejection, type ProofCheckFail, type ProofCheckOptions, type ProofCheckPass, type ProofCheckResult } from './check-result.js';
+import { Rejection, type MoveCounts, type ProofCheckFail, type ProofCheckOptions, type ProofCheckPass, type ProofCheckResult } from './check-result.js';
 import { toWords } from './check-set.js';
 import { checkPooledMoves } from './check-pooled.js';
 

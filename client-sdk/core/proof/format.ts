@@ -20,11 +20,11 @@
  * cards in descending code order, then 0; the rest zero bits.
  *
  * No Node module is imported here: the SDK's browser side may use the names
- * and the summary (the writer and the checker need node:zlib).
+ * and the summary types (the writer and the checker need node:zlib;
+ * summary.ts attaches the summary to an outcome).
  */
 import { z } from 'zod';
 import { BUILD_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, SEQUENCE_MOVE_RULES, type Rules } from '../rules.js';
-import type { SolveOutcome } from '../solve-types.js';
 
 /** `format` field of every certificate header. */
 export const CERTIFICATE_FORMAT = 'solitaire-unsolvability-certificate';
@@ -227,30 +227,6 @@ export type CertificateResult =
 /** Proof data attached to an `unsolvable` outcome. */
 export interface ProofOutcome extends ProofSummary {
   certificate?: CertificateResult;
-}
-
-/** What {@link withProofSummary} needs of an engine (`Engine` of engine.ts). */
-export interface FingerprintSource {
-  fingerprint(): string;
-}
-
-/**
- * The outcome with its proof summary when the verdict is `unsolvable`
- * (positions = positions stored, every one expanded; the reductions for
- * `rules`, or with `pools` the pooled game's; the engine's fingerprint of its
- * last solve), else the outcome as it is. Call it right after the solve, before the engine solves again.
- * Browser-safe; `writer.ts` `solveWithProof` adds the certificate.
- */
-export function withProofSummary(engine: FingerprintSource, rules: Rules, outcome: SolveOutcome, pools?: readonly string[]): SolveOutcome {
-  if (outcome.verdict !== 'unsolvable') return outcome;
-  const proof: ProofOutcome = {
-    positions: outcome.stats.statesStored,
-    ...(pools !== undefined ? { pools: [...pools] } : {}),
-    reductions: pools !== undefined ? pooledReductions(pools) : reductionsFor(rules),
-    fingerprint: engine.fingerprint(),
-    fingerprintAlgorithm: FINGERPRINT_ALGORITHM,
-  };
-  return { ...outcome, proof };
 }
 
 /** Where the binary certificate of a request can be fetched (the same body). */

@@ -18,7 +18,8 @@ import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type 
 import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type GuidedBeam, type PackedSolutionSink, type ProgressOptions } from '../engine.js';
 import { shardsForMemory, solveLayeredSharded } from '../sharded-layers.js';
 import { SolverError } from '../errors.js';
-import { FINGERPRINT_ALGORITHM, KEY_BYTES, reductionsFor, withProofSummary, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
+import { FINGERPRINT_ALGORITHM, KEY_BYTES, reductionsFor, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
+import { withProofSummary } from './summary.js';
 import { LAYERED_CERTIFICATE_VERSION } from './layered-format.js';
 import { LayeredCertificateWriter } from './layered-writer.js';
 import type { Deal } from '../rules.js';
@@ -93,7 +94,7 @@ export interface SolveWithProofOptions {
   claimPooledPass?: () => boolean;
   /**
    * Called by the pooled pass before each pooling's search, with that
-   * pooling (progress displays: server/worker.ts writes it to the task's
+   * pooling (progress displays: server/pool-worker.ts writes it to the task's
    * progress slot). Must not throw.
    */
   onPooling?: (pools: SuitPools) => void;
@@ -101,17 +102,17 @@ export interface SolveWithProofOptions {
    * Called by the pooled pass the moment a pooling's search is exhausted
    * (the verdict is `unsolvable` from then on), before its proof summary and
    * certificate are built, which may take minutes for tens of millions of
-   * positions: server/worker.ts stops the full search on another worker
+   * positions: server/pool-worker.ts stops the full search on another worker
    * here. Must not throw.
    */
   onPooledProof?: (pools: SuitPools) => void;
   /**
    * Called by the guided pass (`limits.guided`) the moment it found a
-   * checked solution, before the answer is returned: server/worker.ts stops
+   * checked solution, before the answer is returned: server/pool-worker.ts stops
    * the full search on another worker here. Must not throw.
    */
   onGuidedSolution?: () => void;
-  /** Called before the guided pass (`limits.guided`) begins (progress displays: server/worker.ts labels the slot). Must not throw. */
+  /** Called before the guided pass (`limits.guided`) begins (progress displays: server/pool-worker.ts labels the slot). Must not throw. */
   onGuidedPass?: () => void;
   /** The beams of the guided pass (`limits.guided`); default `GUIDED_BEAMS` (client-sdk/core/guided.ts). */
   guidedBeams?: readonly GuidedBeam[];

@@ -14,7 +14,7 @@
  *   A chunk's priority is its number: batches share the workers chunk by
  *   chunk (a new batch's first chunks go before an old batch's later ones),
  *   as the embedded scheduler shares the pool round robin.
- * - Results are stored by the workers (worker.ts, `RECORD`); the backend
+ * - Results are stored by the workers (consumer.ts, `RECORD`); the backend
  *   reads them by `seq` (`PAGE`) and wakes result streams on the `events`
  *   channel (and every `pollMs`, in case a message was lost).
  * - `cancel` flips the status in Redis (`CANCEL`) and publishes on the
@@ -79,7 +79,7 @@ export interface RedisBackendOptions {
   log?: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
-/** A worker's heartbeat (worker.ts), as `/metrics` shows it. */
+/** A worker's heartbeat (consumer.ts), as `/metrics` shows it. */
 export interface WorkerHeartbeat {
   name: string;
   host: string;

@@ -21,7 +21,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { RedisBatchBackend, WorkerHeartbeat } from './backend.js';
-import type { BatchWorker } from './worker.js';
+import type { BatchConsumer } from './consumer.js';
 
 /** Reads `fn` at most once per `ms` (one Redis read per scrape for several gauges). */
 function memo<T>(fn: () => Promise<T>, ms = 500): () => Promise<T> {
@@ -90,8 +90,8 @@ export function registerQueueMetrics(registry: Registry, backend: RedisBatchBack
 }
 
 /** Adds a worker's own numbers to its registry. */
-export function registerWorkerMetrics(registry: Registry, worker: BatchWorker): void {
-  const gauge = (name: string, help: string, pick: (s: ReturnType<BatchWorker['stats']>) => number) =>
+export function registerWorkerMetrics(registry: Registry, worker: BatchConsumer): void {
+  const gauge = (name: string, help: string, pick: (s: ReturnType<BatchConsumer['stats']>) => number) =>
     new Gauge({
       name,
       help,

@@ -1,8 +1,10 @@
 /**
- * The `redis` batch backend, worker side: a BullMQ worker that runs chunk
- * jobs (keys.ts `ChunkJob`: a batch and a range of its deal indices) on this
- * process's solver pool. `npm run worker` (server/worker-main.ts) runs one;
- * any number may run, on any machine that reaches Redis.
+ * The `redis` batch backend, worker side: `BatchConsumer`, the consumer of
+ * the chunk-job queue (a BullMQ `Worker`; keys.ts `ChunkJob`: a batch and a
+ * range of its deal indices), which runs the jobs on this process's solver
+ * pool. A batch worker process (`npm run worker`,
+ * server/batch-worker-main.ts) runs one; any number may run, on any machine
+ * that reaches Redis.
  *
  * One job, one pool task at a time; `concurrency` jobs at once (default: one
  * per pool thread), so a hard deal holds one thread, never the others. A
@@ -51,8 +53,8 @@ import { QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
 import { RECORD } from './scripts.js';
 import type { WorkerHeartbeat } from './backend.js';
 
-/** Options of `BatchWorker.start`. */
-export interface BatchWorkerOptions {
+/** Options of `BatchConsumer.start`. */
+export interface BatchConsumerOptions {
   url: string;
   prefix: string;
   /** The pool's solve (`pool.solve`): stopped through its signal. */
@@ -81,7 +83,7 @@ export interface BatchWorkerOptions {
 }
 
 /** Numbers of this worker (its `/metrics` and heartbeat). */
-export interface BatchWorkerStats {
+export interface BatchConsumerStats {
   jobsInFlight: number;
   dealsInFlight: number;
   dealsTotal: number;
@@ -111,7 +113,8 @@ const DEAL_MS_WEIGHT = 0.1;
 /** Batches whose mean time a deal is remembered. */
 const DEAL_MS_MEMORY = 256;
 
-export class BatchWorker {
+/** The consumer of the chunk-job queue (this file's header says how it runs, stores and stops). */
+export class BatchConsumer {
   readonly name: string;
   readonly keys: RedisKeys;
   readonly #redis: Redis;
@@ -120,7 +123,7 @@ export class BatchWorker {
   readonly #bullConnection: Redis;
   readonly #worker: Worker<ChunkJob>;
   readonly #solve: SolveFn;
-  readonly #solveManyPacked: BatchWorkerOptions['solveManyPacked'];
+  readonly #solveManyPacked: BatchConsumerOptions['solveManyPacked'];
   readonly #chunkMs: number;
   /** Running mean of the engine's time a deal, ms, by batch (absent until one is timed). */
   readonly #dealMs = new Map<string, number>();
@@ -128,7 +131,7 @@ export class BatchWorker {
   readonly #concurrency: number;
   readonly #flushMs: number;
   readonly #flushMax: number;
-  readonly #log: BatchWorkerOptions['log'];
+  readonly #log: BatchConsumerOptions['log'];
   readonly #specs = new Map<string, BatchSpec>();
   readonly #cancelled = new Set<string>();
   /** Stop controllers of the deals running here, by batch. */
@@ -144,7 +147,7 @@ export class BatchWorker {
   #draining = false;
   #stats = { jobsInFlight: 0, dealsInFlight: 0, dealsTotal: 0, jobsTotal: 0, jobsHandedBack: 0, duplicatesRefused: 0 };
 
-  private constructor(options: BatchWorkerOptions, redis: Redis, sub: Redis) {
+  private constructor(options: BatchConsumerOptions, redis: Redis, sub: Redis) {
     this.name = options.name ?? `${hostname()}:${process.pid}`;
     this.keys = new RedisKeys(options.prefix);
     this.#redis = redis;
@@ -183,7 +186,7 @@ export class BatchWorker {
    * Connects, subscribes to the control channel, and starts taking jobs.
    * @throws Error when Redis cannot be reached.
    */
-  static async start(options: BatchWorkerOptions): Promise<BatchWorker> {
+  static async start(options: BatchConsumerOptions): Promise<BatchConsumer> {
     const redis = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true });
     const sub = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true });
     redis.on('error', (err) => options.log?.warn({ err: err.message }, 'redis connection error'));
@@ -197,14 +200,14 @@ export class BatchWorker {
       sub.disconnect();
       throw new Error(`cannot reach Redis: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const worker = new BatchWorker(options, redis, sub);
-    await worker.#worker.waitUntilReady();
-    await worker.#heartbeat();
-    return worker;
+    const consumer = new BatchConsumer(options, redis, sub);
+    await consumer.#worker.waitUntilReady();
+    await consumer.#heartbeat();
+    return consumer;
   }
 
   /** This worker's numbers now. */
-  stats(): BatchWorkerStats {
+  stats(): BatchConsumerStats {
     return { ...this.#stats, dealsPerSecond: this.#rate() };
   }
 

@@ -2,7 +2,7 @@
  * `npm run worker`: a batch worker of the `redis` backend. It runs the deals
  * of the batches that the API servers enqueue in BullMQ, on a solver pool of
  * its own (server/pool.ts, THREADS threads, default one per core), and
- * stores their results in Redis (server/batches/redis/worker.ts). Start any
+ * stores their results in Redis (server/batches/redis/consumer.ts). Start any
  * number of them, on any machine that reaches `REDIS_URL`.
  *
  * Configuration: the service's variables (config.ts) that apply: `REDIS_URL`,
@@ -19,7 +19,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { resolveDeal } from '../client-sdk/api/request.js';
-import { BatchWorker } from './batches/redis/worker.js';
+import { BatchConsumer } from './batches/redis/consumer.js';
 import { registerWorkerMetrics } from './batches/redis/metrics.js';
 import { redactUrl } from './batches/redis/backend.js';
 import { loadConfigOrExit } from './config.js';
@@ -42,9 +42,9 @@ pool = await createServicePool(config, metrics, logger, Math.max(4 * config.thre
 const solverPool = pool;
 await solverPool.warmUp(resolveDeal({ game: 'freecell', deal: 1 }));
 
-let worker: BatchWorker;
+let consumer: BatchConsumer;
 try {
-  worker = await BatchWorker.start({
+  consumer = await BatchConsumer.start({
     url,
     prefix,
     solve: solverPool.solve,
@@ -60,7 +60,7 @@ try {
   await solverPool.close();
   exitOnStartupFault(logger, `REDIS_URL ${redactUrl(url)}: cannot start the batch worker`, err);
 }
-registerWorkerMetrics(metrics.registry, worker);
+registerWorkerMetrics(metrics.registry, consumer);
 
 let http: Server | undefined;
 if (config.worker.metricsPort !== null) {
@@ -68,7 +68,7 @@ if (config.worker.metricsPort !== null) {
   http = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', worker: worker.name, pool: solverPool.stats(), ...worker.stats() }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', worker: consumer.name, pool: solverPool.stats(), ...consumer.stats() }));
       return;
     }
     if (req.method === 'GET' && path === '/metrics') {
@@ -92,18 +92,18 @@ if (config.worker.metricsPort !== null) {
 }
 
 logger.info(
-  { worker: worker.name, redis: redactUrl(url), prefix, threads: config.threads, concurrency: config.worker.concurrency, metricsPort: config.worker.metricsPort },
+  { worker: consumer.name, redis: redactUrl(url), prefix, threads: config.threads, concurrency: config.worker.concurrency, metricsPort: config.worker.metricsPort },
   'batch worker ready',
 );
 
 exitOnTermination(
   async (signal) => {
     const started = Date.now();
-    logger.info({ signal, drainMs: config.shutdownDrainMs, ...worker.stats() }, 'batch worker draining');
-    await worker.drain(config.shutdownDrainMs);
+    logger.info({ signal, drainMs: config.shutdownDrainMs, ...consumer.stats() }, 'batch worker draining');
+    await consumer.drain(config.shutdownDrainMs);
     await solverPool.close();
     http?.close();
-    logger.info({ ms: Date.now() - started, ...worker.stats() }, 'batch worker stopped');
+    logger.info({ ms: Date.now() - started, ...consumer.stats() }, 'batch worker stopped');
   },
   { timeoutMs: config.shutdownTimeoutMs, logger },
 );

@@ -81,9 +81,9 @@ export type MovedResult = ReturnType<typeof move>;
 /**
  * `result` marked for Piscina to transfer the buffers of its packed answers
  * (`head`, `moves`) to the pool's thread instead of copying them: the
- * packer's `finish` made them for this answer alone, and a share's answer is
- * some 200 kB, which the pool's thread otherwise allocates and copies once
- * more in the clone (docs/engine.md "Pool scaling", session 19).
+ * packer's `finish` made them for this answer alone, and a share's answer
+ * holds every one of its deals' moves (8 bytes a move), which the pool's
+ * thread would otherwise allocate and copy once more in the structured clone.
  */
 function movedOut(result: SolveTaskResult): SolveTaskResult | MovedResult {
   if (!('packed' in result) || result.packed === undefined) return result;
