@@ -25,7 +25,7 @@
  * exactly the one-engine `layeredLoop`'s (tests/unit/castle-shards.test.ts
  * compares them).
  */
-import { Engine, MAX_ENGINE_MEMORY_BYTES, DEFAULT_PROGRESS_INTERVAL_MS, layeredApplies, requireCheckedSolution, type ProgressOptions, type ShardAccess } from './engine.js';
+import { Engine, MAX_ENGINE_MEMORY_BYTES, DEFAULT_PROGRESS_INTERVAL_MS, layeredApplies, requireCheckedSolution, type ProgressOptions, type ShardAccess } from './engine/index.js';
 import { SolverError } from './errors.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from './solve-types.js';
 import type { Deal } from './rules.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { ErrorResponseSchema, SolveResponseSchema } from '../../client-sdk/api/schemas.js';
 import { countedMoves } from '../../client-sdk/core/shorten.js';
 import { expectCheckedAnswer } from '../helpers/answers.js';

@@ -1,25 +1,23 @@
 /**
- * The engine's tuning hooks as the development tools use them (bench/tune.ts,
- * bench/climb.ts): their types, the `--scan` weight syntax, and setting a
- * whole scan set for the solves that follow. The hooks are exported by
- * assembly/index.ts from assembly/search.ts; not part of the product's API.
+ * What the tuning tools share: the engine they run (the tuning build,
+ * build/engine.tuning.wasm, or `ENGINE_WASM`), the `--scan` weight syntax,
+ * and setting a whole scan set for the solves that follow (tune.ts,
+ * climb.ts). The hooks are the tuning build's (assembly/tuning.ts); the
+ * release engine has none.
  */
+import { resolve } from 'node:path';
+import type { Engine } from '../../client-sdk/core/engine/index.js';
+import { createTuningEngine, TUNING_WASM, tuningHooks, type TuningHooks } from '../../tests/helpers/tuning-engine.js';
 
-/** The tuning hooks; the optional ones are missing from older builds (`ENGINE_WASM`). */
-export interface TuningExports {
-  setHeuristicWeights(scan: number, ...weights: number[]): void;
-  resetHeuristicWeights?(): void;
-  setScanCount?(n: number): void;
-  setScanStep(step: number): void;
-  setScanStick?(items: number): void;
-  setScanPrelude?(scan: number, items: number): void;
-  setLazyQuota(quota: number): void;
-  /** Pending moves (generated, measured and scored children) the last solve's lazy phase queued. */
-  pendingMovesQueued(): number;
-  /** Items the last solve took from its open lists. */
-  openItemsTaken(): number;
-  /** Parents the last solve's lazy phase rebuilt from their keys at a pop (missing from older builds). */
-  parentsDecoded?(): number;
+export { tuningHooks, type TuningHooks };
+
+/**
+ * The engine a tool runs: `ENGINE_WASM` (a path; another build of
+ * assembly/tuning.ts, for instance main's, to compare) or build/engine.tuning.wasm.
+ * @throws Error when the file is missing (`npm run asbuild:tuning` builds the default).
+ */
+export function tuningEngine(): Promise<Engine> {
+  return createTuningEngine(process.env.ENGINE_WASM ? resolve(process.env.ENGINE_WASM) : TUNING_WASM);
 }
 
 /**
@@ -40,9 +38,9 @@ export function parseScanWeights(text: string): number[] {
  * stick, then, when `scans` is given, fixes one scan per entry (seven
  * weights each) and the scan count to their number, for every later solve.
  */
-export function applyScanWeights(hooks: TuningExports, scans?: number[][]): void {
-  hooks.resetHeuristicWeights?.();
+export function applyScanWeights(hooks: TuningHooks, scans?: number[][]): void {
+  hooks.resetHeuristicWeights();
   if (!scans) return;
   scans.forEach((weights, scan) => hooks.setHeuristicWeights(scan, ...weights));
-  hooks.setScanCount?.(scans.length);
+  hooks.setScanCount(scans.length);
 }
