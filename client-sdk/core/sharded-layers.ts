@@ -95,7 +95,7 @@ export interface ShardedOptions {
   onLayerKeys?: (layer: number, keys: Uint8Array, positions: number) => void;
 }
 
-/** Per-shard and per-layer counters of the last sharded pass (for bench/layered.ts and the docs). */
+/** Per-shard and per-layer counters of the last sharded pass (for tools/tuning/layered.ts and the docs). */
 export interface ShardedDetail {
   shards: number;
   /** Per shard: positions stored, expanded, peak live keys, engine memory bytes, children forwarded, host calls. */
