@@ -82,7 +82,7 @@ export let compactLayout: bool = false;
 /** Test and bench hook: false keeps the 48-byte layout for every game. */
 let compactAllowed: bool = true;
 
-/** Test and bench hook (exported by index.ts): allow (default) or forbid the compact layout for later solves. */
+/** Test and tuning hook (exported by tuning.ts): allow (default) or forbid the compact layout for later solves. */
 export function setCompactLayoutAllowed(allowed: bool): void {
   compactAllowed = allowed;
 }

@@ -1,5 +1,5 @@
 /**
- * What the engine asks of its host (the glue in client-sdk/core/engine.ts).
+ * What the engine asks of its host (the glue in client-sdk/core/engine/).
  */
 
 /**

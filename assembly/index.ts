@@ -1,13 +1,15 @@
 /**
- * The engine's exports. Only numbers and addresses cross the boundary
+ * The engine's exports: the product's functions only (the release build,
+ * build/engine.wasm). Only numbers and addresses cross the boundary
  * (docs/architecture.md): the glue writes the rules and the start position into the
  * input block, calls `solve`, and reads the solution from the output buffer.
+ * The tuning and self-check hooks are exported by assembly/tuning.ts, a
+ * separate build (build/engine.tuning.wasm).
  */
-export { solve, setHeuristicWeights, resetHeuristicWeights, setScanCount, setScanStep, setScanStick, setScanPrelude, setLazyQuota, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken, pendingMovesQueued, parentsDecoded, pendingMovesSkipped, setLazyFilter } from './search';
-export { setSeenHashMask } from './seen';
+export { solve, lastStopReason, statesStored, memoryBytesUsed } from './search';
 
 // The interface constants, as immutable exported globals: the glue
-// (client-sdk/engine.ts) reads every code and offset from here when it
+// (client-sdk/core/engine/interface.ts) reads every code and offset from here when it
 // instantiates the module and refuses a module that lacks one, so the two
 // sides cannot drift apart silently.
 export {
@@ -99,23 +101,9 @@ export function fingerprintHighBits(): u32 {
 }
 
 export {
-  shortenBegin, shortenBeam, shortenWrite, shortenBestLength, shortenPathMoves, shortenStopped, setBeamWeights,
-  outputCountedMoves, shortenMemoryBytes, beamFindBegin, beamMostHome, beamLevelsReached, beamOutOfMemory, beamExpanded, beamChildren, setBeamSelfCheck, beamSelfChecks, beamSelfCheckFailures,
+  shortenBegin, shortenBeam, shortenWrite, shortenPathMoves, shortenStopped, setBeamWeights,
+  shortenMemoryBytes, beamFindBegin, beamMostHome, beamLevelsReached, beamOutOfMemory, beamExpanded,
 } from './beam';
-
-export { setCompactLayoutAllowed, compactLayoutInUse } from './castle-key';
-import { openEntriesPeak, openBlocksAllocated } from './open-stack';
-
-/** Most open-stack entries (4 bytes each) live at once in the last solve (0 outside the compact layout). */
-export function openEntriesPeakCount(): f64 {
-  return <f64>openEntriesPeak;
-}
-
-/** Open-stack blocks (256 bytes each) the last solve took from its memory. */
-export function openBlocksCount(): u32 {
-  return openBlocksAllocated;
-}
-export { slotBytes } from './table';
 
 export { setLayeredSearch, layerCount } from './layers';
 export { layeredViolations, layeredInUse } from './search';
@@ -138,7 +126,7 @@ export function layeredPurges(): u32 {
 }
 // the sharded layered pass (assembly/shards.ts; client-sdk/core/sharded-layers.ts drives it)
 export {
-  layeredShardBegin, layeredShardStep, layeredNextOpen, layeredAdvance, layeredCurrentLayer, acceptChildren, shardGoal, shardStopReason,
+  layeredShardBegin, layeredShardStep, layeredNextOpen, layeredAdvance, acceptChildren, shardGoal, shardStopReason,
   recordParentRef, recordMoveBits, pathAddress, pathCapacity, replaySolution,
   STEP_DRAINED, STEP_MORE, STEP_GOAL, STEP_REMOTE_GOAL, STEP_STOPPED,
 } from './search';

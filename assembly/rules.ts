@@ -1,7 +1,7 @@
 /**
  * The rule parameters of the current solve, read once from the input block.
  *
- * Ranks inside the engine are *relative*: the glue (client-sdk/core/engine.ts)
+ * Ranks inside the engine are *relative*: the glue (client-sdk/core/engine/memory.ts)
  * maps rank r to ((r - foundationBase + 13) % 13) + 1, so every foundation
  * starts at relative rank 1 and ends at 13, and "the top rank" an empty
  * column may take under `kings` is always relative 13 (the King, or with a

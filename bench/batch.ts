@@ -28,7 +28,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import type { BatchStatus } from '../client-sdk/api/batch-schemas.js';
-import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
+import { Engine, loadEngineModule } from '../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { createPool } from '../server/pool.js';
@@ -79,9 +79,9 @@ function dealSet(): Deal[] {
 /** One engine on this thread, every deal in turn: the baseline the pool and the API scale from. */
 async function single(deals: readonly Deal[]): Promise<{ ms: number }> {
   const engine = Engine.instantiate(await loadEngineModule());
-  engine.solve(deals[0], limits);
+  engine.solve(deals[0], { limits });
   const t = performance.now();
-  for (const deal of deals) engine.solve(deal, limits);
+  for (const deal of deals) engine.solve(deal, { limits });
   return { ms: performance.now() - t };
 }
 

@@ -39,7 +39,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Command } from 'commander';
-import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
+import { Engine, loadEngineModule } from '../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits } from '../client-sdk/core/solve-types.js';
@@ -327,11 +327,11 @@ interface DirectResult {
 /** One engine on this thread, sequentially, for about `seconds`. */
 function directSingle(deals: Deal[], seconds: number): DirectResult {
   const engine = Engine.instantiate(moduleCache!);
-  for (const d of deals.slice(0, 20)) engine.solve(d, LIMITS); // warm
+  for (const d of deals.slice(0, 20)) engine.solve(d, { limits: LIMITS }); // warm
   let n = 0;
   const cpu0 = ownCpuMs();
   const start = performance.now();
-  while (performance.now() - start < seconds * 1000) engine.solve(deals[n++ % deals.length], LIMITS);
+  while (performance.now() - start < seconds * 1000) engine.solve(deals[n++ % deals.length], { limits: LIMITS });
   const cpu = ownCpuMs() - cpu0;
   return { perSec: n / ((performance.now() - start) / 1000), perCpuSecond: n / (cpu / 1000), cpuMsPerDeal: cpu / n };
 }

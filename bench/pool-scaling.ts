@@ -9,12 +9,12 @@
  * two separate runs (`npm run bench` single, then pool) cannot show a
  * 1.8× reliably; chunks of a second or two can. Prints numbers; not a test.
  *
- *   npx tsx bench/pool-scaling.ts                                   # MS 1..32000 as batches run them: 512 deals a shared run, 2 in flight, the compiled worker
- *   npx tsx bench/pool-scaling.ts --per-task 1 --in-flight 32       # one deal a task (as POST /v1/solve under load: grouped)
- *   npx tsx bench/pool-scaling.ts --game seahaven_towers --to 1000 --chunk 100
+ *   npm run bench:pool-scaling                                      # MS 1..32000 as batches run them: 512 deals a shared run, 2 in flight, the compiled worker
+ *   npm run bench:pool-scaling -- --per-task 1 --in-flight 32       # one deal a task (as POST /v1/solve under load: grouped)
+ *   npm run bench:pool-scaling -- --game seahaven_towers --to 1000 --chunk 100
  *
  * The pool runs `--worker` (default dist/server/pool-worker.js, as production
- * runs it: `npx tsc -p tsconfig.build.json` first), `threads` calls in
+ * runs it: the npm script compiles it first), `threads` calls in
  * flight (`--in-flight n` for more, as on a server under load), `--per-task`
  * deals a call through `pool.solveManyPacked` (a shared run, moves left as
  * bytes, as the batch stores take them) or `pool.solve` for 1. The defaults
@@ -34,7 +34,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
+import { Engine, loadEngineModule } from '../client-sdk/core/engine/index.js';
 import { defaultNumbering, requirePreset, resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
@@ -104,7 +104,7 @@ async function throughPool(set: Deal[]): Promise<void> {
 }
 
 try {
-  for (const deal of warmup) engine.solve(deal, limits);
+  for (const deal of warmup) engine.solve(deal, { limits });
   await throughPool(warmup);
   const side = { single: { wallMs: 0, cpuMs: 0, main: 0, other: 0 }, pool: { wallMs: 0, cpuMs: 0, main: 0, workers: 0, other: 0 } };
   const ratios: number[] = [];
@@ -119,7 +119,7 @@ try {
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       let singleWallMs = 0;
-      if (which === 'single') singleWallMs = single.run(chunk.length, (i) => engine.solve(chunk[i], limits), k);
+      if (which === 'single') singleWallMs = single.run(chunk.length, (i) => engine.solve(chunk[i], { limits }), k);
       else await throughPool(chunk);
       const wallMs = which === 'single' ? singleWallMs : performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);

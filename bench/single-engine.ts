@@ -11,7 +11,7 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import cliProgress from 'cli-progress';
-import { Engine } from '../client-sdk/core/engine.js';
+import { Engine } from '../client-sdk/core/engine/index.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal, Numbering } from '../client-sdk/core/rules.js';
@@ -149,7 +149,7 @@ export function collectGarbage(): void {
  * `collectGarbage`, then a pause of `settleMs` so that what V8 does after a
  * full collection on its helper threads (concurrent sweeping, returning
  * memory) is over before a run takes its CPU time: otherwise up to ~0.1 s of
- * it lands in the next run's process CPU (seen in bench:vs-fcsolve, session 15).
+ * it lands in the next run's process CPU (as bench:vs-fcsolve showed).
  */
 export async function collectGarbageAndSettle(settleMs = 300): Promise<void> {
   collectGarbage();
@@ -210,7 +210,7 @@ export async function runSingle(set: PreparedSet, limits: SolveLimits, options: 
   const { sampler, onOutcome } = options;
   const engine = options.engine ?? (await Engine.create());
   const optimize = options.optimize;
-  const solveOne = (deal: Deal) => (optimize === undefined ? engine.solve(deal, limits) : engine.solveShort(deal, limits, optimize));
+  const solveOne = (deal: Deal) => (optimize === undefined ? engine.solve(deal, { limits }) : engine.solveShort(deal, { limits, optimize }));
   solveOne(set.deals[0]); // warm-up (first-call costs, memory growth), not timed
   for (const deal of options.warmup ?? []) solveOne(deal); // `--warmup`: the JIT's steady state, not timed
   const rows: DealRow[] = [];

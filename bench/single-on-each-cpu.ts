@@ -1,12 +1,11 @@
 /**
- * The single engine's side of the scaling benches (pool-scaling.ts,
- * pool-ceiling.ts): a chunk of deals solved on the main thread in equal
- * parts on each vCPU in turn, the thread pinned with `taskset` (Linux,
- * util-linux). On this kind of VM one vCPU can run 5-30 % slower than the
+ * The single engine's side of the scaling bench (pool-scaling.ts): a
+ * chunk of deals solved on the main thread in equal parts on each vCPU in
+ * turn, the thread pinned with `taskset` (Linux, util-linux). On this kind of VM one vCPU can run 5-30 % slower than the
  * other for minutes (a neighbour on its host core); a single engine left to
  * the scheduler sat on either and moved the scaling by as much, while the
  * pool runs on both. Pinned in turn, the baseline is one engine on an
- * average vCPU (docs/engine.md "Pool scaling", session 19). Only the main
+ * average vCPU (docs/engine.md, pool scaling). Only the main
  * thread is pinned (its thread id is the process id): the pool's workers
  * and V8's threads, started before the first chunk, keep their affinity (a
  * thread started while the main thread is pinned would inherit its one

@@ -53,7 +53,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { loadEngineModule } from '../client-sdk/core/engine/index.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import { defaultNumbering, requirePreset } from '../client-sdk/api/request.js';
 import { NUMBERINGS, type Deal, type Numbering } from '../client-sdk/core/rules.js';

@@ -51,7 +51,7 @@ import { checkSolution } from '../client-sdk/core/verify.js';
 import { exitOnUsageError, positiveInt } from '../server/cli/usage.js';
 import { FcsRangeReader, fcsMovesToMoves, parseFcsSolution, type FcsRangeDeal, type FcsVerdict } from './fcsolve-output.js';
 import { collectGarbageAndSettle, mean, percentile, prepare, progressBar, runSingle, tick, type DealRow, type PreparedSet, type RunMeasure } from './single-engine.js';
-import { Engine } from '../client-sdk/core/engine.js';
+import { Engine } from '../client-sdk/core/engine/index.js';
 
 // ---------------------------------------------------------------- options
 

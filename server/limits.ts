@@ -24,7 +24,7 @@ export const DEFAULT_LIMITS_CONFIG: Readonly<LimitsConfig> = Object.freeze({
  * Largest engine memory one solve can have, MiB: 4095. The engine is
  * wasm32, so one engine's linear memory cannot pass 4 GiB (65,536 pages of
  * 64 KiB; the glue keeps below 0xffff0000 bytes, `MAX_ENGINE_MEMORY_BYTES`
- * in client-sdk/core/engine.ts). Only the layered pass of the no-cell
+ * in client-sdk/core/engine/abi.ts). Only the layered pass of the no-cell
  * Castle games goes past it, over several engines (DEEP_MEMORY_MB_MAX).
  */
 export const ENGINE_MEMORY_MB_MAX = 4095;

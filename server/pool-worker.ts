@@ -16,7 +16,7 @@
  */
 import { threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { Engine, type PackedSolutionSink } from '../client-sdk/core/engine.js';
+import { Engine, type PackedSolutionSink } from '../client-sdk/core/engine/index.js';
 import { SolverError } from '../client-sdk/core/errors.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { solvePooledPass, solveWithProof, type SolveWithProofOptions } from '../client-sdk/core/proof/writer.js';
@@ -137,7 +137,7 @@ function solveDeal(task: SolveTask, deal: Deal, stop: Int32Array, options: Solve
       };
       const helped = solvePooledPass(used, deal, task.limits, pass);
       // a guided solution (limits.guided) is still in the engine's buffer: shortened as the full search's would be
-      if (task.optimize !== undefined && helped.verdict === 'solved') return used.shorten(deal, helped, task.optimize, stop, task.memoryLimitBytes);
+      if (task.optimize !== undefined && helped.verdict === 'solved') return used.shorten(deal, helped, { optimize: task.optimize, stop, memoryLimitBytes: task.memoryLimitBytes });
       return helped;
     }
     // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
@@ -149,7 +149,7 @@ function solveDeal(task: SolveTask, deal: Deal, stop: Int32Array, options: Solve
     if (packed !== undefined && outcome.verdict === 'solved' && outcome.moves.length === 0) return { ok: true, outcome, moves: packed };
     // A solved verdict may be shortened (the engine's buffer still holds its solution).
     if (task.optimize !== undefined && outcome.verdict === 'solved') {
-      return used.shorten(deal, outcome, task.optimize, stop, task.memoryLimitBytes);
+      return used.shorten(deal, outcome, { optimize: task.optimize, stop, memoryLimitBytes: task.memoryLimitBytes });
     }
     return outcome;
   } catch (err) {

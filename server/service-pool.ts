@@ -7,7 +7,7 @@
  * `SOLVE_GROUP_MAX`) means the
  * same in both.
  */
-import { loadEngineModule } from '../client-sdk/core/engine.js';
+import { loadEngineModule } from '../client-sdk/core/engine/index.js';
 import type { ServiceConfig } from './config.js';
 import { poolLog, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';

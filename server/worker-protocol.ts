@@ -122,7 +122,7 @@ export function withdraw(stop: Int32Array): boolean {
 /**
  * A progress slot (`SolveTask.progress`): PROGRESS_FIELDS Float64 values over
  * a SharedArrayBuffer that the worker writes at each of the engine's progress
- * reports (client-sdk/core/engine.ts `ProgressOptions`, at most one a second)
+ * reports (client-sdk/core/engine/poll.ts `ProgressOptions`, at most one a second)
  * and that another thread reads when it likes (the CLI's progress bars,
  * server/cli/two-threads.ts). Each value is written whole; a reader may see
  * one report's positions beside the previous report's memory, which is fine

@@ -12,7 +12,7 @@
  * undecided, and first in the helper pass that runs beside the full search
  * on a second worker (server/pool.ts, `solve --threads 2`).
  */
-import { layeredApplies, type Engine, type GuidedBeam, type ProgressOptions } from './engine.js';
+import { layeredApplies, type BeamFindOptions, type Engine, type GuidedBeam } from './engine/index.js';
 import type { Deal, Rules } from './rules.js';
 import { elapsedMsSince, type SolveOutcome } from './solve-types.js';
 
@@ -54,20 +54,31 @@ export function guidedApplies(rules: Rules): boolean {
 }
 
 /**
- * Runs the guided pass on `deal` for at most `timeoutMs` (wall clock, capped
- * at GUIDED_PASS_MAX_MS) and `maxExpanded` positions expanded (the solve's
- * state budget, which counts the beams' expanded positions here). Returns a `solved` outcome with the checked
- * solution (`stats`: positions the beams expanded, none stored, the beams'
- * memory), or undefined when no beam found one, the time ran out or `stop`
- * was set. The engine's arena is taken: the state table of its last solve is
- * gone afterwards, and its solution buffer holds the found solution (so
- * `Engine.shorten` can follow).
+ * Options of `guidedPass`: `Engine.beamFind`'s, where `beams` defaults to
+ * GUIDED_BEAMS, `timeoutMs` is capped at GUIDED_PASS_MAX_MS, and
+ * `maxExpanded` (the solve's state budget, which counts the beams' expanded
+ * positions here) must be given.
+ */
+export interface GuidedPassOptions extends Omit<BeamFindOptions, 'beams' | 'maxExpanded'> {
+  beams?: readonly GuidedBeam[];
+  maxExpanded: number;
+}
+
+/**
+ * Runs the guided pass on `deal` for at most `options.timeoutMs` (wall
+ * clock, capped at GUIDED_PASS_MAX_MS) and `options.maxExpanded` positions
+ * expanded. Returns a `solved` outcome with the checked solution (`stats`:
+ * positions the beams expanded, none stored, the beams' memory), or
+ * undefined when no beam found one, the time ran out or `stop` was set, or
+ * less than GUIDED_PASS_MIN_MS was given. The engine's arena is taken: the
+ * state table of its last solve is gone afterwards, and its solution buffer
+ * holds the found solution (so `Engine.shorten` can follow).
  * @throws SolverError as `Engine.beamFind`.
  */
-export function guidedPass(engine: Engine, deal: Deal, timeoutMs: number, maxExpanded: number, stop?: Int32Array, memoryLimitBytes?: number, beams: readonly GuidedBeam[] = GUIDED_BEAMS, progress?: ProgressOptions): SolveOutcome | undefined {
-  if (timeoutMs < GUIDED_PASS_MIN_MS) return undefined;
+export function guidedPass(engine: Engine, deal: Deal, options: GuidedPassOptions): SolveOutcome | undefined {
+  if (options.timeoutMs < GUIDED_PASS_MIN_MS) return undefined;
   const started = performance.now();
-  const found = engine.beamFind(deal, beams, Math.min(timeoutMs, GUIDED_PASS_MAX_MS), stop, memoryLimitBytes, maxExpanded, progress);
+  const found = engine.beamFind(deal, { ...options, beams: options.beams ?? GUIDED_BEAMS, timeoutMs: Math.min(options.timeoutMs, GUIDED_PASS_MAX_MS) });
   if (found.verdict !== 'solved') return undefined;
   return {
     verdict: 'solved',

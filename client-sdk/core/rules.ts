@@ -13,7 +13,7 @@ import type { Card } from './cards.js';
  * codes are all derived from these tuples. The engine's numeric code of a
  * word is the module's export of that name (`BUILD_SUIT_UP_OR_DOWN`,
  * `EMPTY_KINGS`, `SEQ_CELLS_PLUS_ONE` in assembly/rules.ts), read by the glue
- * when the module is instantiated (client-sdk/core/engine.ts), so the order
+ * when the module is instantiated (client-sdk/core/engine/abi.ts), so the order
  * of a tuple is free.
  */
 

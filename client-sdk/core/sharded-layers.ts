@@ -25,7 +25,7 @@
  * exactly the one-engine `layeredLoop`'s (tests/unit/castle-shards.test.ts
  * compares them).
  */
-import { Engine, MAX_ENGINE_MEMORY_BYTES, DEFAULT_PROGRESS_INTERVAL_MS, layeredApplies, requireCheckedSolution, type ProgressOptions, type ShardAccess } from './engine.js';
+import { Engine, MAX_ENGINE_MEMORY_BYTES, DEFAULT_PROGRESS_INTERVAL_MS, layeredApplies, requireCheckedSolution, type ProgressOptions, type ShardAccess } from './engine/index.js';
 import { SolverError } from './errors.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome } from './solve-types.js';
 import type { Deal } from './rules.js';
@@ -95,7 +95,7 @@ export interface ShardedOptions {
   onLayerKeys?: (layer: number, keys: Uint8Array, positions: number) => void;
 }
 
-/** Per-shard and per-layer counters of the last sharded pass (for bench/layered.ts and the docs). */
+/** Per-shard and per-layer counters of the last sharded pass (for tools/tuning/layered.ts and the docs). */
 export interface ShardedDetail {
   shards: number;
   /** Per shard: positions stored, expanded, peak live keys, engine memory bytes, children forwarded, host calls. */

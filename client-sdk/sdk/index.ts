@@ -57,4 +57,4 @@ export { dealRange, generateDeal, supportedNumberings } from '../core/deals/inde
 export { applyMove, checkSolution, isWon, type CheckResult } from '../core/verify.js';
 export { expandSequenceMoves, toFcsMoves, toStandardNotation } from '../core/notation.js';
 export { resolveDeal, resolveLimits } from '../api/request.js';
-export { compileEngine, Engine, loadEngineModule, type EngineSource } from '../core/engine.js';
+export { compileEngine, Engine, loadEngineModule, type EngineSource, type ProgressOptions, type SolveOptions, type SolveProgress, type SolveShortOptions, type ShortenRunOptions } from '../core/engine/index.js';

@@ -14,7 +14,7 @@
  * runs on the calling thread: in a page, keep `limits.timeoutMs` short or
  * call it from a Web Worker.
  */
-import { compileEngine, Engine, loadEngineModule, type EngineSource } from '../core/engine.js';
+import { compileEngine, Engine, loadEngineModule, type EngineSource } from '../core/engine/index.js';
 import { hint as hintWith, type Hint } from './hints.js';
 import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gzipWithStreams, proofRequestFor, type ProofCaps } from '../core/proof/certificate.js';
 import type { CertificateResult, ProofRequest } from '../core/proof/format.js';
@@ -120,7 +120,7 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
   const decider: Decider = {
     parallelism: 1,
     async decide(deal: Deal, limits: SolveLimits, _signal?: AbortSignal, options?: { proof?: ProofRequest }): Promise<SolveOutcome> {
-      const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, limits));
+      const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, { limits }));
       if (outcome.proof === undefined || !options?.proof?.certificate) return outcome;
       const made = certificateBodyFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, options.proof);
       const certificate: CertificateResult = 'body' in made ? certificateWithinCap(await gzipWithStreams(made.body), options.proof) : made;
@@ -137,8 +137,8 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
       const deal = resolveDeal(req);
       const limits = resolveLimits(req.limits, budgets, req.game);
       const optimize = resolveOptimize(req);
-      const found = withProofSummary(engine, deal.rules, engine.solve(deal, limits));
-      const outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize);
+      const found = withProofSummary(engine, deal.rules, engine.solve(deal, { limits }));
+      const outcome = optimize === undefined ? found : engine.shorten(deal, found, { optimize });
       if (outcome.proof === undefined || !req.proof) return buildSolveResponse(req.game, deal, limits, outcome);
       // the certificate inline, as the service gives it (gzip through Compression Streams, so browsers too)
       const proofRequest = proofRequestFor(req, proofCaps, 'inline');

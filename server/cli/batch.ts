@@ -36,7 +36,7 @@ import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BatchRequestSchema, type BatchRequest, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { decodeUtf8Strict } from '../../client-sdk/core/utf8.js';
 import { NUMBERINGS } from '../../client-sdk/core/rules.js';

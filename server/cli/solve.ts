@@ -32,7 +32,7 @@
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { Engine, layeredApplies, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine.js';
+import { Engine, layeredApplies, loadEngineModule, MAX_ENGINE_MEMORY_BYTES, type ProgressOptions, type SolveProgress } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { decodeUtf8Strict } from '../../client-sdk/core/utf8.js';
 import {
@@ -107,7 +107,7 @@ function memoryLimit(opts: CliOptions, budget: DeepBudget, layered: boolean): nu
  * caps), positions stored, positions stored per second since the last
  * report, engine memory and elapsed time. On a terminal it redraws one line;
  * elsewhere (`--progress` into a file or pipe) it writes one line a report.
- * The engine glue calls it at most once per `intervalMs` (client-sdk/core/engine.ts
+ * The engine glue calls it at most once per `intervalMs` (client-sdk/core/engine/poll.ts
  * `ProgressOptions`); the search is synchronous, so every report renders at
  * once (cli-progress's own timer cannot run until the search returns).
  */
@@ -435,7 +435,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
       bar?.stop();
       layeredFile?.close();
     }
-    outcome = optimize === undefined ? found : engine.shorten(deal, found, optimize, undefined, memoryLimitBytes);
+    outcome = optimize === undefined ? found : engine.shorten(deal, found, { optimize, memoryLimitBytes });
   }
   const certificate = outcome.proof?.certificate;
   if (outcome.proof !== undefined) outcome.proof = { ...outcome.proof, certificate: undefined };

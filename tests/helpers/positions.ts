@@ -5,7 +5,7 @@
 import { cardToString, parseCard, type Card } from '../../client-sdk/core/cards.js';
 import type { Move } from '../../client-sdk/core/moves.js';
 import { applyMove, checkMove } from '../../client-sdk/core/verify.js';
-import type { Engine } from '../../client-sdk/core/engine.js';
+import type { Engine } from '../../client-sdk/core/engine/index.js';
 import { findPreset, type Deal, type Layout, type Rules } from '../../client-sdk/core/rules.js';
 
 /** Cards from text, e.g. `"KH QS 10D"`. */
@@ -95,7 +95,7 @@ export function legalSingleCardMoves(deal: Deal, layout: Layout): Move[] {
  * layout (same rules). Throws when `deal` is not solved within the budget.
  */
 export function latePosition(engine: Engine, deal: Deal): Deal {
-  const won = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
+  const won = engine.solve(deal, { limits: { maxStates: 2_000_000, timeoutMs: 60_000 } });
   if (won.verdict !== 'solved') throw new Error(`latePosition: the deal is not solved (${won.verdict})`);
   const lastTableau = won.moves.reduce((at, m, i) => (!m.auto && m.to !== 'foundation' ? i : at), 0);
   let layout = deal.layout;

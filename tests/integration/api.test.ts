@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBoard } from '../../client-sdk/core/board.js';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { layoutToJson } from '../../client-sdk/core/layout.js';
 import { findPreset, PRESETS, type Deal } from '../../client-sdk/core/rules.js';

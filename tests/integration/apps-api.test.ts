@@ -18,7 +18,7 @@ import { DealsResponseSchema, DifficultyResponseSchema, ReviewResponseSchema } f
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import type { SolveRequest } from '../../client-sdk/api/schemas.js';
 import { formatBoard } from '../../client-sdk/core/board.js';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { replayMoveList } from '../../client-sdk/core/move-list.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { createClient } from '../../client-sdk/sdk/client.js';

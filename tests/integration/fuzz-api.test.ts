@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBoard } from '../../client-sdk/core/board.js';
 import { dealableGames, generateDeal, supportedNumberings } from '../../client-sdk/core/deals/index.js';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { layoutToJson } from '../../client-sdk/core/layout.js';
 import { findPreset, PRESETS } from '../../client-sdk/core/rules.js';
 import { ErrorResponseSchema, SolveResponseSchema } from '../../client-sdk/api/schemas.js';

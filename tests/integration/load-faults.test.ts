@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import type { Deal } from '../../client-sdk/core/rules.js';

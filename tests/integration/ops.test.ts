@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { ServiceState } from '../../server/lifecycle.js';
 import { createLogger, poolLog } from '../../server/logger.js';

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { describe, expect, it, vi } from 'vitest';
 import { resolveDeal } from '../../client-sdk/api/request.js';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { unpackMoves } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';

@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { findPreset, type Deal } from '../../client-sdk/core/rules.js';

@@ -6,7 +6,7 @@
  * the independent checker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { checkCertificate } from '../../client-sdk/core/proof/check.js';
 import { SolveResponseSchema, type SolveResponse } from '../../client-sdk/api/schemas.js';
 import { createApp } from '../../server/app.js';

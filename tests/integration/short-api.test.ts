@@ -5,7 +5,7 @@
  * are 400s with a machine-readable code, and the OpenAPI document has them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule } from '../../client-sdk/core/engine.js';
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { ErrorResponseSchema, SolveResponseSchema } from '../../client-sdk/api/schemas.js';
 import { countedMoves } from '../../client-sdk/core/shorten.js';
 import { expectCheckedAnswer } from '../helpers/answers.js';

@@ -13,7 +13,7 @@
  * sequences would part).
  */
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../client-sdk/core/engine.js';
+import type { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { checkCertificate } from '../../client-sdk/core/proof/check.js';
@@ -21,24 +21,20 @@ import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
 import { applyMove } from '../../client-sdk/core/verify.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import { legalSingleCardMoves } from '../helpers/positions.js';
-
-interface Hooks {
-  setCompactLayoutAllowed(allowed: number): void;
-  compactLayoutInUse(): number;
-}
+import { createTuningEngine, tuningHooks, type TuningHooks } from '../helpers/tuning-engine.js';
 
 let engine: Engine;
-let hooks: Hooks;
+let hooks: TuningHooks;
 beforeAll(async () => {
-  engine = await Engine.create();
-  hooks = (engine as unknown as { exports: Hooks }).exports;
+  engine = await createTuningEngine();
+  hooks = tuningHooks(engine);
 });
 afterAll(() => hooks.setCompactLayoutAllowed(1));
 
 /** Solves `deal` in one layout; the stored keys (canonical, record order) and the outcome. */
 function solveIn(compact: boolean, deal: Deal, maxStates: number, memoryLimitBytes?: number) {
   hooks.setCompactLayoutAllowed(compact ? 1 : 0);
-  const outcome = engine.solve(deal, { maxStates, timeoutMs: 120_000 }, undefined, memoryLimitBytes);
+  const outcome = engine.solve(deal, { limits: { maxStates, timeoutMs: 120_000 }, memoryLimitBytes });
   const used = hooks.compactLayoutInUse() === 1;
   const keys = engine.storedKeys(maxStates + 1);
   const fingerprint = engine.fingerprint();
@@ -91,7 +87,7 @@ function randomWalk(deal: Deal, count: number, seed: number): Deal {
 describe('the compact layout of the no-cell Castle games', () => {
   it('is chosen for Streets and Alleys, Beleaguered Castle and Citadel, and not for FreeCell, Fortress or a pooled solve', () => {
     const used = (game: string, deal: number) => {
-      engine.solve(resolveDeal({ game, deal, numbering: 'pysolfc' }), { maxStates: 1000, timeoutMs: 10_000 });
+      engine.solve(resolveDeal({ game, deal, numbering: 'pysolfc' }), { limits: { maxStates: 1000, timeoutMs: 10_000 } });
       return hooks.compactLayoutInUse() === 1;
     };
     expect(used('streets_and_alleys', 1)).toBe(true);
@@ -99,7 +95,7 @@ describe('the compact layout of the no-cell Castle games', () => {
     expect(used('citadel', 1)).toBe(true);
     expect(used('freecell', 1)).toBe(false);
     expect(used('fortress', 1)).toBe(false);
-    engine.solvePooled(resolveDeal({ game: 'streets_and_alleys', deal: 1, numbering: 'pysolfc' }), ['CD', 'H', 'S'], { maxStates: 1000, timeoutMs: 10_000 });
+    engine.solvePooled(resolveDeal({ game: 'streets_and_alleys', deal: 1, numbering: 'pysolfc' }), ['CD', 'H', 'S'], { limits: { maxStates: 1000, timeoutMs: 10_000 } });
     expect(hooks.compactLayoutInUse()).toBe(0);
   });
 

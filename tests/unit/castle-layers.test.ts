@@ -6,7 +6,7 @@
  * count, with solutions the checker replays and fewer keys held than stored.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { applyMove, checkSolution } from '../../client-sdk/core/verify.js';
 import { rankOf } from '../../client-sdk/core/cards.js';
@@ -25,7 +25,7 @@ let engine: Engine;
 let hooks: Hooks;
 beforeAll(async () => {
   engine = await Engine.create();
-  hooks = (engine as unknown as { exports: Hooks }).exports;
+  hooks = engine.moduleExports() as unknown as Hooks;
 });
 
 /**
@@ -61,13 +61,13 @@ function lcg(seed: number): () => number {
 
 /** Solves `deal` with the layered pass and with the full search. */
 function both(deal: Deal, maxStates: number) {
-  const layered = engine.solve(deal, { maxStates, timeoutMs: 120_000, layered: true });
+  const layered = engine.solve(deal, { limits: { maxStates, timeoutMs: 120_000, layered: true } });
   const used = hooks.layeredInUse() === 1;
   const peak = hooks.layeredPeakLive();
   const violations = hooks.layeredViolations();
   let histogram = 0;
   for (let k = 0; k < 128 * 32; k++) histogram += hooks.layerCount(k);
-  const full = engine.solve(deal, { maxStates, timeoutMs: 120_000 });
+  const full = engine.solve(deal, { limits: { maxStates, timeoutMs: 120_000 } });
   expect(hooks.layeredInUse()).toBe(0);
   return { layered, full, used, peak, violations, histogram };
 }
@@ -131,9 +131,9 @@ describe('the layered pass of the compact Castle layout', () => {
   it('after a full search that ran out of memory (12 MiB), decides within the same cap: Streets and Alleys 68 (solveWithProof, after_memory)', () => {
     const deal = resolveDeal({ game: 'streets_and_alleys', deal: 68, numbering: 'pysolfc' });
     const cap = 12 * 2 ** 20;
-    const whole = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
+    const whole = engine.solve(deal, { limits: { maxStates: 2_000_000, timeoutMs: 60_000 } });
     expect(whole.verdict).toBe('unsolvable');
-    const capped = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 }, undefined, cap);
+    const capped = engine.solve(deal, { limits: { maxStates: 2_000_000, timeoutMs: 60_000 }, memoryLimitBytes: cap });
     expect([capped.verdict, capped.reason]).toEqual(['unknown', 'memory']);
     const outcome = solveWithProof(engine, deal, { maxStates: 2_000_000, timeoutMs: 60_000, layered: 'after_memory' }, { memoryLimitBytes: cap, poolings: [] });
     expect(outcome.verdict).toBe('unsolvable');
@@ -152,13 +152,13 @@ describe('the layered pass of the compact Castle layout', () => {
   it('a layered pass that does not decide answers with its own reason, not the full search\'s memory (Streets and Alleys 68, after_memory, a state budget)', () => {
     const deal = resolveDeal({ game: 'streets_and_alleys', deal: 68, numbering: 'pysolfc' });
     const cap = 12 * 2 ** 20;
-    const whole = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
-    const capped = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 }, undefined, cap);
+    const whole = engine.solve(deal, { limits: { maxStates: 2_000_000, timeoutMs: 60_000 } });
+    const capped = engine.solve(deal, { limits: { maxStates: 2_000_000, timeoutMs: 60_000 }, memoryLimitBytes: cap });
     expect([capped.verdict, capped.reason]).toEqual(['unknown', 'memory']);
     // a budget above what the capped full search stores, below the whole set: the full search stops for memory, the layered pass for the budget
     const maxStates = Math.round((capped.stats.statesStored + whole.stats.statesStored) / 2);
     const limits = { maxStates, timeoutMs: 60_000 };
-    const first = engine.solve(deal, limits, undefined, cap);
+    const first = engine.solve(deal, { limits, memoryLimitBytes: cap });
     expect([first.verdict, first.reason]).toEqual(['unknown', 'memory']);
     const outcome = solveWithProof(engine, deal, { ...limits, layered: 'after_memory' }, { memoryLimitBytes: cap, poolings: [] });
     expect([outcome.verdict, outcome.reason]).toEqual(['unknown', 'max_states']);
@@ -186,9 +186,9 @@ describe('the layered pass of the compact Castle layout', () => {
 
   it('is not used outside the compact layout (FreeCell), where the search is the usual one', () => {
     const deal = resolveDeal({ game: 'freecell', deal: 1, numbering: 'ms' });
-    const a = engine.solve(deal, { maxStates: 100_000, timeoutMs: 10_000, layered: true });
+    const a = engine.solve(deal, { limits: { maxStates: 100_000, timeoutMs: 10_000, layered: true } });
     expect(hooks.layeredInUse()).toBe(0);
-    const b = engine.solve(deal, { maxStates: 100_000, timeoutMs: 10_000 });
+    const b = engine.solve(deal, { limits: { maxStates: 100_000, timeoutMs: 10_000 } });
     expect(a.verdict).toBe('solved');
     expect(a.stats.statesStored).toBe(b.stats.statesStored);
   });

@@ -7,7 +7,7 @@
  * `unknown` (memory) when one shard fills.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine, loadEngineModule } from '../../client-sdk/core/engine.js';
+import { Engine, loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { solveLayeredSharded, shardsForMemory } from '../../client-sdk/core/sharded-layers.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
@@ -36,7 +36,7 @@ describe('the layered pass over several engines', () => {
   it.each(SMALL_UNSOLVABLE_CASTLE_DEALS)('%s unsolvable deals, K = 2 and 3: the full search\'s verdict, positions and expansions', (game, deals) => {
     for (const n of deals) {
       const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
-      const full = engine.solve(deal, LIMITS);
+      const full = engine.solve(deal, { limits: LIMITS });
       expect(full.verdict).toBe('unsolvable');
       for (const shards of [2, 3]) {
         const r = solveLayeredSharded(module, deal, LIMITS, { memoryLimitBytes: GiB, shards });
@@ -55,7 +55,7 @@ describe('the layered pass over several engines', () => {
   it('K = 1 is the one-engine layered pass: the same positions, expansions and peak live set', () => {
     for (const [game, n] of [['streets_and_alleys', 5], ['beleaguered_castle', 26]] as const) {
       const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
-      const one = engine.solve(deal, { ...LIMITS, layered: true });
+      const one = engine.solve(deal, { limits: { ...LIMITS, layered: true } });
       const r = solveLayeredSharded(module, deal, LIMITS, { memoryLimitBytes: GiB, shards: 1 });
       expect(r.verdict).toBe(one.verdict);
       expect(r.stats.statesStored).toBe(one.stats.statesStored);
@@ -96,13 +96,13 @@ describe('the layered pass over several engines', () => {
 
   it('decides with three engines what one engine of the same per-engine cap cannot', () => {
     const deal = resolveDeal({ game: 'streets_and_alleys', deal: 68, numbering: 'pysolfc' });
-    const whole = engine.solve(deal, { ...LIMITS, layered: true });
+    const whole = engine.solve(deal, { limits: { ...LIMITS, layered: true } });
     expect(whole.verdict).toBe('unsolvable');
     // the largest cap (in steps of 1/2 MiB) at which one engine's layered pass runs out of memory
     // (the engine's static data and first blocks take about 6 MiB, so the step is found, not fixed)
     let per = 6 * 2 ** 20;
-    while (engine.solve(deal, { ...LIMITS, layered: true }, undefined, per + 2 ** 19).verdict === 'unknown') per += 2 ** 19;
-    const one = engine.solve(deal, { ...LIMITS, layered: true }, undefined, per);
+    while (engine.solve(deal, { limits: { ...LIMITS, layered: true }, memoryLimitBytes: per + 2 ** 19 }).verdict === 'unknown') per += 2 ** 19;
+    const one = engine.solve(deal, { limits: { ...LIMITS, layered: true }, memoryLimitBytes: per });
     expect([one.verdict, one.reason]).toEqual(['unknown', 'memory']);
     const three = solveLayeredSharded(module, deal, LIMITS, { memoryLimitBytes: 3 * per, shards: 3 });
     expect(three.verdict).toBe('unsolvable');

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { pathToFileURL } from 'node:url';
@@ -37,7 +37,7 @@ describe.each([
     for (const row of rows) {
       const [deal, want] = row.split('\t');
       const d = resolveDeal({ game, deal: Number(deal), numbering: 'pysolfc' });
-      const outcome = engine.solve(d, BUDGET);
+      const outcome = engine.solve(d, { limits: BUDGET });
       if (outcome.verdict === 'unknown') {
         expect(outcome.reason).toBe('max_states');
         continue;

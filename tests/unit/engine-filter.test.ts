@@ -16,25 +16,20 @@
  *   still pass the checker (Engine.solve replays it).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../client-sdk/core/engine.js';
+import type { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
-
-interface Hooks {
-  setSeenHashMask(mask: bigint): void;
-  setLazyFilter(mode: number): void;
-  pendingMovesSkipped(): number;
-}
+import { createTuningEngine, tuningHooks, type TuningHooks } from '../helpers/tuning-engine.js';
 
 const LIMITS = { maxStates: 5_000_000, timeoutMs: 120_000 };
 const ALL_BITS = (1n << 64n) - 1n;
 
 let engine: Engine;
-let hooks: Hooks;
+let hooks: TuningHooks;
 beforeAll(async () => {
-  engine = await Engine.create();
-  hooks = (engine as unknown as { exports: Hooks }).exports;
+  engine = await createTuningEngine();
+  hooks = tuningHooks(engine);
 });
 afterEach(() => {
   hooks.setSeenHashMask(ALL_BITS);
@@ -49,7 +44,7 @@ function deal(game: string, n: number): Deal {
 function solveWith(mask: bigint, d: Deal): { outcome: SolveOutcome; skipped: number; fingerprint: string | null } {
   hooks.setLazyFilter(2);
   hooks.setSeenHashMask(mask);
-  const outcome = engine.solve(d, LIMITS);
+  const outcome = engine.solve(d, { limits: LIMITS });
   return { outcome, skipped: hooks.pendingMovesSkipped() >>> 0, fingerprint: outcome.verdict === 'unsolvable' ? engine.fingerprint() : null };
 }
 
@@ -74,9 +69,9 @@ describe('the lazy filter of stored positions', () => {
 
   it('is on by default in the FreeCell family only', () => {
     hooks.setLazyFilter(1);
-    engine.solve(deal('freecell', 617), LIMITS);
+    engine.solve(deal('freecell', 617), { limits: LIMITS });
     expect(hooks.pendingMovesSkipped()).toBeGreaterThan(0);
-    engine.solve(deal('seahaven_towers', 1), LIMITS);
+    engine.solve(deal('seahaven_towers', 1), { limits: LIMITS });
     expect(hooks.pendingMovesSkipped()).toBe(0);
   });
 

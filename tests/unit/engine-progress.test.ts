@@ -1,12 +1,12 @@
 /**
- * Progress reports of a running solve (client-sdk/core/engine.ts
+ * Progress reports of a running solve (client-sdk/core/engine/poll.ts
  * `ProgressOptions`): called from the engine's polls with growing counters,
  * throttled to `intervalMs`, never after `solve` returned, and a throw from
  * the callback ends the solve without breaking the engine.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
-import { Engine, type SolveProgress } from '../../client-sdk/core/engine.js';
+import { Engine, type SolveProgress } from '../../client-sdk/core/engine/index.js';
 import { findPreset, type Deal } from '../../client-sdk/core/rules.js';
 
 /** A PySolFC or Microsoft deal with its game's rules. */
@@ -27,7 +27,7 @@ beforeAll(async () => {
 describe('progress of a long solve', () => {
   it('is called during the search with growing positions, memory and time, and never after solve returned', () => {
     const reports: SolveProgress[] = [];
-    const outcome = engine.solve(HARD, LIMITS, undefined, undefined, { onProgress: (p) => reports.push(p), intervalMs: 0 });
+    const outcome = engine.solve(HARD, { limits: LIMITS, progress: { onProgress: (p) => reports.push(p), intervalMs: 0 } });
     expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'max_states' });
     // at every poll with interval 0: about one report per 512 positions taken
     expect(reports.length).toBeGreaterThan(50);
@@ -50,7 +50,7 @@ describe('progress of a long solve', () => {
 
     // after the solve: a second solve polls the host too, and must not report
     const count = reports.length;
-    expect(engine.solve(HARD, LIMITS).verdict).toBe('unknown');
+    expect(engine.solve(HARD, { limits: LIMITS }).verdict).toBe('unknown');
     expect(reports.length).toBe(count);
   });
 
@@ -60,11 +60,11 @@ describe('progress of a long solve', () => {
     let running = false;
     const calls: boolean[] = [];
     running = true;
-    const outcome = engine.solve(deal, LIMITS, undefined, undefined, { onProgress: () => calls.push(running), intervalMs: 0 });
+    const outcome = engine.solve(deal, { limits: LIMITS, progress: { onProgress: () => calls.push(running), intervalMs: 0 } });
     running = false;
     expect(outcome.verdict).toBe('solved');
     expect(calls.length).toBeGreaterThan(10);
-    const short = engine.shorten(deal, outcome, { budgetMs: 300 });
+    const short = engine.shorten(deal, outcome, { optimize: { budgetMs: 300 } });
     expect(short.verdict).toBe('solved');
     expect(short.optimize).toBeDefined();
     expect(calls.every((inside) => inside)).toBe(true);
@@ -77,13 +77,13 @@ describe('progress of a long solve', () => {
     // than two intervals has fewer than two reports. Deal 77 runs for minutes;
     // the 256 MiB cap (some 6 s of search today) only keeps a much faster
     // engine from growing its memory for the rest of this file.
-    const outcome = engine.solve(HARD, { maxStates: 50_000_000, timeoutMs: 400 }, undefined, 256 * 2 ** 20, {
+    const outcome = engine.solve(HARD, { limits: { maxStates: 50_000_000, timeoutMs: 400 }, memoryLimitBytes: 256 * 2 ** 20, progress: {
       // the report's own clock reading: a clock read in the callback would add
       // the delay (a busy machine may preempt the thread) between the engine's
       // reading and the call to one gap and take it from the next
       onProgress: (p) => times.push(p.elapsedMs),
       intervalMs: 40,
-    });
+    } });
     expect(outcome.verdict).toBe('unknown');
     // the first report comes intervalMs after the start, each next one at least intervalMs later
     expect(times.length).toBeGreaterThanOrEqual(2);
@@ -92,21 +92,21 @@ describe('progress of a long solve', () => {
     expect(times.length).toBeLessThanOrEqual(Math.floor(outcome.stats.elapsedMs / 40));
     // a solve shorter than the interval reports nothing
     times = [];
-    expect(engine.solve(HARD, { ...LIMITS, maxStates: 20_000 }, undefined, undefined, { onProgress: () => times.push(0), intervalMs: 600_000 }).verdict).toBe('unknown');
+    expect(engine.solve(HARD, { limits: { ...LIMITS, maxStates: 20_000 }, progress: { onProgress: () => times.push(0), intervalMs: 600_000 } }).verdict).toBe('unknown');
     expect(times).toEqual([]);
   });
 
   it('a throw from onProgress ends the solve with that error, and the engine solves on', () => {
     const boom = new Error('progress sink failed');
-    expect(() => engine.solve(HARD, LIMITS, undefined, undefined, { onProgress: () => { throw boom; }, intervalMs: 0 })).toThrow(boom);
-    const again = engine.solve(HARD, { ...LIMITS, maxStates: 20_000 });
+    expect(() => engine.solve(HARD, { limits: LIMITS, progress: { onProgress: () => { throw boom; }, intervalMs: 0 } })).toThrow(boom);
+    const again = engine.solve(HARD, { limits: { ...LIMITS, maxStates: 20_000 } });
     expect(again).toMatchObject({ verdict: 'unknown', reason: 'max_states' });
     expect(again.stats.statesStored).toBe(20_000);
-    expect(engine.solve(dealOf('freecell', 'ms', 1), LIMITS).verdict).toBe('solved');
+    expect(engine.solve(dealOf('freecell', 'ms', 1), { limits: LIMITS }).verdict).toBe('solved');
   });
 
   it('refuses a negative or NaN interval', () => {
-    expect(() => engine.solve(HARD, LIMITS, undefined, undefined, { onProgress: () => {}, intervalMs: -1 })).toThrow(RangeError);
-    expect(() => engine.solve(HARD, LIMITS, undefined, undefined, { onProgress: () => {}, intervalMs: Number.NaN })).toThrow(RangeError);
+    expect(() => engine.solve(HARD, { limits: LIMITS, progress: { onProgress: () => {}, intervalMs: -1 } })).toThrow(RangeError);
+    expect(() => engine.solve(HARD, { limits: LIMITS, progress: { onProgress: () => {}, intervalMs: Number.NaN } })).toThrow(RangeError);
   });
 });

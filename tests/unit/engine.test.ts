@@ -10,14 +10,17 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseBoard } from '../../client-sdk/core/board.js';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
-import { Engine, requireCheckedPackedSolution, type PackedSolutionSink } from '../../client-sdk/core/engine.js';
+import { Engine, requireCheckedPackedSolution, type PackedSolutionSink } from '../../client-sdk/core/engine/index.js';
+import { EngineMemory } from '../../client-sdk/core/engine/memory.js';
+import { ENGINE_COUNTERS, ENGINE_FUNCTIONS } from '../../client-sdk/core/engine/abi.js';
+import { createTuningEngine, tuningHooks } from '../helpers/tuning-engine.js';
 import { packMoves } from '../../client-sdk/core/moves.js';
 import { findPreset, type Deal, type Rules } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REFERENCE_DEALS } from '../helpers/paths.js';
+import { REFERENCE_DEALS, ROOT } from '../helpers/paths.js';
 
 const DATA = pathToFileURL(join(REFERENCE_DEALS, '..') + '/');
 const LIMITS: SolveLimits = { maxStates: 5_000_000, timeoutMs: 60_000 };
@@ -52,7 +55,7 @@ beforeAll(async () => {
 
 /** Solves and, for a solution, replays it with the checker here too (not only inside Engine.solve). */
 function solveChecked(deal: Deal, limits: SolveLimits = LIMITS): SolveOutcome {
-  const outcome = engine.solve(deal, limits);
+  const outcome = engine.solve(deal, { limits });
   if (outcome.verdict === 'solved') {
     const check = checkSolution(deal.rules, deal.layout, outcome.moves);
     expect(check, JSON.stringify(check)).toMatchObject({ ok: true });
@@ -156,9 +159,9 @@ describe('a solution left packed (Engine.solve with a PackedSolutionSink, as the
     const sink: PackedSolutionSink = { moves: undefined };
     for (let n = 1; n <= 12; n++) {
       const deal = { rules, layout: generateDeal(game, numbering, n).layout };
-      const objects = engine.solve(deal, LIMITS);
+      const objects = engine.solve(deal, { limits: LIMITS });
       sink.moves = undefined;
-      const packed = engine.solve(deal, LIMITS, undefined, undefined, undefined, sink);
+      const packed = engine.solve(deal, { limits: LIMITS, packedSolution: sink });
       expect(packed.verdict).toBe(objects.verdict);
       expect(packed.stats.statesStored).toBe(objects.stats.statesStored);
       expect(packed.moves).toEqual([]);
@@ -174,7 +177,8 @@ describe('a solution left packed (Engine.solve with a PackedSolutionSink, as the
 
   it('Engine.solve refuses an engine output the checker rejects, packed or as move objects (the output read back with one move changed)', () => {
     const deal = { rules: rulesOf('freecell'), layout: generateDeal('freecell', 'ms', 1).layout };
-    const proto = Engine.prototype as unknown as { readSolutionPacked(base: number): Uint8Array; readSolution(base: number): { toIndex: number }[] };
+    // the engine's solution readers (client-sdk/core/engine/memory.ts), patched to read one move wrong
+    const proto = EngineMemory.prototype as unknown as { readSolutionPacked(base: number): Uint8Array; readSolution(base: number): { toIndex: number }[] };
     const { readSolutionPacked, readSolution } = proto;
     try {
       proto.readSolutionPacked = function (this: unknown, base: number) {
@@ -187,19 +191,19 @@ describe('a solution left packed (Engine.solve with a PackedSolutionSink, as the
         moves[3].toIndex = (moves[3].toIndex + 1) % 8;
         return moves;
       };
-      expect(() => engine.solve(deal, LIMITS, undefined, undefined, undefined, { moves: undefined })).toThrow(/failed the independent check at move 4:/);
-      expect(() => engine.solve(deal, LIMITS)).toThrow(/failed the independent check at move 4:/);
+      expect(() => engine.solve(deal, { limits: LIMITS, packedSolution: { moves: undefined } })).toThrow(/failed the independent check at move 4:/);
+      expect(() => engine.solve(deal, { limits: LIMITS })).toThrow(/failed the independent check at move 4:/);
     } finally {
       proto.readSolutionPacked = readSolutionPacked;
       proto.readSolution = readSolution;
     }
-    expect(engine.solve(deal, LIMITS).verdict).toBe('solved');
+    expect(engine.solve(deal, { limits: LIMITS }).verdict).toBe('solved');
   });
 
   it('a packed solution with one move changed fails the check at that move', () => {
     const deal = { rules: rulesOf('freecell'), layout: generateDeal('freecell', 'ms', 1).layout };
     const sink: PackedSolutionSink = { moves: undefined };
-    engine.solve(deal, LIMITS, undefined, undefined, undefined, sink);
+    engine.solve(deal, { limits: LIMITS, packedSolution: sink });
     const bytes = sink.moves!.slice();
     bytes[8 * 3 + 3] = (bytes[8 * 3 + 3] + 1) % 8; // move 4's target index
     expect(() => requireCheckedPackedSolution(deal, bytes)).toThrow(/at move 4:/);
@@ -229,14 +233,14 @@ describe('verdicts are never stronger than the search', () => {
   it('a memory cut answers unknown with reason memory', () => {
     const rules = rulesOf('freecell');
     const deal = { rules, layout: generateDeal('freecell', 'ms', 11982).layout };
-    const full = engine.solve(deal, LIMITS);
+    const full = engine.solve(deal, { limits: LIMITS });
     expect(full.verdict).toBe('unsolvable');
     // Below the memory the complete search used, the engine either falls back
     // to its leaner eager phase and proves the same set, or answers unknown:
     // never another verdict, and a small enough cap must cut it.
     let cuts = 0;
     for (let cap = full.stats.memoryBytes - 1; cap > 1 << 20; cap = Math.floor(cap / 2)) {
-      const outcome = engine.solve(deal, LIMITS, undefined, cap);
+      const outcome = engine.solve(deal, { limits: LIMITS, memoryLimitBytes: cap });
       if (outcome.verdict === 'unsolvable') {
         expect(outcome.stats.statesStored).toBe(full.stats.statesStored);
       } else {
@@ -254,7 +258,7 @@ describe('verdicts are never stronger than the search', () => {
     // with 72-byte records (assembly/table.ts) about 56 MiB of records, some
     // 730,000 positions, in the 2^20 slots filled beyond 5/8.
     const deal = { rules: rulesOf('streets_and_alleys'), layout: generateDeal('streets_and_alleys', 'pysolfc', 77).layout };
-    const outcome = engine.solve(deal, { maxStates: 30_000_000, timeoutMs: 60_000 }, undefined, 64 * 2 ** 20);
+    const outcome = engine.solve(deal, { limits: { maxStates: 30_000_000, timeoutMs: 60_000 }, memoryLimitBytes: 64 * 2 ** 20 });
     expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'memory' });
     expect(outcome.stats.statesStored).toBeGreaterThan(700_000);
     expect(outcome.stats.memoryBytes).toBeLessThanOrEqual(64 * 2 ** 20);
@@ -264,7 +268,7 @@ describe('verdicts are never stronger than the search', () => {
     const rules = rulesOf('freecell');
     const stop = new Int32Array(new SharedArrayBuffer(4));
     stop[0] = 1;
-    const outcome = engine.solve({ rules, layout: generateDeal('freecell', 'ms', 11982).layout }, LIMITS, stop);
+    const outcome = engine.solve({ rules, layout: generateDeal('freecell', 'ms', 11982).layout }, { limits: LIMITS, stop });
     expect(outcome).toMatchObject({ verdict: 'unknown', reason: 'cancelled' });
   });
 });
@@ -342,5 +346,24 @@ describe('the engine interface is read from the module', () => {
       expect(exports).toContain(name);
     }
     expect(() => Engine.instantiate(module)).not.toThrow();
+  });
+
+  it('the release build exports the functions the glue calls and nothing else; the tuning build those and its hooks', async () => {
+    const namesOf = (file: string, kind: string) =>
+      WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(ROOT, file)))).filter((e) => e.kind === kind).map((e) => e.name).sort();
+    const release = namesOf('build/engine.wasm', 'function');
+    expect(release).toEqual([...ENGINE_FUNCTIONS].sort());
+    // every exported global is an interface constant (upper case) or a counter the glue reads
+    const counters: readonly string[] = ENGINE_COUNTERS;
+    for (const name of namesOf('build/engine.wasm', 'global')) expect(/^[A-Z][A-Z0-9_]*$/.test(name) || counters.includes(name), name).toBe(true);
+    const tuning = namesOf('build/engine.tuning.wasm', 'function');
+    for (const name of release) expect(tuning).toContain(name);
+    for (const hook of ['setHeuristicWeights', 'setScanCount', 'setLazyQuota', 'setSeenHashMask', 'setLazyFilter', 'setBeamSelfCheck', 'setCompactLayoutAllowed', 'openItemsTaken', 'pendingMovesSkipped']) {
+      expect(tuning).toContain(hook);
+      expect(release).not.toContain(hook);
+    }
+    const engine = await createTuningEngine();
+    expect(() => tuningHooks(engine)).not.toThrow();
+    expect(() => tuningHooks(Engine.instantiate(new WebAssembly.Module(readFileSync(join(ROOT, 'build/engine.wasm')))))).toThrow(/not the tuning build/);
   });
 });

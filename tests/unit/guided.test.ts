@@ -7,7 +7,7 @@
  * it finds nothing and the verdict stays the complete searches'.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { solvePooledPass, solveWithProof } from '../../client-sdk/core/proof/writer.js';
@@ -37,7 +37,7 @@ describe('the guided pass', () => {
 
   it('solves Streets and Alleys 4 with its first beam; the checker replays the solution', () => {
     const deal = sa(4);
-    const found = engine.beamFind(deal, GUIDED_BEAMS.slice(0, 1), 60_000);
+    const found = engine.beamFind(deal, { beams: GUIDED_BEAMS.slice(0, 1), timeoutMs: 60_000 });
     expect(found.verdict).toBe('solved');
     expect(found.beams).toHaveLength(1);
     expect(found.beams[0].found).toBe(true);
@@ -57,7 +57,7 @@ describe('the guided pass', () => {
     expect(withPass.stats.statesExpanded).toBeGreaterThan(without.stats.statesExpanded);
     expect(checkSolution(deal.rules, deal.layout, withPass.moves).ok).toBe(true);
     // the solution is still in the engine's buffer: the shortening can follow
-    const short = engine.shorten(deal, withPass, { budgetMs: 200 });
+    const short = engine.shorten(deal, withPass, { optimize: { budgetMs: 200 } });
     expect(short.verdict).toBe('solved');
     expect(checkSolution(deal.rules, deal.layout, short.moves).ok).toBe(true);
   }, 240_000);
@@ -74,10 +74,10 @@ describe('the guided pass', () => {
   it('never answers unsolvable: on unsolvable deals (Streets and Alleys 1, 5) it finds nothing and the verdict stays the complete searches\'', () => {
     for (const n of [1, 5]) {
       const deal = sa(n);
-      const found = engine.beamFind(deal, GUIDED_BEAMS.slice(0, 2), 60_000);
+      const found = engine.beamFind(deal, { beams: GUIDED_BEAMS.slice(0, 2), timeoutMs: 60_000 });
       expect(found.verdict).toBe('not_found');
       expect(found.moves).toEqual([]);
-      expect(guidedPass(engine, deal, 60_000, 10_000_000, undefined, undefined, GUIDED_BEAMS.slice(0, 2))).toBeUndefined();
+      expect(guidedPass(engine, deal, { timeoutMs: 60_000, maxExpanded: 10_000_000, beams: GUIDED_BEAMS.slice(0, 2) })).toBeUndefined();
       // a budget short of the whole reachable set: unknown, with or without the guided pass
       const capped = solveWithProof(engine, deal, { maxStates: 100, timeoutMs: 60_000, guided: true }, { poolings: [] });
       expect(capped.verdict).toBe('unknown');
@@ -91,17 +91,17 @@ describe('the guided pass', () => {
     const deal = sa(226);
     const wide = [{ width: 65536, weights: [1, 1, 0, 0, 1] as const, globalSeenLog2: 24 }];
     const t0 = performance.now();
-    const late = engine.beamFind(deal, wide, 300);
+    const late = engine.beamFind(deal, { beams: wide, timeoutMs: 300 });
     expect(late.verdict).toBe('not_found');
     expect(late.reason).toBe('timeout');
     expect(performance.now() - t0).toBeLessThan(5_000);
     const stop = new Int32Array(new SharedArrayBuffer(8));
     stop[0] = 1;
-    const cancelled = engine.beamFind(deal, wide, 60_000, stop);
+    const cancelled = engine.beamFind(deal, { beams: wide, timeoutMs: 60_000, stop });
     expect(cancelled.verdict).toBe('not_found');
     expect(cancelled.reason).toBe('cancelled');
     // the state budget caps the positions the beams expand (polled every 256)
-    const capped = engine.beamFind(deal, [...wide, ...wide], 60_000, undefined, undefined, 5_000);
+    const capped = engine.beamFind(deal, { beams: [...wide, ...wide], timeoutMs: 60_000, maxExpanded: 5_000 });
     expect(capped.verdict).toBe('not_found');
     expect(capped.reason).toBe('max_states');
     expect(capped.beams).toHaveLength(1);

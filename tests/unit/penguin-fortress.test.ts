@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rankOf, parseCard, suitOf } from '../../client-sdk/core/cards.js';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import type { Deal, Layout } from '../../client-sdk/core/rules.js';
 import type { Move } from '../../client-sdk/core/moves.js';
@@ -59,7 +59,7 @@ describe('Penguin', () => {
     let emptyColumnFills = 0;
     for (let n = 1; n <= 40; n++) {
       const deal = resolveDeal({ game: 'penguin', deal: n, numbering: 'pysolfc' });
-      const outcome = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
+      const outcome = engine.solve(deal, { limits: { maxStates: 2_000_000, timeoutMs: 60_000 } });
       expect(outcome.verdict, `deal ${n}`).not.toBe('unknown');
       if (outcome.verdict !== 'solved') continue;
       solved++;
@@ -91,7 +91,7 @@ describe('Fortress', () => {
     let down = 0;
     for (let n = 1; n <= 150; n++) {
       const deal = resolveDeal({ game: 'fortress', deal: n, numbering: 'pysolfc' });
-      const outcome = engine.solve(deal, { maxStates: 2_000_000, timeoutMs: 60_000 });
+      const outcome = engine.solve(deal, { limits: { maxStates: 2_000_000, timeoutMs: 60_000 } });
       if (outcome.verdict === 'unsolvable') unsolvable++;
       if (outcome.verdict !== 'solved') continue;
       solved++;

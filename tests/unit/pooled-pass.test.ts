@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveDeal } from '../../client-sdk/api/request.js';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { POOLINGS_TO_TRY } from '../../client-sdk/core/pools.js';
 import { solvePooledPass } from '../../client-sdk/core/proof/writer.js';
 

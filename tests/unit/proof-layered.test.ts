@@ -9,7 +9,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { checkLayeredCertificate, certificateVersionOf, classFunction, type LayeredCheckResult } from '../../client-sdk/core/proof/check-layered.js';

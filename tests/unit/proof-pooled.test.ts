@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { certificateFromEngine, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { checkCertificate, type ProofCheckFail, type ProofCheckResult } from '../../client-sdk/core/proof/check.js';
 import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
@@ -39,7 +39,7 @@ const deal = (game: string, n: number): Deal => resolveDeal({ game, deal: n, num
 /** The pooled certificate of a pooled-unsolvable deal. */
 function pooledCertificate(game: string, n: number, pools: readonly string[]): Uint8Array {
   const d = deal(game, n);
-  const out = engine.solvePooled(d, pools, { maxStates: 200_000, timeoutMs: 60_000 });
+  const out = engine.solvePooled(d, pools, { limits: { maxStates: 200_000, timeoutMs: 60_000 } });
   expect(out.verdict).toBe('unsolvable');
   const cert = certificateFromEngine(engine, d, out.stats.statesStored, engine.fingerprint(), {
     certificate: true, maxPositions: 1_000_000, maxBytes: 2 ** 30, game, deal: { number: String(n), numbering: 'pysolfc' },
@@ -67,7 +67,7 @@ describe('poolings', () => {
   });
 
   it('is refused under rules that look at suit', () => {
-    expect(() => engine.solvePooled(resolveDeal({ game: 'freecell', deal: 1, numbering: 'ms' }), ['CD', 'HS'], { maxStates: 1000, timeoutMs: 1000 })).toThrow(/tableau ignores suit/);
+    expect(() => engine.solvePooled(resolveDeal({ game: 'freecell', deal: 1, numbering: 'ms' }), ['CD', 'HS'], { limits: { maxStates: 1000, timeoutMs: 1000 } })).toThrow(/tableau ignores suit/);
   });
 });
 
@@ -79,7 +79,7 @@ describe('pooled verdicts against the reference (1..200, 20,000 positions a pool
       for (let n = 1; n <= 200; n++) {
         const d = deal(game, n);
         for (const pools of POOLINGS_TO_TRY) {
-          const out = engine.solvePooled(d, pools, { maxStates: 20_000, timeoutMs: 60_000 });
+          const out = engine.solvePooled(d, pools, { limits: { maxStates: 20_000, timeoutMs: 60_000 } });
           if (out.verdict !== 'unsolvable') continue;
           // The worst bug: a pooled proof of a deal that has a solution.
           expect(ref.get(n), `${game} ${n} pools ${pools.join('+')}`).toBe('unsolvable');
@@ -94,9 +94,9 @@ describe('pooled verdicts against the reference (1..200, 20,000 positions a pool
 
   it('the real game is unchanged by a pooled solve before it', () => {
     const d = deal('streets_and_alleys', 3);
-    const before = engine.solve(d, { maxStates: 1_000_000, timeoutMs: 60_000 });
-    engine.solvePooled(d, ['CD', 'HS'], { maxStates: 1_000_000, timeoutMs: 60_000 });
-    const after = engine.solve(d, { maxStates: 1_000_000, timeoutMs: 60_000 });
+    const before = engine.solve(d, { limits: { maxStates: 1_000_000, timeoutMs: 60_000 } });
+    engine.solvePooled(d, ['CD', 'HS'], { limits: { maxStates: 1_000_000, timeoutMs: 60_000 } });
+    const after = engine.solve(d, { limits: { maxStates: 1_000_000, timeoutMs: 60_000 } });
     expect(after.verdict).toBe(before.verdict);
     expect(after.stats.statesStored).toBe(before.stats.statesStored);
   });
@@ -104,8 +104,8 @@ describe('pooled verdicts against the reference (1..200, 20,000 positions a pool
   it('a coarser pooling of a pooled-unsolvable deal is unsolvable too, with no more positions (its game is a quotient of the finer one)', () => {
     const d = deal('streets_and_alleys', 5);
     for (const fine of [['CD', 'H', 'S'], ['C', 'D', 'HS']]) {
-      const f = engine.solvePooled(d, fine, { maxStates: 1_000_000, timeoutMs: 60_000 });
-      const c = engine.solvePooled(d, ['CD', 'HS'], { maxStates: 1_000_000, timeoutMs: 60_000 });
+      const f = engine.solvePooled(d, fine, { limits: { maxStates: 1_000_000, timeoutMs: 60_000 } });
+      const c = engine.solvePooled(d, ['CD', 'HS'], { limits: { maxStates: 1_000_000, timeoutMs: 60_000 } });
       expect(f.verdict).toBe('unsolvable');
       expect(c.verdict).toBe('unsolvable');
       expect(c.stats.statesStored).toBeLessThanOrEqual(f.stats.statesStored);
@@ -144,7 +144,7 @@ describe('the engine\'s pooled set is the whole pooled game', () => {
       ['beleaguered_castle', 1, ['CH', 'DS']],
     ] as const) {
       const d = deal(game, n);
-      const out = engine.solvePooled(d, pools, { maxStates: 1_000_000, timeoutMs: 60_000 });
+      const out = engine.solvePooled(d, pools, { limits: { maxStates: 1_000_000, timeoutMs: 60_000 } });
       expect(out.verdict, `${game} ${n} ${pools.join('+')}`).toBe('unsolvable');
       const keys = engine.storedKeys(1_000_000)!;
       const stored = new Set<string>();
@@ -175,7 +175,7 @@ describe('pooled certificates', () => {
     for (const [game, n] of [['beleaguered_castle', 1], ['citadel', 1], ['streets_and_alleys', 3]] as const) {
       for (const pools of POOLINGS_TO_TRY) {
         const d = deal(game, n);
-        const out = engine.solvePooled(d, pools, { maxStates: 100_000, timeoutMs: 60_000 });
+        const out = engine.solvePooled(d, pools, { limits: { maxStates: 100_000, timeoutMs: 60_000 } });
         if (out.verdict !== 'unsolvable') continue;
         const result = checkCertificate(pooledCertificate(game, n, pools));
         expect(result.ok, `${game} ${n} ${pools.join('+')}: ${JSON.stringify({ ...result, header: undefined })}`).toBe(true);
@@ -267,7 +267,7 @@ describe('the pooled pass of a solve', () => {
   it('answers unsolvable with a pooled proof when the full search is cut, and the certificate passes', () => {
     // S&A 5: the full search stores 68,411 positions, the ♣♦ + ♥♠ pooled game 13,478
     const d = deal('streets_and_alleys', 5);
-    expect(engine.solve(d, { maxStates: 20_000, timeoutMs: 60_000 }).verdict).toBe('unknown');
+    expect(engine.solve(d, { limits: { maxStates: 20_000, timeoutMs: 60_000 } }).verdict).toBe('unknown');
     const out = solveWithProof(engine, d, { maxStates: 20_000, timeoutMs: 60_000 }, {
       proof: { certificate: true, maxPositions: 1_000_000, maxBytes: 2 ** 30, game: 'streets_and_alleys', deal: { number: '5', numbering: 'pysolfc' } },
     });

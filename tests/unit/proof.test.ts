@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { buildCertificate, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import {
   checkCertificate,
@@ -88,7 +88,7 @@ function unsolvableDeals(game: string): number[] {
 describe('the fingerprint and the declared reductions', () => {
   it("fingerprintKeys is the sum mod 2^64 of FNV-1a-64 (BigInt reference), and equals the engine's fingerprint of its set", () => {
     const deal = resolveDeal({ game: 'seahaven_towers', deal: 107, numbering: 'pysolfc' });
-    expect(engine.solve(deal, LIMITS).verdict).toBe('unsolvable');
+    expect(engine.solve(deal, { limits: LIMITS }).verdict).toBe('unsolvable');
     const keys = engine.storedKeys(1_000_000)!;
     let sum = 0n;
     for (let i = 0; i < keys.length; i += KEY_BYTES) sum = (sum + fnv1a64Reference(keys.subarray(i, i + KEY_BYTES))) & ((1n << 64n) - 1n);
@@ -180,7 +180,7 @@ describe('tampered certificates are rejected with the reason', () => {
 
   it("the checker's own encoding of the start equals the engine's first stored key", () => {
     const { header } = open(base.certificate);
-    expect(engine.solve(base.deal, LIMITS).verdict).toBe('unsolvable');
+    expect(engine.solve(base.deal, { limits: LIMITS }).verdict).toBe('unsolvable');
     expect(keysOfStart(header)).toBe(hex(engine.storedKeys(1_000_000)!.subarray(0, KEY_BYTES)));
   });
 
@@ -394,7 +394,7 @@ describe('rules under which sending every fitting card home is unsound', () => {
     const deal = resolveDeal(req);
     expect(vouchedAutoMoveRule(deal.rules)).toBe('none');
     expect(autoMoveRuleFor(deal.rules)).toBe('none');
-    const outcome = engine.solve(deal, LIMITS);
+    const outcome = engine.solve(deal, { limits: LIMITS });
     expect(outcome.verdict).toBe('solved');
     expect(outcome.moves.some((m) => m.auto)).toBe(false);
     expect(checkSolution(deal.rules, deal.layout, outcome.moves)).toMatchObject({ ok: true });

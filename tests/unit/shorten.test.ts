@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cardToString } from '../../client-sdk/core/cards.js';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
-import { Engine } from '../../client-sdk/core/engine.js';
+import { Engine } from '../../client-sdk/core/engine/index.js';
 import { findPreset, type Deal, type Numbering } from '../../client-sdk/core/rules.js';
 import type { Move } from '../../client-sdk/core/moves.js';
 import type { SolveLimits } from '../../client-sdk/core/solve-types.js';
@@ -17,6 +17,7 @@ import { countedMoves, peephole, shortenSolution, type BeamEngine } from '../../
 import { resolveOptimize, DEFAULT_OPTIMIZE_MS, OPTIMIZE_MS_CAP } from '../../client-sdk/api/request.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { checkSolution, applyMove } from '../../client-sdk/core/verify.js';
+import { createTuningEngine, tuningHooks, type TuningHooks } from '../helpers/tuning-engine.js';
 
 const LIMITS: SolveLimits = { maxStates: 5_000_000, timeoutMs: 60_000 };
 
@@ -42,8 +43,8 @@ describe('solveShort', () => {
   ] as const)('%s: checked, never longer than the first solution, the same verdict', (game, numbering, deals) => {
     for (const n of deals) {
       const deal = dealOf(game, numbering, n);
-      const first = engine.solve(deal, LIMITS);
-      const short = engine.solveShort(deal, LIMITS, { budgetMs: 60 });
+      const first = engine.solve(deal, { limits: LIMITS });
+      const short = engine.solveShort(deal, { limits: LIMITS, optimize: { budgetMs: 60 } });
       expect([n, short.verdict]).toEqual([n, first.verdict]);
       if (first.verdict !== 'solved') {
         expect(short.optimize).toBeUndefined();
@@ -63,7 +64,7 @@ describe('solveShort', () => {
     for (let n = 1; n <= 10; n++) {
       // CPU time of this test process (vitest runs each file in its own
       // fork): the same work whatever else the machine runs
-      const out = engine.solveShort(dealOf('freecell', 'ms', n), LIMITS, { budgetMs: 100, cpuClock: true });
+      const out = engine.solveShort(dealOf('freecell', 'ms', n), { limits: LIMITS, optimize: { budgetMs: 100, cpuClock: true } });
       first += out.optimize!.firstLength;
       short += out.optimize!.length;
     }
@@ -71,10 +72,10 @@ describe('solveShort', () => {
   });
 
   it('leaves unsolvable and unknown verdicts alone', () => {
-    const unsolvable = engine.solveShort(dealOf('freecell', 'ms', 11982), LIMITS, { budgetMs: 50 });
+    const unsolvable = engine.solveShort(dealOf('freecell', 'ms', 11982), { limits: LIMITS, optimize: { budgetMs: 50 } });
     expect(unsolvable.verdict).toBe('unsolvable');
     expect(unsolvable.optimize).toBeUndefined();
-    const unknown = engine.solveShort(dealOf('freecell', 'ms', 1), { maxStates: 10, timeoutMs: 60_000 }, { budgetMs: 50 });
+    const unknown = engine.solveShort(dealOf('freecell', 'ms', 1), { limits: { maxStates: 10, timeoutMs: 60_000 }, optimize: { budgetMs: 50 } });
     expect(unknown.verdict).toBe('unknown');
     expect(unknown.reason).toBe('max_states');
     expect(unknown.optimize).toBeUndefined();
@@ -83,11 +84,11 @@ describe('solveShort', () => {
   it('says when its budget ran out', () => {
     const deal = dealOf('freecell', 'ms', 617);
     // deal 617 is shortened only by a wide beam: 30 ms end the session first
-    const out = engine.solveShort(deal, LIMITS, { budgetMs: 30 });
+    const out = engine.solveShort(deal, { limits: LIMITS, optimize: { budgetMs: 30 } });
     expect(out.optimize!.budgetExhausted).toBe(true);
     expect(checkSolution(deal.rules, deal.layout, out.moves).ok).toBe(true);
     // a small widest beam ends before a large budget does
-    const quick = engine.solveShort(deal, LIMITS, { budgetMs: 10_000, maxWidth: 64 });
+    const quick = engine.solveShort(deal, { limits: LIMITS, optimize: { budgetMs: 10_000, maxWidth: 64 } });
     expect(quick.optimize!.budgetExhausted).toBe(false);
     expect(quick.optimize!.beamWidth).toBe(64);
   });
@@ -95,9 +96,9 @@ describe('solveShort', () => {
   it('stops at once when cancelled', () => {
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const deal = dealOf('freecell', 'ms', 2);
-    const first = engine.solve(deal, LIMITS);
+    const first = engine.solve(deal, { limits: LIMITS });
     Atomics.store(stop, 0, 1);
-    const out = engine.shorten(deal, first, { budgetMs: 10_000 }, stop);
+    const out = engine.shorten(deal, first, { optimize: { budgetMs: 10_000 }, stop });
     expect(out.verdict).toBe('solved');
     expect(out.optimize!.budgetExhausted).toBe(true);
     expect(out.optimize!.beamWidth).toBe(0); // not one beam ran to its end
@@ -106,13 +107,13 @@ describe('solveShort', () => {
 });
 
 describe('the beam\'s shortcuts (assembly/beam.ts self-check)', () => {
-  /** The engine's self-check hooks (not part of the Engine class's API). */
-  interface SelfCheck {
-    setBeamSelfCheck(on: number): void;
-    beamSelfChecks(): number;
-    beamSelfCheckFailures(): number;
-  }
-  const hooks = () => (engine as unknown as { exports: SelfCheck }).exports;
+  // the self-check hooks are the tuning build's (assembly/tuning.ts)
+  let tuning: Engine;
+  let hooks: TuningHooks;
+  beforeAll(async () => {
+    tuning = await createTuningEngine();
+    hooks = tuningHooks(tuning);
+  });
 
   // Every build rule and sequence rule the beam meets: the fast move listing
   // (builds on the rank above, no wrap) and the generic one (Fortress up or
@@ -130,15 +131,15 @@ describe('the beam\'s shortcuts (assembly/beam.ts self-check)', () => {
     let checks = 0;
     for (const n of deals) {
       const deal = dealOf(game, numbering, n);
-      hooks().setBeamSelfCheck(1);
+      hooks.setBeamSelfCheck(1);
       try {
-        const short = engine.solveShort(deal, LIMITS, { budgetMs: 40, maxWidth: 256 });
+        const short = tuning.solveShort(deal, { limits: LIMITS, optimize: { budgetMs: 40, maxWidth: 256 } });
         if (short.verdict !== 'solved') continue;
         expect(checkSolution(deal.rules, deal.layout, short.moves).ok).toBe(true);
-        expect([n, hooks().beamSelfCheckFailures()]).toEqual([n, 0]);
-        checks += hooks().beamSelfChecks();
+        expect([n, hooks.beamSelfCheckFailures()]).toEqual([n, 0]);
+        checks += hooks.beamSelfChecks();
       } finally {
-        hooks().setBeamSelfCheck(0);
+        hooks.setBeamSelfCheck(0);
       }
     }
     expect(checks).toBeGreaterThan(1000);
@@ -149,7 +150,7 @@ describe('shortenSolution never returns an unchecked or longer solution', () => 
   const deal = dealOf('freecell', 'ms', 1);
   let first: Move[];
   beforeAll(() => {
-    first = engine.solve(deal, LIMITS).moves;
+    first = engine.solve(deal, { limits: LIMITS }).moves;
   });
 
   /** A beam engine that claims to have found `found`. */

@@ -7,7 +7,7 @@
  * in-process solver (`sdk/local.ts`) uses this module.
  */
 import { formatBoard } from '../board.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine/index.js';
 import { SolverError } from '../errors.js';
 import {
   CERTIFICATE_FORMAT,

@@ -3,7 +3,7 @@
  * (docs/proofs.md) and decides whether it proves its deal unsolvable.
  *
  * Independence: nothing here comes from the engine (`assembly/`) or its glue
- * (`engine.ts`). The key decoder and encoder, the auto-move closure and the
+ * (`engine/`). The key decoder and encoder, the auto-move closure and the
  * fingerprint are written again from docs/proofs.md; which moves are legal is
  * decided by `verify.ts` (`checkMove`/`applyMove`), the rules checker that
  * replays every solution. The engine and this file meet only in the file

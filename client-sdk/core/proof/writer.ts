@@ -15,7 +15,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { certificateBody, certificateBodyFromEngine, certificateWithinCap, type CertificateInput } from './certificate.js';
-import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type GuidedBeam, type PackedSolutionSink, type ProgressOptions } from '../engine.js';
+import { layeredApplies, MAX_ENGINE_MEMORY_BYTES, type Engine, type GuidedBeam, type PackedSolutionSink, type ProgressOptions } from '../engine/index.js';
 import { shardsForMemory, solveLayeredSharded } from '../sharded-layers.js';
 import { SolverError } from '../errors.js';
 import { FINGERPRINT_ALGORITHM, KEY_BYTES, reductionsFor, type CertificateResult, type ProofOutcome, type ProofRequest } from './format.js';
@@ -143,7 +143,7 @@ export interface SolveWithProofOptions {
   };
   /**
    * Where the full search leaves its solution packed (`Engine.solve`'s
-   * `packed`, client-sdk/core/engine.ts `PackedSolutionSink`): a `solved`
+   * `packed`, client-sdk/core/engine/engine.ts `PackedSolutionSink`): a `solved`
    * answer of the full search then has `moves` empty and its checked moves
    * in the sink. A solution of another pass (guided, layered) still comes as
    * move objects; so a caller reads the sink first and `moves` otherwise.
@@ -165,7 +165,7 @@ export const POOLED_PASS_MIN_MS = 200;
 export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
   const started = performance.now();
   options.onSearch?.(limits.layered === true ? 'layered_pass' : 'full_search');
-  const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress, options.packedSolution);
+  const full = limits.layered === true ? solveLayered(engine, deal, limits, options) : engine.solve(deal, { limits, stop: options.stop, memoryLimitBytes: options.memoryLimitBytes, progress: options.progress, packedSolution: options.packedSolution });
   // a layered answer (the layered pass: SolveLimits.layered) has no stored set to prove from: its proof, if any, was streamed
   if (limits.layered === true && full.verdict === 'unsolvable' && layeredApplies(deal.rules)) return full;
   // the answer if nothing decides: the last search that ran, which says the budget that stopped it
@@ -213,7 +213,7 @@ export function solveWithProof(engine: Engine, deal: Deal, limits: SolveLimits, 
 function solveLayered(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions): SolveOutcome {
   const cap = options.memoryLimitBytes ?? MAX_ENGINE_MEMORY_BYTES;
   if (options.layeredCertificate !== undefined && layeredApplies(deal.rules)) return solveLayeredCertified(engine, deal, limits, cap, options.layeredCertificate, options);
-  if (cap <= MAX_ENGINE_MEMORY_BYTES || !layeredApplies(deal.rules)) return engine.solve(deal, limits, options.stop, options.memoryLimitBytes, options.progress);
+  if (cap <= MAX_ENGINE_MEMORY_BYTES || !layeredApplies(deal.rules)) return engine.solve(deal, { limits, stop: options.stop, memoryLimitBytes: options.memoryLimitBytes, progress: options.progress });
   const { detail: _detail, ...outcome } = solveLayeredSharded(engine.module, deal, limits, { memoryLimitBytes: cap, stop: options.stop, progress: options.progress, engine });
   return outcome;
 }
@@ -360,7 +360,7 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
     if (!begun) options.onSearch?.('pooled_pass');
     begun = true;
     options.onPooling?.(pools);
-    const pooled = engine.solvePooled(deal, pools, { maxStates: limits.maxStates, timeoutMs }, options.stop, options.memoryLimitBytes, options.progress);
+    const pooled = engine.solvePooled(deal, pools, { limits: { maxStates: limits.maxStates, timeoutMs }, stop: options.stop, memoryLimitBytes: options.memoryLimitBytes, progress: options.progress });
     expanded += pooled.stats.statesExpanded;
     memory = Math.max(memory, pooled.stats.memoryBytes);
     if (pooled.verdict === 'unknown') return pooled.reason === 'cancelled' ? 'stop' : pooled.reason === 'timeout' ? 'open' : 'done';
@@ -407,7 +407,9 @@ function pooledPass(engine: Engine, deal: Deal, limits: SolveLimits, before: Sol
 function runGuidedPass(engine: Engine, deal: Deal, timeoutMs: number, limits: SolveLimits, options: SolveWithProofOptions): SolveOutcome | undefined {
   options.onSearch?.('guided_pass');
   options.onGuidedPass?.();
-  const guided = guidedPass(engine, deal, timeoutMs, limits.maxStates, options.stop, options.memoryLimitBytes, options.guidedBeams, options.progress);
+  const guided = guidedPass(engine, deal, {
+    timeoutMs, maxExpanded: limits.maxStates, stop: options.stop, memoryLimitBytes: options.memoryLimitBytes, beams: options.guidedBeams, progress: options.progress,
+  });
   if (guided !== undefined) options.onGuidedSolution?.();
   return guided;
 }

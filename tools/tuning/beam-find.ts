@@ -4,7 +4,7 @@
  * and cost weights, one engine in process (docs/search.md §10,
  * docs/benchmarks.md). A development tool, not a test.
  *
- *   npx tsx bench/beam-find.ts --game streets_and_alleys --deals 226,958,211 \
+ *   npx tsx tools/tuning/beam-find.ts --game streets_and_alleys --deals 226,958,211 \
  *     --widths 32768,65536 --costs '2,4,0,2,1;1,1,0,0,1' [--timeout-ms 600000] [--mem-mb 3800] [--max-levels 512] [--global-log2 0]
  *
  * Each deal × width × cost runs as one beam (`--portfolio` instead runs the
@@ -17,10 +17,11 @@
  * replayed by the checker (verify.ts) inside beamFind.
  */
 import { parseArgs } from 'node:util';
-import { Engine, type GuidedBeam } from '../client-sdk/core/engine.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { countedMoves } from '../client-sdk/core/shorten.js';
-import { GUIDED_BEAMS } from '../client-sdk/core/guided.js';
+import type { GuidedBeam } from '../../client-sdk/core/engine/index.js';
+import { tuningEngine } from './tuning-hooks.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { countedMoves } from '../../client-sdk/core/shorten.js';
+import { GUIDED_BEAMS } from '../../client-sdk/core/guided.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,7 +53,7 @@ const timeoutMs = Number(values['timeout-ms']);
 const memBytes = Number(values['mem-mb']) * 2 ** 20;
 const maxLevels = Number(values['max-levels']);
 const globalSeenLog2 = Number(values['global-log2']);
-const engine = await Engine.create();
+const engine = await tuningEngine();
 const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -68,7 +69,7 @@ for (const n of deals) {
   const deal = resolveDeal({ game: values.game, deal: n } as Parameters<typeof resolveDeal>[0]);
   for (const plan of plans) {
     const c0 = cpuMs();
-    const out = engine.beamFind(deal, plan, timeoutMs, undefined, memBytes);
+    const out = engine.beamFind(deal, { beams: plan, timeoutMs, memoryLimitBytes: memBytes });
     const cpu = cpuMs() - c0;
     runs++;
     if (out.verdict === 'solved') found++;

@@ -9,14 +9,14 @@
  * given) and prints each shard's counters too. A development tool
  * (docs/engine.md, "The layered pass"); not a test.
  *
- *   npx tsx bench/layered.ts beleaguered_castle 954 [capMiB=4095] [maxStates=2000000000] [both|layered|full|sharded] [shards] [batch=256]
+ *   npx tsx tools/tuning/layered.ts beleaguered_castle 954 [capMiB=4095] [maxStates=2000000000] [both|layered|full|sharded] [shards] [batch=256]
  *
  * The deadline is the deep budget's, 30 minutes (LAYERED_TIMEOUT_MS overrides it).
  */
 import { parseArgs } from 'node:util';
-import { Engine, loadEngineModule } from '../client-sdk/core/engine.js';
-import { solveLayeredSharded } from '../client-sdk/core/sharded-layers.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
+import { Engine, loadEngineModule } from '../../client-sdk/core/engine/index.js';
+import { solveLayeredSharded } from '../../client-sdk/core/sharded-layers.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const [game = 'beleaguered_castle', dealArg = '1', capArg = '4095', maxArg = '2000000000', which = 'both', shardsArg, batchArg = '256'] = positionals;
@@ -62,10 +62,10 @@ if (which === 'sharded') {
   console.log(histogram((l) => out.detail.layerCounts[l]));
 } else {
   const engine = await Engine.create();
-  const raw = (engine as unknown as { exports: Record<string, (...a: number[]) => number> }).exports;
+  const raw = engine.moduleExports() as Record<string, (...a: number[]) => number>;
   for (const layered of which === 'both' ? [true, false] : [which === 'layered']) {
     const cpu0 = process.cpuUsage();
-    const out = engine.solve(deal, { maxStates: Number(maxArg), timeoutMs, layered }, undefined, cap);
+    const out = engine.solve(deal, { limits: { maxStates: Number(maxArg), timeoutMs, layered }, memoryLimitBytes: cap });
     const cpu = process.cpuUsage(cpu0);
     const cpuS = (cpu.user + cpu.system) / 1e6;
     const { statesStored: stored, statesExpanded: expanded, memoryBytes } = out.stats;

@@ -1,19 +1,19 @@
 /**
- * Coordinate descent over the search's scan weights (docs/engine.md, "Search
- * tuning, session 14"): from a start set of weights, tries every weight of
+ * Coordinate descent over the search's scan weights (docs/engine.md, the
+ * heuristic's tuning): from a start set of weights, tries every weight of
  * every scan one step up and one step down (the depth weight by 16), keeps a
  * step when it lowers the mean count of positions expanded a deal on the
  * training deals without raising the mean solution length past a cap, and
  * sweeps again until a sweep keeps nothing. Position counts are exact, so
  * the climb is not disturbed by the machine's load; check what it finds on
- * deals it did not see with bench/tune.ts. A development tool, not a test.
+ * deals it did not see with tools/tuning/tune.ts. A development tool, not a test.
  *
- *   npx tsx bench/climb.ts --game freecell --ranges 1-4000,20001-24000 --moves-cap 92.6 \
+ *   npx tsx tools/tuning/climb.ts --game freecell --ranges 1-4000,20001-24000 --moves-cap 92.6 \
  *     --scan 5,3,5,6,2,0,32 --scan 5,3,3,6,2,0,64 --scan 5,2,6,8,1,0,32 --scan 4,6,4,6,2,0,32
- *   npx tsx bench/climb.ts --game seahaven_towers --ranges 1-400 --solved-only --moves-cap 81.9 --scan ...
+ *   npx tsx tools/tuning/climb.ts --game seahaven_towers --ranges 1-400 --solved-only --moves-cap 81.9 --scan ...
  *
  * `--scan` takes one scan's seven weights in the order of assembly/search.ts
- * `setHeuristicWeights` (see bench/tune.ts); the number of `--scan`s is the
+ * `setHeuristicWeights` (see tools/tuning/tune.ts); the number of `--scan`s is the
  * scan count. `--solved-only` drops the deals the start weights do not
  * solve: a complete search of an unsolvable deal expands the same set under
  * any weights. `--prelude scan,items` fixes the prelude (default: the rule's).
@@ -21,16 +21,15 @@
  * `--cost E,P` µs per position expanded and per pending move queued (the
  * lazy phase's measured and queued children), by default 0.63 and 0.066, a
  * least-squares fit of the engine's time per deal on MS 1..32000 (docs/engine.md,
- * "Search tuning, session 15"); still from exact counts.
+ * the heuristic's tuning); still from exact counts.
  * Each kept step is printed (and appended to `--log`, if given).
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { appendFileSync } from 'node:fs';
-import { Engine } from '../client-sdk/core/engine.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import type { Deal } from '../client-sdk/core/rules.js';
-import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
-import { applyScanWeights, parseScanWeights, type TuningExports } from './tuning-hooks.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import type { Deal } from '../../client-sdk/core/rules.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
+import { applyScanWeights, parseScanWeights, tuningEngine, tuningHooks } from './tuning-hooks.js';
 
 const scanOption = (text: string, previous: number[][] = []): number[][] => {
   try {
@@ -77,8 +76,8 @@ const print = (line: string): void => {
   if (opts.log) appendFileSync(opts.log, line + '\n');
 };
 
-const engine = await Engine.create();
-const hooks = (engine as unknown as { exports: TuningExports }).exports;
+const engine = await tuningEngine();
+const hooks = tuningHooks(engine);
 const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs };
 let deals: Deal[] = [];
 for (const [from, to] of opts.ranges) for (let n = from; n <= to; n++) deals.push(resolveDeal({ game: opts.game, deal: n } as Parameters<typeof resolveDeal>[0]));
@@ -97,11 +96,11 @@ function evaluate(scans: number[][]): Result {
   const known = cache.get(key);
   if (known) return known;
   applyScanWeights(hooks, scans);
-  if (opts.prelude) hooks.setScanPrelude?.(...opts.prelude);
+  if (opts.prelude) hooks.setScanPrelude(...opts.prelude);
   let expanded = 0, pending = 0, moves = 0, solved = 0, max = 0;
   const verdicts: string[] = [];
   for (const deal of deals) {
-    const out = engine.solve(deal, limits);
+    const out = engine.solve(deal, { limits });
     verdicts.push(out.verdict);
     expanded += out.stats.statesExpanded;
     pending += hooks.pendingMovesQueued();

@@ -6,30 +6,27 @@
  * position, the open stacks' peak entries and the CPU seconds of each solve.
  * A development tool (docs/engine.md, "Memory layouts"); not a test.
  *
- *   npx tsx bench/compact-memory.ts streets_and_alleys 77 [capMiB=256] [maxStates=100000000] [both|compact|wide]
- *   npx tsx bench/compact-memory.ts streets_and_alleys 523 4095 2000000000 compact   # the deep budget's full search
- *   ENGINE_WASM=/tmp/base.wasm npx tsx bench/compact-memory.ts streets_and_alleys 77   # another build
+ *   npx tsx tools/tuning/compact-memory.ts streets_and_alleys 77 [capMiB=256] [maxStates=100000000] [both|compact|wide]
+ *   npx tsx tools/tuning/compact-memory.ts streets_and_alleys 523 4095 2000000000 compact   # the deep budget's full search
+ *   ENGINE_WASM=/tmp/base.tuning.wasm npx tsx tools/tuning/compact-memory.ts streets_and_alleys 77   # another build
  *
  * The deadline is the deep budget's, 30 minutes.
  */
 import { parseArgs } from 'node:util';
-import { Engine, compileEngine } from '../client-sdk/core/engine.js';
-import { pathToFileURL } from 'node:url';
-import { resolveDeal } from '../client-sdk/api/request.js';
+import { tuningEngine, tuningHooks } from './tuning-hooks.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const [game = 'streets_and_alleys', dealArg = '77', capArg = '256', maxArg = '100000000', which = 'both'] = positionals;
 const deal = resolveDeal({ game, deal: Number(dealArg) } as Parameters<typeof resolveDeal>[0]);
 const cap = Number(capArg) * 1024 * 1024;
-// ENGINE_WASM=path measures another build (e.g. main's)
-const engine = process.env.ENGINE_WASM
-  ? Engine.instantiate(await compileEngine(pathToFileURL(process.env.ENGINE_WASM)))
-  : await Engine.create();
-const raw = (engine as unknown as { exports: Record<string, (...a: number[]) => number> }).exports;
+// ENGINE_WASM=path measures another tuning build (e.g. main's)
+const engine = await tuningEngine();
+const raw = tuningHooks(engine);
 for (const compact of which === 'both' ? [true, false] : [which === 'compact']) {
   raw.setCompactLayoutAllowed(compact ? 1 : 0);
   const cpu0 = process.cpuUsage();
-  const out = engine.solve(deal, { maxStates: Number(maxArg), timeoutMs: 1_800_000 }, undefined, cap);
+  const out = engine.solve(deal, { limits: { maxStates: Number(maxArg), timeoutMs: 1_800_000 }, memoryLimitBytes: cap });
   const cpu = process.cpuUsage(cpu0);
   const cpuS = (cpu.user + cpu.system) / 1e6;
   const { statesStored: stored, statesExpanded: expanded, memoryBytes } = out.stats;

@@ -6,19 +6,18 @@
  * taking turns, and the least CPU time (process.cpuUsage around the beam
  * alone) of each build counts for the deal. The sum of those minimums is
  * steadier than one run on a loaded machine (single runs of
- * bench/beam-fixed.ts varied by ±20 % at a load average of 8-13). Prints
+ * tools/tuning/beam-fixed.ts varied by ±20 % at a load average of 8-13). Prints
  * each build's sum, its ratio to the first build, and the sum of the beam's
  * lengths in counted moves (equal when a build changes only the cost of a
  * step). A development tool (docs/short-solutions.md); not a test.
  *
- *   npx tsx bench/beam-ab.ts A.wasm B.wasm [more.wasm …] [--from 1] [--to 15] [--width 4096] [--reps 3]
+ *   npx tsx tools/tuning/beam-ab.ts A.wasm B.wasm [more.wasm …] [--from 1] [--to 15] [--width 4096] [--reps 3]
  */
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { Engine, compileEngine } from '../client-sdk/core/engine.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
+import { createTuningEngine } from '../../tests/helpers/tuning-engine.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -30,7 +29,7 @@ const { positionals, values } = parseArgs({
   },
 });
 if (positionals.length < 2) {
-  console.error('usage: npx tsx bench/beam-ab.ts A.wasm B.wasm [more.wasm …] [--from n] [--to n] [--width n] [--reps n]');
+  console.error('usage: npx tsx tools/tuning/beam-ab.ts A.wasm B.wasm [more.wasm …] [--from n] [--to n] [--width n] [--reps n]');
   process.exit(2);
 }
 const from = Number(values.from);
@@ -45,7 +44,7 @@ interface Raw {
   shortenBestLength(): number;
   setBeamWeights(a: number, b: number, c: number, d: number, e: number): void;
 }
-const engines = await Promise.all(positionals.map(async (p) => Engine.instantiate(await compileEngine(pathToFileURL(resolve(p))))));
+const engines = await Promise.all(positionals.map((p) => createTuningEngine(resolve(p))));
 const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs };
 const cpu = new Array<number>(engines.length).fill(0);
 const lengths = new Array<number>(engines.length).fill(0);
@@ -55,8 +54,8 @@ for (let n = from; n <= to; n++) {
   for (let r = 0; r < reps; r++) {
     for (let k = 0; k < engines.length; k++) {
       const engine = engines[k];
-      if (engine.solve(deal, limits).verdict !== 'solved') continue;
-      const e = (engine as unknown as { exports: Raw }).exports;
+      if (engine.solve(deal, { limits }).verdict !== 'solved') continue;
+      const e = engine.moduleExports() as unknown as Raw;
       if (e.shortenBegin(width, 2 ** 30) < 0) throw new Error(`deal ${n}: shortenBegin failed (${positionals[k]})`);
       e.setBeamWeights(2, 4, 8, 2, 1);
       const c0 = process.cpuUsage();

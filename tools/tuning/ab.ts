@@ -9,25 +9,26 @@
  * changes only the cost per position must show 0). A development tool
  * (docs/engine.md); not a test.
  *
- *   npx tsx bench/ab.ts A.wasm B.wasm [game] [from] [to] [rounds]
- *   npx tsx bench/ab.ts /tmp/base.wasm build/engine.wasm freecell 1 4000 3
- *   AB_WIDE=A npx tsx bench/ab.ts build/engine.wasm build/engine.wasm beleaguered_castle 1 100 3
+ *   npx tsx tools/tuning/ab.ts A.wasm B.wasm [game] [from] [to] [rounds]
+ *   npx tsx tools/tuning/ab.ts /tmp/base.tuning.wasm build/engine.tuning.wasm freecell 1 4000 3
+ *   AB_WIDE=A npx tsx tools/tuning/ab.ts build/engine.tuning.wasm build/engine.tuning.wasm beleaguered_castle 1 100 3
  *
- * AB_WIDE=A (or B) forbids the compact layout of the no-cell Castle games
- * (castle-key.ts `setCompactLayoutAllowed`) in that build's engine, so one
- * build can be A/B'd against itself in the 72-byte layout.
+ * A and B may be release or tuning builds (`npm run asbuild`, `npm run
+ * asbuild:tuning`; copy one aside before changing assembly/). AB_WIDE=A (or
+ * B) forbids the compact layout of the no-cell Castle games (castle-key.ts
+ * `setCompactLayoutAllowed`, a hook of the tuning build) in that build's
+ * engine, so one build can be A/B'd against itself in the 72-byte layout.
  */
 import { parseArgs } from 'node:util';
-import { Engine, compileEngine } from '../client-sdk/core/engine.js';
-import { pathToFileURL } from 'node:url';
+import { createTuningEngine, tuningHooks } from '../../tests/helpers/tuning-engine.js';
 import { resolve } from 'node:path';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const [aPath, bPath, game = 'freecell', fromArg = '1', toArg = '4000', roundsArg = '3'] = positionals;
 if (!aPath || !bPath) {
-  console.error('usage: npx tsx bench/ab.ts A.wasm B.wasm [game] [from] [to] [rounds]');
+  console.error('usage: npx tsx tools/tuning/ab.ts A.wasm B.wasm [game] [from] [to] [rounds]');
   process.exit(2);
 }
 const from = Number(fromArg);
@@ -37,12 +38,12 @@ const CHUNK = 50;
 const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs };
 const deals = [];
 for (let n = from; n <= to; n++) deals.push(resolveDeal({ game, deal: n } as Parameters<typeof resolveDeal>[0]));
-const engines = await Promise.all([aPath, bPath].map(async (p) => Engine.instantiate(await compileEngine(pathToFileURL(resolve(p))))));
+const engines = await Promise.all([aPath, bPath].map((p) => createTuningEngine(resolve(p))));
 const wide = process.env.AB_WIDE ?? '';
 for (const [i, name] of ['A', 'B'].entries()) {
-  if (wide.includes(name)) (engines[i] as unknown as { exports: { setCompactLayoutAllowed(allowed: number): void } }).exports.setCompactLayoutAllowed(0);
+  if (wide.includes(name)) tuningHooks(engines[i]).setCompactLayoutAllowed(0);
 }
-for (const e of engines) e.solve(deals[0], limits);
+for (const e of engines) e.solve(deals[0], { limits });
 
 /** What a build must reproduce exactly: verdict, moves, positions expanded and stored. */
 const facts: string[][] = [[], []];
@@ -58,7 +59,7 @@ for (let round = 0; round < rounds; round++) {
     for (const which of order) {
       const t = cpuOf();
       for (let i = start; i < Math.min(deals.length, start + CHUNK); i++) {
-        const out = engines[which].solve(deals[i], limits);
+        const out = engines[which].solve(deals[i], { limits });
         if (round === 0) facts[which][i] = `${out.verdict}/${out.moves.length}/${out.stats.statesExpanded}/${out.stats.statesStored}`;
       }
       cpu[which] += cpuOf() - t;

@@ -13,9 +13,9 @@
  * seconds (process.cpuUsage; noisy on a shared machine). A development tool,
  * not a test.
  *
- *   npx tsx bench/tune.ts --game freecell --from 1 --to 4000
- *   npx tsx bench/tune.ts --game bakers_game --to 1000 --scan 6,3,4,6,2,1,24 --scan 6,3,2,6,2,0,32
- *   npx tsx bench/tune.ts --game seahaven_towers --to 300 --configs configs.json
+ *   npx tsx tools/tuning/tune.ts --game freecell --from 1 --to 4000
+ *   npx tsx tools/tuning/tune.ts --game bakers_game --to 1000 --scan 6,3,4,6,2,1,24 --scan 6,3,2,6,2,0,32
+ *   npx tsx tools/tuning/tune.ts --game seahaven_towers --to 300 --configs configs.json
  *
  * `--scan a,b,c,d,e,f,g` (repeatable) gives one scan's weights in the order of
  * assembly/search.ts `setHeuristicWeights`: not home, unsorted, cell, empty
@@ -29,11 +29,9 @@
  */
 import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { Engine, compileEngine } from '../client-sdk/core/engine.js';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
-import { applyScanWeights, parseScanWeights, type TuningExports } from './tuning-hooks.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
+import { applyScanWeights, parseScanWeights, tuningEngine, tuningHooks } from './tuning-hooks.js';
 
 /** One configuration of the tuning hooks; a field left out keeps the engine's default. */
 interface TuneConfig {
@@ -79,11 +77,9 @@ const configs: TuneConfig[] = values.configs
 
 const deals = [];
 for (let n = from; n <= to; n++) deals.push(resolveDeal({ game: values.game, deal: n } as Parameters<typeof resolveDeal>[0]));
-// ENGINE_WASM=path runs another build of the engine (an experiment) on the same deals
-const engine = process.env.ENGINE_WASM
-  ? Engine.instantiate(await compileEngine(pathToFileURL(process.env.ENGINE_WASM)))
-  : await Engine.create();
-const hooks = (engine as unknown as { exports: TuningExports }).exports;
+// ENGINE_WASM=path runs another tuning build of the engine (an experiment) on the same deals
+const engine = await tuningEngine();
+const hooks = tuningHooks(engine);
 
 let quotaSet = false;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -93,19 +89,19 @@ for (const config of configs) {
   if (config.quota !== undefined || quotaSet) hooks.setLazyQuota(config.quota ?? 0);
   quotaSet ||= config.quota !== undefined;
   hooks.setScanStep(config.step ?? 1);
-  if (config.stick !== undefined) hooks.setScanStick?.(config.stick);
-  if (config.prelude) hooks.setScanPrelude?.(config.prelude[0], config.prelude[1]);
+  if (config.stick !== undefined) hooks.setScanStick(config.stick);
+  if (config.prelude) hooks.setScanPrelude(config.prelude[0], config.prelude[1]);
   const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number; queued: number; taken: number; decoded: number; cpuMs: number }[] = [];
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < deals.length; i++) {
     const before = process.cpuUsage();
-    const out = engine.solve(deals[i], limits);
+    const out = engine.solve(deals[i], { limits });
     const used = process.cpuUsage(before);
     rows.push({
       cpuMs: (used.user + used.system) / 1000,
       n: from + i, v: out.verdict, moves: out.moves.length, noAuto: out.moves.filter((m) => !m.auto).length,
       exp: out.stats.statesExpanded, st: out.stats.statesStored,
-      queued: hooks.pendingMovesQueued(), taken: hooks.openItemsTaken(), decoded: hooks.parentsDecoded?.() ?? NaN,
+      queued: hooks.pendingMovesQueued(), taken: hooks.openItemsTaken(), decoded: hooks.parentsDecoded(),
     });
   }
   const cpu = process.cpuUsage(cpu0);

@@ -3,14 +3,13 @@
  * seconds, positions expanded and stored per deal, solution lengths, tail.
  * A development tool for search changes (docs/engine.md); not a test.
  *
- *   npx tsx bench/quick.ts freecell 1 2000 [maxStates] [timeoutMs]
- *   ENGINE_WASM=/tmp/base.wasm npx tsx bench/quick.ts freecell 1 2000   # another build
+ *   npx tsx tools/tuning/quick.ts freecell 1 2000 [maxStates] [timeoutMs]
+ *   ENGINE_WASM=/tmp/base.tuning.wasm npx tsx tools/tuning/quick.ts freecell 1 2000   # another build
  */
 import { parseArgs } from 'node:util';
-import { Engine, compileEngine } from '../client-sdk/core/engine.js';
-import { pathToFileURL } from 'node:url';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
+import { tuningEngine, tuningHooks } from './tuning-hooks.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const [game = 'freecell', fromArg = '1', toArg = '1000', maxArg, timeoutArg] = positionals;
@@ -27,18 +26,16 @@ const limits = {
 };
 const deals = [];
 for (let n = from; n <= to; n++) deals.push(resolveDeal({ game, deal: n } as Parameters<typeof resolveDeal>[0]));
-// ENGINE_WASM=path compares another build of the engine (e.g. main's) on the same deals
-const engine = process.env.ENGINE_WASM
-  ? Engine.instantiate(await compileEngine(pathToFileURL(process.env.ENGINE_WASM)))
-  : await Engine.create();
+// ENGINE_WASM=path compares another tuning build of the engine (e.g. main's) on the same deals
+const engine = await tuningEngine();
 // LAZY_QUOTA=n sets the engine's lazy-phase quota (a tuning hook of assembly/search.ts)
-if (process.env.LAZY_QUOTA) (engine as unknown as { exports: { setLazyQuota(n: number): void } }).exports.setLazyQuota(Number(process.env.LAZY_QUOTA));
-engine.solve(deals[0], limits);
+if (process.env.LAZY_QUOTA) tuningHooks(engine).setLazyQuota(Number(process.env.LAZY_QUOTA));
+engine.solve(deals[0], { limits });
 const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number; ms: number }[] = [];
 const cpu0 = process.cpuUsage();
 for (let i = 0; i < deals.length; i++) {
   const t = performance.now();
-  const out = engine.solve(deals[i], limits);
+  const out = engine.solve(deals[i], { limits });
   const ms = performance.now() - t;
   rows.push({
     n: from + i, v: out.verdict, moves: out.moves.length, noAuto: out.moves.filter((m) => !m.auto).length,

@@ -3,14 +3,14 @@
  * development tool for beam changes (docs/short-solutions.md), not a test.
  * Deterministic: no wall or CPU budget decides anything.
  *
- *   npx tsx bench/beam-fixed.ts freecell 1 100 width [a,b,c,d]
+ *   npx tsx tools/tuning/beam-fixed.ts freecell 1 100 width [a,b,c,d]
  *     one beam of `width` from the start with cost weights a,b,c,d,e (default 2,4,6,2,0; assembly/beam.ts setBeamWeights)
- *   SCHEDULE=n npx tsx bench/beam-fixed.ts freecell 1 100
+ *   SCHEDULE=n npx tsx tools/tuning/beam-fixed.ts freecell 1 100
  *     client-sdk/core/shorten.ts runBeams with a budget of n expanded positions
  *     (its clock counts expanded positions instead of ms)
  *   COSTS='[[2,4,8,2,1],[1,1,4,0,1]]' SCHEDULE=n …   runBeams with other costs
  *   VARIANT=one|two SCHEDULE=n …   the alternative schedules below (tried, not better)
- *   ENGINE_WASM=/tmp/base.wasm …   another build of the engine
+ *   ENGINE_WASM=/tmp/base.tuning.wasm …   another build of the engine
  *
  * Prints the mean counted length (moves without safe auto-moves) of the
  * first solutions and of the beam's, the CPU time of the beams alone, the
@@ -18,13 +18,12 @@
  * solution is replayed by the checker (verify.ts); a rejected one is an error.
  */
 import { parseArgs } from 'node:util';
-import { Engine, compileEngine } from '../client-sdk/core/engine.js';
-import { pathToFileURL } from 'node:url';
-import { resolveDeal } from '../client-sdk/api/request.js';
-import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
-import { checkSolution } from '../client-sdk/core/verify.js';
-import { countedMoves, runBeams, type BeamEngine, type BeamCost } from '../client-sdk/core/shorten.js';
-import type { Move } from '../client-sdk/core/moves.js';
+import { tuningEngine } from './tuning-hooks.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
+import { checkSolution } from '../../client-sdk/core/verify.js';
+import { countedMoves, runBeams, type BeamEngine, type BeamCost } from '../../client-sdk/core/shorten.js';
+import type { Move } from '../../client-sdk/core/moves.js';
 
 const { positionals } = parseArgs({ allowPositionals: true, options: {} });
 const [game = 'freecell', fromArg = '1', toArg = '100', widthArg = '1024', weightsArg = '2,4,6,2,0'] = positionals;
@@ -65,9 +64,7 @@ const schedules = {
   },
 };
 const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs };
-const engine = process.env.ENGINE_WASM
-  ? Engine.instantiate(await compileEngine(pathToFileURL(process.env.ENGINE_WASM)))
-  : await Engine.create();
+const engine = await tuningEngine();
 interface Raw {
   shortenBegin(width: number, mem: number): number;
   shortenBeam(width: number, prefix: number): number;
@@ -78,9 +75,10 @@ interface Raw {
   beamExpanded: WebAssembly.Global;
   beamChildren?: WebAssembly.Global;
 }
-const priv = engine as unknown as { exports: Raw; deadline: number; readSolution(base: number): Move[] };
-const e = priv.exports;
-priv.deadline = Infinity;
+const e = engine.moduleExports() as unknown as Raw;
+// the engine's private parts this tool drives directly: the clock and deadline its pollStop reads, and the solution reader (client-sdk/core/engine/)
+const priv = engine as unknown as { poll: { deadline: number; clock: () => number }; io: { readSolution(base: number): Move[] } };
+priv.poll.deadline = Infinity;
 let firstSum = 0;
 let shortSum = 0;
 let solved = 0;
@@ -90,7 +88,7 @@ let children = 0;
 const lengths: number[] = [];
 for (let n = from; n <= to; n++) {
   const deal = resolveDeal({ game, deal: n } as Parameters<typeof resolveDeal>[0]);
-  const out = engine.solve(deal, limits);
+  const out = engine.solve(deal, { limits });
   if (out.verdict !== 'solved') continue;
   solved++;
   const first = countedMoves(out.moves);
@@ -109,12 +107,12 @@ for (let n = from; n <= to; n++) {
       now: () => Number(e.beamExpanded.value),
       deadline: schedule,
     };
-    priv.deadline = schedule;
-    (engine as unknown as { clock: () => number }).clock = () => Number(e.beamExpanded.value);
+    priv.poll.deadline = schedule;
+    priv.poll.clock = () => Number(e.beamExpanded.value);
     const variant = process.env.VARIANT ? (schedules as Record<string, (b: BeamEngine, w: number, c?: BeamCost[]) => number>)[process.env.VARIANT] : runBeams;
     variant(be, 16384, process.env.COSTS ? (JSON.parse(process.env.COSTS) as BeamCost[]) : undefined);
-    priv.deadline = Infinity;
-    (engine as unknown as { clock: () => number }).clock = () => performance.now();
+    priv.poll.deadline = Infinity;
+    priv.poll.clock = () => performance.now();
   } else {
     e.setBeamWeights(...weights);
     e.shortenBeam(width, 0);
@@ -125,7 +123,7 @@ for (let n = from; n <= to; n++) {
   expanded += exp;
   if (e.beamChildren) children += Number(e.beamChildren.value);
   if (e.shortenWrite() === 0) throw new Error(`deal ${n}: shortenWrite failed`);
-  const moves = priv.readSolution(deal.rules.foundationBase);
+  const moves = priv.io.readSolution(deal.rules.foundationBase);
   const check = checkSolution(deal.rules, deal.layout, moves);
   if (!check.ok) throw new Error(`deal ${n}: beam solution rejected at move ${check.moveIndex + 1}: ${check.reason}`);
   const len = Math.min(first, countedMoves(moves));
