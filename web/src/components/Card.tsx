@@ -6,13 +6,17 @@ interface Props {
   /** Extra classes: `moved` (the current move's card), `source`. */
   class?: string;
   style?: Record<string, string>;
+  /** Handlers of the play page (PlayBoard): picking up, dragging, sending home. */
+  onClick?: (e: MouseEvent) => void;
+  onPointerDown?: (e: PointerEvent) => void;
+  onDblClick?: (e: MouseEvent) => void;
 }
 
 /** One card face: rank and suit symbol in the corner (readable when fanned), a large pip in the middle. */
-export function Card({ card, class: cls, style }: Props) {
+export function Card({ card, class: cls, style, onClick, onPointerDown, onDblClick }: Props) {
   const f = face(card);
   return (
-    <div class={`card suit-${f.suit}${cls ? ` ${cls}` : ''}`} style={style} data-card={f.rank.replace('10', 'T') + f.suit} role="img" aria-label={f.name}>
+    <div class={`card suit-${f.suit}${cls ? ` ${cls}` : ''}`} style={style} data-card={f.rank.replace('10', 'T') + f.suit} role="img" aria-label={f.name} onClick={onClick} onPointerDown={onPointerDown} onDblClick={onDblClick}>
       <span class="corner" aria-hidden="true">
         <span class="rank">{f.rank}</span>
         <span class="sym">{f.symbol}</span>
