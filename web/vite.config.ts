@@ -33,6 +33,12 @@ export default defineConfig({
         main: fileURLToPath(new URL('index.html', import.meta.url)),
         play: fileURLToPath(new URL('play/index.html', import.meta.url)),
       },
+      output: {
+        codeSplitting: {
+          // what both pages use, under a name that says so
+          groups: [{ name: 'shared', test: /./, minShareCount: 2 }],
+        },
+      },
     },
   },
   // the analysis worker is an ES module (`new Worker(url, { type: 'module' })`), so its chunks can be split like the page's

@@ -61,6 +61,8 @@ export interface Analyser {
    * @throws as {@link analyse}.
    */
   findLoss(game: string, played: Game, options?: AnalyserCallOptions & { from?: number }): Promise<LossReport>;
+  /** Starts the worker now rather than at the first request, so that it loads the engine while the page draws itself. */
+  start(): void;
   /** Ends the worker; later calls start a new one. */
   close(): void;
 }
@@ -162,6 +164,9 @@ export function createAnalyser(options: AnalyserOptions): Analyser {
         { id: nextId++, op: 'findLoss', game, rules: played.start.rules, start: played.start.layout, moves, from: call.from, limits: call.limits ?? limits },
         call.signal,
       );
+    },
+    start() {
+      worker ??= spawn();
     },
     close() {
       for (const p of [...queue, ...(running ? [running] : [])]) stop(p);

@@ -16,6 +16,7 @@ import type { Game, Place } from '../../../client-sdk/core/play.js';
 import { findPreset, PRESETS, type Numbering } from '../../../client-sdk/core/rules.js';
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import { toStandardNotation } from '../../../client-sdk/core/notation.js';
+import { PLAY_LIMITS } from '../../../client-sdk/sdk/analysis.js';
 import { SERVICE_ROOT } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { describeMove } from '../components/MoveList.js';
@@ -80,8 +81,9 @@ export function PlayApp() {
 
   const [hintShown, setHintShown] = useState<string | null>(null);
   const [autoMoves, setAutoMoves] = useState(storedAutoMoves);
-  const startKey = `${link.game}|${link.board ?? `${link.deal}|${link.numbering}`}`;
-  const live = useLiveVerdict(link.game, startKey, game);
+  const startKey = `${link.game}|${link.board ?? `${link.deal}|${link.numbering}`}|${link.maxStates ?? ''}`;
+  const budget = useMemo(() => (link.maxStates !== undefined ? { ...PLAY_LIMITS, maxStates: link.maxStates } : undefined), [link.maxStates]);
+  const live = useLiveVerdict(link.game, startKey, game, budget);
 
   useEffect(() => {
     const onHash = () => {
@@ -258,7 +260,7 @@ export function PlayApp() {
         </p>
       </header>
 
-      <NewGame link={link} title={title} onOpen={(l) => setLink({ ...l, moves: [] })} />
+      <NewGame link={link} title={title} onOpen={(l) => setLink({ ...l, moves: [], ...(link.maxStates !== undefined ? { maxStates: link.maxStates } : {}) })} />
       {linkError && (
         <p class="error-line" role="alert" data-testid="link-error">
           {linkError}

@@ -2,7 +2,8 @@
  * The play page's link: `/play#game=freecell&deal=617&numbering=ms&moves=3a+32+a3`
  * reopens the deal after those moves (standard notation, every move, the
  * auto-moves too); `board=<fc-solve text>` instead of `deal` starts from a
- * pasted position (the solver page's "Play it" link sends one). The start
+ * pasted position (the solver page's "Play from here" link sends one);
+ * `maxStates=<n>` sets the browser's state budget for each analysis. The start
  * position is made by the SDK's own `resolveDeal`, the moves replayed by the
  * SDK's `Game.replay` (the checker's rules), as `POST /v1/review` reads them.
  */
@@ -21,6 +22,8 @@ export interface PlayLink {
   board?: string;
   /** Standard-notation tokens, in order. */
   moves: string[];
+  /** The browser's state budget for each analysis (`maxStates=`), when not PLAY_LIMITS' (a smaller one hands more positions to the service). */
+  maxStates?: number;
 }
 
 /** The default game: MS FreeCell 617. */
@@ -33,11 +36,14 @@ export function parsePlayHash(hash: string): PlayLink | null {
   if (!game) return null;
   const numbering = p.get('numbering');
   const board = p.get('board');
+  const budget = Number(p.get('maxStates') ?? NaN);
+  const maxStates = Number.isSafeInteger(budget) && budget > 0 ? budget : undefined;
   return {
     game,
     ...(board !== null ? { board } : { deal: p.get('deal') ?? '1' }),
     ...(numbering === 'ms' || numbering === 'pysolfc' ? { numbering } : {}),
     moves: splitMoveText(p.get('moves') ?? ''),
+    ...(maxStates !== undefined ? { maxStates } : {}),
   };
 }
 
@@ -50,6 +56,7 @@ export function playHash(link: PlayLink): string {
     p.set('deal', link.deal ?? '1');
     if (link.numbering) p.set('numbering', link.numbering);
   }
+  if (link.maxStates !== undefined) p.set('maxStates', String(link.maxStates));
   if (link.moves.length > 0) p.set('moves', link.moves.join(' '));
   return p.toString();
 }

@@ -9,7 +9,7 @@
  * moves that led there, so undo and redo answer at once.
  */
 import { useEffect, useReducer, useRef } from 'preact/hooks';
-import { analysePosition, findLosingMove, type Analysis, type LossReport } from '../../../client-sdk/sdk/analysis.js';
+import { analysePosition, findLosingMove, type Analysis, type AnalysisLimits, type LossReport } from '../../../client-sdk/sdk/analysis.js';
 import { createAnalyser, type Analyser } from '../../../client-sdk/sdk/analyser.js';
 import type { Game } from '../../../client-sdk/core/play.js';
 import { ApiError, review, solve, type SolveRequest } from '../api.js';
@@ -76,9 +76,10 @@ function serviceReviewer(signal: AbortSignal) {
 /**
  * The live verdict of `game`'s current position (of preset `gameId`),
  * with the caches that keep every answer for the page's lifetime (cleared
- * when `startKey` changes: another deal).
+ * when `startKey` changes: another deal or budget). `limits`: the browser's
+ * budget of each search (default PLAY_LIMITS).
  */
-export function useLiveVerdict(gameId: string, startKey: string, game: Game | null): Live {
+export function useLiveVerdict(gameId: string, startKey: string, game: Game | null, limits?: AnalysisLimits): Live {
   const verdicts = useRef(new Map<string, PositionVerdict>());
   /** Verdicts whose solution is still being shortened (the final one goes to `verdicts`). */
   const early = useRef(new Map<string, PositionVerdict>());
@@ -117,7 +118,7 @@ export function useLiveVerdict(gameId: string, startKey: string, game: Game | nu
     (async () => {
       let local: Analysis;
       try {
-        local = await analyser().analyse(gameId, position, { signal: stop.signal, onDecided });
+        local = await analyser().analyse(gameId, position, { signal: stop.signal, onDecided, ...(limits ? { limits } : {}) });
       } catch (err) {
         if (isAbort(err)) return;
         local = { verdict: 'unknown', reason: 'cancelled', stats: { statesExpanded: 0, statesStored: 0, elapsedMs: 0, limits: { maxStates: 0, timeoutMs: 0 } } };
@@ -160,7 +161,7 @@ export function useLiveVerdict(gameId: string, startKey: string, game: Game | nu
       let report: LossReport | null = null;
       if (verdict!.by === 'browser') {
         try {
-          report = await analyser().findLoss(gameId, game, { from, signal: stop.signal });
+          report = await analyser().findLoss(gameId, game, { from, signal: stop.signal, ...(limits ? { limits } : {}) });
         } catch (err) {
           if (isAbort(err)) return;
           console.warn('the browser could not review this game:', err);
