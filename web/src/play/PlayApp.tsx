@@ -19,7 +19,9 @@ import { toStandardNotation } from '../../../client-sdk/core/notation.js';
 import { PLAY_LIMITS } from '../../../client-sdk/sdk/analysis.js';
 import { SERVICE_ROOT } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
-import { describeMove } from '../components/MoveList.js';
+import { prettyCard, SUIT_NAMES } from '../cardface.js';
+import { cellSymbol, columnSymbol } from '../replay.js';
+import type { Rules } from '../../../client-sdk/core/rules.js';
 import { DEFAULT_LINK, openLink, parsePlayHash, playHash, type Opened, type PlayLink } from './link.js';
 import { PlayBoard, parsePlace, type Picked } from './PlayBoard.js';
 import { PlayStatus } from './PlayStatus.js';
@@ -325,7 +327,7 @@ export function PlayApp() {
                 notation={hintMove && analysis?.verdict === 'winnable' ? analysis.notation[0] : null}
                 waiting={!final}
                 verdict={analysis?.verdict ?? null}
-                describe={(m) => describeMove(m, position.rules)}
+                describe={(m) => moveInWords(m, position.rules)}
                 onPlay={() => hintMove && update(game.play(hintMove, { autoMoves }))}
               />
             )}
@@ -345,6 +347,15 @@ export function PlayApp() {
       )}
     </div>
   );
+}
+
+/** A move in words: `K♠ from column 2 to free cell a`, `3 cards from 9♥ on, from column 2 to column 5`, `A♦ from column 4 home`. */
+function moveInWords(move: Move, rules: Rules): string {
+  const what = move.count > 1 ? `${move.count} cards from ${prettyCard(move.card)} on,` : prettyCard(move.card);
+  const from = move.from === 'column' ? `column ${columnSymbol(move.fromIndex, rules)}` : `free cell ${cellSymbol(move.fromIndex, rules)}`;
+  if (move.to === 'foundation') return `${what} from ${from} to the ${SUIT_NAMES[move.toIndex]} foundation`;
+  const to = move.to === 'column' ? `column ${columnSymbol(move.toIndex, rules)}` : `free cell ${cellSymbol(move.toIndex, rules)}`;
+  return `${what} from ${from} to ${to}`;
 }
 
 /** The place a notation symbol names in a game of `columns` columns and `cells` free cells, or null. */
@@ -379,7 +390,7 @@ function HintBox(props: {
       {move && notation ? (
         <>
           <p>
-            Hint: <strong><code>{notation}</code></strong>, {props.describe(move)}.
+            Hint: <strong><code>{notation}</code></strong>: {props.describe(move)}.
           </p>
           <button type="button" class="small-button" onClick={props.onPlay}>
             Play it
