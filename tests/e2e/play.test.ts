@@ -15,7 +15,9 @@
  *   position names its losing move (`data-losing-move`) and a winning move
  *   instead; the link reopens the game, and the solver page links here;
  * - a position the browser's budget cannot decide goes to the service, and
- *   the page says so; without the service it says that too.
+ *   the page says so; without the service it says that too; offline, the
+ *   browser goes on deciding (a stopped worker comes back from the cache);
+ * - a won game ends with "Won!".
  *
  * Screenshots go to `test-results/screenshots/` (ignored by git);
  * `npm run screenshots` writes the two that docs/web.md and the README show
@@ -307,6 +309,25 @@ describe('the play page (headless Chromium, real server)', () => {
     await waitForStatus(offline, 'unknown');
     expect(await offline.locator('[data-status]').textContent()).toMatch(/the browser's budget ran out \(its 50 positions\)[^]*The service was not asked: the service could not be reached/);
     await offline.close();
+  });
+
+  it('plays on offline once loaded: the verdicts come from the browser, a stopped worker comes back from the cache', async () => {
+    const page = await openPlay('game=freecell&deal=617&numbering=ms');
+    await waitForStatus(page, 'winnable');
+    await context.setOffline(true);
+    try {
+      // two moves at once: the second stops the first one's analysis (its worker ended, a new one started)
+      for (const key of ['1', 'a', '2', 'b']) await page.keyboard.press(key);
+      await expect.poll(() => playedMoves(page)).toEqual(['1a', '2b']);
+      await expect.poll(() => page.locator('[data-status]').getAttribute('data-final'), { timeout: 15_000 }).toBe('true');
+      expect(await page.locator('[data-status]').getAttribute('data-by')).toBe('browser');
+      expect(['winnable', 'lost']).toContain(await statusOf(page));
+      const workers = await page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.includes('analysis.worker')).length);
+      expect(workers, 'a second worker was started').toBeGreaterThanOrEqual(2);
+    } finally {
+      await context.setOffline(false);
+    }
+    await page.close();
   });
 
   it('opens from the solver page at the move shown, and today\'s links keep working', async () => {
