@@ -248,6 +248,10 @@ describe('the play page (headless Chromium, real server)', () => {
     expect(await page.locator('[data-testid="moves"] li.undone').count()).toBe(4);
     await page.getByRole('button', { name: 'Redo', exact: true }).click();
     expect(await playedMoves(page)).toEqual(['1a']);
+    // notation keys reach the game with a button focused
+    await page.keyboard.press('2');
+    await page.keyboard.press('b');
+    await expect.poll(() => playedMoves(page)).toEqual(['1a', '2b']);
     await page.goto(`${server.url}/play#game=freecell&deal=1&numbering=ms&moves=1a+2b+3c+4d`);
     await page.reload();
     await waitForStatus(page, 'lost');

@@ -203,7 +203,10 @@ describe('the live verdict (analysis.ts) with the local solver', () => {
     const solver = await createLocalSolver();
     const start617 = Position.of(dealOf('freecell', 617));
     const early: string[] = [];
+    const solves = vi.spyOn(Engine.prototype, 'solve');
     const a = await analysePosition(solver, 'freecell', start617, { limits: PLAY_LIMITS, onDecided: (d) => early.push(d.verdict) });
+    expect(solves).toHaveBeenCalledTimes(1); // the shortening started from the verdict's search
+    solves.mockRestore();
     expect(early).toEqual(['winnable']);
     expect(a.verdict).toBe('winnable');
     if (a.verdict !== 'winnable') return;

@@ -60,8 +60,11 @@ function storedAutoMoves(): boolean {
   }
 }
 
+/** True when keys typed go to a text field (a deal number, a board), not to the game; a checkbox or a button leaves them to the game. */
 function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
+  return target.isContentEditable || /^(TEXTAREA|SELECT)$/.test(target.tagName);
 }
 
 /** The standard-notation symbols a key may be: columns `1`-`9`, `0`; cells `a`-`g`, `i`; `h` the foundations. */
@@ -231,7 +234,7 @@ export function PlayApp() {
       if (key === 'u') return undo();
       if (key === 'r') return redo();
       if (key === '?') return showHint();
-      if (!SYMBOL.test(key) || e.target instanceof HTMLButtonElement) return;
+      if (!SYMBOL.test(key)) return;
       e.preventDefault();
       notationKey(key);
     };
