@@ -32,7 +32,7 @@ const CELL_LETTERS = 'abcdefgi';
  * for the checker's reasons about a notation token: columns from 1 (`66` is
  * "the same column 6"), free cells by letter (`free cell a`).
  */
-const NOTATION_PLACE_NAMES: PlaceNames = { column: (i) => `column ${i + 1}`, cell: (i) => `free cell ${CELL_LETTERS[i] ?? i}` };
+export const NOTATION_PLACE_NAMES: PlaceNames = { column: (i) => `column ${i + 1}`, cell: (i) => `free cell ${CELL_LETTERS[i] ?? i}` };
 
 /** One entry of a move list: a standard-notation token (`"3a"`) or a JSON move. */
 export type MoveListEntry = string | Move;

@@ -393,6 +393,54 @@ function moveFaultUnderValidRules(rules: Rules, layout: Layout, move: Move, name
 }
 
 /**
+ * Every legal move in `layout` under `rules`: each candidate {@link Move}
+ * (every source, every card count, every destination) is put to
+ * {@link moveFault}, and the ones it accepts are returned, so this list and
+ * the checker can never disagree. Candidates, in this order (which is the
+ * order of the result):
+ * - from each column (0..), each run of n = 1..length top cards: to every
+ *   other column; with n = 1 also to every free cell and to the foundation
+ *   of the card's suit;
+ * - from each occupied free cell: to every column, every other free cell and
+ *   the foundation of the card's suit.
+ * Moves are `auto: false`. With c columns of at most k cards and f free
+ * cells that is at most c·k·(c − 1) + c·(f + 1) + f·(c + f) candidates (432
+ * at FreeCell's start). Never throws; invalid rules give an empty list.
+ */
+export function legalMoves(rules: Rules, layout: Layout): Move[] {
+  if (rulesProblem(rules) !== null) return [];
+  const columns = Math.min(rules.columns, layout.columns.length);
+  const cells = Math.min(rules.freeCells, layout.freeCells.length);
+  const found: Move[] = [];
+  const consider = (move: Move): void => {
+    if (moveFaultUnderValidRules(rules, layout, move, INDEX_PLACE_NAMES) === null) found.push(move);
+  };
+  for (let c = 0; c < columns; c++) {
+    const col = layout.columns[c];
+    for (let n = 1; n <= col.length; n++) {
+      const card = cardToString(col[col.length - n]);
+      for (let to = 0; to < columns; to++) {
+        if (to !== c) consider({ from: 'column', fromIndex: c, to: 'column', toIndex: to, count: n, card, auto: false });
+      }
+      if (n > 1) continue;
+      for (let cell = 0; cell < cells; cell++) consider({ from: 'column', fromIndex: c, to: 'cell', toIndex: cell, count: 1, card, auto: false });
+      consider({ from: 'column', fromIndex: c, to: 'foundation', toIndex: suitOf(col[col.length - 1]), count: 1, card, auto: false });
+    }
+  }
+  for (let cell = 0; cell < cells; cell++) {
+    const held = layout.freeCells[cell];
+    if (held === null) continue;
+    const card = cardToString(held);
+    for (let to = 0; to < columns; to++) consider({ from: 'cell', fromIndex: cell, to: 'column', toIndex: to, count: 1, card, auto: false });
+    for (let to = 0; to < cells; to++) {
+      if (to !== cell) consider({ from: 'cell', fromIndex: cell, to: 'cell', toIndex: to, count: 1, card, auto: false });
+    }
+    consider({ from: 'cell', fromIndex: cell, to: 'foundation', toIndex: suitOf(held), count: 1, card, auto: false });
+  }
+  return found;
+}
+
+/**
  * The reason of {@link moveFault} in words, or `null` when the move is legal.
  * Never throws and never changes its arguments.
  */

@@ -7,6 +7,10 @@
  *   batches, results as an async iterator), with retries and one error class.
  * - `createLocalSolver`: the same engine in-process, same answers, no server.
  * - `hint`: the next move of a solution from a position in progress.
+ * - Play: `Position` and `Game` (legal moves, undo and redo, safe
+ *   auto-moves), `analysePosition` and `findLosingMove` (the live verdict of
+ *   a game in play), `createAnalyser` (the same in a Web Worker, with the
+ *   worker side in `@solitaire-solver/sdk/analysis-worker`).
  * - The library under both: game presets, deal generators, board and JSON
  *   formats, notation, the independent solution checker, the wire schemas.
  */
@@ -14,6 +18,21 @@ export { createClient, ServiceError, type DealsQueryInput, type DifficultyReques
 export { createLocalSolver, type LocalSolver, type LocalSolverOptions } from './local.js';
 export { gamesResponse } from '../api/request.js';
 export { hint, type Hint, type Solver } from './hints.js';
+export { Game, Position, type Place, type PlayOptions } from '../core/play.js';
+export {
+  analysePosition,
+  findLosingMove,
+  PLAY_LIMITS,
+  type Analysis,
+  type AnalysisLimits,
+  type AnalysisOptions,
+  type AnalysisStats,
+  type LossOptions,
+  type LossReport,
+  type Reviewer,
+} from './analysis.js';
+export { createAnalyser, type AnalyseCallOptions, type Analyser, type AnalyserCallOptions, type AnalyserOptions, type WorkerLike } from './analyser.js';
+export type { AnalysisReply, AnalysisRequest } from './analysis-worker.js';
 export { ERROR_STATUS, SolverError, type ErrorCode, type ErrorLocation } from '../core/errors.js';
 export {
   ErrorResponseSchema,
@@ -54,7 +73,7 @@ export type { SolveLimits, SolveOutcome, SolveStats, UnknownReason, Verdict } fr
 export { formatBoard, parseBoard } from '../core/board.js';
 export { layoutFromJson, layoutToJson, type LayoutJson } from '../core/layout.js';
 export { dealRange, generateDeal, supportedNumberings } from '../core/deals/index.js';
-export { applyMove, checkSolution, isWon, type CheckResult } from '../core/verify.js';
+export { applyMove, checkMove, checkSolution, isWon, legalMoves, type CheckResult } from '../core/verify.js';
 export { expandSequenceMoves, toFcsMoves, toStandardNotation } from '../core/notation.js';
 export { resolveDeal, resolveLimits } from '../api/request.js';
 export { compileEngine, Engine, loadEngineModule, type EngineSource, type ProgressOptions, type SolveOptions, type SolveProgress, type SolveShortOptions, type ShortenRunOptions } from '../core/engine/index.js';

@@ -33,6 +33,7 @@ import {
 } from '../api/apps-schemas.js';
 import type { z } from 'zod';
 import type { Deal } from '../core/rules.js';
+import { layoutKey } from '../core/move-list.js';
 import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
 
 /**
@@ -59,6 +60,20 @@ export interface LocalSolverOptions {
    * has no transport to protect).
    */
   proofCaps?: Partial<ProofCaps>;
+  /**
+   * Remember the verdicts of the last `memo` positions decided (`solved`
+   * with its checked solution, `unsolvable` with its proof summary; never
+   * `unknown`), so that `review`, `difficulty` and `winnableDeals` answer a
+   * position this solver has already decided without searching it again
+   * (a review after the analysis of each move, client-sdk/sdk/analysis.ts).
+   * A remembered answer keeps the counters of its search. `solve` and
+   * `hint` always search (their shortening and certificates start from the
+   * engine's own search), but what they decide is remembered. Default 0
+   * (nothing remembered). (Whatever this is, a `solve` that asks for a
+   * shortening right after a `solve` of the same position that found a
+   * solution shortens that solution instead of searching again.)
+   */
+  memo?: number;
 }
 
 /** The in-process solver; see `createLocalSolver`. */
@@ -116,14 +131,25 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
   const budgets: BudgetPolicy = { ...LOCAL_BUDGET_POLICY, ...options.limits };
   const proofCaps: ProofCaps = { maxPositions: DEFAULT_PROOF_CAPS.maxPositions, inlineMaxBytes: Number.MAX_SAFE_INTEGER, ...options.proofCaps };
 
-  /** One engine: one position at a time; the certificate as `solve` makes it. */
+  const memo = new VerdictMemo(options.memo ?? 0);
+  /** The engine's last search when it found a solution, until anything else uses the engine (its solution is still in the engine's buffer). */
+  let lastSolved: { key: string; outcome: SolveOutcome } | undefined;
+  /** The engine's search of a position, with the proof summary of an unsolvable one; remembered in `memo`. */
+  const search = (deal: Deal, limits: SolveLimits): SolveOutcome => {
+    const outcome = memo.keep(deal, withProofSummary(engine, deal.rules, engine.solve(deal, { limits })));
+    lastSolved = outcome.verdict === 'solved' ? { key: positionKey(deal), outcome } : undefined;
+    return outcome;
+  };
+
+  /** One engine: one position at a time; the certificate as `solve` makes it (from a search of its own). */
   const decider: Decider = {
     parallelism: 1,
     async decide(deal: Deal, limits: SolveLimits, _signal?: AbortSignal, options?: { proof?: ProofRequest }): Promise<SolveOutcome> {
-      const outcome = withProofSummary(engine, deal.rules, engine.solve(deal, { limits }));
-      if (outcome.proof === undefined || !options?.proof?.certificate) return outcome;
-      const made = certificateBodyFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, options.proof);
-      const certificate: CertificateResult = 'body' in made ? certificateWithinCap(await gzipWithStreams(made.body), options.proof) : made;
+      const proofRequest = options?.proof?.certificate ? options.proof : undefined;
+      const outcome = (proofRequest ? undefined : memo.recall(deal)) ?? search(deal, limits);
+      if (outcome.proof === undefined || proofRequest === undefined) return outcome;
+      const made = certificateBodyFromEngine(engine, deal, outcome.proof.positions, outcome.proof.fingerprint, proofRequest);
+      const certificate: CertificateResult = 'body' in made ? certificateWithinCap(await gzipWithStreams(made.body), proofRequest) : made;
       return { ...outcome, proof: { ...outcome.proof, certificate } };
     },
   };
@@ -137,7 +163,10 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
       const deal = resolveDeal(req);
       const limits = resolveLimits(req.limits, budgets, req.game);
       const optimize = resolveOptimize(req);
-      const found = withProofSummary(engine, deal.rules, engine.solve(deal, { limits }));
+      // A shortening asked for right after a solve of the same position starts from that search's solution (still in the engine).
+      const again = optimize !== undefined && !req.proof && lastSolved?.key === positionKey(deal) ? lastSolved.outcome : undefined;
+      const found = again ?? search(deal, limits);
+      if (optimize !== undefined) lastSolved = undefined;
       const outcome = optimize === undefined ? found : engine.shorten(deal, found, { optimize });
       if (outcome.proof === undefined || !req.proof) return buildSolveResponse(req.game, deal, limits, outcome);
       // the certificate inline, as the service gives it (gzip through Compression Streams, so browsers too)
@@ -155,3 +184,40 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
   return solver;
 }
 
+/** A key equal for two deals exactly when their rules and their cards are the same. */
+function positionKey(deal: Deal): string {
+  return `${JSON.stringify(deal.rules, Object.keys(deal.rules).sort())}|${layoutKey(deal.layout)}`;
+}
+
+/**
+ * The verdicts of the last `size` positions decided (see
+ * `LocalSolverOptions.memo`), keyed by the rules and the position
+ * (`layoutKey`): a decided verdict depends on nothing else (a checked
+ * solution wins from that position, a complete search covers all of it),
+ * whatever budget found it. Least recently used first out.
+ */
+class VerdictMemo {
+  private readonly entries = new Map<string, SolveOutcome>();
+  constructor(private readonly size: number) {}
+
+  /** Remembers `outcome` when it is decided; returns it unchanged. */
+  keep(deal: Deal, outcome: SolveOutcome): SolveOutcome {
+    if (this.size <= 0 || outcome.verdict === 'unknown') return outcome;
+    const key = positionKey(deal);
+    this.entries.delete(key);
+    this.entries.set(key, outcome);
+    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value as string);
+    return outcome;
+  }
+
+  /** The remembered verdict of the position (a copy of its moves), or undefined. */
+  recall(deal: Deal): SolveOutcome | undefined {
+    if (this.size <= 0) return undefined;
+    const key = positionKey(deal);
+    const known = this.entries.get(key);
+    if (known === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, known);
+    return { ...known, moves: known.moves.slice() };
+  }
+}

@@ -1,9 +1,11 @@
 /**
- * The browser example (examples/browser/), bundled with Vite and opened in
- * Debian's headless Chromium (playwright-core): the SDK's local solver
- * compiles the engine from the bundled Wasm file and solves a deal in the
- * page, with the same answer as in Node. Needs /usr/bin/chromium (`.ci/run`
- * installs it).
+ * The browser examples, bundled with Vite and opened in Debian's headless
+ * Chromium (playwright-core): examples/browser/, where the SDK's local
+ * solver compiles the engine from the bundled Wasm file and solves a deal in
+ * the page, with the same answer as in Node; and examples/play/, where the
+ * SDK's `Position`, `Game` and analyser (the engine in a Web Worker) play a
+ * game, with a verdict after every move and the move that lost it. Needs
+ * /usr/bin/chromium (`.ci/run` installs it).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +16,9 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/chromium.js';
 import { createLocalSolver } from '../../client-sdk/sdk/index.js';
+import { resolveDeal } from '../../client-sdk/api/request.js';
+import type { SolveRequest } from '../../client-sdk/api/schemas.js';
+import { Position } from '../../client-sdk/core/play.js';
 import { ROOT } from '../helpers/paths.js';
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
@@ -25,8 +30,9 @@ let context: BrowserContext;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sdk-browser-'));
-  const out = join(dir, 'site');
-  await build({ configFile: join(ROOT, 'examples', 'browser', 'vite.config.ts'), build: { outDir: out, emptyOutDir: true }, logLevel: 'error' });
+  const out = dir;
+  await build({ configFile: join(ROOT, 'examples', 'browser', 'vite.config.ts'), build: { outDir: join(dir, 'site'), emptyOutDir: true }, logLevel: 'error' });
+  await build({ configFile: join(ROOT, 'examples', 'play', 'vite.config.ts'), build: { outDir: join(dir, 'play'), emptyOutDir: true }, logLevel: 'error' });
 
   // A static file server on a loopback port for the bundle.
   server = createServer((req, res) => {
@@ -39,7 +45,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/site/`;
 
   context = await launchChromium(join(dir, 'profile'));
 }, 90_000);
@@ -77,6 +83,30 @@ describe('the browser example', () => {
     await page.fill('#deal', '1');
     await page.click('#hint');
     await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('hint:'), undefined, { timeout: 30_000 });
+    expect(errors).toEqual([]);
+  });
+
+  it('plays a game with Position, Game and the analyser in a Web Worker: a verdict after every move, the losing move named', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(url.replace(/\/site\/$/, '/play/'));
+    const status = page.locator('#status');
+    await page.waitForSelector('#status[data-verdict="winnable"]', { timeout: 30_000 });
+    const legal = Position.of(resolveDeal({ game: 'freecell', deal: 617, numbering: 'ms' } as SolveRequest)).legalMoves().length;
+    expect(await page.locator('#moves button').count()).toBe(legal);
+    // column tops to the free cells: MS 617 is lost after the third (a complete search, as the SDK finds in Node)
+    for (const [token, verdict] of [['1a', 'winnable'], ['2b', 'winnable'], ['3c', 'lost']]) {
+      await page.click(`#moves button[data-move="${token}"]`);
+      await page.waitForSelector('#status:not([data-verdict="analysing"])', { timeout: 30_000 });
+      expect(await status.getAttribute('data-verdict'), token).toBe(verdict);
+    }
+    await page.waitForSelector('#status[data-losing-move="2"]', { timeout: 30_000 });
+    expect(await status.textContent()).toMatch(/^Lost by move 3 \(3c\); \w\w instead would have kept it winnable\.$/);
+    await page.click('#undo');
+    await page.waitForSelector('#status:not([data-verdict="analysing"])', { timeout: 30_000 });
+    expect(await page.locator('#deal').textContent()).toBe('#617, 2 moves');
+    expect(await status.getAttribute('data-verdict')).toBe('winnable');
     expect(errors).toEqual([]);
   });
 });

@@ -46,7 +46,7 @@ describe('SDK dependencies', () => {
   });
 
   it("the SDK's entry points import exactly the package's dependencies", () => {
-    const { packages } = importGraph(['client-sdk/sdk/index.ts', 'client-sdk/sdk/browser.ts']);
+    const { packages } = importGraph(['client-sdk/sdk/index.ts', 'client-sdk/sdk/browser.ts', 'client-sdk/sdk/analysis-worker.ts']);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'client-sdk/sdk.package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect([...packages.keys()].sort()).toEqual(Object.keys(manifest.dependencies).sort());
     // the same versions as the service's own lockfile-pinned dependencies

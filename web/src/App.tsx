@@ -22,6 +22,7 @@ import { Verdict, type Retry } from './components/Verdict.js';
 import { ReviewPanel } from './components/ReviewPanel.js';
 import { dealFault, DEFAULT_FORM, type Form, fromHash, positionKey, preview, toHash, toRequest } from './form.js';
 import { type Replay, replay } from './replay.js';
+import { playHash } from './play/link.js';
 
 interface Result extends Replay {
   /** `positionKey` of the form that was solved. */
@@ -36,6 +37,12 @@ interface ShownError {
 }
 
 const initial = fromHash(location.hash);
+
+/** The play page's link (`play#...`, play/link.ts) for the form's position after `moves` (standard notation). */
+function playLink(form: Form, moves: string[]): string {
+  const start = form.source === 'deal' ? { deal: form.deal.trim(), numbering: form.numbering } : { board: form.board };
+  return `play#${playHash({ game: form.game, ...start, moves })}`;
+}
 
 function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
@@ -313,7 +320,17 @@ export function App() {
                 {gameName}
                 {form.source === 'deal' ? ` · deal ${form.deal.trim()} (${form.numbering === 'ms' ? 'MS' : 'PySolFC'})` : ' · pasted board'}
               </span>
-              <span class="muted">{current ? (step === 0 ? 'start position' : `after move ${step} of ${total}`) : solving ? '' : 'not solved yet'}</span>
+              <span class="muted">
+                {current ? (step === 0 ? 'start position' : `after move ${step} of ${total}`) : solving ? '' : 'not solved yet'}
+                {shownDeal && (
+                  <>
+                    {' · '}
+                    <a href={playLink(form, current ? current.response.notation.slice(0, step) : [])} data-testid="play-link">
+                      Play from here
+                    </a>
+                  </>
+                )}
+              </span>
             </div>
             {shownDeal ? (
               <Board rules={shownDeal.rules} layout={shownDeal.layout} move={move} won={current !== null && current.response.verdict === 'solved' && total > 0 && step === total ? total : null} />

@@ -66,10 +66,20 @@ function headersWithKey(extra?: HeadersInit): Headers {
   return h;
 }
 
+/** (A variable, not a literal: bundlers take `new URL('<literal>', import.meta.url)` for a file to copy.) */
+const PARENT = '../';
+
+/**
+ * Where the service's routes are: the folder the page's assets sit under
+ * (`assets/` in the build, `src/` in development) one level up, so the
+ * calls reach `/v1/...` from `/` and from `/play` alike.
+ */
+export const SERVICE_ROOT = new URL(PARENT, import.meta.url);
+
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { ...init, headers: headersWithKey(init?.headers) });
+    res = await fetch(new URL(path, SERVICE_ROOT), { ...init, headers: headersWithKey(init?.headers) });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError({ code: 'network_error', message: `The service did not answer (${err instanceof Error ? err.message : String(err)}).` }, 0);

@@ -11,8 +11,13 @@ function isRedSuit(suit: number): boolean {
   return suit === 1 || suit === 2;
 }
 
-/** True when `card`, which fits its foundation, may go there under `rule` (foundations: relative counts). */
-function isSafe(rule: AutoMoveRule, rel: number, suit: number, foundations: readonly number[]): boolean {
+/**
+ * True when a card of relative rank `rel` (the foundation base is 1) and
+ * suit `suit` (0..3: C, D, H, S), which fits its foundation, may go there
+ * under `rule` (`foundations`: each suit's relative count). Also the play
+ * module's test of a safe auto-move (client-sdk/core/play.ts).
+ */
+export function isSafe(rule: AutoMoveRule, rel: number, suit: number, foundations: readonly number[]): boolean {
   switch (rule) {
     case 'suit_always':
       return true;

@@ -26,13 +26,13 @@ interface Props {
  * (26/92 at full size); long columns are squeezed. A share, not pixels, so
  * the fan scales with the cards on a narrow screen.
  */
-function fanStep(cards: number): number {
+export function fanStep(cards: number): number {
   const px = cards <= 13 ? 26 : Math.max(14, Math.floor((26 * 12) / (cards - 1)));
   return px / 92;
 }
 
 /** A length in multiples of the card's height (`--card-h`). */
-function cardHeights(n: number): string {
+export function cardHeights(n: number): string {
   return `calc(var(--card-h) * ${n.toFixed(4)})`;
 }
 
