@@ -20,7 +20,7 @@ import type { Move } from '../core/moves.js';
 import type { Game, Position } from '../core/play.js';
 import { SolverError, type ErrorCode } from '../core/errors.js';
 import { PLAY_LIMITS, type Analysis, type AnalysisLimits, type LossReport } from './analysis.js';
-import type { AnalysisReply, AnalysisRequest } from './analysis-worker.js';
+import type { AnalysisReply, AnalysisRequest } from './analysis-messages.js';
 
 /** The part of a `Worker` the analyser uses. */
 export interface WorkerLike {

@@ -17,26 +17,12 @@
  */
 import { SolverError } from '../core/errors.js';
 import { Game, Position } from '../core/play.js';
-import type { Layout, Rules } from '../core/rules.js';
-import type { Move } from '../core/moves.js';
-import { analysePosition, findLosingMove, type Analysis, type AnalysisLimits, type LossReport } from './analysis.js';
+import { analysePosition, findLosingMove, type Analysis } from './analysis.js';
 import { createLocalSolver as createBrowserSolver } from './browser.js';
 import type { LocalSolver, LocalSolverOptions } from './local.js';
+import type { AnalysisReply, AnalysisRequest } from './analysis-messages.js';
 
-/** A request to the worker (`id` pairs it with its reply). */
-export type AnalysisRequest =
-  | { id: number; op: 'analyse'; game: string; rules: Rules; layout: Layout; limits?: AnalysisLimits; early?: boolean }
-  | { id: number; op: 'findLoss'; game: string; rules: Rules; start: Layout; moves: Move[]; from?: number; limits?: AnalysisLimits };
-
-/**
- * The worker's reply: the result, or the error in the service's terms
- * (`code`, `message`). An analysis asked with `early: true` is answered
- * twice: first the verdict before its solution is shortened (`early:
- * true`), then the result.
- */
-export type AnalysisReply =
-  | { id: number; ok: true; result: Analysis | LossReport; early?: true }
-  | { id: number; ok: false; code: string; message: string };
+export type { AnalysisReply, AnalysisRequest } from './analysis-messages.js';
 
 /** The part of a worker's global scope (or a `MessagePort`) that `serveAnalysis` uses. */
 export interface AnalysisPort {

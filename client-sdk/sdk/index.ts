@@ -32,7 +32,7 @@ export {
   type Reviewer,
 } from './analysis.js';
 export { createAnalyser, type AnalyseCallOptions, type Analyser, type AnalyserCallOptions, type AnalyserOptions, type WorkerLike } from './analyser.js';
-export type { AnalysisReply, AnalysisRequest } from './analysis-worker.js';
+export type { AnalysisReply, AnalysisRequest } from './analysis-messages.js';
 export { ERROR_STATUS, SolverError, type ErrorCode, type ErrorLocation } from '../core/errors.js';
 export {
   ErrorResponseSchema,
