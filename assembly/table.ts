@@ -14,14 +14,8 @@
  * not rest on a hash).
  *
  * Records live in chunks of CHUNK_RECORDS, so the record store grows
- * without moving (record indices stay valid). Record layout (RECORD_BYTES):
- *
- *   0  REC_PARENT  parent record index (0 for the start position)
- *   4  REC_MOVE    move word from the parent (move.ts: packed move, depth, flags)
- *   8  REC_NEXT    16 bytes, unused: the open lists' links were here; the eager phase queues record indices on stacks now (search.ts, open-stack.ts)
- *  24  REC_KEY     canonical key, KEY_BYTES bytes
- *
- * Use the accessors below rather than raw offsets.
+ * without moving (record indices stay valid). The record layout and its
+ * accessors are below ("Records").
  */
 import { allocate, release, arenaResets, arenaBytesFree, arenaLargestBlock } from './arena';
 import { pollStop } from './host';
@@ -30,21 +24,36 @@ import { MAX_LAYERS, layerOfKey, countInLayer } from './layers';
 import { addOpenSlab } from './open-stack';
 import { compactLayout, compactKeyBytes, compactTail, compactKeysEqual, hashCompact, canonicalKeyOfCompact, encodeCompact, forgetCompactBase } from './castle-key';
 
+// ---------------------------------------------------------------------------
+// Records
+//
+// One record per stored position, in both layouts (the compact layout of the
+// no-cell Castle games only has a shorter key, castle-key.ts):
+//
+//   0         4         8                                           8 + key
+//   ┌─────────┬─────────┬───────────────────────────────────────────┐
+//   │ parent  │  move   │ key                                       │
+//   │  u32    │  u32    │ KEY_BYTES (48): position.ts's canonical   │
+//   │         │         │ key; compactKeyBytes (17 or 18) in the    │
+//   │         │         │ compact layout                            │
+//   └─────────┴─────────┴───────────────────────────────────────────┘
+//   REC_PARENT REC_MOVE  REC_KEY
+//
+// parent: the index of the record it was first reached from (0 for the
+// start position); move: the move word from that parent (move.ts: packed
+// move, depth, AUTO_FOLLOWED, DONE). RECORD_BYTES = 56 in the 48-byte
+// layout, 25 or 26 in the compact one (`recordStride`). Every key starts 8
+// bytes into its record, so at a stride of 56 it is 8-byte aligned for the
+// u64 loads of `keysEqual` (Wasm's v128 loads and stores of the key take any
+// address). The open lists keep no links in a record: they are stacks of
+// record indices (open-stack.ts).
+
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
-export const REC_NEXT: usize = 8;
-export const REC_KEY: usize = 24;
+export const REC_KEY: usize = 8;
 export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
-/**
- * Record of the compact layout (castle-key.ts, the no-cell Castle games):
- * parent and move word as above, the 17- or 18-byte compact key at 8, no
- * open-list links (the eager open lists are stacks of record indices then,
- * open-stack.ts): 25 bytes in the dealt Castle games (26 for some boards).
- */
-export const COMPACT_REC_KEY: usize = 8;
-/** Bytes of a record and offset of its key in this solve's layout (set by `resetTable`). */
+/** Bytes of a record in this solve's layout (set by `resetTable`). */
 let recordStride: usize = <usize>RECORD_BYTES;
-let keyOffset: usize = REC_KEY;
 
 /** Parent record index of the record at `rec`. */
 // @ts-ignore: decorator
@@ -60,13 +69,13 @@ let keyOffset: usize = REC_KEY;
 @inline export function setRecordMove(rec: usize, word: u32): void {
   store<u32>(rec + REC_MOVE, word);
 }
-/** Address of the canonical key of the record at `rec`. */
+/** Address of the key of the record at `rec` (the layout's: canonical, or compact in the compact layout). */
 // @ts-ignore: decorator
 @inline export function recordKey(rec: usize): usize {
-  return rec + keyOffset;
+  return rec + REC_KEY;
 }
 /**
- * Records per chunk: 2^12 (288 KiB with 72-byte records, 108 KiB with 27),
+ * Records per chunk: 2^12 (224 KiB with 56-byte records, 100 KiB with 25),
  * small enough that a chunk fits in the regions the arena gets back (old
  * hash slots, the lazy phase's pending moves), so those bytes hold records
  * under a memory cap; and the layered pass holds a partly used chunk per
@@ -117,7 +126,7 @@ const GROW_POLL_RECORDS: u32 = 1 << 20;
   return (word & ~1) + ((<usize>(index & (CHUNK_RECORDS - 1))) * select<usize>(8, recordStride, word & 1));
 }
 
-/** `recordAt` of the 72-byte layout, with its constant stride (the FreeCell family's hot path). */
+/** `recordAt` of the 48-byte key's layout, with its constant stride (the FreeCell family's hot path). */
 // @ts-ignore: decorator
 @inline function wideRecordAt(index: u32): usize {
   return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * RECORD_BYTES);
@@ -170,7 +179,6 @@ export function resetTable(maxRecords: u32): bool {
   const oldSlots = slots;
   if (compactLayout) return resetCompactTable(maxRecords);
   recordStride = <usize>RECORD_BYTES;
-  keyOffset = REC_KEY;
   const reusable = oldSlots != 0 && slotMask == INITIAL_SLOTS - 1 && arenaResets == slotsEpoch + 1 &&
     recordCount <= CLEAR_BY_RECORDS_MAX;
   recordLimit = maxRecords;
@@ -269,7 +277,7 @@ export function usedSlotCount(): u32 {
     // the compact slots (below): the index under a 4-bit tag of the hash
     const tagged = load<u32>(compactSlots + (<usize>compactHome(hash, compactSlotCount) << 2));
     if (tagged == 0 || (tagged & ~COMPACT_INDEX_MASK) != hash << COMPACT_INDEX_BITS) return <u64>tagged;
-    return load<u64>(recordAt(tagged & COMPACT_INDEX_MASK) + COMPACT_REC_KEY);
+    return load<u64>(recordAt(tagged & COMPACT_INDEX_MASK) + REC_KEY);
   }
   const slot = load<u64>(slots + (<usize>(hash & slotMask) << 3));
   if (slot == 0 || <u32>(slot >> 32) != hash) return slot;
@@ -336,7 +344,7 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
   return index;
 }
 
-/** `findOrInsert` of the 72-byte layout. */
+/** `findOrInsert` of the 48-byte key's layout. */
 function findOrInsertWide(key: usize, hash: u32, parent: u32, move: u32): u32 {
   let h = hash & slotMask;
   while (true) {
@@ -356,8 +364,6 @@ function findOrInsertWide(key: usize, hash: u32, parent: u32, move: u32): u32 {
   const rec = wideRecordAt(index);
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
-  store<u64>(rec + REC_NEXT, 0);
-  store<u64>(rec + REC_NEXT + 8, 0);
   // 16 bytes at a time (KEY_BYTES is 48) instead of a memory.copy call
   const dst = rec + REC_KEY;
   for (let at = 0; at < KEY_BYTES; at += 16) v128.store(dst + at, v128.load(key + at));
@@ -469,8 +475,7 @@ let growSink: u32 = 0;
 /** `resetTable` of the compact layout. */
 function resetCompactTable(maxRecords: u32): bool {
   forgetCompactBase();
-  recordStride = COMPACT_REC_KEY + <usize>compactKeyBytes;
-  keyOffset = COMPACT_REC_KEY;
+  recordStride = REC_KEY + <usize>compactKeyBytes;
   // the 8-byte slots of an earlier solve are not reused after a compact one
   slots = 0;
   slotMask = INITIAL_SLOTS - 1;
@@ -571,7 +576,7 @@ function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32
     if (slot == 0) break;
     if ((slot & ~COMPACT_INDEX_MASK) == tag) {
       const idx = slot & COMPACT_INDEX_MASK;
-      if (compactKeysEqual(recordAt(idx) + COMPACT_REC_KEY, key)) {
+      if (compactKeysEqual(recordAt(idx) + REC_KEY, key)) {
         lastInsertWasNew = false;
         return idx;
       }
@@ -598,7 +603,7 @@ function findOrInsertCompact(key: usize, hash: u32, parent: u32, move: u32): u32
   const rec = recordAt(index);
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
-  const dst = rec + COMPACT_REC_KEY;
+  const dst = rec + REC_KEY;
   store<u64>(dst, load<u64>(key));
   store<u64>(dst, load<u64>(key, 8), 8);
   store<u32>(dst + compactTail, load<u32>(key + compactTail));
