@@ -57,7 +57,8 @@ import {
   OUTPUT, OUTPUT_MOVE_BYTES, outputCount, outputOverflow, resetOutput, writeMove,
   SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
 } from './output';
-import { INPUT, applyMove, moveCards, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex } from './search';
+import { INPUT } from './search';
+import { applyMove, moveCards, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex } from './board';
 import { pollStop } from './host';
 import {
   MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, packMove, moveCard, moveKind, moveCount,

@@ -47,6 +47,10 @@ import {
 } from './output';
 
 import { pollStop } from './host';
+import {
+  prepareBoard, buildMask, builds, topRunLength, bottomRunLength, columnTops, topOwner, moveRun, moveCards, applyMove, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex,
+  positionHash, childHash, zobristTerm, BELOW_BOTTOM, BELOW_CELL,
+} from './board';
 import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 import { layeredRequested, setupLayers, layerOfKey, pushLayer, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
@@ -322,15 +326,6 @@ export function setHeuristicWeights(scan: i32, notHome: i32, unsorted: i32, cell
   weightsOverridden = true;
 }
 
-/** Cards at the top of column `col` that form one movable sequence. */
-function topRunLength(p: usize, col: i32): i32 {
-  const n = columnLength(p, col);
-  if (n == 0) return 0;
-  let run = 1;
-  while (run < n && builds(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
-  return run;
-}
-
 let featureNotHome: i32 = 0;
 let featureUnsortedTop: i32 = 0;
 let featureUnsortedBottom: i32 = 0;
@@ -359,14 +354,6 @@ const LOWEST_RANK: usize = memory.data(4);
 let parentBlocked: i32 = 0;
 let parentUnsortedTop: i32 = 0;
 let parentUnsortedBottom: i32 = 0;
-
-/** Length of the natural sequence on the bottom of column `col` (cards from the deepest that build on each other). */
-// @ts-ignore: decorator
-@inline function bottomRunLength(p: usize, col: i32, n: i32): i32 {
-  let ok = 1;
-  while (ok < n && builds(cardAt(p, col, ok), cardAt(p, col, ok - 1))) ok++;
-  return ok;
-}
 
 /**
  * Where each card in play lies in the position last measured (`measure`):
@@ -963,60 +950,6 @@ let exposedCard: i32 = -1;
 // Position hashes for the lazy phase's filter (seen.ts)
 
 /**
- * Zobrist-style terms, one u64 per (card, what lies under it): index
- * card << 6 | below, `below` a card byte (4..55), BELOW_BOTTOM (the card is
- * its column's deepest) or BELOW_CELL (the card is in a free cell). A
- * position's hash is the XOR of the terms of its cards in the tableau and the
- * cells (`positionHash`). The pairs say which card lies on which, not in
- * which column or cell, so the hash is the same for every column and cell
- * order: a function of the canonical key (position.ts), as the filter
- * needs. Cards on the foundations add no term (the rest determine them).
- * Filled once (splitmix64 from a fixed seed), so hashes are the same in
- * every solve and every instance.
- */
-const ZOBRIST: usize = memory.data(64 * 64 * 8, 16);
-const BELOW_BOTTOM: i32 = 0;
-const BELOW_CELL: i32 = 1;
-let zobristFilled: bool = false;
-
-function fillZobrist(): void {
-  let x: u64 = 0x9e3779b97f4a7c15;
-  for (let i = 0; i < 64 * 64; i++) {
-    x += 0x9e3779b97f4a7c15;
-    let z = x;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-    store<u64>(ZOBRIST + (<usize>i << 3), z ^ (z >> 31));
-  }
-  zobristFilled = true;
-}
-
-// @ts-ignore: decorator
-@inline function zobristTerm(card: i32, below: i32): u64 {
-  return load<u64>(ZOBRIST + ((<usize>(card << 6 | below)) << 3));
-}
-
-/** The term of the card at index `i` of column `c` of `p` (what lies under it: the card at i - 1, or the bottom). */
-// @ts-ignore: decorator
-@inline function columnTerm(p: usize, c: i32, i: i32): u64 {
-  return zobristTerm(cardAt(p, c, i), i == 0 ? BELOW_BOTTOM : cardAt(p, c, i - 1));
-}
-
-/** The hash of position `p` (see ZOBRIST): the XOR over its tableau and cell cards. */
-function positionHash(p: usize): u64 {
-  let z: u64 = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    for (let i = 0; i < n; i++) z ^= columnTerm(p, c, i);
-  }
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0) z ^= zobristTerm(card, BELOW_CELL);
-  }
-  return z;
-}
-
-/**
  * Whether this solve's lazy phase hashes its children and drops the pending
  * moves the filter knows (seen.ts, `lazyLoop`): under alternate-colour
  * building (the FreeCell family, whose solves mostly end in the lazy phase
@@ -1037,45 +970,6 @@ export function setLazyFilter(mode: i32): void {
 
 /** Hash of the position the lazy phase is expanding (`positionHash` of PARENT before its children are made). */
 let expandHash: u64 = 0;
-
-/**
- * The hash of the child in `p` (PARENT with a move and its auto-moves
- * played in place) from its parent's, `expandHash`, and the parent's header
- * in SAVED_HEADER: equal to `positionHash(p)`. A move takes cards off the top
- * of one column and puts them on another, and auto-moves only take cards
- * off, so each column of the child is a prefix of the parent's column, or
- * the parent's column with cards put on (the same length means the same
- * cards); the cards past the shorter of the two lengths are the ones whose
- * terms change, and their bytes are still in place (a column's bytes past
- * its length are left as they were). Cells are compared slot by slot (moves
- * and auto-moves keep the other cells where they are).
- */
-function childHash(p: usize): u64 {
-  let z = expandHash;
-  const columnMask = (1 << numColumns) - 1;
-  let changed = <u32>(~i8x16.bitmask(i8x16.eq(v128.load(p + OFF_LENGTHS), v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask);
-  while (changed != 0) {
-    const c = <i32>ctz(changed);
-    changed &= changed - 1;
-    const n = columnLength(p, c);
-    const n0 = <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c);
-    const from = n < n0 ? n : n0;
-    const to = n < n0 ? n0 : n;
-    for (let i = from; i < to; i++) z ^= columnTerm(p, c, i);
-  }
-  const cells = load<u64>(p + OFF_CELLS);
-  const cells0 = load<u64>(SAVED_HEADER + OFF_CELLS);
-  if (cells != cells0) {
-    for (let i = 0; i < numCells; i++) {
-      const a = <i32>load<u8>(SAVED_HEADER + OFF_CELLS + i);
-      const b = cellCard(p, i);
-      if (a == b) continue;
-      if (a != 0) z ^= zobristTerm(a, BELOW_CELL);
-      if (b != 0) z ^= zobristTerm(b, BELOW_CELL);
-    }
-  }
-  return z;
-}
 
 /**
  * `childHash` of a child that no auto-move followed, from the move alone:
@@ -1137,7 +1031,7 @@ function addChild(parent: u32, move: u32): bool {
       else goalIndex = index;
       goOn = false;
     } else {
-      const hash: u64 = !lazyFilter ? 0 : autoMoved ? childHash(child) : moveHash(child, move);
+      const hash: u64 = !lazyFilter ? 0 : autoMoved ? childHash(child, SAVED_HEADER, expandHash) : moveHash(child, move);
       const entry = newEntry(parent, withDepth(move, depth, autoMoved), hash);
       if (entry == 0) {
         lazyOutOfMemory = true;
@@ -1320,49 +1214,6 @@ function lookupChildren(parent: u32): bool {
 }
 
 /**
- * Per card (0..63, rank << 2 | suit): the set of cards it builds on
- * (rules.ts buildsOn) as a 64-bit mask, for the rules in force
- * (`fillBuildMasks`, once per solve, refilled only when the build rule or
- * the wrap changed). The beam (beam.ts) keeps its own.
- */
-const BUILD_MASK: usize = memory.data(64 * 8);
-/** The build rule and wrap BUILD_MASK was filled for (-1: not yet). */
-let buildMaskRule: i32 = -1;
-
-/** Fills BUILD_MASK from rules.ts buildsOn when the rules' build rule or wrap differ from the last fill. */
-function fillBuildMasks(): void {
-  const rule = buildRule * 2 + (wrapRanks ? 1 : 0);
-  if (rule == buildMaskRule) return;
-  buildMaskRule = rule;
-  for (let a = 0; a < 64; a++) {
-    let m: u64 = 0;
-    if (rankOf(a) >= 1 && rankOf(a) <= 13) {
-      for (let b = 4; b < 56; b++) if (rankOf(b) <= 13 && buildsOn(a, b)) m |= (<u64>1) << <u64>b;
-    }
-    store<u64>(BUILD_MASK + (<usize>a << 3), m);
-  }
-}
-
-/** buildsOn(card, below) through BUILD_MASK (filled at the start of each solve). */
-// @ts-ignore: decorator
-@inline function builds(card: i32, below: i32): bool {
-  return ((load<u64>(BUILD_MASK + (<usize>card << 3)) >> <u64>below) & 1) != 0;
-}
-
-/** Per card byte: the column whose top card it is (`expand` fills it per position; only cards of its `tops` mask are read). */
-const TOP_OWNER: usize = memory.data(64);
-
-/** Moves the top `count` cards of column `from` onto column `to` of position `p`. */
-// @ts-ignore: decorator
-@inline function moveRun(p: usize, from: i32, to: i32, count: i32): void {
-  const n = columnLength(p, from);
-  const m = columnLength(p, to);
-  copyCards(p + OFF_CARDS + to * COLUMN_STRIDE + m, p + OFF_CARDS + from * COLUMN_STRIDE + n - count, count);
-  setColumnLength(p, from, n - count);
-  setColumnLength(p, to, m + count);
-}
-
-/**
  * Generates every move of PARENT (record `parent`) and adds the children
  * (made in place, see addChild).
  * Only one empty column and one empty cell are tried as targets: all empty
@@ -1421,20 +1272,12 @@ function expandChildren(parent: u32, fromParent: bool): bool {
   // cards of one rank and pool), and a top-card mask names only one of them.
   if (directRunLength && !pooledMode) {
     // The columns' top cards as a mask (bit = card) and their owners
-    // (TOP_OWNER): the targets of a card are BUILD_MASK[card] & tops. The
-    // target columns of one source are gathered into a column mask and taken
-    // in ascending column order, the empty target among them at its index, so
-    // the children come in the same order as from the loop over every target
-    // column below (same search, fewer tests).
-    let tops: u64 = 0;
-    for (let c = 0; c < numColumns; c++) {
-      const m = columnLength(p, c);
-      if (m > 0) {
-        const top = cardAt(p, c, m - 1);
-        store<u8>(TOP_OWNER + top, <u8>c);
-        tops |= (<u64>1) << <u64>top;
-      }
-    }
+    // (board.ts `columnTops`): the targets of a card are buildMask(card) &
+    // tops. The target columns of one source are gathered into a column mask
+    // and taken in ascending column order, the empty target among them at its
+    // index, so the children come in the same order as from the loop over
+    // every target column below (same search, fewer tests).
+    const tops = columnTops(p);
     const emptyBit: u32 = emptyTarget >= 0 ? (<u32>1) << <u32>emptyTarget : 0;
     for (let from = 0; from < numColumns; from++) {
       const n = columnLength(p, from);
@@ -1444,9 +1287,9 @@ function expandChildren(parent: u32, fromParent: bool): bool {
       const most = run < capacityOnCard ? run : capacityOnCard;
       let targets: u32 = 0;
       for (let k = 1; k <= most; k++) {
-        let on = load<u64>(BUILD_MASK + (<usize>cardAt(p, from, n - k) << 3)) & tops;
+        let on = buildMask(cardAt(p, from, n - k)) & tops;
         while (on != 0) {
-          targets |= (<u32>1) << <u32>load<u8>(TOP_OWNER + <usize>ctz(on));
+          targets |= (<u32>1) << <u32>topOwner(<i32>ctz(on));
           on &= on - 1;
         }
       }
@@ -1475,9 +1318,9 @@ function expandChildren(parent: u32, fromParent: bool): bool {
       const card = cellCard(p, i);
       if (card == 0 || card == repeatCard) continue;
       let targets: u32 = 0;
-      let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
+      let on = buildMask(card) & tops;
       while (on != 0) {
-        targets |= (<u32>1) << <u32>load<u8>(TOP_OWNER + <usize>ctz(on));
+        targets |= (<u32>1) << <u32>topOwner(<i32>ctz(on));
         on &= on - 1;
       }
       if (emptyColumnAccepts(card)) targets |= emptyBit;
@@ -1563,45 +1406,11 @@ function expandChildren(parent: u32, fromParent: bool): bool {
 // ---------------------------------------------------------------------------
 // Solution
 
-export let playedSrcKind: i32 = 0;
-export let playedSrcIndex: i32 = 0;
-export let playedDstKind: i32 = 0;
-export let playedDstIndex: i32 = 0;
-
 /** Plays one packed move on the real position `p` (real column and cell numbers) and writes it out. */
 function playMove(p: usize, move: u32): bool {
   if (!applyMove(p, move)) return false;
   writeMove(playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, moveCount(move), moveCard(move), false);
   return true;
-}
-
-/**
- * Takes `count` cards (`card` the deepest) from the source (SOURCE_CELL or
- * SOURCE_COLUMN `srcIndex`) and puts them on the target (TARGET_FOUNDATION,
- * TARGET_CELL or TARGET_COLUMN `dstIndex`) of position `p`; both already
- * known to fit. Changes only the header and card bytes past a column's end
- * (see saveHeader). Shared by applyMove and the beam's playListed.
- */
-// @ts-ignore: decorator
-@inline export function moveCards(p: usize, card: i32, count: i32, srcKind: i32, srcIndex: i32, dstKind: i32, dstIndex: i32): void {
-  let liftedFrom: usize = 0;
-  if (srcKind == SOURCE_CELL) {
-    setCellCard(p, srcIndex, 0);
-  } else {
-    const n = columnLength(p, srcIndex) - count;
-    setColumnLength(p, srcIndex, n);
-    liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + n;
-  }
-  if (dstKind == TARGET_FOUNDATION) {
-    sendHome(p, card);
-  } else if (dstKind == TARGET_CELL) {
-    setCellCard(p, dstIndex, card);
-  } else {
-    const m = columnLength(p, dstIndex);
-    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
-    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
-    setColumnLength(p, dstIndex, m + count);
-  }
 }
 
 /**
@@ -1642,66 +1451,6 @@ function applyMeasuredMove(p: usize, move: u32): void {
   }
   if (dstIndex < 0) unreachable();
   moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
-}
-
-/**
- * Plays the packed move `move` on position `p` in whatever column order `p`
- * has: the source is found by the moved card, the target by the card under
- * it (or the first empty column or cell). Leaves the column and cell numbers
- * it used in played*. Returns false when the move does not fit `p` (an
- * internal inconsistency). Changes only the header and card bytes past a
- * column's end, so a saved header undoes it (see saveHeader).
- */
-export function applyMove(p: usize, move: u32): bool {
-  const card = moveCard(move);
-  const kind = moveKind(move);
-  const onto = moveOnto(move);
-  const count = moveCount(move);
-
-  // Where is the card?
-  let srcKind = -1;
-  let srcIndex = -1;
-  for (let i = 0; i < numCells; i++) {
-    if (cellCard(p, i) == card) {
-      srcKind = SOURCE_CELL;
-      srcIndex = i;
-    }
-  }
-  if (srcKind < 0) {
-    for (let c = 0; c < numColumns; c++) {
-      const n = columnLength(p, c);
-      if (n >= count && cardAt(p, c, n - count) == card) {
-        srcKind = SOURCE_COLUMN;
-        srcIndex = c;
-      }
-    }
-  }
-  if (srcKind < 0) return false;
-
-  let dstKind = 0;
-  let dstIndex = -1;
-  if (kind == MOVE_TO_FOUNDATION) {
-    dstKind = TARGET_FOUNDATION;
-    dstIndex = suitOf(card);
-  } else if (kind == MOVE_TO_CELL) {
-    dstKind = TARGET_CELL;
-    dstIndex = firstEmptyCell(p);
-  } else {
-    dstKind = TARGET_COLUMN;
-    for (let c = 0; c < numColumns && dstIndex < 0; c++) {
-      if (c == srcIndex && srcKind == SOURCE_COLUMN) continue;
-      const n = columnLength(p, c);
-      if (kind == MOVE_TO_EMPTY_COLUMN ? n == 0 : n > 0 && cardAt(p, c, n - 1) == onto) dstIndex = c;
-    }
-  }
-  if (dstIndex < 0) return false;
-
-  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
-  playedSrcKind = srcKind;
-  playedSrcIndex = srcIndex;
-  playedDstKind = dstKind;
-  playedDstIndex = dstIndex;
-  return true;
 }
 
 /**
@@ -1865,7 +1614,6 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
     statesExpanded++;
     skippedCount = 0;
     if (lazyFilter) {
-      if (!zobristFilled) fillZobrist();
       expandHash = positionHash(PARENT);
       if (resetSeen()) seenAdd(expandHash);
     }
@@ -2319,7 +2067,7 @@ function eagerLoop(): void {
  */
 function prepareSolve(): void {
   readInput();
-  fillBuildMasks();
+  prepareBoard();
   chooseWeights();
   useBlocked = false;
   for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
