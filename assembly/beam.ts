@@ -57,8 +57,11 @@ import {
   OUTPUT, OUTPUT_MOVE_BYTES, outputCount, outputOverflow, resetOutput, writeMove,
   SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
 } from './output';
-import { INPUT } from './search';
-import { applyMove, moveCards, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex } from './board';
+import { readInput } from './input';
+import {
+  prepareBoard, buildMask, builds, topRunLength, bottomRunLength, columnTops, topOwner, placeColumn, placeCells, cardColumn, cardIndex, IN_CELL,
+  applyMove, moveCards, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, positionHash, childHash,
+} from './board';
 import { pollStop } from './host';
 import {
   MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, packMove, moveCard, moveKind, moveCount,
@@ -204,52 +207,23 @@ function autoMovesAfter(p: usize, at: u32): bool {
   return applyAutoMoves(p, false);
 }
 
-/**
- * Per card (0..63, rank << 2 | suit): the set of cards it builds on
- * (rules.ts buildsOn) as a 64-bit mask, for the rules of the session
- * (fillBuildMasks; readStart calls it after setRules).
- */
-const BUILD_MASK: usize = memory.data(64 * 8);
-
-/** Fills BUILD_MASK from rules.ts buildsOn for the rules in force. */
-function fillBuildMasks(): void {
-  for (let a = 0; a < 64; a++) {
-    let m: u64 = 0;
-    if (rankOf(a) >= 1 && rankOf(a) <= 13) {
-      for (let b = 4; b < 56; b++) if (buildsOn(a, b)) m |= (<u64>1) << <u64>b;
-    }
-    store<u64>(BUILD_MASK + (<usize>a << 3), m);
-  }
-}
-
-/** buildsOn(card, below) through BUILD_MASK. */
-// @ts-ignore: decorator
-@inline function builds(card: i32, below: i32): bool {
-  return ((load<u64>(BUILD_MASK + (<usize>card << 3)) >> <u64>below) & 1) != 0;
-}
-
-/** Cards at the top of column `col` that form one movable sequence (`fast`: through BUILD_MASK, else rules.ts buildsOn, the self-check's reference). */
+/** Cards at the top of column `col` that form one movable sequence (`fast`: through the build masks, else rules.ts buildsOn, the self-check's reference). */
 function topRun(p: usize, col: i32, fast: bool): i32 {
+  if (fast) return topRunLength(p, col);
   const n = columnLength(p, col);
   if (n == 0) return 0;
   let run = 1;
-  if (fast) {
-    while (run < n && builds(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
-  } else {
-    while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
-  }
+  while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
   return run;
 }
-
-/** Per card byte: 1 + the column whose top card it is (listMoves fills it; only the cards of its TOPS mask are read). */
-const TOP_OWNER: usize = memory.data(64);
 
 /**
  * Lists the moves of `p` as packed moves in CHILD_MOVES, in the order
  * foundation moves (cells, then columns), cell to column, column to column,
  * column to cell. `repeat` is a card not to move (0: none). `fast` lets
- * builds on the rank above find targets through TOP_OWNER (the same moves in
- * another order; false tries every column, the self-check's reference).
+ * builds on the rank above find targets through the top-card mask (board.ts
+ * `columnTops`; the same moves in another order; false tries every column,
+ * the self-check's reference).
  * Returns how many.
  */
 function listMoves(p: usize, repeat: i32, fast: bool): i32 {
@@ -269,30 +243,20 @@ function listMoves(p: usize, repeat: i32, fast: bool): i32 {
   }
   // Builds where a card goes on the rank above it only (no wrap): a run is
   // consecutive ranks, and a card can go on at most four top cards (the rank
-  // above, each suit), found through TOP_OWNER instead of trying every column.
+  // above, each suit), found through the top-card mask instead of trying every column.
   const rankStep = fast && !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
-  // the top cards of the columns as a mask (bit = card), ANDed with a card's BUILD_MASK
-  let tops: u64 = 0;
-  if (rankStep) {
-    for (let c = 0; c < numColumns; c++) {
-      const n = columnLength(p, c);
-      if (n > 0) {
-        const top = cardAt(p, c, n - 1);
-        store<u8>(TOP_OWNER + top, c + 1);
-        tops |= (<u64>1) << <u64>top;
-      }
-    }
-  }
+  // the top cards of the columns as a mask (bit = card), ANDed with a card's build mask
+  const tops: u64 = rankStep ? columnTops(p) : 0;
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
     if (card == 0 || card == repeat) continue;
     if (rankStep) {
       // the tops it builds on, in the order of their suits (as card numbers)
-      let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
+      let on = buildMask(card) & tops;
       while (on != 0) {
         const top = <i32>ctz(on);
         on &= on - 1;
-        k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, <i32>load<u8>(TOP_OWNER + top) - 1));
+        k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, topOwner(top)));
       }
       if (emptyTarget >= 0 && emptyColumnAccepts(card)) k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, emptyTarget));
       continue;
@@ -319,11 +283,11 @@ function listMoves(p: usize, repeat: i32, fast: bool): i32 {
         const card = cardAt(p, from, n - j);
         if (card == repeat) continue;
         // owner is never `from`: its top ranks at most `card`
-        let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
+        let on = buildMask(card) & tops;
         while (on != 0) {
           const top = <i32>ctz(on);
           on &= on - 1;
-          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, <i32>load<u8>(TOP_OWNER + top) - 1));
+          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, topOwner(top)));
         }
       }
       if (emptyTarget >= 0 && run < n) {
@@ -429,9 +393,9 @@ function blockersOf(p: usize, record: bool): i32 {
 }
 
 /**
- * blockersOf(p, true) for the position measureHashes just measured, through
- * its CARD_COLUMN and CARD_INDEX (where each card in play lies) instead of a
- * scan of the columns.
+ * blockersOf(p, true) for the position whose cards `shortenBeam` just
+ * placed (board.ts `cardColumn`, `cardIndex`: where each card in play lies)
+ * instead of a scan of the columns.
  */
 function blockersMeasured(p: usize): i32 {
   let total = 0;
@@ -440,9 +404,9 @@ function blockersMeasured(p: usize): i32 {
     const r = foundation(p, s) + 1;
     if (r > 13) continue;
     const card = (r << 2) | s;
-    const c = <i32>load<u8>(CARD_COLUMN + card);
-    if (c == 255) continue; // in a free cell
-    const i = <i32>load<u8>(CARD_INDEX + card);
+    const c = cardColumn(card);
+    if (c == IN_CELL) continue;
+    const i = cardIndex(card);
     // a stale entry (the card is home: a wrapping game's complete suit) is no card in a column
     if (i >= columnLength(p, c) || cardAt(p, c, i) != card) continue;
     store<u8>(NEXT_COLUMN + s, c);
@@ -556,7 +520,7 @@ function childCostQuick(p: usize, move: u32, at: u32): i32 {
   childSorted = unfallen == 0;
   // A foundation move takes the suit's next card (a top card or a cell's:
   // nothing above it) home: the other suits' next cards in its column lose
-  // it from above them, and the suit's new next card (where measureHashes saw
+  // it from above them, and the suit's new next card (where the placed cards put
   // it; `p` is the child) adds the cards above it.
   if (wBlockers != 0 && dstKind == TARGET_FOUNDATION) {
     const suit = suitOf(card);
@@ -566,9 +530,9 @@ function childCostQuick(p: usize, move: u32, at: u32): i32 {
     const r = rankOf(card) + 1;
     if (r <= 13) {
       const next = (r << 2) | suit;
-      const c = <i32>load<u8>(CARD_COLUMN + next);
-      if (c != 255) {
-        const i = <i32>load<u8>(CARD_INDEX + next);
+      const c = cardColumn(next);
+      if (c != IN_CELL) {
+        const i = cardIndex(next);
         const n = columnLength(p, c);
         if (i < n && cardAt(p, c, i) == next) blockers += n - 1 - i;
       }
@@ -657,126 +621,17 @@ function finish(p: usize): i32 {
 }
 
 // ---------------------------------------------------------------------------
-// Duplicate sets (64-bit hashes of canonical keys; 0 marks an empty slot)
+// Duplicate sets (board.ts's order-free position hashes; 0 marks an empty slot)
 
-// A position's hash does not depend on the order of its columns or free
-// cells, so it identifies the canonical position (position.ts) without
-// sorting: the sum of a mixed hash of each column's card sequence (deepest
-// first) and of a mixed value of each free-cell card. Foundations follow from
-// the cards in play. A child changes one or two columns and at most one cell,
-// so its hash is the parent's with those terms replaced (childHash); only a
-// child with auto-moves is hashed from scratch.
+/** Notes where every card of `p` lies (board.ts card places), for `blockersMeasured` and `childCostQuick`. */
+function placeCards(p: usize): void {
+  for (let c = 0; c < numColumns; c++) placeColumn(p, c, columnLength(p, c));
+  placeCells(p);
+}
 
-const COLUMN_SEED: u64 = 0x9e3779b97f4a7c15;
-const COLUMN_STEP: u64 = 0xbf58476d1ce4e5b9;
-
-/** One step of a column's sequence hash: the card put on top of a column whose hash is `h`. */
+/** The set entry of a position hash `h`: `h`, or 1 for a hash of 0 (0 marks an empty slot). */
 // @ts-ignore: decorator
-@inline function columnStep(h: u64, card: i32): u64 {
-  return (h + <u64>card) * COLUMN_STEP;
-}
-
-/** The term of a column with sequence hash `h` in a position's hash (a 64-bit finaliser). */
-// @ts-ignore: decorator
-@inline function columnTerm(h: u64): u64 {
-  let x = h ^ (h >> 31);
-  x *= 0x94d049bb133111eb;
-  x ^= x >> 29;
-  return x;
-}
-
-/** The term of a card in a free cell in a position's hash. */
-// @ts-ignore: decorator
-@inline function cellTerm(card: i32): u64 {
-  let x = (<u64>card + 0x632be59bd9b4e019) * 0x9e3779b97f4a7c15;
-  x ^= x >> 32;
-  return x * 0xd6e8feb86659fd93;
-}
-
-/** Order-free 64-bit hash of position `p` (never 0: 0 marks an empty slot of a duplicate set). */
-function positionHash(p: usize): u64 {
-  let h: u64 = 0;
-  for (let c = 0; c < numColumns; c++) {
-    let x = COLUMN_SEED;
-    const n = columnLength(p, c);
-    for (let i = 0; i < n; i++) x = columnStep(x, cardAt(p, c, i));
-    h += columnTerm(x);
-  }
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0) h += cellTerm(card);
-  }
-  return h == 0 ? 1 : h;
-}
-
-/**
- * Sequence hashes of every prefix of every column of the position `p` about
- * to be expanded: PREFIX_HASHES[c * 64 + i] is the hash of the deepest i cards
- * of column c; and where each card in play lies: CARD_COLUMN[card] (255: a
- * free cell) and CARD_INDEX[card] (cards home keep stale entries). Returns the
- * position's hash (positionHash, the same value).
- */
-const PREFIX_HASHES: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE * 8);
-const CARD_COLUMN: usize = memory.data(64);
-const CARD_INDEX: usize = memory.data(64);
-function measureHashes(p: usize): u64 {
-  let h: u64 = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const row = PREFIX_HASHES + (<usize>(c * COLUMN_STRIDE) << 3);
-    let x = COLUMN_SEED;
-    store<u64>(row, x);
-    const n = columnLength(p, c);
-    for (let i = 0; i < n; i++) {
-      const card = cardAt(p, c, i);
-      x = columnStep(x, card);
-      store<u64>(row + (<usize>(i + 1) << 3), x);
-      store<u8>(CARD_COLUMN + card, c);
-      store<u8>(CARD_INDEX + card, i);
-    }
-    h += columnTerm(x);
-  }
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0) {
-      h += cellTerm(card);
-      store<u8>(CARD_COLUMN + card, 255);
-    }
-  }
-  return h == 0 ? 1 : h;
-}
-
-// @ts-ignore: decorator
-@inline function prefixHash(col: i32, length: i32): u64 {
-  return load<u64>(PREFIX_HASHES + (<usize>(col * COLUMN_STRIDE + length) << 3));
-}
-
-/**
- * Hash of the child `p` of the measured position (hash `parent`) after child
- * move `move` at `at` (a `where` word) and no auto-move: positionHash(p),
- * computed from the parent's terms of the columns and cell the move touched.
- */
-function childHash(p: usize, parent: u64, move: u32, at: u32): u64 {
-  const count = moveCount(move);
-  const card = moveCard(move);
-  const srcKind = <i32>(at & 15);
-  const srcIndex = <i32>((at >> 4) & 15);
-  const dstKind = <i32>((at >> 8) & 15);
-  const dstIndex = <i32>((at >> 12) & 15);
-  let h = parent;
-  if (srcKind == SOURCE_CELL) {
-    h -= cellTerm(card);
-  } else {
-    const n = <i32>load<u8>(PARENT_LENGTHS + srcIndex);
-    h += columnTerm(prefixHash(srcIndex, n - count)) - columnTerm(prefixHash(srcIndex, n));
-  }
-  if (dstKind == TARGET_CELL) {
-    h += cellTerm(card);
-  } else if (dstKind == TARGET_COLUMN) {
-    const m = <i32>load<u8>(PARENT_LENGTHS + dstIndex);
-    let x = prefixHash(dstIndex, m);
-    for (let i = 0; i < count; i++) x = columnStep(x, cardAt(p, dstIndex, m + i));
-    h += columnTerm(x) - columnTerm(prefixHash(dstIndex, m));
-  }
+@inline function setEntry(h: u64): u64 {
   return h == 0 ? 1 : h;
 }
 
@@ -951,21 +806,10 @@ function checkChild(p: usize, cost: i32, h: u64): void {
 // ---------------------------------------------------------------------------
 // Session
 
-/** Reads the input block (search.ts documents it) into START; false when it does not fit the engine's layout. */
+/** Reads the input block (input.ts) into START, as the real game (the beam shortens a solution of the real game, never of a pooled one), and fills the board tables; false when it does not fit the engine's layout. */
 function readStart(): bool {
-  if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) return false;
-  for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) return false;
-  setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
-  setPools(0, 1, 2, 3); // the beam shortens a solution of the real game, never of a pooled one
-  fillBuildMasks();
-  memory.fill(START, 0, POSITION_BYTES);
-  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));
-  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + 16 + i) : 0);
-  for (let c = 0; c < MAX_COLUMNS; c++) {
-    const n = c < numColumns ? <i32>load<u8>(INPUT + 32 + c) : 0;
-    setColumnLength(START, c, n);
-    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + 64 + c * 64 + i));
-  }
+  if (!readInput(START, false)) return false;
+  prepareBoard();
   return true;
 }
 
@@ -1197,7 +1041,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
   seenCurCount = 0;
   memory.fill(seenNext, 0, (<usize>seenMask + 1) << 3);
   seenNextCount = 0;
-  seenAdd(positionHash(WORK));
+  seenAdd(setEntry(positionHash(WORK)));
 
   for (let d = 0; d + 1 < bound && d + 1 < MAX_LEVELS; d++) {
     // the set of level d becomes the current one, level d+1 starts empty
@@ -1236,8 +1080,9 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       }
       const k = listMoves(WORK, repeat, true);
       beamChildren += <u32>k;
-      const parentHash = measureHashes(WORK);
-      if (globalSeen != 0) globalSeenOrAdd(parentHash);
+      const parentHash = positionHash(WORK);
+      placeCards(WORK);
+      if (globalSeen != 0) globalSeenOrAdd(setEntry(parentHash));
       measureRuns(WORK);
       copyHeader(HEADER_SAVE, WORK);
       for (let m = 0; m < k; m++) {
@@ -1249,7 +1094,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         const c = autoMoved
           ? childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1)
           : childCostQuick(WORK, move, at);
-        if (selfCheck) checkChild(WORK, c, autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at));
+        if (selfCheck) checkChild(WORK, c, childHash(WORK, HEADER_SAVE, parentHash));
         if (childSorted) {
           copyPosition(SCRATCH, WORK);
           const rest = finish(SCRATCH);
@@ -1265,7 +1110,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         } else if (depth + 1 < bound) {
           // a full level takes only children cheaper than its dearest
           if (nextCount < <u32>width || c < worst) {
-            const h = autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at);
+            const h = setEntry(childHash(WORK, HEADER_SAVE, parentHash));
             if (!hashSetContains(seenCur, seenMask, h) && !hashSetContains(seenNext, seenMask, h) && (globalSeen == 0 || !hashSetContains(globalSeen, globalMask, h))) {
               let slot: u32 = 0;
               if (nextCount < <u32>width) {

@@ -109,6 +109,51 @@ const TOP_OWNER: usize = memory.data(64);
 }
 
 // ---------------------------------------------------------------------------
+// Card places
+
+/**
+ * Where each card in play lies in the position whose cards were last placed
+ * (the search's `measure`, heuristic.ts; the beam's expansion):
+ * CARD_COLUMN[card] is its column, or IN_CELL for a free cell, and
+ * CARD_INDEX[card] its index in the column (0 = deepest). Entries of cards
+ * not in play are stale; the readers ask only for cards in play (or check
+ * the card is where the entry says).
+ */
+const CARD_COLUMN: usize = memory.data(64);
+const CARD_INDEX: usize = memory.data(64);
+/** `cardColumn` of a card in a free cell. */
+export const IN_CELL: i32 = 255;
+
+/** Notes where the `n` cards of column `col` of `p` lie. */
+// @ts-ignore: decorator
+@inline export function placeColumn(p: usize, col: i32, n: i32): void {
+  const base = p + OFF_CARDS + col * COLUMN_STRIDE;
+  for (let i = 0; i < n; i++) {
+    const card = <usize>load<u8>(base + i);
+    store<u8>(CARD_COLUMN + card, <u8>col);
+    store<u8>(CARD_INDEX + card, <u8>i);
+  }
+}
+
+/** Notes the free-cell cards of `p` as in a cell (the entry of card 0, an empty cell, is never read). */
+// @ts-ignore: decorator
+@inline export function placeCells(p: usize): void {
+  for (let i = 0; i < numCells; i++) store<u8>(CARD_COLUMN + <usize>cellCard(p, i), <u8>IN_CELL);
+}
+
+/** The column of `card` in the placed position, or IN_CELL. */
+// @ts-ignore: decorator
+@inline export function cardColumn(card: i32): i32 {
+  return <i32>load<u8>(CARD_COLUMN + <usize>card);
+}
+
+/** The index of `card` in its column of the placed position (0 = deepest). */
+// @ts-ignore: decorator
+@inline export function cardIndex(card: i32): i32 {
+  return <i32>load<u8>(CARD_INDEX + <usize>card);
+}
+
+// ---------------------------------------------------------------------------
 // Playing moves
 
 /** Moves the top `count` cards of column `from` onto column `to` of position `p`. */

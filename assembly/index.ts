@@ -7,12 +7,14 @@ export { solve, setHeuristicWeights, resetHeuristicWeights, setScanCount, setSca
 export { setSeenHashMask } from './seen';
 
 // The interface constants, as immutable exported globals: the glue
-// (client-sdk/engine.ts) reads every code and offset from here when it
+// (client-sdk/core/engine.ts) reads every code and offset from here when it
 // instantiates the module and refuses a module that lacks one, so the two
 // sides cannot drift apart silently.
 export {
   INPUT_BYTES, IN_COLUMNS, IN_CELLS, IN_BUILD, IN_EMPTY, IN_SEQUENCE, IN_WRAP, IN_POOLED, IN_POOLS,
   IN_FOUNDATIONS, IN_FREE_CELLS, IN_LENGTHS, IN_CARDS, IN_COLUMN_STRIDE,
+} from './input';
+export {
   VERDICT_SOLVED, VERDICT_UNSOLVABLE, VERDICT_UNKNOWN, VERDICT_ERROR,
   REASON_NONE, REASON_MAX_STATES, REASON_TIMEOUT, REASON_MEMORY, REASON_CANCELLED,
 } from './search';
@@ -25,10 +27,11 @@ export {
   OUTPUT_MOVE_BYTES, OUTPUT_MAX_MOVES, SOURCE_COLUMN, SOURCE_CELL, TARGET_COLUMN, TARGET_CELL, TARGET_FOUNDATION,
   OUT_SOURCE_KIND, OUT_SOURCE_INDEX, OUT_TARGET_KIND, OUT_TARGET_INDEX, OUT_COUNT, OUT_CARD, OUT_AUTO,
 } from './output';
-import { INPUT, statesExpanded, statesStored as statesStoredCount } from './search';
+import { statesExpanded, statesStored as statesStoredCount } from './search';
+import { INPUT } from './input';
 import { OUTPUT, outputCount } from './output';
 
-/** Address of the input block (search.ts documents its layout). */
+/** Address of the input block (input.ts documents its layout). */
 export function inputAddress(): usize {
   return INPUT;
 }

@@ -47,9 +47,10 @@ import {
 } from './output';
 
 import { pollStop } from './host';
+import { readInput } from './input';
 import {
   prepareBoard, buildMask, builds, topRunLength, bottomRunLength, columnTops, topOwner, moveRun, moveCards, applyMove, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex,
-  positionHash, childHash, zobristTerm, BELOW_BOTTOM, BELOW_CELL,
+  positionHash, childHash, zobristTerm, BELOW_BOTTOM, BELOW_CELL, IN_CELL, placeColumn, placeCells, cardColumn, cardIndex,
 } from './board';
 import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
@@ -75,35 +76,6 @@ const POLL_INTERVAL: u32 = 512;
 const NUM_BUCKETS: i32 = 4096;
 const SCORE_OFFSET: i32 = 256;
 const MAX_PATH: i32 = 8192;
-
-/**
- * Input block written by the glue before `solve` (INPUT_BYTES bytes), one
- * byte per field, at these offsets (exported, so the glue reads them from
- * the module instead of repeating them):
- *   IN_COLUMNS 0, IN_CELLS 1, IN_BUILD 2 (BUILD_*), IN_EMPTY 3 (EMPTY_*),
- *   IN_SEQUENCE 4 (SEQ_*), IN_WRAP 5 (0/1)
- *   IN_POOLED 6 (0/1): the pooled game (rules.ts `setPools`, docs/proofs.md)
- *   IN_FOUNDATIONS 8..11: foundations (relative counts, suits C D H S)
- *   IN_POOLS 12..15: with IN_POOLED, the pool of each suit as its lowest suit
- *   IN_FREE_CELLS 16..23: free cells (card bytes, 0 = empty)
- *   IN_LENGTHS 32..41: column lengths
- *   IN_CARDS + c * IN_COLUMN_STRIDE + i: card i (deepest first) of column c
- */
-export const IN_COLUMNS: i32 = 0;
-export const IN_CELLS: i32 = 1;
-export const IN_BUILD: i32 = 2;
-export const IN_EMPTY: i32 = 3;
-export const IN_SEQUENCE: i32 = 4;
-export const IN_WRAP: i32 = 5;
-export const IN_POOLED: i32 = 6;
-export const IN_FOUNDATIONS: i32 = 8;
-export const IN_POOLS: i32 = 12;
-export const IN_FREE_CELLS: i32 = 16;
-export const IN_LENGTHS: i32 = 32;
-export const IN_CARDS: i32 = 64;
-export const IN_COLUMN_STRIDE: i32 = 64;
-export const INPUT_BYTES: i32 = IN_CARDS + MAX_COLUMNS * IN_COLUMN_STRIDE;
-export const INPUT: usize = memory.data(INPUT_BYTES);
 
 const START: usize = memory.data(POSITION_BYTES);
 const PARENT: usize = memory.data(POSITION_BYTES);
@@ -355,34 +327,12 @@ let parentBlocked: i32 = 0;
 let parentUnsortedTop: i32 = 0;
 let parentUnsortedBottom: i32 = 0;
 
-/**
- * Where each card in play lies in the position last measured (`measure`):
- * CARD_COLUMN[card] is its column, or 255 for a free cell, and
- * CARD_INDEX[card] its index in the column (0 = deepest). Entries of cards
- * not in play are stale and never read: the next-card depth asks only for
- * the next foundation card of each suit, which is in play in the measured
- * position and in each of its children (foundations only grow).
+/*
+ * The card places (board.ts `cardColumn`, `cardIndex`) are the measured
+ * position's: `measure` places every card in play, and the next-card depth
+ * asks only for the next foundation card of each suit, which is in play in
+ * the measured position and in each of its children (foundations only grow).
  */
-const CARD_COLUMN: usize = memory.data(64);
-const CARD_INDEX: usize = memory.data(64);
-const IN_CELL: u8 = 255;
-
-/** Records where the `n` cards of column `col` of `p` lie (CARD_COLUMN, CARD_INDEX). */
-// @ts-ignore: decorator
-@inline function placeColumn(p: usize, col: i32, n: i32): void {
-  const base = p + OFF_CARDS + col * COLUMN_STRIDE;
-  for (let i = 0; i < n; i++) {
-    const card = <usize>load<u8>(base + i);
-    store<u8>(CARD_COLUMN + card, <u8>col);
-    store<u8>(CARD_INDEX + card, <u8>i);
-  }
-}
-
-/** Marks the free-cell cards of `p` as in a cell (CARD_COLUMN 255; the entry of card 0, an empty cell, is never read). */
-// @ts-ignore: decorator
-@inline function placeCells(p: usize): void {
-  for (let i = 0; i < numCells; i++) store<u8>(CARD_COLUMN + <usize>cellCard(p, i), IN_CELL);
-}
 
 /**
  * The next-card depth of `p`: for each suit whose foundation is not full,
@@ -407,9 +357,9 @@ const IN_CELL: u8 = 255;
     const f = <i32>((foundations >> (<u32>s << 3)) & 0xff);
     if (f >= 13) continue;
     const card = ((f + 1) << 2) | s;
-    const col = <i32>load<u8>(CARD_COLUMN + <usize>card);
+    const col = cardColumn(card);
     if (col == IN_CELL) continue;
-    const i = <i32>load<u8>(CARD_INDEX + <usize>card);
+    const i = cardIndex(card);
     const n = columnLength(p, col);
     if (i < n) {
       d += n - 1 - i;
@@ -982,10 +932,10 @@ let expandHash: u64 = 0;
 // @ts-ignore: decorator
 @inline function moveHash(p: usize, move: u32): u64 {
   const card = moveCard(move);
-  const col = <i32>load<u8>(CARD_COLUMN + <usize>card);
+  const col = cardColumn(card);
   let below = BELOW_CELL;
-  if (col != <i32>IN_CELL) {
-    const i = <i32>load<u8>(CARD_INDEX + <usize>card);
+  if (col != IN_CELL) {
+    const i = cardIndex(card);
     below = i == 0 ? BELOW_BOTTOM : cardAt(p, col, i - 1);
   }
   let z = expandHash ^ zobristTerm(card, below);
@@ -1426,13 +1376,13 @@ function applyMeasuredMove(p: usize, move: u32): void {
   const kind = moveKind(move);
   const count = moveCount(move);
   let srcKind = SOURCE_COLUMN;
-  let srcIndex = <i32>load<u8>(CARD_COLUMN + <usize>card);
-  if (srcIndex == <i32>IN_CELL) {
+  let srcIndex = cardColumn(card);
+  if (srcIndex == IN_CELL) {
     srcKind = SOURCE_CELL;
     srcIndex = -1;
     for (let i = 0; i < numCells; i++) if (cellCard(p, i) == card) srcIndex = i;
     if (srcIndex < 0) unreachable();
-  } else if (<i32>load<u8>(CARD_INDEX + <usize>card) != columnLength(p, srcIndex) - count) {
+  } else if (cardIndex(card) != columnLength(p, srcIndex) - count) {
     unreachable();
   }
   let dstKind = TARGET_COLUMN;
@@ -1446,8 +1396,8 @@ function applyMeasuredMove(p: usize, move: u32): void {
   } else if (kind == MOVE_TO_EMPTY_COLUMN) {
     dstIndex = firstEmptyColumn(p);
   } else {
-    dstIndex = <i32>load<u8>(CARD_COLUMN + <usize>moveOnto(move));
-    if (dstIndex == <i32>IN_CELL || topCard(p, dstIndex) != moveOnto(move)) unreachable();
+    dstIndex = cardColumn(moveOnto(move));
+    if (dstIndex == IN_CELL || topCard(p, dstIndex) != moveOnto(move)) unreachable();
   }
   if (dstIndex < 0) unreachable();
   moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
@@ -1495,75 +1445,6 @@ let lastReason: i32 = REASON_NONE;
 /** Reason of the last `unknown` verdict (REASON_*). */
 export function lastStopReason(): i32 {
   return lastReason;
-}
-
-/**
- * Reads the input block into START. The glue validates every position
- * before it writes one; a block beyond the engine's layout (more than
- * MAX_COLUMNS columns or MAX_CELLS cells, a column longer than a deck) traps
- * here (`unreachable`, reported as engine_trap) instead of being searched.
- */
-function readInput(): void {
-  const columns = <i32>load<u8>(INPUT + IN_COLUMNS);
-  if (columns > MAX_COLUMNS || <i32>load<u8>(INPUT + IN_CELLS) > MAX_CELLS) unreachable();
-  for (let c = 0; c < columns; c++) if (<i32>load<u8>(INPUT + IN_LENGTHS + c) > min(52, IN_COLUMN_STRIDE)) unreachable();
-  setRules(
-    columns, load<u8>(INPUT + IN_CELLS), load<u8>(INPUT + IN_BUILD), load<u8>(INPUT + IN_EMPTY),
-    load<u8>(INPUT + IN_SEQUENCE), load<u8>(INPUT + IN_WRAP) != 0,
-  );
-  readPools();
-  memory.fill(START, 0, POSITION_BYTES);
-  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + IN_FOUNDATIONS + s));
-  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? pooledCard(load<u8>(INPUT + IN_FREE_CELLS + i)) : 0);
-  for (let c = 0; c < MAX_COLUMNS; c++) {
-    const n = c < numColumns ? <i32>load<u8>(INPUT + IN_LENGTHS + c) : 0;
-    setColumnLength(START, c, n);
-    for (let i = 0; i < n; i++) setCardAt(START, c, i, pooledCard(load<u8>(INPUT + IN_CARDS + c * IN_COLUMN_STRIDE + i)));
-  }
-  if (pooledMode) sortPooledFoundations();
-}
-
-/**
- * Reads IN_POOLED and IN_POOLS into the rules (`setPools`); traps on a pool
- * map that is not "each suit's pool is its pool's lowest suit" (the glue
- * writes only such maps) or on a pooled game under rules that look at suit.
- */
-function readPools(): void {
-  if (load<u8>(INPUT + IN_POOLED) == 0) {
-    setPools(0, 1, 2, 3);
-    return;
-  }
-  for (let s = 0; s < 4; s++) {
-    const pool = <i32>load<u8>(INPUT + IN_POOLS + s);
-    if (pool > s || <i32>load<u8>(INPUT + IN_POOLS + pool) != pool) unreachable();
-  }
-  if (buildRule != BUILD_RANK || wrapRanks) unreachable();
-  setPools(load<u8>(INPUT + IN_POOLS), load<u8>(INPUT + IN_POOLS + 1), load<u8>(INPUT + IN_POOLS + 2), load<u8>(INPUT + IN_POOLS + 3));
-}
-
-/** The card byte of `card` in the game being solved: in the pooled game its rank and its suit's pool. */
-// @ts-ignore: decorator
-@inline function pooledCard(card: i32): i32 {
-  return card == 0 || !pooledMode ? card : (card & ~3) | poolOf(card & 3);
-}
-
-/** Pooled game: puts the piles of each pool of START in ascending order of height over the pool's suits (position.ts `pooledPile`). */
-function sortPooledFoundations(): void {
-  for (let pool = 0; pool < 4; pool++) {
-    // selection sort of the heights over the suits of `pool`, in suit order
-    for (let j = 0; j < 4; j++) {
-      if (poolOf(j) != pool) continue;
-      for (let k = j + 1; k < 4; k++) {
-        if (poolOf(k) != pool) continue;
-        const a = foundation(START, j);
-        const b = foundation(START, k);
-        if (b < a) {
-          setFoundation(START, j, b);
-          setFoundation(START, k, a);
-        }
-      }
-    }
-  }
 }
 
 /**
@@ -2066,7 +1947,8 @@ function eagerLoop(): void {
  * (`layeredRun`, `lazyPhase`). Shared by `solve` and `layeredShardBegin`.
  */
 function prepareSolve(): void {
-  readInput();
+  // the glue validates every position before it writes one: a block beyond the engine's layout traps (engine_trap)
+  if (!readInput(START, true)) unreachable();
   prepareBoard();
   chooseWeights();
   useBlocked = false;
