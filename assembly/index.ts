@@ -3,7 +3,8 @@
  * (docs/architecture.md): the glue writes the rules and the start position into the
  * input block, calls `solve`, and reads the solution from the output buffer.
  */
-export { solve, setHeuristicWeights, resetHeuristicWeights, setScanCount, setScanStep, setScanStick, setScanPrelude, setLazyQuota, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken, pendingMovesQueued, parentsDecoded, pendingMovesSkipped, setLazyFilter } from './search';
+export { solve, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken, pendingMovesQueued, parentsDecoded, pendingMovesSkipped } from './search';
+export { setHeuristicWeights, resetHeuristicWeights, setScanCount, setScanStep, setScanStick, setScanPrelude, setLazyQuota, setLazyFilter } from './presets';
 export { setSeenHashMask } from './seen';
 
 // The interface constants, as immutable exported globals: the glue

@@ -49,6 +49,10 @@ import {
 import { pollStop } from './host';
 import { readInput } from './input';
 import {
+  SCANS, W_NOT_HOME, W_UNSORTED, W_CELL, W_EMPTY_COLUMN, W_NEXT_DEPTH, W_MODE, W_DEPTH, weight, choosePreset,
+  ruleScans, preludeScan, preludeItems, scanStep, scanStick, lazyQuota, lazyFilter,
+} from './presets';
+import {
   prepareBoard, buildMask, builds, topRunLength, bottomRunLength, columnTops, topOwner, moveRun, moveCards, applyMove, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex,
   positionHash, childHash, zobristTerm, BELOW_BOTTOM, BELOW_CELL, IN_CELL, placeColumn, placeCells, cardColumn, cardIndex,
 } from './board';
@@ -98,74 +102,11 @@ export let statesExpanded: u32 = 0;
 // better one at worst. Every new position is queued in both lists and
 // expanded once, by whichever list reaches it first (the expanded flag).
 
-/** Scans of the lazy phase (a pending move has a bucket link per scan, pending.ts). */
-const LAZY_SCANS: i32 = 4;
-/** Scans of the eager phase (a record has four bucket links, table.ts). */
-const EAGER_SCANS: i32 = 4;
-const SCANS: i32 = LAZY_SCANS;
 /** Bucket heads of the open lists, NUM_BUCKETS per scan (item index, 0 = empty). */
 const BUCKETS: usize = memory.data(SCANS * NUM_BUCKETS * 4);
 /** Scans of the current phase. */
-let activeScans: i32 = EAGER_SCANS;
-/**
- * Scans of this solve (`defaultScanCount` unless a tuning run fixed it).
- * Scans 2 and 3 cut the FreeCell tail; Eight Off and Seahaven Towers expand
- * fewer positions with four too (Eight Off 1..1000: 317 a deal against 528
- * with two; Seahaven Towers 1..300: 5,117 against 6,177); Baker's Game
- * expands as many with two, docs/engine.md.
- */
-let ruleScans: i32 = SCANS;
-/**
- * The scan that takes the first `preludeItems` items of a solve alone,
- * before the scans take turns (after fc-solve's prelude of quotas,
- * docs/search.md §1). Most deals are won by one good dive: strict turns
- * from the start make four scans pay for four dives. Under alternate-colour
- * building with Kings only in an empty column (Forecell), scan 0 alone for
- * the first PRELUDE_ALTERNATE items; FreeCell's session-14 weights do best
- * with none (docs/engine.md).
- */
-let preludeScan: i32 = 0;
-let preludeItems: u32 = 0;
-let preludeOverridden: bool = false;
-/**
- * Items of scan 0's prelude under alternate-colour building with Kings
- * only in an empty column (Forecell). Tuned on MS FreeCell 1..4000 and
- * 20001..24000 with the earlier weights (docs/engine.md): 300 with strict
- * turns, 150 since the sticky turns (`scanStick`). FreeCell itself has no
- * prelude since its session-14 weights (1..32000: 162.4 stored a deal with a
- * prelude of 75, 155.5 with none).
- */
-const PRELUDE_ALTERNATE: u32 = 150;
-/** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
-let scanStep: u32 = 1;
-/** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
-const W_NOT_HOME: i32 = 0;
-const W_UNSORTED: i32 = 1;
-const W_CELL: i32 = 2;
-const W_EMPTY_COLUMN: i32 = 3;
-const W_NEXT_DEPTH: i32 = 4;
-/**
- * Which cards the W_UNSORTED weight counts. 0: cards below the top movable
- * run; 1: cards above the natural sequence on the column's bottom; 2: cards
- * above a lower card of their own suit in their column (`blockedIn`); 3: the
- * sum of 1 and 2.
- */
-const W_MODE: i32 = 5;
-/** Sixteenths of a score point per move of depth: a little breadth against greedy plateaus. */
-const W_DEPTH: i32 = 6;
-const WEIGHT_COUNT: i32 = 8;
-const WEIGHTS: usize = memory.data(SCANS * WEIGHT_COUNT * 4);
+let activeScans: i32 = SCANS;
 const MIN_BUCKET: usize = memory.data(SCANS * 4);
-let weightsOverridden: bool = false;
-/** Scan count fixed by a tuning run (0: the build rule's default). */
-let scanCountOverride: i32 = 0;
-/**
- * Scans of this solve by default (chooseWeights): four, but two under suit
- * building with any card to an empty column (Baker's Game), where scans 2
- * and 3 expanded as many positions and cost a score each per child
- * (docs/engine.md).
- */
-let defaultScanCount: i32 = SCANS;
 let parentDepth: i32 = 0;
 
 
@@ -184,119 +125,6 @@ let parentDepth: i32 = 0;
  * certificate, stays the same.
  */
 let repeatCard: i32 = 0;
-
-// @ts-ignore: decorator
-@inline function weight(scan: i32, w: i32): i32 {
-  return load<i32>(WEIGHTS + (<usize>(scan * WEIGHT_COUNT + w) << 2));
-}
-
-function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {
-  const at = WEIGHTS + (<usize>(scan * WEIGHT_COUNT) << 2);
-  store<i32>(at, notHome, 0);
-  store<i32>(at, unsorted, 4);
-  store<i32>(at, cell, 8);
-  store<i32>(at, emptyColumn, 12);
-  store<i32>(at, nextDepth, 16);
-  store<i32>(at, mode, 20);
-  store<i32>(at, depth, 24);
-}
-
-/**
- * Sets the default weights, scan count and prelude for the current rules
- * (unless a tuning run overrode them). Tuned on position counts, by
- * coordinate descent with bench/climb.ts and checked with bench/tune.ts on
- * deals the climb did not see (docs/engine.md, "Search tuning" and "Search
- * tuning, session 14"): FreeCell on MS 1..4000, 20001..24000, then
- * 4001..8000 and 24001..28000, then 8001..16000 (checked on 1..32000);
- * Forecell keeps the first climb's weights; the Seahaven Towers family
- * (suit building, Kings-only empty columns, at most four cells) on the
- * solved PySolFC Seahaven Towers deals of 1..400, then 401..800 (checked on
- * 1001..1500); Baker's Game on its solved deals of 1..500 (checked on
- * 1001..1500). The rank (any-suit) weights and the other suit-building
- * weights are the earlier ones, tuned on Baker's Game 1..500, Beleaguered
- * Castle and Streets and Alleys 1..100 (docs/search.md §7).
- */
-function chooseWeights(): void {
-  if (!preludeOverridden) {
-    preludeScan = 0;
-    preludeItems = buildRule == BUILD_ALTERNATE_COLOR && emptyColumnRule == EMPTY_KINGS ? PRELUDE_ALTERNATE : 0;
-  }
-  defaultScanCount = buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_ANY ? 2 : SCANS;
-  if (weightsOverridden) return;
-  if (buildRule == BUILD_ALTERNATE_COLOR && emptyColumnRule == EMPTY_KINGS) {
-    // Forecell: the first climb's weights (MS FreeCell 1..4000 and
-    // 20001..24000, with the prelude); on Forecell 1..2000 they stored 14,107
-    // positions a deal against the earlier 19,337, where the FreeCell
-    // weights below stored 23,859
-    setWeights(0, 5, 3, 5, 6, 2, 0, 32);
-    setWeights(1, 3, 3, 4, 7, 3, 0, 64);
-    setWeights(2, 1, 3, 8, 7, 0, 0, 32);
-    setWeights(3, 3, 7, 6, 6, 1, 0, 48);
-  } else if (buildRule == BUILD_ALTERNATE_COLOR) {
-    // FreeCell: coordinate descent by positions expanded, three climbs on
-    // disjoint ranges of MS deals (docs/engine.md, "Search tuning, session
-    // 14"); scan 2 ignores the cards not home (weight 0)
-    setWeights(0, 6, 3, 6, 6, 2, 0, 32);
-    setWeights(1, 5, 3, 6, 4, 4, 0, 48);
-    setWeights(2, 0, 3, 6, 5, 0, 0, 32);
-    setWeights(3, 2, 7, 6, 6, 1, 0, 48);
-  } else if (buildRule == BUILD_RANK) {
-    setWeights(0, 6, 3, 4, 6, 2, 1, 48);
-    setWeights(1, 6, 3, 4, 6, 2, 0, 24);
-    setWeights(2, 6, 3, 4, 6, 2, 1, 96);
-    setWeights(3, 6, 2, 6, 8, 1, 0, 32);
-  } else if (buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_KINGS && numCells <= 4) {
-    // the Seahaven Towers family: three scans count the cards that lie above
-    // a lower card of their suit (W_MODE 2), which an empty column, open to
-    // Kings only, cannot take away cheaply
-    setWeights(0, 3, 7, 7, 5, 2, 2, 24);
-    setWeights(1, 4, 7, 4, 6, 4, 2, 32);
-    setWeights(2, 3, 4, 4, 2, 1, 2, 64);
-    setWeights(3, 4, 4, 8, 6, 0, 1, 32);
-  } else if (buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_ANY) {
-    // Baker's Game (two scans): coordinate descent on its solved deals of 1..500
-    setWeights(0, 6, 2, 7, 6, 2, 1, 24);
-    setWeights(1, 2, 4, 5, 9, 1, 0, 32);
-    setWeights(2, 6, 3, 2, 6, 2, 0, 64);
-    setWeights(3, 6, 2, 6, 8, 1, 1, 32);
-  } else {
-    setWeights(0, 6, 3, 4, 6, 2, 1, 24);
-    setWeights(1, 6, 3, 2, 6, 2, 0, 32);
-    setWeights(2, 6, 3, 2, 6, 2, 0, 64);
-    setWeights(3, 6, 2, 6, 8, 1, 1, 32);
-  }
-}
-
-/** Tuning hook (bench only): scans of every later solve, 1..4 (0: the build rule's default). */
-export function setScanCount(n: i32): void {
-  scanCountOverride = n < 0 ? 0 : n > SCANS ? SCANS : n;
-}
-
-/** Tuning hook (bench only): back to the build rule's default weights, scan count, prelude and scan stick. */
-export function resetHeuristicWeights(): void {
-  weightsOverridden = false;
-  scanCountOverride = 0;
-  preludeOverridden = false;
-  scanStick = SCAN_STICK;
-}
-
-/** Tuning hook (bench only): the first `items` items of every later solve are taken by scan `scan` alone (0 items: no prelude). */
-export function setScanPrelude(scan: i32, items: u32): void {
-  preludeScan = scan < 0 ? 0 : scan >= SCANS ? SCANS - 1 : scan;
-  preludeItems = items;
-  preludeOverridden = true;
-}
-
-/** Tuning hook (bench only): items a scan takes in a row (1 = strict turns). */
-export function setScanStep(step: u32): void {
-  scanStep = step < 1 ? 1 : step;
-}
-
-/** Tuning hook (bench/tune only): fixes the weights of one scan for every later solve. */
-export function setHeuristicWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {
-  setWeights(scan, notHome, unsorted, cell, emptyColumn, nextDepth, mode, depth);
-  weightsOverridden = true;
-}
 
 let featureNotHome: i32 = 0;
 let featureUnsortedTop: i32 = 0;
@@ -617,8 +445,10 @@ const WV_DEPTH: usize = memory.data(16, 16);
 /** The last `scores`: bucket of scan k in lane k. */
 const SCORES: usize = memory.data(16, 16);
 
-/** Lays the weights in WEIGHTS out for `scores` (WV_*); called once per solve, after `chooseWeights`. */
+/** Lays this solve's weights (presets.ts `weight`) out for `scores` (WV_*) and sets `useBlocked`; called once per solve, after `choosePreset`. */
 function packWeights(): void {
+  useBlocked = false;
+  for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
   for (let scan = 0; scan < SCANS; scan++) {
     const at = <usize>scan << 2;
     const mode = weight(scan, W_MODE);
@@ -898,25 +728,6 @@ let exposedCard: i32 = -1;
 
 // ---------------------------------------------------------------------------
 // Position hashes for the lazy phase's filter (seen.ts)
-
-/**
- * Whether this solve's lazy phase hashes its children and drops the pending
- * moves the filter knows (seen.ts, `lazyLoop`): under alternate-colour
- * building (the FreeCell family, whose solves mostly end in the lazy phase
- * at a quota of 100,000), where on MS 1..8000 the drops saved 7.7 % of the
- * CPU time and the hashes and the larger entries cost 3.4 %; not under the
- * other builds, whose lazy phase ends at 1,000 positions and whose time goes
- * to the eager phase (Seahaven Towers 1..1000 with the filter: B/A 1.038).
- * Set by `solve` from `lazyFilterMode`.
- */
-let lazyFilter: bool = false;
-/** Test hook `setLazyFilter`: 0 never, 1 the default (alternate-colour building), 2 every game. */
-let lazyFilterMode: i32 = 1;
-
-/** Test hook: when the lazy phase uses its filter, for every later solve (0 never, 1 under alternate-colour building: the default, 2 in every game). */
-export function setLazyFilter(mode: i32): void {
-  lazyFilterMode = mode;
-}
 
 /** Hash of the position the lazy phase is expanding (`positionHash` of PARENT before its children are made). */
 let expandHash: u64 = 0;
@@ -1519,25 +1330,9 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   return !pooledMode && (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
 }
 
-/**
- * Items a scan may take in a row in the lazy phase while its best item is a
- * move of the position just expanded or held (`held`), so that a dive needs
- * no `decodeKey` of its parent (0: strict turns, `scanStep`). 16 by default:
- * on MS FreeCell 1..4000 and 20001..24000 parents rebuilt fell 267 -> 189
- * and 250 -> 175 a deal, positions expanded 237.1 -> 236.1 and 226.9 ->
- * 224.2; Seahaven Towers 1..300 solved deals 1,763 -> 1,714, Eight Off
- * 1..500 356 -> 316, Baker's Game 1..500 1,137 -> 1,142 (docs/engine.md).
- */
-const SCAN_STICK: u32 = 16;
-let scanStick: u32 = SCAN_STICK;
 /** The scan whose turn it is after the prelude, and the items it took in a row. */
 let turnScan: i32 = 0;
 let turnItems: u32 = 0;
-
-/** Tuning hook (bench only): items a scan may take in a row while its best pending move is one of the held position's, for every later solve (0: strict turns; resetHeuristicWeights restores SCAN_STICK). */
-export function setScanStick(items: u32): void {
-  scanStick = items;
-}
 
 /**
  * Takes the next item of the scan whose turn it is (the next one when that
@@ -1771,34 +1566,14 @@ function verifySkipped(): bool {
 }
 
 /**
- * Positions the lazy phase may store before the search goes on eagerly
- * (`handOver`). The lazy phase is the cheaper one while the scores lead
- * quickly to a win; on a long or complete search every pending move costs
- * more than an eager child (it is measured and queued, then taken, played
- * again and looked up, duplicates included), so the rest of a search that
- * has outgrown the quota is eager. 1,000 (was 2,000; A/B of the two builds,
- * docs/engine.md "The lazy quota of the suit and any-suit games"): Baker's
- * Game 1..1000 B/A 0.949, Seahaven Towers 0.979, Penguin 0.956, Citadel
- * 0.969, Beleaguered Castle 1..100 0.974; Eight Off 1.039 (0.4 s in all).
+ * The lazy phase stores at most presets.ts `lazyQuota` positions before the
+ * search goes on eagerly (`handOver`). The lazy phase is the cheaper one
+ * while the scores lead quickly to a win; on a long or complete search every
+ * pending move costs more than an eager child (it is measured and queued,
+ * then taken, played again and looked up, duplicates included), so the rest
+ * of a search that has outgrown the quota is eager.
  */
-const LAZY_QUOTA: u32 = 1000;
-/**
- * The quota under alternate-colour building (the FreeCell family), where
- * nearly every deal is solvable and the lazy phase is the cheaper one deeper
- * into a hard deal too (MS 6361: 85,517 positions lazily, 154,555 expanded
- * and 413,714 stored with the hand-over at 20,000). Elsewhere (suit and any-suit
- * building, many unsolvable deals) LAZY_QUOTA (docs/engine.md has the numbers).
- */
-const LAZY_QUOTA_ALTERNATE: u32 = 100000;
-let lazyQuota: u32 = LAZY_QUOTA;
-let lazyQuotaOverridden: bool = false;
 let lazyQuotaReached: bool = false;
-
-/** Tuning hook (bench only): positions the lazy phase may store before the hand-over, for every later solve (0: the build rule's default). */
-export function setLazyQuota(quota: u32): void {
-  lazyQuota = quota;
-  lazyQuotaOverridden = quota != 0;
-}
 
 /**
  * Hands the lazy phase's search over to the eager phase without losing its
@@ -1950,9 +1725,7 @@ function prepareSolve(): void {
   // the glue validates every position before it writes one: a block beyond the engine's layout traps (engine_trap)
   if (!readInput(START, true)) unreachable();
   prepareBoard();
-  chooseWeights();
-  useBlocked = false;
-  for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
+  choosePreset();
   packWeights();
   resetOutput();
   stopReason = REASON_NONE;
@@ -1970,11 +1743,8 @@ function prepareSolve(): void {
   // the layered pass: eager from the start, compact layout only (chooseLayout is called again by startPhase)
   layeredRun = layeredRequested && !pooledMode && chooseLayout(START);
   setLayeredTable(false);
-  ruleScans = scanCountOverride > 0 ? scanCountOverride : defaultScanCount;
   activeScans = ruleScans;
   lazyQuotaReached = false;
-  if (!lazyQuotaOverridden) lazyQuota = buildRule == BUILD_ALTERNATE_COLOR ? LAZY_QUOTA_ALTERNATE : LAZY_QUOTA;
-  lazyFilter = lazyFilterMode == 2 || (lazyFilterMode == 1 && buildRule == BUILD_ALTERNATE_COLOR);
   queuedTotal = 0;
   // The pooled game searches eagerly only: the lazy phase replays pending
   // moves by card byte (applyMove), which names no single card when two
@@ -1988,7 +1758,7 @@ function prepareSolve(): void {
  * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
  * A solved verdict leaves the solution in the output buffer (output.ts).
  *
- * Runs the lazy phase first, up to LAZY_QUOTA stored positions; then hands
+ * Runs the lazy phase first, up to presets.ts `lazyQuota` stored positions; then hands
  * its search over to the eager phase (`handOver`). When the lazy phase's
  * pending moves outgrow the memory it starts over with the eager phase,
  * which needs less memory for the same set (each position once, no pending
@@ -2020,7 +1790,7 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
     if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
   }
   lazyPhase = false;
-  activeScans = EAGER_SCANS;
+  activeScans = SCANS;
 
   if (layerViolations != 0) return VERDICT_ERROR;
   if (goalIndex != 0) {
