@@ -3,7 +3,8 @@
  * (docs/architecture.md): the glue writes the rules and the start position into the
  * input block, calls `solve`, and reads the solution from the output buffer.
  */
-export { solve, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken, pendingMovesQueued, parentsDecoded, pendingMovesSkipped } from './search';
+export { solve, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken } from './search';
+export { pendingMovesQueued, parentsDecoded, pendingMovesSkipped } from './search';
 export { setHeuristicWeights, resetHeuristicWeights, setScanCount, setScanStep, setScanStick, setScanPrelude, setLazyQuota, setLazyFilter } from './presets';
 export { setSeenHashMask } from './seen';
 
@@ -18,7 +19,7 @@ export {
 export {
   VERDICT_SOLVED, VERDICT_UNSOLVABLE, VERDICT_UNKNOWN, VERDICT_ERROR,
   REASON_NONE, REASON_MAX_STATES, REASON_TIMEOUT, REASON_MEMORY, REASON_CANCELLED,
-} from './search';
+} from './search-state';
 export {
   BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN,
   EMPTY_ANY, EMPTY_KINGS, EMPTY_NONE,
@@ -28,7 +29,8 @@ export {
   OUTPUT_MOVE_BYTES, OUTPUT_MAX_MOVES, SOURCE_COLUMN, SOURCE_CELL, TARGET_COLUMN, TARGET_CELL, TARGET_FOUNDATION,
   OUT_SOURCE_KIND, OUT_SOURCE_INDEX, OUT_TARGET_KIND, OUT_TARGET_INDEX, OUT_COUNT, OUT_CARD, OUT_AUTO,
 } from './output';
-import { statesExpanded, statesStored as statesStoredCount } from './search';
+import { statesStored as statesStoredCount } from './search';
+import { statesExpanded } from './search-state';
 import { INPUT } from './input';
 import { OUTPUT, outputCount } from './output';
 

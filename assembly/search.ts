@@ -1,507 +1,64 @@
 /**
  * The search: best-first over canonical positions, complete when it runs to
- * the end.
+ * the end. `solve` is the engine's main entry (index.ts exports it).
  *
  * Every position met is stored once in the state table (table.ts) under its
- * canonical key. Two open lists (scans) order the stored positions by two
- * heuristic scores (lower = more promising; bucket queues, LIFO within a
- * bucket) and take turns, so the search dives like a guided depth-first
- * search while never expanding a position twice. The
- * search prunes nothing but duplicates and applies only safe auto-moves
- * (position.ts argues each one), so when the open list runs empty without a
+ * canonical key. Up to four scans (open-lists.ts; presets.ts sets how many
+ * a game kind runs) order the stored positions by their own heuristic
+ * scores (heuristic.ts; lower = more promising, LIFO within a bucket) and
+ * take turns, so the search dives like a guided depth-first search while
+ * never expanding a position twice.
+ *
+ * The search prunes nothing but duplicates and applies only safe auto-moves
+ * (position.ts argues each one), so when the open lists run empty without a
  * budget having cut an insert, every position reachable from the start has
- * been expanded and none is won: the deal is unsolvable. Any cut (state
- * budget, memory, deadline, cancel) ends the search with `unknown`.
+ * been expanded and none is won: the deal is unsolvable, with the stored set
+ * (the whole reachable set) as its certificate. Any cut (state budget,
+ * memory, deadline, cancel) ends the search with `unknown`.
  *
- * Moves are stored position-independently (packed move, below): they name
- * the moved card and the target by card identity, which is what lets
- * positions be stored in canonical order while the solution is replayed on
- * the real column and cell numbers (reconstructSolution).
- *
- * Packed move (u32): bits 0-5 the moved card (deepest card of the run),
- * bits 6-7 the target kind (MOVE_TO_*), bits 8-13 the card the run is put on
- * (MOVE_TO_CARD), bits 14-19 the number of cards.
+ * A solve runs in phases: the lazy phase first (lazy.ts: the open lists hold
+ * pending moves, a result is stored only when a scan takes it), then, past
+ * its quota, the eager phase (every new child stored and queued at once);
+ * the pooled game searches eagerly from the start, and the layered pass
+ * (layers.ts; the no-cell Castle games on request) expands layer by layer.
+ * children.ts makes the children of every expansion; solution.ts replays the
+ * won path. shard-pass.ts runs the layered pass as one shard of several.
  */
-import {
-  numColumns, numCells, buildRule, emptyColumnRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT, BUILD_SUIT_UP_OR_DOWN, EMPTY_ANY, EMPTY_KINGS, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules, setPools, pooledMode, poolOf,
-} from './rules';
-import {
-  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
-  columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey, sendHome,
-  encodeChildKey, childKeySpliced,
-} from './position';
-import { resetArena, arenaBytesUsed, allocate } from './arena';
-import {
-  resetTable, findOrInsert, findOrInsertPosition, touchSlot, touchRecord, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
-  insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
-} from './table';
-import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryHash, entryCount, isSkipped, markSkipped, clearSkipped } from './pending';
-import { resetSeen, seenContains, seenAdd, seenOff } from './seen';
-import {
-  MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, MOVE_BITS, AUTO_FOLLOWED, DONE, DEPTH_MAX,
-  packMove, moveCard, moveKind, moveOnto, moveCount, moveDepth, withDepth,
-} from './move';
-import {
-  resetOutput, writeMove, outputOverflow, SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
-} from './output';
 
-import { pollStop } from './host';
-import { readInput } from './input';
-import {
-  SCANS, W_NOT_HOME, W_UNSORTED, W_CELL, W_EMPTY_COLUMN, W_NEXT_DEPTH, W_MODE, W_DEPTH, weight, choosePreset,
-  ruleScans, preludeScan, preludeItems, scanStep, scanStick, lazyQuota, lazyFilter,
-} from './presets';
-import {
-  prepareBoard, buildMask, builds, topRunLength, bottomRunLength, columnTops, topOwner, moveRun, moveCards, applyMove, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex,
-  positionHash, childHash, zobristTerm, BELOW_BOTTOM, BELOW_CELL, IN_CELL, placeColumn, placeCells, cardColumn, cardIndex,
-} from './board';
-import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
+import { allocate, resetArena, arenaBytesUsed } from './arena';
+import { DONE, MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, MOVE_BITS, AUTO_FOLLOWED, DEPTH_MAX, packMove, moveCard, moveKind, moveOnto, moveCount, withDepth, moveDepth } from './move';
+import { ENT_NEXT, ENT_MOVE, entryAt, entryParent, newEntry, releaseEntries, entryMove, entryHash, entryCount, isSkipped, markSkipped, clearSkipped, resetEntries } from './pending';
+import { REC_MOVE, recordAt, layeredTable, insertLayer, reclaimForOpenStacks, findOrInsert, findOrInsertPosition, touchSlot, touchRecord, setRecordMove, insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, recordParent, recordMove, recordCount, recordKey, resetTable, setLayeredTable, closeLayersBelow, isRecordIndex } from './table';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
-import { layeredRequested, setupLayers, layerOfKey, pushLayer, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
-import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow, reclaimForOpenStacks, isRecordIndex } from './table';
-import { shardIndex, shardCount, shardOf, parentRef, sendChild, flushOutboxes, setShard, forwardStatus, INBOX, ENTRY_BYTES, ENTRY_HASH, ENTRY_PARENT, ENTRY_WORD, FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED, OUTBOX_MAX } from './shards';
-
-export const VERDICT_SOLVED: i32 = 0;
-export const VERDICT_UNSOLVABLE: i32 = 1;
-export const VERDICT_UNKNOWN: i32 = 2;
-export const VERDICT_ERROR: i32 = 3;
-
-export const REASON_NONE: i32 = 0;
-export const REASON_MAX_STATES: i32 = 1;
-export const REASON_TIMEOUT: i32 = 2;
-export const REASON_MEMORY: i32 = 3;
-export const REASON_CANCELLED: i32 = 4;
-
-
-/** Expansions between two polls of the stop flag and the clock. */
-const POLL_INTERVAL: u32 = 512;
-/** Buckets of the open list; scores are clamped into 0..NUM_BUCKETS-1. */
-const NUM_BUCKETS: i32 = 4096;
-const SCORE_OFFSET: i32 = 256;
-const MAX_PATH: i32 = 8192;
-
-const START: usize = memory.data(POSITION_BYTES);
-const PARENT: usize = memory.data(POSITION_BYTES);
-const KEY: usize = memory.data(KEY_BYTES);
-const PATH: usize = memory.data(MAX_PATH * 4);
-
-let stopReason: i32 = REASON_NONE;
-let goalIndex: u32 = 0;
-
-export let statesExpanded: u32 = 0;
+import { pushLayer, layerOfKey, layeredRequested, setupLayers, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
+import { SCANS, preludeScan, preludeItems, scanStep, scanStick, lazyFilter, ruleScans, lazyQuota, choosePreset } from './presets';
+import { NUM_BUCKETS, SCORES, scores, measure, measureRuns, measureChild, topRunOf, packWeights } from './heuristic';
+import { Search, REASON_MEMORY, PARENT, KEY, SAVED_HEADER, saveHeader, restoreHeader, REASON_NONE, REASON_MAX_STATES, START, HEADER_BYTES, countExpansion, mustStop, mustStopAtEntry, resetExpansions, VERDICT_SOLVED, VERDICT_UNSOLVABLE, VERDICT_UNKNOWN, VERDICT_ERROR } from './search-state';
+import { numColumns, numCells, buildRule, wrapRanks, BUILD_SUIT_UP_OR_DOWN, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, pooledMode } from './rules';
+import { KEY_BYTES, columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, sendHome, encodeChildKey, copyPosition, copyHeader, hashKey, childKeySpliced } from './position';
+import { SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION, resetOutput, writeMove, outputOverflow } from './output';
+import { buildMask, columnTops, topOwner, moveRun, moveCards, childHash, zobristTerm, BELOW_BOTTOM, BELOW_CELL, IN_CELL, cardColumn, cardIndex, applyMove, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, positionHash, prepareBoard } from './board';
+import { compactLayout, encodeStateKey, encodeCompactChild, hashStateKey, decodeStateKey, chooseLayout } from './castle-key';
+import { shardIndex, shardCount, shardOf, parentRef, sendChild, setShard, OUTBOX_MAX, flushOutboxes, forwardStatus, INBOX, ENTRY_BYTES, ENTRY_HASH, ENTRY_PARENT, ENTRY_WORD, FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED } from './shards';
+import { resetSeen, seenContains, seenAdd, seenOff } from './seen';
+import { readInput } from './input';
 
 // ---------------------------------------------------------------------------
-// Heuristic
+// (open-lists)
 
-// Two open lists ("scans", after fc-solve's soft threads sharing one state
-// collection; docs/search.md §1) order the same stored positions by two
-// different scores and take turns. A single greedy score has a heavy tail
-// (a deal it misjudges can take millions of positions while another score
-// solves it in thousands); two scores cut that tail at twice the cost of the
-// better one at worst. Every new position is queued in both lists and
-// expanded once, by whichever list reaches it first (the expanded flag).
+/** Offset of the move word in an item: the same in a record (REC_MOVE) and a pending move (ENT_MOVE). */
+const ITEM_MOVE: usize = REC_MOVE;
 
 /** Bucket heads of the open lists, NUM_BUCKETS per scan (item index, 0 = empty). */
 const BUCKETS: usize = memory.data(SCANS * NUM_BUCKETS * 4);
-/** Scans of the current phase. */
-let activeScans: i32 = SCANS;
+
+/** Per scan: no bucket below this one holds an item (NUM_BUCKETS: the list is empty). */
 const MIN_BUCKET: usize = memory.data(SCANS * 4);
-let parentDepth: i32 = 0;
-
-
-/**
- * The card the move into PARENT moved, when its moves in PARENT can only
- * repeat positions already generated (0 otherwise). Let G be the position the
- * record was first reached from, and PARENT = G plus one single-card move of
- * card c (not to a foundation) with no auto-move after it. Then a card other
- * than c is exposed in PARENT but not in G only where c left (the card c sat
- * on, or an empty column or free cell), and foundations are as in G. So a
- * move of c in PARENT either puts c back (giving G) or takes it where it could
- * have gone from G, with the same result as that move from G: a sibling,
- * generated when G was expanded (a position is expanded only after its
- * parent). Skipping these moves changes no stored position, only saves
- * lookups; the set of positions explored, and so every verdict and proof
- * certificate, stays the same.
- */
-let repeatCard: i32 = 0;
-
-let featureNotHome: i32 = 0;
-let featureUnsortedTop: i32 = 0;
-let featureUnsortedBottom: i32 = 0;
-let featureCellsUsed: i32 = 0;
-let featureEmptyColumns: i32 = 0;
-let featureNextDepth: i32 = 0;
-let featureBlocked: i32 = 0;
-/** Some scan of this solve counts blocked cards (W_MODE 2 or 3), so `measure` keeps that feature. */
-let useBlocked: bool = false;
-
-/**
- * Per-column terms of the features of the position being expanded (the
- * parent), one i32 per column: cards below the top movable run, cards above
- * the natural sequence on the column's bottom, the top run's length, and
- * (when a scan counts them) the blocked cards. A child differs from its
- * parent only in the columns whose length changed (a move takes cards off
- * the top of one column and puts them on another; auto-moves only take cards
- * off), so `measureChild` recomputes just those.
- */
-const COL_TOP: usize = memory.data(MAX_COLUMNS * 4);
-const COL_BOTTOM: usize = memory.data(MAX_COLUMNS * 4);
-const COL_RUN: usize = memory.data(MAX_COLUMNS * 4);
-const COL_BLOCK: usize = memory.data(MAX_COLUMNS * 4);
-/** Lowest rank seen per suit (one byte each), scratch of `blockedIn`. */
-const LOWEST_RANK: usize = memory.data(4);
-let parentBlocked: i32 = 0;
-let parentUnsortedTop: i32 = 0;
-let parentUnsortedBottom: i32 = 0;
-
-/*
- * The card places (board.ts `cardColumn`, `cardIndex`) are the measured
- * position's: `measure` places every card in play, and the next-card depth
- * asks only for the next foundation card of each suit, which is in play in
- * the measured position and in each of its children (foundations only grow).
- */
-
-/**
- * The next-card depth of `p`: for each suit whose foundation is not full,
- * the cards above its next foundation card when that card is in a column
- * (0 in a free cell), summed; the same as counting, in every column, each
- * card that fits its foundation by its distance from the top. `p` is the
- * position last measured, or one of its children (the move and auto-moves
- * played on it), its columns of changed length in `changed` (bit c =
- * column c). The card places (CARD_COLUMN, CARD_INDEX) are the measured
- * position's. In a child a column's cards below both its old and its new
- * length are the old ones (a move puts cards on one column's top and takes
- * them off another's, auto-moves only take cards off), so a card whose
- * index is below its column's new length is still there; one at or past it
- * was taken off, to a free cell or with the run the move carried to another
- * column, which then is a changed column too, where it is looked for.
- */
-// @ts-ignore: decorator
-@inline function nextDepthOf(p: usize, changed: u32): i32 {
-  let d = 0;
-  const foundations = load<u32>(p + OFF_FOUNDATIONS);
-  for (let s = 0; s < 4; s++) {
-    const f = <i32>((foundations >> (<u32>s << 3)) & 0xff);
-    if (f >= 13) continue;
-    const card = ((f + 1) << 2) | s;
-    const col = cardColumn(card);
-    if (col == IN_CELL) continue;
-    const i = cardIndex(card);
-    const n = columnLength(p, col);
-    if (i < n) {
-      d += n - 1 - i;
-      continue;
-    }
-    let rest = changed & ~((<u32>1) << <u32>col);
-    while (rest != 0) {
-      const c = <i32>ctz(rest);
-      rest &= rest - 1;
-      const m = columnLength(p, c);
-      const base = p + OFF_CARDS + c * COLUMN_STRIDE;
-      let k = m - 1;
-      while (k >= 0 && <i32>load<u8>(base + k) != card) k--;
-      if (k >= 0) {
-        d += m - 1 - k;
-        break;
-      }
-    }
-  }
-  return d;
-}
-
-/**
- * Cards of column `col` of `p` (length `n`) that lie above a lower card of
- * their own suit: each must leave the column before that card can go home,
- * whatever the build rule (a suit's foundation takes its cards in rank
- * order). The W_MODE 2 feature; in suit building it marks the blockers
- * that a "natural sequence" count (mode 1) misses once the sequence breaks.
- */
-function blockedIn(p: usize, col: i32, n: i32): i32 {
-  store<u32>(LOWEST_RANK, 0x7f7f7f7f);
-  let blocked = 0;
-  for (let i = 0; i < n; i++) {
-    const card = cardAt(p, col, i);
-    const at = LOWEST_RANK + <usize>suitOf(card);
-    const rank = rankOf(card);
-    if (<i32>load<u8>(at) < rank) blocked++;
-    else store<u8>(at, <u8>rank);
-  }
-  return blocked;
-}
-
-// @ts-ignore: decorator
-@inline function colTerm(table: usize, col: i32): i32 {
-  return load<i32>(table + (<usize>col << 2));
-}
-
-/**
- * Measures a position for the scores: cards not home, cards buried under
- * out-of-order cards (two ways), cards above a lower card of their suit
- * (when a scan counts them, `useBlocked`), occupied cells, empty columns, and how deep
- * the next foundation cards lie (features from docs/search.md §1 and §6).
- * Also keeps the per-column terms (COL_*) and the card places (CARD_COLUMN,
- * CARD_INDEX) for `measureChild`.
- *
- * `fromParent`: `p` is the child of the position measured last, in the same
- * column order, and SAVED_HEADER still holds that parent's header (see
- * `measuredHeld`). Then a column whose length did not change keeps the
- * parent's terms and card places (its cards did not change), and a changed
- * one gets its terms from
- * `changedColumnTerms`, as in `measureChild`. The result is the same as a
- * full measure.
- */
-// @ts-ignore: decorator
-@inline function measure(p: usize, fromParent: bool): void {
-  featureNotHome = 52 - homeCount(p);
-  featureUnsortedTop = 0;
-  featureBlocked = 0;
-  featureUnsortedBottom = 0;
-  featureEmptyColumns = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    const at = <usize>c << 2;
-    if (n == 0) {
-      featureEmptyColumns++;
-      store<i32>(COL_TOP + at, 0);
-      store<i32>(COL_BOTTOM + at, 0);
-      store<i32>(COL_RUN + at, 0);
-      store<i32>(COL_BLOCK + at, 0);
-      continue;
-    }
-    let run: i32;
-    let top: i32;
-    let bottom: i32;
-    let unchanged = false;
-    if (!fromParent) {
-      run = topRunLength(p, c);
-      top = n - run;
-      bottom = n - bottomRunLength(p, c, n);
-      placeColumn(p, c, n);
-    } else if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
-      // the same cards as in the parent (see nextDepthOf), so the same places
-      unchanged = true;
-      run = colTerm(COL_RUN, c);
-      top = colTerm(COL_TOP, c);
-      bottom = colTerm(COL_BOTTOM, c);
-    } else {
-      const terms = changedColumnTerms(p, c, n);
-      top = terms >> 16;
-      bottom = terms & 0xffff;
-      run = n - top;
-      placeColumn(p, c, n);
-    }
-    store<i32>(COL_TOP + at, top);
-    store<i32>(COL_BOTTOM + at, bottom);
-    store<i32>(COL_RUN + at, run);
-    if (useBlocked) {
-      // an unchanged column keeps its cards, so its blocked count
-      const blocked = unchanged ? colTerm(COL_BLOCK, c) : blockedIn(p, c, n);
-      store<i32>(COL_BLOCK + at, blocked);
-      featureBlocked += blocked;
-    }
-    featureUnsortedTop += top;
-    featureUnsortedBottom += bottom;
-  }
-  placeCells(p);
-  // every card in play is placed now, so no column needs a search
-  featureNextDepth = nextDepthOf(p, 0);
-  featureCellsUsed = cellsInUse(p);
-  parentUnsortedTop = featureUnsortedTop;
-  parentBlocked = featureBlocked;
-  parentUnsortedBottom = featureUnsortedBottom;
-}
-
-/**
- * The part of `measure` that the move generation reads: the top run length
- * of every column (COL_RUN, 0 for an empty column), for the eager phase's
- * expansions, which measure the rest only when a child is new
- * (`batchParentMeasured`). Leaves the other terms and the card places as
- * they were (stale).
- */
-function measureRuns(p: usize): void {
-  batchParentMeasured = false;
-  for (let c = 0; c < numColumns; c++) store<i32>(COL_RUN + (<usize>c << 2), topRunLength(p, c));
-}
-
-/**
- * The record whose position PARENT held, in the same column order, when it
- * was last measured by `expand` (so COL_*, SAVED_HEADER and the parent*
- * sums describe it); 0 after PARENT was rebuilt from a key or the terms were
- * overwritten. The lazy phase then measures a new child of it with
- * `measure(p, true)`.
- */
-let measuredHeld: u32 = 0;
-
-/** Cards on the foundations of `p`: the sum of the four foundation bytes (each at most 13, so one multiply adds them). */
-// @ts-ignore: decorator
-@inline function homeCount(p: usize): i32 {
-  return <i32>((load<u32>(p + OFF_FOUNDATIONS) * 0x01010101) >>> 24);
-}
-
-/**
- * Occupied free cells of `p`: the non-zero bytes among the MAX_CELLS cell
- * bytes, counted at once. Cells at or past `numCells` are always 0 (readInput
- * and decodeKey clear them, moves use only the first `numCells`), and a card
- * byte is below 0x80, so adding 0x7f to a byte sets its high bit exactly when
- * it is not 0, without a carry into the next byte.
- */
-// @ts-ignore: decorator
-@inline function cellsInUse(p: usize): i32 {
-  const cells = load<u64>(p + OFF_CELLS);
-  return <i32>popcnt((cells + 0x7f7f7f7f7f7f7f7f) & 0x8080808080808080);
-}
-
-/**
- * The unsorted-card terms (`measure`'s COL_TOP and COL_BOTTOM) of column `c`
- * of the child `p`, whose length changed from the parent's `n0` (in
- * SAVED_HEADER) to `n` > 0, packed as top << 16 | bottom, from the parent's
- * terms where they tell. A move puts cards on top of one column and takes
- * them off the top of another, and auto-moves only take cards off, so the
- * child's column is the parent's with cards taken off, or with cards put on
- * that form a run (they came off a top run, or are one card from a cell):
- * - cards taken off (n < n0): the parent's top run covered cards top0..n0-1,
- *   so while n > top0 the run is n - top0 long and the top term stays top0;
- *   the natural bottom run is min(bottom run, n) long.
- * - cards put on an empty column: the column is one run, both terms 0.
- * - cards put on a card they build on: the top run grows by the cards, the
- *   top term stays; the bottom run grows with them when it was the whole
- *   column. (When the first card put on does not build on the old top, which
- *   no move makes, both terms are recomputed.)
- */
-// @ts-ignore: decorator
-@inline function changedColumnTerms(p: usize, c: i32, n: i32): i32 {
-  const n0 = <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c);
-  const top0 = colTerm(COL_TOP, c);
-  const bottomRun0 = n0 - colTerm(COL_BOTTOM, c);
-  if (n < n0) {
-    const top = n > top0 ? top0 : n - topRunLength(p, c);
-    return (top << 16) | (n - (bottomRun0 < n ? bottomRun0 : n));
-  }
-  if (n0 == 0) return 0;
-  if (builds(cardAt(p, c, n0), cardAt(p, c, n0 - 1))) {
-    return (top0 << 16) | (bottomRun0 == n0 ? 0 : n - bottomRun0);
-  }
-  return ((n - topRunLength(p, c)) << 16) | (n - bottomRunLength(p, c, n));
-}
-
-/**
- * Measures the child in PARENT after `measure` of its parent, whose header is
- * in SAVED_HEADER: the same features as `measure` would give, from the
- * parent's per-column terms and the columns that changed. The columns whose
- * length changed, and the empty ones, are found with one SIMD compare of the
- * 16 length bytes each (bit c of a mask = column c). The next-card depth
- * comes from where the parent had each suit's next foundation card
- * (`nextDepthOf`), four look-ups instead of a pass over the changed columns
- * (or, when a card went home, over every column).
- */
-// @ts-ignore: decorator
-@inline function measureChild(p: usize): void {
-  featureNotHome = 52 - homeCount(p);
-  const columnMask = (1 << numColumns) - 1;
-  const lengths = v128.load(p + OFF_LENGTHS);
-  const changedColumns = <u32>(~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask);
-  featureEmptyColumns = <i32>popcnt(i8x16.bitmask(i8x16.eq(lengths, i8x16.splat(0))) & columnMask);
-  featureCellsUsed = cellsInUse(p);
-  let top = parentUnsortedTop;
-  let blocked = parentBlocked;
-  let bottom = parentUnsortedBottom;
-  let changed = changedColumns;
-  while (changed != 0) {
-    const c = <i32>ctz(changed);
-    changed &= changed - 1;
-    top -= colTerm(COL_TOP, c);
-    bottom -= colTerm(COL_BOTTOM, c);
-    if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
-    const n = columnLength(p, c);
-    if (n == 0) continue;
-    const terms = changedColumnTerms(p, c, n);
-    top += terms >> 16;
-    bottom += terms & 0xffff;
-    if (useBlocked) blocked += blockedIn(p, c, n);
-  }
-  featureNextDepth = nextDepthOf(p, changedColumns);
-  featureUnsortedTop = top;
-  featureBlocked = blocked;
-  featureUnsortedBottom = bottom;
-}
-
-/**
- * The weights of the four scans lane by lane (lane k = scan k), one i32x4 per
- * feature, so that `scores` computes every scan's score at once: WV_TOP holds
- * W_UNSORTED in the lanes of mode-0 scans and 0 elsewhere, WV_BOTTOM in the
- * lanes of mode-1 and mode-3 scans, WV_BLOCKED in those of mode-2 and mode-3
- * scans, so `top * WV_TOP + bottom * WV_BOTTOM + blocked * WV_BLOCKED` is
- * each scan's unsorted term (W_MODE). Filled by `packWeights` from WEIGHTS.
- */
-const WV_NOT_HOME: usize = memory.data(16, 16);
-const WV_TOP: usize = memory.data(16, 16);
-const WV_BOTTOM: usize = memory.data(16, 16);
-const WV_BLOCKED: usize = memory.data(16, 16);
-const WV_CELL: usize = memory.data(16, 16);
-const WV_EMPTY_COLUMN: usize = memory.data(16, 16);
-const WV_NEXT_DEPTH: usize = memory.data(16, 16);
-const WV_DEPTH: usize = memory.data(16, 16);
-/** The last `scores`: bucket of scan k in lane k. */
-const SCORES: usize = memory.data(16, 16);
-
-/** Lays this solve's weights (presets.ts `weight`) out for `scores` (WV_*) and sets `useBlocked`; called once per solve, after `choosePreset`. */
-function packWeights(): void {
-  useBlocked = false;
-  for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
-  for (let scan = 0; scan < SCANS; scan++) {
-    const at = <usize>scan << 2;
-    const mode = weight(scan, W_MODE);
-    store<i32>(WV_NOT_HOME + at, weight(scan, W_NOT_HOME));
-    store<i32>(WV_TOP + at, mode == 0 ? weight(scan, W_UNSORTED) : 0);
-    store<i32>(WV_BOTTOM + at, mode == 1 || mode == 3 ? weight(scan, W_UNSORTED) : 0);
-    store<i32>(WV_BLOCKED + at, mode >= 2 ? weight(scan, W_UNSORTED) : 0);
-    store<i32>(WV_CELL + at, weight(scan, W_CELL));
-    store<i32>(WV_EMPTY_COLUMN + at, weight(scan, W_EMPTY_COLUMN));
-    store<i32>(WV_NEXT_DEPTH + at, weight(scan, W_NEXT_DEPTH));
-    store<i32>(WV_DEPTH + at, weight(scan, W_DEPTH));
-  }
-}
-
-/**
- * Scores of the measured position for every scan at once, lower is better,
- * each clamped to a bucket (0..NUM_BUCKETS-1), written to SCORES (lane k =
- * scan k). Per scan the score is
- *   notHome * W_NOT_HOME + unsorted * W_UNSORTED (the cards W_MODE names)
- *   + cellsUsed * W_CELL - emptyColumns * W_EMPTY_COLUMN
- *   + nextDepth * W_NEXT_DEPTH + (depth * W_DEPTH) >> 4 + SCORE_OFFSET,
- * `depth` in moves from the start.
- */
-// @ts-ignore: decorator
-@inline function scores(depth: i32): void {
-  let s = i32x4.mul(i32x4.splat(featureNotHome), v128.load(WV_NOT_HOME));
-  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedTop), v128.load(WV_TOP)));
-  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedBottom), v128.load(WV_BOTTOM)));
-  if (useBlocked) s = i32x4.add(s, i32x4.mul(i32x4.splat(featureBlocked), v128.load(WV_BLOCKED)));
-  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureCellsUsed), v128.load(WV_CELL)));
-  s = i32x4.sub(s, i32x4.mul(i32x4.splat(featureEmptyColumns), v128.load(WV_EMPTY_COLUMN)));
-  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureNextDepth), v128.load(WV_NEXT_DEPTH)));
-  s = i32x4.add(s, i32x4.shr_s(i32x4.mul(i32x4.splat(depth), v128.load(WV_DEPTH)), 4));
-  s = i32x4.add(s, i32x4.splat(SCORE_OFFSET));
-  s = i32x4.min_s(i32x4.max_s(s, i32x4.splat(0)), i32x4.splat(NUM_BUCKETS - 1));
-  v128.store(SCORES, s);
-}
-
-// ---------------------------------------------------------------------------
-// Open lists (bucket queues threaded through the items' `next` fields)
-
-/**
- * True in the lazy phase: the open lists hold pending moves (pending.ts),
- * linked through their bucket links at 8..20; else stored records
- * (table.ts), as stacks of record indices (open-stack.ts) with the taken
- * bits (`isTaken`). Both keep the move word at offset 4.
- */
-let lazyPhase: bool = false;
 
 /** Address of open-list item `index`: a pending move in the lazy phase, else a record. */
 // @ts-ignore: decorator
 @inline function itemAt(index: u32): usize {
-  return lazyPhase ? entryAt(index) : recordAt(index);
+  return Search.lazyPhase ? entryAt(index) : recordAt(index);
 }
 
 /**
@@ -516,7 +73,7 @@ let bucketHigh: i32 = NUM_BUCKETS - 1;
  * (the rest are zero already), a few KiB instead of SCANS * NUM_BUCKETS * 4
  * = 64 KiB per solve.
  */
-function clearOpenLists(): void {
+export function clearOpenLists(): void {
   const bytes = <usize>(bucketHigh + 1) << 2;
   for (let scan = 0; scan < SCANS; scan++) {
     memory.fill(BUCKETS + (<usize>(scan * NUM_BUCKETS) << 2), 0, bytes);
@@ -527,22 +84,26 @@ function clearOpenLists(): void {
   resetTaken();
 }
 
+// ---------------------------------------------------------------------------
+// Taken bits
+
 /**
  * The eager phase's taken bits: bit i set when a scan has taken record i
  * (`popOpen`). A record is queued in every scan's list and taken by one; the
  * other scans meet it later and skip it. With the lists as stacks of record
  * indices (open-stack.ts) that skip reads one bit here instead of the record
- * itself, a random read of the state table: on Seahaven Towers 73 and 34
- * (unsolvable, 336,246 and 148,655 positions) `popOpen` was 18 % of the
- * time, nearly all of it in those reads. The bits are kept in chunks of
- * 2^TAKEN_SHIFT records taken from the arena when a record of the chunk is
- * first taken; the record's DONE bit is set as before, and read when no
- * chunk could be had (then a skip reads the record, as before).
+ * itself, a random read of the state table (where a long eager search,
+ * such as an unsolvable Seahaven Towers deal, would spend most of `popOpen`'s
+ * time). The bits are kept in chunks of 2^TAKEN_SHIFT records taken from the
+ * arena when a record of the chunk is first taken; the record's DONE bit is
+ * set too, and read when no chunk could be had (then a skip reads the
+ * record).
  */
 const TAKEN_SHIFT: u32 = 18;
 const TAKEN_CHUNK_BYTES: u32 = (<u32>1 << TAKEN_SHIFT) >> 3;
 const MAX_TAKEN_CHUNKS: u32 = 16384;
 const TAKEN_CHUNKS: usize = memory.data(<i32>MAX_TAKEN_CHUNKS * 4);
+
 /** Chunk numbers below this may be set in TAKEN_CHUNKS (the rest are 0). */
 let takenChunksUsed: u32 = 0;
 
@@ -584,32 +145,35 @@ function markTaken(index: u32): void {
   store<u8>(byte, <u8>(<u32>load<u8>(byte) | (<u32>1 << (bit & 7))));
 }
 
+// ---------------------------------------------------------------------------
+// Queueing and taking
+
 /** Links pending move `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list (the lazy phase; the eager phase's buckets are stacks, `pushStacked`). */
 // @ts-ignore: decorator
 @inline function pushBucket(rec: usize, index: u32, scan: i32, bucket: i32): void {
   const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-  store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
+  store<u32>(rec + ENT_NEXT + (<usize>scan << 2), load<u32>(head));
   store<u32>(head, index);
 }
 
 /**
- * `pushBucket` of the eager phase (both layouts; the compact layout's records
- * have no links): the bucket is a stack of record indices (open-stack.ts),
+ * `pushBucket` of the eager phase (records have no links): the bucket is a
+ * stack of record indices (open-stack.ts),
  * so that a scan can skip a record another scan took by its taken bit
  * (`isTaken`) without reading the record. When the
  * stack finds no memory the search stops for memory (the record is stored
  * but not queued, so the search may not end complete).
  */
 function pushStacked(index: u32, scan: i32, bucket: i32): void {
-  if (!stackPush(BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2), index)) stopReason = REASON_MEMORY;
+  if (!stackPush(BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2), index)) Search.stopReason = REASON_MEMORY;
 }
 
 /** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
 // @ts-ignore: decorator
-@inline function pushOpen(index: u32, depth: i32): void {
+@inline export function pushOpen(index: u32, depth: i32): void {
   if (layeredTable) {
     // the layered pass: the record's layer (table.ts set `insertLayer` when it stored it)
-    if (!pushLayer(index, insertLayer) && !(reclaimForOpenStacks() && pushLayer(index, insertLayer))) stopReason = REASON_MEMORY;
+    if (!pushLayer(index, insertLayer) && !(reclaimForOpenStacks() && pushLayer(index, insertLayer))) Search.stopReason = REASON_MEMORY;
     return;
   }
   const rec = itemAt(index);
@@ -624,17 +188,17 @@ function pushStacked(index: u32, scan: i32, bucket: i32): void {
   if (top > bucketHigh) bucketHigh = top;
   // every scan's lowest bucket at once (a lane past activeScans is never read: clearOpenLists resets all four)
   v128.store(MIN_BUCKET, i32x4.min_s(v128.load(MIN_BUCKET), s));
-  if (!lazyPhase) {
+  if (!Search.lazyPhase) {
     pushStacked(index, 0, b0);
-    if (activeScans > 1) pushStacked(index, 1, b1);
-    if (activeScans > 2) pushStacked(index, 2, b2);
-    if (activeScans > 3) pushStacked(index, 3, b3);
+    if (Search.activeScans > 1) pushStacked(index, 1, b1);
+    if (Search.activeScans > 2) pushStacked(index, 2, b2);
+    if (Search.activeScans > 3) pushStacked(index, 3, b3);
     return;
   }
   pushBucket(rec, index, 0, b0);
-  if (activeScans > 1) pushBucket(rec, index, 1, b1);
-  if (activeScans > 2) pushBucket(rec, index, 2, b2);
-  if (activeScans > 3) pushBucket(rec, index, 3, b3);
+  if (Search.activeScans > 1) pushBucket(rec, index, 1, b1);
+  if (Search.activeScans > 2) pushBucket(rec, index, 2, b2);
+  if (Search.activeScans > 3) pushBucket(rec, index, 3, b3);
 }
 
 /**
@@ -653,8 +217,8 @@ function bestParent(scan: i32): u32 {
       continue;
     }
     const ent = entryAt(index);
-    if (load<u32>(ent, 4) & DONE) {
-      store<u32>(head, load<u32>(ent + 8 + (<usize>scan << 2)));
+    if (load<u32>(ent + ENT_MOVE) & DONE) {
+      store<u32>(head, load<u32>(ent + ENT_NEXT + (<usize>scan << 2)));
       continue;
     }
     store<i32>(minAt, bucket);
@@ -670,7 +234,7 @@ function popOpen(scan: i32): u32 {
   let bucket = load<i32>(minAt);
   while (bucket < NUM_BUCKETS) {
     const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    const stacked = !lazyPhase;
+    const stacked = !Search.lazyPhase;
     const index = stacked ? stackPop(head) : load<u32>(head);
     if (index == 0) {
       bucket++;
@@ -679,10 +243,10 @@ function popOpen(scan: i32): u32 {
     // a record another scan took: skipped by its bit, without reading the record
     if (stacked && isTaken(index)) continue;
     const rec = itemAt(index);
-    if (!stacked) store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
-    const move = load<u32>(rec, 4);
+    if (!stacked) store<u32>(head, load<u32>(rec + ENT_NEXT + (<usize>scan << 2)));
+    const move = load<u32>(rec + ITEM_MOVE);
     if (move & DONE) continue;
-    store<u32>(rec, move | DONE, 4);
+    store<u32>(rec + ITEM_MOVE, move | DONE);
     if (stacked) markTaken(index);
     store<i32>(minAt, bucket);
     return index;
@@ -692,30 +256,57 @@ function popOpen(scan: i32): u32 {
 }
 
 // ---------------------------------------------------------------------------
-// Children
+// Turns
 
-// Children are made in place: expand() plays a move on PARENT itself, and
-// addChild() puts PARENT back by restoring its header (column lengths, free
-// cells, foundations: the first HEADER_BYTES bytes). That is enough because a
-// move and the auto-moves after it change card bytes only past the end of a
-// column (where the moved cards land), and bytes past a column's length are
-// not part of the position. Saves copying the whole position per child.
-const HEADER_BYTES: i32 = OFF_CARDS;
-const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
+/** The scan whose turn it is after the prelude, and the items it took in a row. */
+let turnScan: i32 = 0;
+let turnItems: u32 = 0;
 
-// @ts-ignore: decorator
-@inline function saveHeader(p: usize): void {
-  copyHeader(SAVED_HEADER, p);
-}
-
-// @ts-ignore: decorator
-@inline function restoreHeader(p: usize): void {
-  copyHeader(p, SAVED_HEADER);
+/** Starts the turns of a new solve with scan 0. */
+export function resetTurns(): void {
+  turnScan = 0;
+  turnItems = 0;
 }
 
 /**
+ * Takes the next item of the scan whose turn it is (the next one when that
+ * list is dry); 0 when every list is empty. The first presets.ts
+ * `preludeItems` items of a solve are scan `preludeScan`'s alone; then the
+ * scans take `scanStep` items a turn, and in the lazy phase a scan keeps its
+ * turn for up to `scanStick` items while its best pending move is one of the
+ * position `held` (a dive: no parent to rebuild from its key).
+ */
+// @ts-ignore: decorator
+@inline export function popNext(held: u32): u32 {
+  let turn: i32;
+  if (Search.polls < preludeItems) {
+    turn = preludeScan;
+  } else {
+    if (turnItems >= scanStep) {
+      const keep = Search.lazyPhase && turnItems < scanStick && bestParent(turnScan) == held;
+      if (!keep) {
+        turnScan = turnScan + 1 >= Search.activeScans ? 0 : turnScan + 1;
+        turnItems = 0;
+      }
+    }
+    turnItems++;
+    turn = turnScan;
+  }
+  for (let k = 0; k < Search.activeScans; k++) {
+    let scan = turn + k;
+    if (scan >= Search.activeScans) scan -= Search.activeScans;
+    const index = popOpen(scan);
+    if (index != 0) return index;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------
+// (children)
+
+/**
  * What the move into the child in PARENT may have made ready for an
- * auto-move, set by expand() before each addChild(): -1 when a card went
+ * auto-move, set by `expandChildren` before each `addChild`: -1 when a card went
  * home (foundations changed: any card may now be safe), else the card the
  * move uncovered at the top of its source column (0: none, the move came
  * from a free cell or emptied the column). The parent is closed under safe
@@ -726,19 +317,34 @@ const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
  */
 let exposedCard: i32 = -1;
 
-// ---------------------------------------------------------------------------
-// Position hashes for the lazy phase's filter (seen.ts)
-
-/** Hash of the position the lazy phase is expanding (`positionHash` of PARENT before its children are made). */
-let expandHash: u64 = 0;
+/**
+ * The card a stored position's moves may skip (search-state.ts
+ * `Search.repeatCard`), from the move word of its record.
+ */
+// @ts-ignore: decorator
+@inline export function repeatCardOf(word: u32): i32 {
+  // Pooled game: none, since another card of the same rank and pool has the same byte (and other moves).
+  return !pooledMode && (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
+}
 
 /**
- * `childHash` of a child that no auto-move followed, from the move alone:
- * only the moved card (the deepest of a moved run) lies on something else
- * now. What it lay on comes from the parent's card places (CARD_COLUMN,
- * CARD_INDEX: the parent was measured in this column order), the card under
- * it still in place in the child (the source column only lost cards); what
- * it lies on now from the move word.
+ * Stops for a failed insert: sets `Search.stopReason` from table.ts
+ * `insertFailure`, or in the lazy phase marks a memory failure for the
+ * fallback to the eager search.
+ */
+export function insertFailed(): void {
+  if (Search.lazyPhase && insertFailure == FAIL_MEMORY) Search.lazyOutOfMemory = true;
+  else Search.stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
+}
+
+/**
+ * The lazy filter's hash (board.ts `positionHash`) of a child that no
+ * auto-move followed, from the parent's (`Search.expandHash`) and the move
+ * alone: only the moved card (the deepest of a moved run) lies on something
+ * else now. What it lay on comes from the parent's card places (board.ts
+ * `cardColumn`, `cardIndex`: the parent was measured in this column order),
+ * the card under it still in place in the child (the source column only
+ * lost cards); what it lies on now from the move word.
  */
 // @ts-ignore: decorator
 @inline function moveHash(p: usize, move: u32): u64 {
@@ -749,24 +355,12 @@ let expandHash: u64 = 0;
     const i = cardIndex(card);
     below = i == 0 ? BELOW_BOTTOM : cardAt(p, col, i - 1);
   }
-  let z = expandHash ^ zobristTerm(card, below);
+  let z = Search.expandHash ^ zobristTerm(card, below);
   const kind = moveKind(move);
   if (kind == MOVE_TO_CELL) z ^= zobristTerm(card, BELOW_CELL);
   else if (kind == MOVE_TO_EMPTY_COLUMN) z ^= zobristTerm(card, BELOW_BOTTOM);
   else if (kind == MOVE_TO_CARD) z ^= zobristTerm(card, moveOnto(move));
   return z;
-}
-
-/** The lazy phase could not get memory for a pending move: fall back to the eager search. */
-let lazyOutOfMemory: bool = false;
-
-/**
- * Stops for a failed insert: sets `stopReason` from `insertFailure`, or in
- * the lazy phase marks a memory failure for the fallback to the eager search.
- */
-function insertFailed(): void {
-  if (lazyPhase && insertFailure == FAIL_MEMORY) lazyOutOfMemory = true;
-  else stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
 }
 
 /**
@@ -783,19 +377,19 @@ function addChild(parent: u32, move: u32): bool {
   const autoMoved = exposed < 0 || (exposed > 0 && fitsFoundation(child, exposed) && isSafeAutoMove(child, exposed))
     ? applyAutoMoves(child, false)
     : false;
-  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
-  if (lazyPhase) {
+  const depth = Search.parentDepth < DEPTH_MAX ? Search.parentDepth + 1 : DEPTH_MAX;
+  if (Search.lazyPhase) {
     let goOn = true;
     if (isWon(child)) {
       const index = findOrInsertPosition(child, KEY, parent, withDepth(move, depth, autoMoved));
       if (index == 0) insertFailed();
-      else goalIndex = index;
+      else Search.goalIndex = index;
       goOn = false;
     } else {
-      const hash: u64 = !lazyFilter ? 0 : autoMoved ? childHash(child, SAVED_HEADER, expandHash) : moveHash(child, move);
+      const hash: u64 = !lazyFilter ? 0 : autoMoved ? childHash(child, SAVED_HEADER, Search.expandHash) : moveHash(child, move);
       const entry = newEntry(parent, withDepth(move, depth, autoMoved), hash);
       if (entry == 0) {
-        lazyOutOfMemory = true;
+        Search.lazyOutOfMemory = true;
         goOn = false;
       } else {
         measureChild(child);
@@ -805,7 +399,7 @@ function addChild(parent: u32, move: u32): bool {
     restoreHeader(child);
     return goOn;
   }
-  if (batching) {
+  if (Search.batching) {
     // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
     const k = batchCount;
     const key = BATCH_KEYS + <usize>k * KEY_BYTES;
@@ -829,7 +423,7 @@ function addChild(parent: u32, move: u32): bool {
     goOn = false;
   } else if (lastInsertWasNew) {
     if (isWon(child)) {
-      goalIndex = index;
+      Search.goalIndex = index;
       goOn = false;
     } else {
       setRecordMove(recordAt(index), withDepth(move, depth, autoMoved));
@@ -841,38 +435,44 @@ function addChild(parent: u32, move: u32): bool {
   return goOn;
 }
 
-/**
- * Eager phase outside the pooled game: `addChild` does not look each child
- * up at once but encodes its key into BATCH_KEYS (with its hash and move
- * word); the expansion then looks all its children up in the order they
- * were made (`lookupChildren`). The table's slots and records are the memory the eager
- * phase waits for (Seahaven Towers 1..300: `findOrInsert` about 30 % of the
- * time, four lookups an expansion, three of them duplicates); reading the
+// ---------------------------------------------------------------------------
+// Looking children up together
+
+/*
+ * In the eager and layered loops outside the pooled game (`Search.batching`),
+ * `addChild` does not look each child up at once but encodes its key into
+ * BATCH_KEYS (with its hash and move word); the expansion then looks all its
+ * children up in the order they were made (`lookupChildren`). The table's
+ * slots and records are the memory the eager phase waits for; reading the
  * slots of all children first, then the records their hashes point at, lets
  * those cache misses overlap instead of coming one after the other. The
  * lookups, inserts and their order are exactly those of one lookup per
- * child, so the search is the same (docs/engine.md).
+ * child, so the search is the same.
  */
-let batching: bool = false;
+
 /** Children collected before a lookup pass is forced (more than any position has). */
 const BATCH_MAX: i32 = 256;
 const BATCH_KEYS: usize = memory.data(BATCH_MAX * KEY_BYTES, 16);
 const BATCH_HASH: usize = memory.data(BATCH_MAX * 4);
+
 /** Per collected child: the move word to store (BATCH_WON marks a won child, stored with the bare move). */
 const BATCH_WORD: usize = memory.data(BATCH_MAX * 4);
+
 /** In BATCH_WORD: the child is won (bit 31, free in a bare move: MOVE_BITS are bits 0-19). */
-const BATCH_WON: u32 = 0x80000000;
+export const BATCH_WON: u32 = 0x80000000;
 let batchCount: i32 = 0;
+
 /**
  * Whether the position being expanded in the eager phase has been measured
  * in full (`measure`: its per-column terms and card places, which the new
  * children's `applyMeasuredMove` and `measureChild` read). `expandChildren`
  * computes only the top runs (`measureRuns`), which the move generation
- * needs; `lookupChildren` measures the rest at the first new child. On
- * Seahaven Towers 1..300, 58 % of the eager expansions (539,534 of 927,064)
- * find no new child and so need no measure.
+ * needs; `lookupChildren` measures the rest at the first new child: most
+ * eager expansions of a long search find no new child and so need no
+ * measure.
  */
 let batchParentMeasured: bool = false;
+
 /** Where the hint loads go, so that the optimizer keeps them; never read for anything. */
 let touchSink: u64 = 0;
 
@@ -881,7 +481,8 @@ let touchSink: u64 = 0;
  * `parent` (PARENT holds it, measured, its header in SAVED_HEADER), in the
  * order they were made: first a pass that reads each child's first slot
  * (`touchSlot`), one that reads the record that slot points at when the
- * hashes agree (`touchRecord`), then `findOrInsert` for each. A new child is played again on PARENT from its move word
+ * hashes agree (`touchRecord`), then `findOrInsert` for each. A new child
+ * is played again on PARENT from its move word
  * (`applyMeasuredMove`, then the auto-moves when AUTO_FOLLOWED says there
  * were some: the same position), measured and queued, and PARENT put back.
  * Returns false when the search must stop (a won child, or a failed insert),
@@ -907,14 +508,14 @@ function lookupChildren(parent: u32): bool {
     for (let k = 0; k < n; k++) sink ^= touchRecord(load<u32>(BATCH_HASH + (<usize>k << 2)));
   }
   touchSink = sink;
-  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
+  const depth = Search.parentDepth < DEPTH_MAX ? Search.parentDepth + 1 : DEPTH_MAX;
   // the parent as a (shard, index) reference: the index itself unless the layered pass is sharded (shards.ts)
   const ref = parentRef(parent);
   for (let k = 0; k < n; k++) {
     const word = load<u32>(BATCH_WORD + (<usize>k << 2));
     // the layered pass rests on no child being below the layer expanded (layers.ts): checked on every child
-    if (layeredTable && layerOfKey(BATCH_KEYS + <usize>k * KEY_BYTES) < currentLayer) {
-      layerViolations++;
+    if (layeredTable && layerOfKey(BATCH_KEYS + <usize>k * KEY_BYTES) < Search.currentLayer) {
+      Search.layerViolations++;
       return false;
     }
     const hash = load<u32>(BATCH_HASH + (<usize>k << 2));
@@ -933,13 +534,13 @@ function lookupChildren(parent: u32): bool {
     }
     if (!lastInsertWasNew) continue;
     if (word & BATCH_WON) {
-      goalIndex = index;
+      Search.goalIndex = index;
       return false;
     }
     if (layeredTable) {
       // no scores to measure: the layer orders the pass
       pushOpen(index, depth);
-      if (stopReason != REASON_NONE) return false;
+      if (Search.stopReason != REASON_NONE) return false;
       continue;
     }
     if (!batchParentMeasured) {
@@ -955,6 +556,9 @@ function lookupChildren(parent: u32): bool {
   return true;
 }
 
+// ---------------------------------------------------------------------------
+// Move generation
+
 /**
  * The children of `p` that move the top 1..`most` cards of column `from`
  * (`n` cards) into the empty column `to`, never the whole column (that
@@ -966,7 +570,7 @@ function lookupChildren(parent: u32): bool {
   for (let k = 1; k <= most; k++) {
     if (k == n) break;
     const card = cardAt(p, from, n - k);
-    if (card == repeatCard || !emptyColumnAccepts(card)) continue;
+    if (card == Search.repeatCard || !emptyColumnAccepts(card)) continue;
     moveRun(p, from, to, k);
     exposedCard = cardAt(p, from, n - k - 1);
     if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
@@ -982,8 +586,8 @@ function lookupChildren(parent: u32): bool {
  * column into an empty one gives the same position and is skipped.
  * Returns false when the search must stop.
  */
-function expand(parent: u32, fromParent: bool): bool {
-  if (!batching) return expandChildren(parent, fromParent);
+export function expand(parent: u32, fromParent: bool): bool {
+  if (!Search.batching) return expandChildren(parent, fromParent);
   batchCount = 0;
   return expandChildren(parent, fromParent) && lookupChildren(parent);
 }
@@ -992,10 +596,14 @@ function expand(parent: u32, fromParent: bool): bool {
 function expandChildren(parent: u32, fromParent: bool): bool {
   const p = PARENT;
   // The eager phase's lookups measure the parent only when a child is new (`lookupChildren`).
-  if (batching) measureRuns(p);
-  else measure(p, fromParent);
+  if (Search.batching) {
+    measureRuns(p);
+    batchParentMeasured = false;
+  } else {
+    measure(p, fromParent);
+  }
   saveHeader(p);
-  measuredHeld = parent;
+  Search.measuredHeld = parent;
   const freeCells = emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   const emptyTarget = firstEmptyColumn(p);
@@ -1003,7 +611,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
   // Foundation moves the auto-move rule did not take.
   for (let i = 0; i < numCells; i++) {
     const card = cellCard(p, i);
-    if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
+    if (card != 0 && card != Search.repeatCard && fitsFoundation(p, card)) {
       setCellCard(p, i, 0);
       sendHome(p, card);
       exposedCard = -1;
@@ -1012,7 +620,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
   }
   for (let c = 0; c < numColumns; c++) {
     const card = topCard(p, c);
-    if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
+    if (card != 0 && card != Search.repeatCard && fitsFoundation(p, card)) {
       setColumnLength(p, c, columnLength(p, c) - 1);
       sendHome(p, card);
       exposedCard = -1;
@@ -1044,7 +652,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
       const n = columnLength(p, from);
       if (n == 0) continue;
       // the top run only matters when more than one card may move at once
-      const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
+      const run = capacityOnCard > 1 || capacityToEmpty > 1 ? topRunOf(from) : 1;
       const most = run < capacityOnCard ? run : capacityOnCard;
       let targets: u32 = 0;
       for (let k = 1; k <= most; k++) {
@@ -1064,7 +672,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
           const top = cardAt(p, to, m - 1);
           const k = rankOf(top) - exposedRank;
           const card = cardAt(p, from, n - k);
-          if (card == repeatCard) continue;
+          if (card == Search.repeatCard) continue;
           moveRun(p, from, to, k);
           exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
           if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
@@ -1077,7 +685,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
     // Free cell to column.
     for (let i = 0; i < numCells; i++) {
       const card = cellCard(p, i);
-      if (card == 0 || card == repeatCard) continue;
+      if (card == 0 || card == Search.repeatCard) continue;
       let targets: u32 = 0;
       let on = buildMask(card) & tops;
       while (on != 0) {
@@ -1102,7 +710,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
       const n = columnLength(p, from);
       if (n == 0) continue;
       // the top run only matters when more than one card may move at once
-      const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
+      const run = capacityOnCard > 1 || capacityToEmpty > 1 ? topRunOf(from) : 1;
       for (let to = 0; to < numColumns; to++) {
         if (to == from) continue;
         const m = columnLength(p, to);
@@ -1111,7 +719,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
           const most = run < capacityOnCard ? run : capacityOnCard;
           for (let k = 1; k <= most; k++) {
             const card = cardAt(p, from, n - k);
-            if (card == repeatCard || !buildsOn(card, top)) continue;
+            if (card == Search.repeatCard || !buildsOn(card, top)) continue;
             moveRun(p, from, to, k);
             exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
             if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
@@ -1125,7 +733,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
     // Free cell to column.
     for (let i = 0; i < numCells; i++) {
       const card = cellCard(p, i);
-      if (card == 0 || card == repeatCard) continue;
+      if (card == 0 || card == Search.repeatCard) continue;
       for (let to = 0; to < numColumns; to++) {
         const m = columnLength(p, to);
         if (m > 0) {
@@ -1154,7 +762,7 @@ function expandChildren(parent: u32, fromParent: bool): bool {
       const n = columnLength(p, from);
       if (n == 0) continue;
       const card = cardAt(p, from, n - 1);
-      if (card == repeatCard) continue;
+      if (card == Search.repeatCard) continue;
       setColumnLength(p, from, n - 1);
       setCellCard(p, cell, card);
       exposedCard = n > 1 ? cardAt(p, from, n - 2) : 0;
@@ -1165,24 +773,17 @@ function expandChildren(parent: u32, fromParent: bool): bool {
 }
 
 // ---------------------------------------------------------------------------
-// Solution
-
-/** Plays one packed move on the real position `p` (real column and cell numbers) and writes it out. */
-function playMove(p: usize, move: u32): bool {
-  if (!applyMove(p, move)) return false;
-  writeMove(playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, moveCount(move), moveCard(move), false);
-  return true;
-}
+// Replaying a child
 
 /**
  * Plays the packed move `move` of the measured position on it (`p`, the
- * position whose card places `measure` keeps: measuredHeld): the source
- * column and the target column are read from CARD_COLUMN instead of
- * searched for, the rest as in `applyMove` (a card in a free cell is found
+ * position whose card places `measure` keeps: `Search.measuredHeld`): the
+ * source column and the target column are read from the card places instead
+ * of searched for, the rest as in `applyMove` (a card in a free cell is found
  * by a scan of the cells). Traps on a move that does not fit (an internal
  * inconsistency).
  */
-function applyMeasuredMove(p: usize, move: u32): void {
+export function applyMeasuredMove(p: usize, move: u32): void {
   const card = moveCard(move);
   const kind = moveKind(move);
   const count = moveCount(move);
@@ -1214,12 +815,27 @@ function applyMeasuredMove(p: usize, move: u32): void {
   moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
 }
 
+// ---------------------------------------------------------------------------
+// (solution)
+
+/** Most moves of a path. */
+export const MAX_PATH: i32 = 8192;
+/** A path of packed moves (u32), the last move first. */
+export const PATH: usize = memory.data(MAX_PATH * 4);
+
+/** Plays one packed move on the real position `p` (real column and cell numbers) and writes it out. */
+function playMove(p: usize, move: u32): bool {
+  if (!applyMove(p, move)) return false;
+  writeMove(playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, moveCount(move), moveCard(move), false);
+  return true;
+}
+
 /**
  * Writes the solution from the real start position to the won position:
  * the path of packed moves from the start record to `goal`, each followed by
  * the auto-moves it triggers. Returns false on an internal inconsistency.
  */
-function reconstructSolution(goal: u32): bool {
+export function reconstructSolution(goal: u32): bool {
   let length = 0;
   let index = goal;
   while (index != 1) {
@@ -1237,7 +853,7 @@ function reconstructSolution(goal: u32): bool {
  * `reconstructSolution` leaves them) from START, writing each and its
  * auto-moves to the output buffer; true when they end won (and fit).
  */
-function replayPath(length: i32): bool {
+export function replayPath(length: i32): bool {
   resetOutput();
   copyPosition(PARENT, START);
   applyAutoMoves(PARENT, true);
@@ -1249,180 +865,55 @@ function replayPath(length: i32): bool {
 }
 
 // ---------------------------------------------------------------------------
-// Entry
-
-let lastReason: i32 = REASON_NONE;
-
-/** Reason of the last `unknown` verdict (REASON_*). */
-export function lastStopReason(): i32 {
-  return lastReason;
-}
-
-/**
- * Resets the arena, the state table, the open lists and the pending moves
- * for one phase, and stores and queues the start position (in the eager
- * phase as a record; in the lazy phase it is expanded at once, its moves
- * becoming pending moves). Returns false when out of memory, or when the
- * start is already won (goalIndex set).
- */
-function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
-  resetArena(<u64>memoryLimitBytes);
-  seenOff();
-  resetEntries(lazyPhase && lazyFilter);
-  clearOpenLists();
-  measuredHeld = 0;
-  goalIndex = 0;
-  lazyOutOfMemory = false;
-  chooseLayout(START);
-  setLayeredTable(layeredRun && compactLayout);
-  if (layeredTable) {
-    setupLayers(START, numColumns);
-    currentLayer = 0;
-  }
-  if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
-    stopReason = REASON_MEMORY;
-    return false;
-  }
-  copyPosition(PARENT, START);
-  applyAutoMoves(PARENT, false);
-  if (shardCount > 1) {
-    // the sharded layered pass: the start is stored by its own shard only
-    encodeStateKey(PARENT, KEY);
-    if (shardOf(hashStateKey(KEY)) != shardIndex) return true;
-  }
-  const root = findOrInsertPosition(PARENT, KEY, 0, 0);
-  if (root == 0) {
-    stopReason = REASON_MEMORY;
-    return false;
-  }
-  if (isWon(PARENT)) {
-    goalIndex = root;
-    return false;
-  }
-  if (lazyPhase) {
-    setRecordMove(recordAt(root), DONE);
-    parentDepth = 0;
-    repeatCard = 0;
-    statesExpanded++;
-    skippedCount = 0;
-    if (lazyFilter) {
-      expandHash = positionHash(PARENT);
-      if (resetSeen()) seenAdd(expandHash);
-    }
-    lazyHeld = root;
-    heldStale = false;
-    heldSorted = false; // the deal's column order
-    if (!expand(root, false)) return false;
-  } else {
-    measure(PARENT, false);
-    pushOpen(root, 0);
-  }
-  return true;
-}
-
-/**
- * The card a stored position's moves may skip (see `repeatCard`), from the
- * move word of its record.
- */
-// @ts-ignore: decorator
-@inline function repeatCardOf(word: u32): i32 {
-  // Pooled game: none, since another card of the same rank and pool has the same byte (and other moves).
-  return !pooledMode && (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
-}
-
-/** The scan whose turn it is after the prelude, and the items it took in a row. */
-let turnScan: i32 = 0;
-let turnItems: u32 = 0;
-
-/**
- * Takes the next item of the scan whose turn it is (the next one when that
- * list is dry); 0 when every list is empty. After the prelude the scans take
- * `scanStep` items a turn, and in the lazy phase a scan keeps its turn for up
- * to `scanStick` items while its best pending move is one of the position
- * `held` (a dive: no parent to rebuild).
- */
-// @ts-ignore: decorator
-@inline function popNext(held: u32): u32 {
-  let turn: i32;
-  if (polls < preludeItems) {
-    turn = preludeScan;
-  } else {
-    if (turnItems >= scanStep) {
-      const keep = lazyPhase && turnItems < scanStick && bestParent(turnScan) == held;
-      if (!keep) {
-        turnScan = turnScan + 1 >= activeScans ? 0 : turnScan + 1;
-        turnItems = 0;
-      }
-    }
-    turnItems++;
-    turn = turnScan;
-  }
-  for (let k = 0; k < activeScans; k++) {
-    let scan = turn + k;
-    if (scan >= activeScans) scan -= activeScans;
-    const index = popOpen(scan);
-    if (index != 0) return index;
-  }
-  return 0;
-}
-
-/** Items taken from the open lists this solve (both phases); paces the polls and the scans' turns. */
-let polls: u32 = 0;
-/** Parents the last solve's lazy phase rebuilt from their keys (`decodeKey` at a pop: the parent was not the position held). */
-let decodes: u32 = 0;
-
-/** Polls the host every POLL_INTERVAL items; true when the search must stop (stopReason set). */
-// @ts-ignore: decorator
-@inline function mustStop(): bool {
-  polls++;
-  if (polls % POLL_INTERVAL == 0) {
-    const reason = pollStop();
-    if (reason != 0) {
-      stopReason = reason;
-      return true;
-    }
-  }
-  return false;
-}
-
-/**
- * The host's stop check of the loops over every pending move (`handOver`,
- * `verifySkipped`): polls every POLL_INTERVAL * 16 entries (`item` is the
- * entry's number, 1-based) and records the host's reason in `stopReason`.
- * True when the search must stop.
- */
-// @ts-ignore: decorator
-@inline function mustStopAtEntry(item: u32): bool {
-  if (item % (POLL_INTERVAL * 16) != 0) return false;
-  const reason = pollStop();
-  if (reason == 0) return false;
-  stopReason = reason;
-  return true;
-}
+// (lazy)
 
 /** Header of the position PARENT held before a pending move was played on it. */
 const POP_HEADER: usize = memory.data(HEADER_BYTES);
 
+/** Clears the lazy phase's counters and flags for a new solve. */
+export function resetLazy(): void {
+  decodes = 0;
+  skippedTotal = 0;
+  lazyQuotaReached = false;
+  queuedTotal = 0;
+}
+
 /**
- * The lazy phase: best-first over pending moves. Expanding a position
- * measures and scores each child but stores none; a scan takes the best
- * pending move, plays it on its parent, and only then encodes the result and
- * looks it up. A new position is stored and expanded at once; a position
- * met before is dropped. So the table holds only expanded positions (and the
- * won one), and a dive that follows the scores stores one position per step
- * instead of every child of every step.
- *
- * Complete when the open lists run dry: every stored position was expanded
- * when it was stored, every move of it (but the `repeatCard` moves, whose
- * results are results of pending moves of its parent) was queued, and every
- * queued move was looked up, so the table is closed under moves: it is the
- * whole reachable set, the same set the eager phase would store.
- * Ends with goalIndex, stopReason, or lazyOutOfMemory set, or none (complete).
+ * Starts the lazy phase at the start position, stored as record `root` and
+ * held in PARENT (the deal's column order): expands it at once, its moves
+ * becoming pending moves, and sets up the filter. False when the search must
+ * stop already.
  */
-function lazySearch(): void {
+export function expandLazyRoot(root: u32): bool {
+  setRecordMove(recordAt(root), DONE);
+  Search.parentDepth = 0;
+  Search.repeatCard = 0;
+  countExpansion();
+  skippedCount = 0;
+  if (lazyFilter) {
+    Search.expandHash = positionHash(PARENT);
+    if (resetSeen()) seenAdd(Search.expandHash);
+  }
+  lazyHeld = root;
+  heldStale = false;
+  heldSorted = false; // the deal's column order
+  return expand(root, false);
+}
+
+/**
+ * The lazy phase's search from the start position `expandLazyRoot` expanded.
+ * Complete when the open lists run dry: every stored position was expanded
+ * when it was stored, every move of it (but the `Search.repeatCard` moves,
+ * whose results are results of pending moves of its parent) was queued, and
+ * every queued move was looked up, so the table is closed under moves: it is
+ * the whole reachable set, the same set the eager phase would store. Ends
+ * with `Search.goalIndex`, `Search.stopReason`, `Search.lazyOutOfMemory` or
+ * `lazyQuotaReached` set, or none (complete).
+ */
+export function lazySearch(): void {
   while (true) {
     lazyLoop();
-    if (goalIndex != 0 || stopReason != REASON_NONE || lazyOutOfMemory || lazyQuotaReached) return;
+    if (Search.goalIndex != 0 || Search.stopReason != REASON_NONE || Search.lazyOutOfMemory || lazyQuotaReached) return;
     // the open lists ran dry: complete once every move dropped on a filter hit is checked by its key
     if (skippedCount == 0 || !verifySkipped()) return;
   }
@@ -1433,11 +924,12 @@ function lazySearch(): void {
  * a pop whose result the filter knew moves `lazyHeld` to its parent without
  * rebuilding it, exactly where the full path would have rebuilt it, so that
  * the scans' turns (`popNext`) and the measures from the parent see the same
- * `lazyHeld` and `measuredHeld` as without the filter; the rebuild happens
- * at the next pop that needs PARENT.
+ * `lazyHeld` and `Search.measuredHeld` as without the filter; the rebuild
+ * happens at the next pop that needs PARENT.
  */
 let lazyHeld: u32 = 0;
 let heldStale: bool = false;
+
 /**
  * Whether PARENT, as `lazyHeld`'s position, has its non-empty columns in
  * canonical order (position.ts `encodeChildKey`'s precondition), so that the
@@ -1448,20 +940,25 @@ let heldStale: bool = false;
  * encode.
  */
 let heldSorted: bool = false;
+
 /** Pending moves dropped on a filter hit and not yet checked by their keys (pending.ts ENT_SKIPPED). */
 let skippedCount: u32 = 0;
+
 /** Pending moves the last solve dropped on a filter hit (a statistic). */
 let skippedTotal: u32 = 0;
+
+/** Parents the last solve's lazy phase rebuilt from their keys (`decodeKey` at a pop: the parent was not the position held). */
+let decodes: u32 = 0;
 
 /**
  * The loop of `lazySearch`: takes pending moves until the lists run dry or
  * the search must stop. A pending move whose result's hash (computed when
- * it was queued, `childHash`) is in the filter of stored positions (seen.ts)
+ * it was queued, children.ts `addChild`) is in the filter of stored positions (seen.ts)
  * is dropped and marked, its parent not rebuilt, its move not played, its
  * key neither encoded nor looked up; every other one goes through `takeEntry`.
  */
 function lazyLoop(): void {
-  while (goalIndex == 0) {
+  while (Search.goalIndex == 0) {
     const item = popNext(lazyHeld);
     if (item == 0) return;
     if (mustStop()) return;
@@ -1474,7 +971,7 @@ function lazyLoop(): void {
       if (parent != lazyHeld) {
         lazyHeld = parent;
         heldStale = true;
-        measuredHeld = 0; // as after a rebuild: canonical column order
+        Search.measuredHeld = 0; // as after a rebuild: canonical column order
       }
       continue;
     }
@@ -1496,15 +993,16 @@ function takeEntry(ent: usize, parent: u32): bool {
     decodes++;
     lazyHeld = parent;
     heldStale = false;
-    measuredHeld = 0; // canonical column order now, not the measured one
+    Search.measuredHeld = 0; // canonical column order now, not the measured one
     heldSorted = true;
   }
   copyHeader(POP_HEADER, PARENT);
-  if (measuredHeld == parent) applyMeasuredMove(PARENT, word);
+  if (Search.measuredHeld == parent) applyMeasuredMove(PARENT, word);
   else if (!applyMove(PARENT, word)) unreachable();
   // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
-  // move (addChild); without it the closure is known to move nothing (the
-  // parent is closed and `exposedCard` could not start one), so it is skipped.
+  // move (children.ts `addChild`); without it the closure is known to move
+  // nothing (the parent is closed and the card the move exposed could not
+  // start one), so it is skipped.
   if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
   // the result's key without a sort of the columns when PARENT is in canonical order
   const splice = heldSorted && !compactLayout && !pooledMode;
@@ -1526,14 +1024,14 @@ function takeEntry(ent: usize, parent: u32): bool {
   if (lazyFilter) {
     const hash = entryHash(ent);
     seenAdd(hash);
-    expandHash = hash;
+    Search.expandHash = hash;
   }
   lazyHeld = index;
   heldSorted = splice && childKeySpliced;
-  statesExpanded++;
-  parentDepth = moveDepth(word);
-  repeatCard = repeatCardOf(word);
-  if (!expand(index, measuredHeld == parent)) return false;
+  countExpansion();
+  Search.parentDepth = moveDepth(word);
+  Search.repeatCard = repeatCardOf(word);
+  if (!expand(index, Search.measuredHeld == parent)) return false;
   if (recordCount >= lazyQuota) {
     lazyQuotaReached = true;
     return false;
@@ -1565,15 +1063,26 @@ function verifySkipped(): bool {
   return recordCount != recordsBefore;
 }
 
+// ---------------------------------------------------------------------------
+// The hand-over
+
 /**
- * The lazy phase stores at most presets.ts `lazyQuota` positions before the
- * search goes on eagerly (`handOver`). The lazy phase is the cheaper one
- * while the scores lead quickly to a win; on a long or complete search every
- * pending move costs more than an eager child (it is measured and queued,
- * then taken, played again and looked up, duplicates included), so the rest
- * of a search that has outgrown the quota is eager.
+ * The lazy phase stored presets.ts `lazyQuota` positions: the search goes on
+ * eagerly (`handOver`). The lazy phase is the cheaper one while the scores
+ * lead quickly to a win; on a long or complete search every pending move
+ * costs more than an eager child (it is measured and queued, then taken,
+ * played again and looked up, duplicates included), so the rest of a search
+ * that has outgrown the quota is eager.
  */
-let lazyQuotaReached: bool = false;
+export let lazyQuotaReached: bool = false;
+
+/** Pending moves the lazy phase queued (kept when the hand-over releases them). */
+let queuedTotal: u32 = 0;
+
+/** Notes the pending moves queued when the lazy phase ended without a hand-over. */
+export function countQueued(): void {
+  queuedTotal = entryCount;
+}
 
 /**
  * Hands the lazy phase's search over to the eager phase without losing its
@@ -1585,12 +1094,12 @@ let lazyQuotaReached: bool = false;
  * positions, so the eager phase goes on from here and stays complete.
  * Returns false when the search must stop (won, or a budget ran out).
  */
-function handOver(): bool {
+export function handOver(): bool {
   const entries = entryCount;
   queuedTotal = entries;
-  lazyPhase = false;
-  measuredHeld = 0;
-  activeScans = ruleScans;
+  Search.lazyPhase = false;
+  Search.measuredHeld = 0;
+  Search.activeScans = ruleScans;
   clearOpenLists();
   let held: u32 = 0;
   // the results' keys need no sort of the columns (PARENT decoded from its key: canonical order)
@@ -1609,7 +1118,7 @@ function handOver(): bool {
     }
     saveHeader(PARENT);
     if (!applyMove(PARENT, word)) unreachable();
-    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
+    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in takeEntry
     let index: u32 = 0;
     if (splice) {
       encodeChildKey(PARENT, SAVED_HEADER, KEY);
@@ -1623,7 +1132,7 @@ function handOver(): bool {
     }
     if (lastInsertWasNew) {
       if (isWon(PARENT)) {
-        goalIndex = index;
+        Search.goalIndex = index;
         return false;
       }
       measure(PARENT, false);
@@ -1636,183 +1145,8 @@ function handOver(): bool {
   return true;
 }
 
-/**
- * The eager phase: best-first over stored positions. Expanding a position
- * stores every new child and queues it; the open lists hold records.
- * Complete when the open lists run dry (see the file comment).
- * Ends with goalIndex or stopReason set, or neither (complete).
- */
-function eagerSearch(): void {
-  // the pooled game replays no move by card byte (two cards may share one), so it looks children up one by one
-  batching = !pooledMode;
-  eagerLoop();
-  batching = false;
-}
-
-/** The solve runs the layered pass (`setLayeredSearch` and the compact layout): set by `solve`. */
-let layeredRun: bool = false;
-/** The layer the layered pass expands: every open position is in it or above it. */
-let currentLayer: i32 = 0;
-/** Children the layered pass made below the layer it expanded (a broken measure: the pass then ends with VERDICT_ERROR). */
-let layerViolations: u32 = 0;
-
-/** Children of the last layered solve that were below their parent's layer (0 unless the measure is wrong). */
-export function layeredViolations(): u32 {
-  return layerViolations;
-}
-
-/** True when the last solve ran the layered pass. */
-export function layeredInUse(): bool {
-  return layeredRun;
-}
-
-/**
- * The layered complete pass (layers.ts): expands the open positions of the
- * lowest layer that has any (LIFO within a layer), children going to their
- * own layers (never a lower one: checked in `lookupChildren`). When a layer
- * has no open position left, every layer up to it is closed
- * (`closeLayersBelow`): table.ts may then drop their keys. Complete when no
- * layer has an open position: every stored position was expanded, as in
- * `eagerLoop`, so the stored set is the whole reachable set.
- */
-function layeredLoop(): void {
-  while (goalIndex == 0) {
-    let index = popLayer(currentLayer);
-    while (index == 0) {
-      let next = currentLayer + 1;
-      while (next < MAX_LAYERS && !layerHasOpen(next)) next++;
-      if (next >= MAX_LAYERS) return;
-      currentLayer = next;
-      closeLayersBelow(next);
-      index = popLayer(currentLayer);
-    }
-    if (stopReason != REASON_NONE) return;
-    if (!expandStored(index)) return;
-  }
-}
-
-/**
- * Expands stored record `index` for the eager and layered loops: counts it
- * in `statesExpanded`, decodes its key into PARENT, takes its depth and
- * repeat card from its move word and expands it. False when the search must
- * end (a budget, a stop, a won child, a failed insert).
- */
-function expandStored(index: u32): bool {
-  statesExpanded++;
-  if (mustStop()) return false;
-  decodeStateKey(recordKey(recordAt(index)), PARENT);
-  const word = recordMove(recordAt(index));
-  parentDepth = moveDepth(word);
-  repeatCard = repeatCardOf(word);
-  return expand(index, false);
-}
-
-/** The loop of `eagerSearch`. */
-function eagerLoop(): void {
-  while (goalIndex == 0) {
-    const index = popNext(0);
-    if (index == 0 || stopReason != REASON_NONE) return;
-    if (!expandStored(index)) return;
-  }
-}
-
-/**
- * The part of `solve` before its first phase: reads the input, fills the
- * rule tables and weights, resets the counters, and decides the phases
- * (`layeredRun`, `lazyPhase`). Shared by `solve` and `layeredShardBegin`.
- */
-function prepareSolve(): void {
-  // the glue validates every position before it writes one: a block beyond the engine's layout traps (engine_trap)
-  if (!readInput(START, true)) unreachable();
-  prepareBoard();
-  choosePreset();
-  packWeights();
-  resetOutput();
-  stopReason = REASON_NONE;
-  lastReason = REASON_NONE;
-  statesExpanded = 0;
-  polls = 0;
-  decodes = 0;
-  skippedTotal = 0;
-  turnScan = 0;
-  turnItems = 0;
-  lazyPeakBytes = 0;
-
-  lazyPhase = true;
-  layerViolations = 0;
-  // the layered pass: eager from the start, compact layout only (chooseLayout is called again by startPhase)
-  layeredRun = layeredRequested && !pooledMode && chooseLayout(START);
-  setLayeredTable(false);
-  activeScans = ruleScans;
-  lazyQuotaReached = false;
-  queuedTotal = 0;
-  // The pooled game searches eagerly only: the lazy phase replays pending
-  // moves by card byte (applyMove), which names no single card when two
-  // cards of one rank and pool share it.
-  if (pooledMode || layeredRun) lazyPhase = false;
-}
-
-/**
- * Solves the position in the input block. `maxStates` caps the positions
- * stored; `memoryLimitBytes` caps the linear memory (as f64, up to 4 GiB).
- * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
- * A solved verdict leaves the solution in the output buffer (output.ts).
- *
- * Runs the lazy phase first, up to presets.ts `lazyQuota` stored positions; then hands
- * its search over to the eager phase (`handOver`). When the lazy phase's
- * pending moves outgrow the memory it starts over with the eager phase,
- * which needs less memory for the same set (each position once, no pending
- * moves). Both phases are complete, and
- * so either one's empty open list proves the deal unsolvable, with the
- * stored set (the whole reachable set) as its certificate.
- */
-export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
-  // one engine: not a shard (shards.ts), so the layered pass is the one-engine pass
-  setShard(0, 1, OUTBOX_MAX);
-  prepareSolve();
-  if (layeredRun) {
-    if (startPhase(maxStates, memoryLimitBytes)) {
-      batching = true;
-      layeredLoop();
-      batching = false;
-    }
-  } else if (pooledMode) {
-    if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
-  } else if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
-  if (!lazyQuotaReached) queuedTotal = entryCount;
-  if (lazyQuotaReached && goalIndex == 0 && stopReason == REASON_NONE && !lazyOutOfMemory) {
-    if (handOver()) eagerSearch();
-  }
-  lazyPeakBytes = arenaBytesUsed();
-  if (lazyOutOfMemory && goalIndex == 0 && stopReason == REASON_NONE) {
-    lazyPhase = false;
-    activeScans = ruleScans;
-    if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
-  }
-  lazyPhase = false;
-  activeScans = SCANS;
-
-  if (layerViolations != 0) return VERDICT_ERROR;
-  if (goalIndex != 0) {
-    // A pooled win proves nothing about the real deal: no solution is written.
-    if (pooledMode) return VERDICT_SOLVED;
-    return reconstructSolution(goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
-  }
-  if (stopReason != REASON_NONE) {
-    lastReason = stopReason;
-    return VERDICT_UNKNOWN;
-  }
-  if (lazyOutOfMemory) {
-    lastReason = REASON_MEMORY;
-    return VERDICT_UNKNOWN;
-  }
-  return VERDICT_UNSOLVABLE;
-}
-
-/** Items the last solve took from its open lists (records and pending moves, both phases). */
-export function openItemsTaken(): u32 {
-  return polls;
-}
+// ---------------------------------------------------------------------------
+// Statistics
 
 /** Parents the last solve's lazy phase rebuilt from their keys at a pop (the rest were the position held); a tuning statistic. */
 export function parentsDecoded(): u32 {
@@ -1829,8 +1163,240 @@ export function pendingMovesQueued(): u32 {
   return queuedTotal;
 }
 
-/** Pending moves the lazy phase queued (kept when the hand-over releases them). */
-let queuedTotal: u32 = 0;
+// ---------------------------------------------------------------------------
+// (search)
+
+/** The stop reason of the last `unknown` verdict. */
+let lastReason: i32 = REASON_NONE;
+
+/** Reason of the last `unknown` verdict (REASON_*). */
+export function lastStopReason(): i32 {
+  return lastReason;
+}
+
+/** The solve runs the layered pass (layers.ts `setLayeredSearch` and the compact layout): set by `prepareSolve`. */
+export let layeredRun: bool = false;
+
+/**
+ * Resets the arena, the state table, the open lists and the pending moves
+ * for one phase, and stores and queues the start position (in the eager
+ * phase as a record; in the lazy phase it is expanded at once, its moves
+ * becoming pending moves). Returns false when out of memory, or when the
+ * start is already won (`Search.goalIndex` set).
+ */
+export function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
+  resetArena(<u64>memoryLimitBytes);
+  seenOff();
+  resetEntries(Search.lazyPhase && lazyFilter);
+  clearOpenLists();
+  Search.measuredHeld = 0;
+  Search.goalIndex = 0;
+  Search.lazyOutOfMemory = false;
+  chooseLayout(START);
+  setLayeredTable(layeredRun && compactLayout);
+  if (layeredTable) {
+    setupLayers(START, numColumns);
+    Search.currentLayer = 0;
+  }
+  if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
+    Search.stopReason = REASON_MEMORY;
+    return false;
+  }
+  copyPosition(PARENT, START);
+  applyAutoMoves(PARENT, false);
+  if (shardCount > 1) {
+    // the sharded layered pass: the start is stored by its own shard only
+    encodeStateKey(PARENT, KEY);
+    if (shardOf(hashStateKey(KEY)) != shardIndex) return true;
+  }
+  const root = findOrInsertPosition(PARENT, KEY, 0, 0);
+  if (root == 0) {
+    Search.stopReason = REASON_MEMORY;
+    return false;
+  }
+  if (isWon(PARENT)) {
+    Search.goalIndex = root;
+    return false;
+  }
+  if (Search.lazyPhase) {
+    if (!expandLazyRoot(root)) return false;
+  } else {
+    measure(PARENT, false);
+    pushOpen(root, 0);
+  }
+  return true;
+}
+
+/**
+ * The eager phase: best-first over stored positions. Expanding a position
+ * stores every new child and queues it; the open lists hold records.
+ * Complete when the open lists run dry (see the file comment).
+ * Ends with `Search.goalIndex` or `Search.stopReason` set, or neither (complete).
+ */
+function eagerSearch(): void {
+  // the pooled game replays no move by card byte (two cards may share one), so it looks children up one by one
+  Search.batching = !pooledMode;
+  eagerLoop();
+  Search.batching = false;
+}
+
+/** The loop of `eagerSearch`. */
+function eagerLoop(): void {
+  while (Search.goalIndex == 0) {
+    const index = popNext(0);
+    if (index == 0 || Search.stopReason != REASON_NONE) return;
+    if (!expandStored(index)) return;
+  }
+}
+
+/** Children of the last layered solve that were below their parent's layer (0 unless the measure is wrong). */
+export function layeredViolations(): u32 {
+  return Search.layerViolations;
+}
+
+/** True when the last solve ran the layered pass. */
+export function layeredInUse(): bool {
+  return layeredRun;
+}
+
+/**
+ * The layered complete pass (layers.ts): expands the open positions of the
+ * lowest layer that has any (LIFO within a layer), children going to their
+ * own layers (never a lower one: checked in children.ts `lookupChildren`). When a layer
+ * has no open position left, every layer up to it is closed
+ * (`closeLayersBelow`): table.ts may then drop their keys. Complete when no
+ * layer has an open position: every stored position was expanded, as in
+ * `eagerLoop`, so the stored set is the whole reachable set.
+ */
+function layeredLoop(): void {
+  while (Search.goalIndex == 0) {
+    let index = popLayer(Search.currentLayer);
+    while (index == 0) {
+      let next = Search.currentLayer + 1;
+      while (next < MAX_LAYERS && !layerHasOpen(next)) next++;
+      if (next >= MAX_LAYERS) return;
+      Search.currentLayer = next;
+      closeLayersBelow(next);
+      index = popLayer(Search.currentLayer);
+    }
+    if (Search.stopReason != REASON_NONE) return;
+    if (!expandStored(index)) return;
+  }
+}
+
+/**
+ * Expands stored record `index` for the eager and layered loops: counts it
+ * (search-state.ts `statesExpanded`), decodes its key into PARENT, takes its depth and
+ * repeat card from its move word and expands it. False when the search must
+ * end (a budget, a stop, a won child, a failed insert).
+ */
+export function expandStored(index: u32): bool {
+  countExpansion();
+  if (mustStop()) return false;
+  decodeStateKey(recordKey(recordAt(index)), PARENT);
+  const word = recordMove(recordAt(index));
+  Search.parentDepth = moveDepth(word);
+  Search.repeatCard = repeatCardOf(word);
+  return expand(index, false);
+}
+
+/**
+ * The part of `solve` before its first phase: reads the input, fills the
+ * rule tables and weights, resets the counters, and decides the phases
+ * (`layeredRun`, `Search.lazyPhase`). Shared by `solve` and shard-pass.ts
+ * `layeredShardBegin`.
+ */
+export function prepareSolve(): void {
+  // the glue validates every position before it writes one: a block beyond the engine's layout traps (engine_trap)
+  if (!readInput(START, true)) unreachable();
+  prepareBoard();
+  choosePreset();
+  packWeights();
+  resetOutput();
+  Search.stopReason = REASON_NONE;
+  lastReason = REASON_NONE;
+  resetExpansions();
+  Search.polls = 0;
+  resetLazy();
+  resetTurns();
+  lazyPeakBytes = 0;
+
+  Search.lazyPhase = true;
+  Search.layerViolations = 0;
+  // the layered pass: eager from the start, compact layout only (chooseLayout is called again by startPhase)
+  layeredRun = layeredRequested && !pooledMode && chooseLayout(START);
+  setLayeredTable(false);
+  Search.activeScans = ruleScans;
+  // The pooled game searches eagerly only: the lazy phase replays pending
+  // moves by card byte (applyMove), which names no single card when two
+  // cards of one rank and pool share it.
+  if (pooledMode || layeredRun) Search.lazyPhase = false;
+}
+
+/**
+ * Solves the position in the input block. `maxStates` caps the positions
+ * stored; `memoryLimitBytes` caps the linear memory (as f64, up to 4 GiB).
+ * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
+ * A solved verdict leaves the solution in the output buffer (output.ts).
+ *
+ * Runs the lazy phase first, up to presets.ts `lazyQuota` stored positions;
+ * then hands its search over to the eager phase (lazy.ts `handOver`). When
+ * the lazy phase's pending moves outgrow the memory it starts over with the
+ * eager phase, which needs less memory for the same set (each position once,
+ * no pending moves). Both phases are complete, and so either one's empty
+ * open list proves the deal unsolvable, with the stored set (the whole
+ * reachable set) as its certificate.
+ */
+export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
+  // one engine: not a shard (shards.ts), so the layered pass is the one-engine pass
+  setShard(0, 1, OUTBOX_MAX);
+  prepareSolve();
+  if (layeredRun) {
+    if (startPhase(maxStates, memoryLimitBytes)) {
+      Search.batching = true;
+      layeredLoop();
+      Search.batching = false;
+    }
+  } else if (pooledMode) {
+    if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
+  } else if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
+  if (!lazyQuotaReached) countQueued();
+  if (lazyQuotaReached && Search.goalIndex == 0 && Search.stopReason == REASON_NONE && !Search.lazyOutOfMemory) {
+    if (handOver()) eagerSearch();
+  }
+  lazyPeakBytes = arenaBytesUsed();
+  if (Search.lazyOutOfMemory && Search.goalIndex == 0 && Search.stopReason == REASON_NONE) {
+    Search.lazyPhase = false;
+    Search.activeScans = ruleScans;
+    if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
+  }
+  Search.lazyPhase = false;
+  Search.activeScans = SCANS;
+
+  if (Search.layerViolations != 0) return VERDICT_ERROR;
+  if (Search.goalIndex != 0) {
+    // A pooled win proves nothing about the real deal: no solution is written.
+    if (pooledMode) return VERDICT_SOLVED;
+    return reconstructSolution(Search.goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
+  }
+  if (Search.stopReason != REASON_NONE) {
+    lastReason = Search.stopReason;
+    return VERDICT_UNKNOWN;
+  }
+  if (Search.lazyOutOfMemory) {
+    lastReason = REASON_MEMORY;
+    return VERDICT_UNKNOWN;
+  }
+  return VERDICT_UNSOLVABLE;
+}
+
+// ---------------------------------------------------------------------------
+// Statistics
+
+/** Items the last solve took from its open lists (records and pending moves, both phases). */
+export function openItemsTaken(): u32 {
+  return Search.polls;
+}
 
 /** Positions stored in the state table by the last solve. */
 export function statesStored(): u32 {
@@ -1847,17 +1413,20 @@ export function memoryBytesUsed(): f64 {
 }
 
 // ---------------------------------------------------------------------------
-// The sharded layered pass (shards.ts; the host's driver is
-// client-sdk/core/sharded-layers.ts): each instance runs these on its shard.
+// (shard-pass)
 
 /** `layeredShardStep`: the current layer has no open position in this shard (its outboxes are sent). */
 export const STEP_DRAINED: i32 = 0;
+
 /** `layeredShardStep`: the step used its budget; the layer may still have open positions here. */
 export const STEP_MORE: i32 = 1;
+
 /** A won child was stored in this shard (`shardGoal` names it). */
 export const STEP_GOAL: i32 = 2;
+
 /** A won child was stored in the shard this one forwarded it to. */
 export const STEP_REMOTE_GOAL: i32 = 3;
+
 /** The pass must end: a budget or stop here (`shardStopReason`), a failed forward, or a child below its layer (`layeredViolations`). */
 export const STEP_STOPPED: i32 = 4;
 
@@ -1877,24 +1446,24 @@ export function layeredShardBegin(maxStates: u32, memoryLimitBytes: f64, shard: 
   prepareSolve();
   if (!layeredRun) return STEP_STOPPED;
   const started = startPhase(maxStates, memoryLimitBytes);
-  if (goalIndex != 0) return STEP_GOAL;
+  if (Search.goalIndex != 0) return STEP_GOAL;
   if (!started) return STEP_STOPPED;
-  return layerHasOpen(currentLayer) ? STEP_MORE : STEP_DRAINED;
+  return layerHasOpen(Search.currentLayer) ? STEP_MORE : STEP_DRAINED;
 }
 
 /**
  * Expands up to `budget` open positions of the current layer of this shard
- * (LIFO, as `layeredLoop`), sending the children of other shards through the
+ * (LIFO, as search.ts `layeredLoop`), sending the children of other shards through the
  * outboxes, and sends every outbox at the end. Returns a STEP_* code.
  */
 export function layeredShardStep(budget: u32): i32 {
-  if (goalIndex != 0) return STEP_GOAL;
-  if (stopReason != REASON_NONE || layerViolations != 0) return STEP_STOPPED;
-  batching = true;
+  if (Search.goalIndex != 0) return STEP_GOAL;
+  if (Search.stopReason != REASON_NONE || Search.layerViolations != 0) return STEP_STOPPED;
+  Search.batching = true;
   let ended = false;
   let n: u32 = 0;
   while (n < budget) {
-    const index = popLayer(currentLayer);
+    const index = popLayer(Search.currentLayer);
     if (index == 0) break;
     n++;
     if (!expandStored(index)) {
@@ -1902,14 +1471,14 @@ export function layeredShardStep(budget: u32): i32 {
       break;
     }
   }
-  batching = false;
+  Search.batching = false;
   if (!ended && !flushOutboxes()) ended = true;
-  if (goalIndex != 0) return STEP_GOAL;
-  if (ended || stopReason != REASON_NONE) {
+  if (Search.goalIndex != 0) return STEP_GOAL;
+  if (ended || Search.stopReason != REASON_NONE) {
     if (forwardStatus == FORWARD_GOAL) return STEP_REMOTE_GOAL;
     return STEP_STOPPED;
   }
-  return layerHasOpen(currentLayer) ? STEP_MORE : STEP_DRAINED;
+  return layerHasOpen(Search.currentLayer) ? STEP_MORE : STEP_DRAINED;
 }
 
 /** The lowest layer at or above `from` with an open position in this shard; MAX_LAYERS when there is none. */
@@ -1922,18 +1491,21 @@ export function layeredNextOpen(from: i32): i32 {
 /**
  * Moves this shard's pass to layer `layer` (the lowest open layer over all
  * shards) and closes every layer below it (`closeLayersBelow`), as
- * `layeredLoop` does when a layer runs dry.
+ * search.ts `layeredLoop` does when a layer runs dry.
  */
 export function layeredAdvance(layer: i32): void {
-  if (layer <= currentLayer) return;
-  currentLayer = layer;
+  if (layer <= Search.currentLayer) return;
+  Search.currentLayer = layer;
   closeLayersBelow(layer);
 }
 
 /** The layer the pass expands in this shard. */
 export function layeredCurrentLayer(): i32 {
-  return currentLayer;
+  return Search.currentLayer;
 }
+
+/** Where the hint loads of `acceptChildren` go, so that the optimizer keeps them; never read for anything. */
+let acceptSink: u64 = 0;
 
 /**
  * Inserts the `count` children another shard forwarded into INBOX (shards.ts
@@ -1943,13 +1515,13 @@ export function layeredCurrentLayer(): i32 {
  * a child is below the current layer, or the shard had stopped already).
  */
 export function acceptChildren(count: i32): i32 {
-  if (goalIndex != 0) return FORWARD_GOAL;
-  if (stopReason != REASON_NONE || layerViolations != 0 || count < 0 || count > OUTBOX_MAX) return FORWARD_FAILED;
-  // the hint loads of `lookupChildren`, over the whole batch, so that the lookups' cache misses overlap
-  let sink = touchSink;
+  if (Search.goalIndex != 0) return FORWARD_GOAL;
+  if (Search.stopReason != REASON_NONE || Search.layerViolations != 0 || count < 0 || count > OUTBOX_MAX) return FORWARD_FAILED;
+  // the hint loads of children.ts `lookupChildren`, over the whole batch, so that the lookups' cache misses overlap
+  let sink = acceptSink;
   for (let k = 0; k < count; k++) sink ^= touchSlot(load<u32>(INBOX + <usize>k * ENTRY_BYTES + ENTRY_HASH));
   for (let k = 0; k < count; k++) sink ^= touchRecord(load<u32>(INBOX + <usize>k * ENTRY_BYTES + ENTRY_HASH));
-  touchSink = sink;
+  acceptSink = sink;
   for (let k = 0; k < count; k++) {
     // (the sending shard checked the child's layer against the layer expanded, which is this shard's too)
     const e = INBOX + <usize>k * ENTRY_BYTES;
@@ -1961,23 +1533,23 @@ export function acceptChildren(count: i32): i32 {
     }
     if (!lastInsertWasNew) continue;
     if (word & BATCH_WON) {
-      goalIndex = index;
+      Search.goalIndex = index;
       return FORWARD_GOAL;
     }
     pushOpen(index, 0);
-    if (stopReason != REASON_NONE) return FORWARD_FAILED;
+    if (Search.stopReason != REASON_NONE) return FORWARD_FAILED;
   }
   return FORWARD_OK;
 }
 
 /** The won record of this shard (0: none). */
 export function shardGoal(): u32 {
-  return goalIndex;
+  return Search.goalIndex;
 }
 
 /** The budget or stop that ended this shard's pass (REASON_*; REASON_NONE while it runs). */
 export function shardStopReason(): i32 {
-  return stopReason;
+  return Search.stopReason;
 }
 
 /** Parent reference of record `index` of this shard (shards.ts: shard << 28 | index; 0 for the start); 0xffffffff when there is no such record. */
@@ -2012,3 +1584,4 @@ export function replaySolution(length: i32): i32 {
   if (length < 0 || length > MAX_PATH) return 0;
   return replayPath(length) ? 1 : 0;
 }
+
