@@ -4,7 +4,7 @@
  * input block, calls `solve`, and reads the solution from the output buffer.
  */
 export { solve, lastStopReason, statesStored, memoryBytesUsed, openItemsTaken } from './search';
-export { pendingMovesQueued, parentsDecoded, pendingMovesSkipped } from './search';
+export { pendingMovesQueued, parentsDecoded, pendingMovesSkipped } from './lazy';
 export { setHeuristicWeights, resetHeuristicWeights, setScanCount, setScanStep, setScanStick, setScanPrelude, setLazyQuota, setLazyFilter } from './presets';
 export { setSeenHashMask } from './seen';
 
