@@ -147,7 +147,7 @@ export {
   layeredShardBegin, layeredShardStep, layeredNextOpen, layeredAdvance, layeredCurrentLayer, acceptChildren, shardGoal, shardStopReason,
   recordParentRef, recordMoveBits, pathAddress, pathCapacity, replaySolution,
   STEP_DRAINED, STEP_MORE, STEP_GOAL, STEP_REMOTE_GOAL, STEP_STOPPED,
-} from './search';
+} from './shard-pass';
 export { FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED, ENTRY_BYTES, MAX_SHARDS } from './shards';
 
 /** Address of this instance's inbox (assembly/shards.ts INBOX). */
