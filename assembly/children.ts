@@ -21,10 +21,9 @@ import {
   KEY_BYTES, columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard,
   isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, sendHome, encodeChildKey,
 } from './position';
-import {
-  findOrInsert, findOrInsertPosition, touchSlot, touchRecord, recordAt, setRecordMove,
-  insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, layeredTable,
-} from './table';
+import { findOrInsert, findOrInsertPosition, touchSlot, touchRecord } from './table';
+import { StateTable, recordAt, setRecordMove, FAIL_MEMORY, FAIL_STOPPED } from './records';
+import { layeredTable } from './layered-table';
 import { newEntry } from './pending';
 import {
   MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, MOVE_BITS, AUTO_FOLLOWED, DEPTH_MAX,
@@ -73,8 +72,8 @@ let exposedCard: i32 = -1;
  * fallback to the eager search.
  */
 export function insertFailed(): void {
-  if (Search.lazyPhase && insertFailure == FAIL_MEMORY) Search.lazyOutOfMemory = true;
-  else Search.stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
+  if (Search.lazyPhase && StateTable.insertFailure == FAIL_MEMORY) Search.lazyOutOfMemory = true;
+  else Search.stopReason = StateTable.insertFailure == FAIL_MEMORY ? REASON_MEMORY : StateTable.insertFailure == FAIL_STOPPED ? StateTable.insertStopReason : REASON_MAX_STATES;
 }
 
 /**
@@ -161,7 +160,7 @@ function addChild(parent: u32, move: u32): bool {
   if (index == 0) {
     insertFailed();
     goOn = false;
-  } else if (lastInsertWasNew) {
+  } else if (StateTable.lastInsertWasNew) {
     if (isWon(child)) {
       Search.goalIndex = index;
       goOn = false;
@@ -272,7 +271,7 @@ function lookupChildren(parent: u32): bool {
       insertFailed();
       return false;
     }
-    if (!lastInsertWasNew) continue;
+    if (!StateTable.lastInsertWasNew) continue;
     if (word & BATCH_WON) {
       Search.goalIndex = index;
       return false;

@@ -54,7 +54,8 @@ export function expandedCount(): u32 {
   return statesExpanded;
 }
 
-import { computeFingerprint, fingerprintHigh, copyKeys, layerKeysBegin, layerKeysNext } from './table';
+import { computeFingerprint, fingerprintHigh, copyKeys } from './table';
+import { layerKeysBegin, layerKeysNext } from './layered-table';
 import { KEY_BYTES } from './position';
 
 /** Keys copied per `exportKeys` call. */
@@ -125,7 +126,7 @@ export { slotBytes } from './table';
 
 export { setLayeredSearch, layerCount } from './layers';
 export { layeredViolations, layeredInUse } from './search';
-import { keysHeldPeak, purges, keysHeld } from './table';
+import { keysHeldPeak, purges, keysHeld } from './layered-table';
 import { INBOX, childrenForwarded, forwardCalls } from './shards';
 
 /** Most positions whose keys the last layered solve held at once (its peak live set; 0 outside the layered pass). */

@@ -18,9 +18,8 @@
  */
 import { pooledMode } from './rules';
 import { copyHeader, isWon, applyAutoMoves, hashKey, encodeChildKey, childKeySpliced } from './position';
-import {
-  findOrInsert, findOrInsertPosition, recordAt, recordCount, setRecordMove, recordKey, lastInsertWasNew,
-} from './table';
+import { findOrInsert, findOrInsertPosition } from './table';
+import { StateTable, recordAt, setRecordMove, recordKey } from './records';
 import { releaseEntries, entryAt, entryParent, entryMove, entryHash, entryCount, isSkipped, markSkipped, clearSkipped } from './pending';
 import { resetSeen, seenContains, seenAdd } from './seen';
 import { AUTO_FOLLOWED, DONE, moveDepth } from './move';
@@ -184,7 +183,7 @@ function takeEntry(ent: usize, parent: u32): bool {
     insertFailed();
     return false;
   }
-  if (!lastInsertWasNew) {
+  if (!StateTable.lastInsertWasNew) {
     copyHeader(PARENT, POP_HEADER);
     return true;
   }
@@ -199,7 +198,7 @@ function takeEntry(ent: usize, parent: u32): bool {
   Search.parentDepth = moveDepth(word);
   Search.repeatCard = repeatCardOf(word);
   if (!expand(index, Search.measuredHeld == parent)) return false;
-  if (recordCount >= lazyQuota) {
+  if (StateTable.recordCount >= lazyQuota) {
     lazyQuotaReached = true;
     return false;
   }
@@ -217,7 +216,7 @@ function takeEntry(ent: usize, parent: u32): bool {
  * stop.
  */
 function verifySkipped(): bool {
-  const recordsBefore = recordCount;
+  const recordsBefore = StateTable.recordCount;
   const entries = entryCount;
   for (let item: u32 = 1; item <= entries; item++) {
     if (mustStopAtEntry(item)) return false;
@@ -227,7 +226,7 @@ function verifySkipped(): bool {
     skippedCount--;
     if (!takeEntry(ent, entryParent(ent))) return false;
   }
-  return recordCount != recordsBefore;
+  return StateTable.recordCount != recordsBefore;
 }
 
 // ---------------------------------------------------------------------------
@@ -297,7 +296,7 @@ export function handOver(): bool {
       insertFailed();
       return false;
     }
-    if (lastInsertWasNew) {
+    if (StateTable.lastInsertWasNew) {
       if (isWon(PARENT)) {
         Search.goalIndex = index;
         return false;

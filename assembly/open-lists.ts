@@ -22,7 +22,8 @@
 import { allocate } from './arena';
 import { DONE } from './move';
 import { ENT_NEXT, ENT_MOVE, entryAt, entryParent } from './pending';
-import { REC_MOVE, recordAt, layeredTable, insertLayer, reclaimForOpenStacks } from './table';
+import { REC_MOVE, recordAt } from './records';
+import { layeredTable, insertLayer, reclaimForOpenStacks } from './layered-table';
 import { resetOpenStacks, stackPush, stackPop } from './open-stack';
 import { pushLayer } from './layers';
 import { SCANS, preludeScan, preludeItems, scanStep, scanStick } from './presets';

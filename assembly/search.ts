@@ -27,7 +27,9 @@
 import { numColumns, pooledMode } from './rules';
 import { copyPosition, isWon, applyAutoMoves } from './position';
 import { resetArena, arenaBytesUsed } from './arena';
-import { resetTable, findOrInsertPosition, recordAt, recordCount, recordMove, recordKey, layeredTable, setLayeredTable, closeLayersBelow } from './table';
+import { resetTable, findOrInsertPosition } from './table';
+import { StateTable, recordAt, recordMove, recordKey } from './records';
+import { layeredTable, setLayeredTable, closeLayersBelow } from './layered-table';
 import { resetEntries, entryCount } from './pending';
 import { seenOff } from './seen';
 import { moveDepth } from './move';
@@ -282,7 +284,7 @@ export function openItemsTaken(): u32 {
 
 /** Positions stored in the state table by the last solve. */
 export function statesStored(): u32 {
-  return recordCount;
+  return StateTable.recordCount;
 }
 
 /** Arena bytes the lazy phase of the last solve reached. */

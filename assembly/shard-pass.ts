@@ -7,7 +7,9 @@
  * lowest layer any of them has open, and replays a won path it assembled
  * from the shards' records (`replaySolution`).
  */
-import { findOrInsert, touchSlot, touchRecord, recordAt, recordParent, recordMove, lastInsertWasNew, isRecordIndex, closeLayersBelow } from './table';
+import { findOrInsert, touchSlot, touchRecord, isRecordIndex } from './table';
+import { StateTable, recordAt, recordParent, recordMove } from './records';
+import { closeLayersBelow } from './layered-table';
 import { MOVE_BITS } from './move';
 import { popLayer, layerHasOpen, MAX_LAYERS } from './layers';
 import { flushOutboxes, setShard, forwardStatus, INBOX, ENTRY_BYTES, ENTRY_HASH, ENTRY_PARENT, ENTRY_WORD, FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED, OUTBOX_MAX } from './shards';
@@ -133,7 +135,7 @@ export function acceptChildren(count: i32): i32 {
       insertFailed();
       return FORWARD_FAILED;
     }
-    if (!lastInsertWasNew) continue;
+    if (!StateTable.lastInsertWasNew) continue;
     if (word & BATCH_WON) {
       Search.goalIndex = index;
       return FORWARD_GOAL;

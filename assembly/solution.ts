@@ -5,7 +5,7 @@
  * The stored moves name cards, not columns (move.ts), so a path found on
  * canonical positions replays on the deal as dealt.
  */
-import { recordAt, recordParent, recordMove } from './table';
+import { recordAt, recordParent, recordMove } from './records';
 import { MOVE_BITS, moveCard, moveCount } from './move';
 import { resetOutput, writeMove, outputOverflow } from './output';
 import { copyPosition, isWon, applyAutoMoves } from './position';
