@@ -48,10 +48,11 @@ import {
   buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, setPools,
 } from './rules';
 import {
-  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
-  columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, copyHeader, copyCards, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
+  POSITION_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard,
+  foundation, setFoundation, copyPosition, copyHeader, copyCards, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn,
+  fitsFoundation, applyAutoMoves,
 } from './position';
+import { KEY_BYTES } from './key';
 import { resetArena, allocate, arenaBytesUsed } from './arena';
 import {
   OUTPUT, OUTPUT_MOVE_BYTES, outputCount, outputOverflow, resetOutput, writeMove,

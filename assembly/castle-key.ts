@@ -58,9 +58,9 @@
  */
 import { numColumns, numCells, buildRule, wrapRanks, pooledMode, BUILD_RANK } from './rules';
 import {
-  MAX_COLUMNS, MAX_CELLS, COLUMN_STRIDE, OFF_CARDS, OFF_FOUNDATIONS, POSITION_BYTES,
-  columnLength, setColumnLength, cardAt, setCellCard, encodeKey, decodeKey, hashKey,
+  MAX_COLUMNS, MAX_CELLS, COLUMN_STRIDE, OFF_CARDS, OFF_FOUNDATIONS, POSITION_BYTES, columnLength, setColumnLength, cardAt, setCellCard,
 } from './position';
+import { encodeKey, decodeKey, hashKey } from './key';
 
 /** Most bytes of a compact key as stored in a record (`compactKeyBytes`: 17 or 18). */
 export const COMPACT_KEY_BYTES: i32 = 18;

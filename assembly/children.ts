@@ -18,9 +18,10 @@ import {
   numColumns, numCells, buildRule, wrapRanks, BUILD_SUIT_UP_OR_DOWN, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, pooledMode,
 } from './rules';
 import {
-  KEY_BYTES, columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard,
-  isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, sendHome, encodeChildKey,
+  columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell,
+  firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, sendHome,
 } from './position';
+import { KEY_BYTES, encodeChildKey } from './key';
 import { findOrInsert, findOrInsertPosition, touchSlot, touchRecord } from './table';
 import { StateTable, recordAt, setRecordMove, FAIL_MEMORY, FAIL_STOPPED } from './records';
 import { layeredTable } from './layered-table';

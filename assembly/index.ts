@@ -56,7 +56,7 @@ export function expandedCount(): u32 {
 
 import { computeFingerprint, fingerprintHigh, copyKeys } from './table';
 import { layerKeysBegin, layerKeysNext } from './layered-table';
-import { KEY_BYTES } from './position';
+import { KEY_BYTES } from './key';
 
 /** Keys copied per `exportKeys` call. */
 const EXPORT_BATCH: u32 = 4096;

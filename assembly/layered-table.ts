@@ -19,7 +19,7 @@
  */
 import { allocate, release, arenaLargestBlock } from './arena';
 import { pollStop } from './host';
-import { KEY_BYTES } from './position';
+import { KEY_BYTES } from './key';
 import { MAX_LAYERS, layerOfKey, countInLayer } from './layers';
 import { addOpenSlab } from './open-stack';
 import { hashCompact, canonicalKeyOfCompact } from './castle-key';

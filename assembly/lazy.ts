@@ -17,7 +17,8 @@
  * parent, and checked by its key before the search may end complete.
  */
 import { pooledMode } from './rules';
-import { copyHeader, isWon, applyAutoMoves, hashKey, encodeChildKey, childKeySpliced } from './position';
+import { copyHeader, isWon, applyAutoMoves } from './position';
+import { hashKey, encodeChildKey, childKeySpliced } from './key';
 import { findOrInsert, findOrInsertPosition } from './table';
 import { StateTable, recordAt, setRecordMove, recordKey } from './records';
 import { releaseEntries, entryAt, entryParent, entryMove, entryHash, entryCount, isSkipped, markSkipped, clearSkipped } from './pending';

@@ -8,7 +8,7 @@
  * (layered-table.ts). Use the accessors below rather than raw offsets.
  */
 import { allocate } from './arena';
-import { KEY_BYTES } from './position';
+import { KEY_BYTES } from './key';
 
 //
 // One record per stored position, in both layouts (the compact layout of the

@@ -11,7 +11,8 @@
  * module variables are), each saying who sets it.
  */
 import { pollStop } from './host';
-import { POSITION_BYTES, KEY_BYTES, OFF_CARDS, copyHeader } from './position';
+import { POSITION_BYTES, OFF_CARDS, copyHeader } from './position';
+import { KEY_BYTES } from './key';
 import { SCANS } from './presets';
 
 export const VERDICT_SOLVED: i32 = 0;

@@ -21,7 +21,7 @@
  */
 import { allocate, release, arenaResets } from './arena';
 import { pollStop } from './host';
-import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './position';
+import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './key';
 import { compactLayout, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
 import {
   StateTable, REC_PARENT, REC_KEY, RECORD_BYTES, CHUNK_SHIFT, CHUNK_RECORDS, CHUNKS, recordAt, wideRecordAt, recordKey, setRecordMove, claimRecord,

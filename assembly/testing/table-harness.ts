@@ -7,7 +7,7 @@
  * search.
  */
 import { allocate, arenaBytesUsed, release, resetArena } from '../arena';
-import { KEY_BYTES, hashKey } from '../position';
+import { KEY_BYTES, hashKey } from '../key';
 import { findOrInsert, resetTable, usedSlotCount } from '../table';
 import { StateTable, FAIL_MEMORY, FAIL_STATES, FAIL_STOPPED, recordAt, recordKey, recordMove, recordParent } from '../records';
 
