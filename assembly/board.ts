@@ -320,6 +320,47 @@ export function positionHash(p: usize): u64 {
 }
 
 /**
+ * `positionHash(p)`, placing every card of `p` on the way (`placeColumn`,
+ * `placeCells`): one pass for a position about to be expanded.
+ */
+export function placeAndHash(p: usize): u64 {
+  let z: u64 = 0;
+  for (let c = 0; c < numColumns; c++) {
+    const n = columnLength(p, c);
+    const base = p + OFF_CARDS + c * COLUMN_STRIDE;
+    let below = BELOW_BOTTOM;
+    for (let i = 0; i < n; i++) {
+      const card = <i32>load<u8>(base + i);
+      store<u8>(CARD_COLUMN + <usize>card, <u8>c);
+      store<u8>(CARD_INDEX + <usize>card, <u8>i);
+      z ^= zobristTerm(card, below);
+      below = card;
+    }
+  }
+  for (let i = 0; i < numCells; i++) {
+    const card = cellCard(p, i);
+    store<u8>(CARD_COLUMN + <usize>card, <u8>IN_CELL);
+    if (card != 0) z ^= zobristTerm(card, BELOW_CELL);
+  }
+  return z;
+}
+
+/** `movedCardHash`'s `to` for a card that went to its foundation (no term: foundations add none). */
+export const BELOW_HOME: i32 = -1;
+
+/**
+ * The hash after `card`, with any cards on it, moved from lying on `from` to
+ * lying on `to` (a card byte, BELOW_BOTTOM, BELOW_CELL or BELOW_HOME), from
+ * the hash before: the one term that changes for a move no auto-move
+ * followed (the cards on the moved card still lie on the same cards).
+ */
+// @ts-ignore: decorator
+@inline export function movedCardHash(hash: u64, card: i32, from: i32, to: i32): u64 {
+  const z = hash ^ zobristTerm(card, from);
+  return to == BELOW_HOME ? z : z ^ zobristTerm(card, to);
+}
+
+/**
  * The hash of the child in `p`, made in place from a parent whose header
  * (position.ts: column lengths, cells, foundations) is at `header` and whose
  * hash is `parentHash`, by a move and the auto-moves after it: equal to

@@ -32,7 +32,7 @@ import {
 } from './move';
 import { SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION } from './output';
 import {
-  buildMask, columnTops, topOwner, moveRun, moveCards, childHash, zobristTerm, BELOW_BOTTOM, BELOW_CELL, IN_CELL, cardColumn, cardIndex,
+  buildMask, columnTops, topOwner, moveRun, moveCards, childHash, movedCardHash, BELOW_BOTTOM, BELOW_CELL, BELOW_HOME, IN_CELL, cardColumn, cardIndex,
 } from './board';
 import { compactLayout, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
 import { layerOfKey } from './layers';
@@ -95,12 +95,9 @@ export function insertFailed(): void {
     const i = cardIndex(card);
     below = i == 0 ? BELOW_BOTTOM : cardAt(p, col, i - 1);
   }
-  let z = Search.expandHash ^ zobristTerm(card, below);
   const kind = moveKind(move);
-  if (kind == MOVE_TO_CELL) z ^= zobristTerm(card, BELOW_CELL);
-  else if (kind == MOVE_TO_EMPTY_COLUMN) z ^= zobristTerm(card, BELOW_BOTTOM);
-  else if (kind == MOVE_TO_CARD) z ^= zobristTerm(card, moveOnto(move));
-  return z;
+  const to = kind == MOVE_TO_CELL ? BELOW_CELL : kind == MOVE_TO_EMPTY_COLUMN ? BELOW_BOTTOM : kind == MOVE_TO_CARD ? moveOnto(move) : BELOW_HOME;
+  return movedCardHash(Search.expandHash, card, below, to);
 }
 
 /**

@@ -105,8 +105,9 @@ export function fingerprintHighBits(): u32 {
   return fingerprintHigh;
 }
 
+export { setBeamWeights } from './beam-cost';
 export {
-  shortenBegin, shortenBeam, shortenWrite, shortenBestLength, shortenPathMoves, shortenStopped, setBeamWeights,
+  shortenBegin, shortenBeam, shortenWrite, shortenBestLength, shortenPathMoves, shortenStopped,
   outputCountedMoves, shortenMemoryBytes, beamFindBegin, beamMostHome, beamLevelsReached, beamOutOfMemory, beamExpanded, beamChildren, setBeamSelfCheck, beamSelfChecks, beamSelfCheckFailures,
 } from './beam';
 
