@@ -14,7 +14,7 @@
  * that is queued. `scores` turns the last measure into every scan's bucket
  * at once (SIMD lanes).
  */
-import { numColumns, numCells, rankOf, suitOf } from './rules';
+import { numColumns, rankOf, suitOf } from './rules';
 import { MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS, columnLength, cardAt } from './position';
 import { builds, topRunLength, bottomRunLength, placeColumn, placeCells, cardColumn, cardIndex, IN_CELL } from './board';
 import { SCANS, W_NOT_HOME, W_UNSORTED, W_CELL, W_EMPTY_COLUMN, W_NEXT_DEPTH, W_MODE, W_DEPTH, weight } from './presets';

@@ -14,14 +14,14 @@
  * descending order, then a 0. At most 52 cards + 10 + 1 zeros = 63 symbols =
  * 378 bits <= 384 = 6 words.
  */
-import { numColumns, numCells, rankOf, suitOf, pooledMode, poolOf } from './rules';
+import { numColumns, numCells, pooledMode, poolOf } from './rules';
 import {
-  MAX_COLUMNS, MAX_CELLS, COLUMN_STRIDE, OFF_LENGTHS, OFF_CELLS, OFF_FOUNDATIONS, OFF_CARDS,
-  columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation, copyHeader, copyCards,
+  MAX_CELLS, COLUMN_STRIDE, OFF_LENGTHS, OFF_CELLS, OFF_FOUNDATIONS, OFF_CARDS, columnLength, setColumnLength, cardAt, cellCard, setCellCard, setFoundation,
 } from './position';
 
 export const KEY_WORDS: i32 = 6;
 export const KEY_BYTES: i32 = KEY_WORDS * 8;
+
 const COLUMN_ORDER: usize = memory.data(16);
 const COLUMN_SORT_KEYS: usize = memory.data(16);
 const CELL_SORT: usize = memory.data(16);

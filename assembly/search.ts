@@ -30,7 +30,7 @@ import { resetArena, arenaBytesUsed } from './arena';
 import { resetTable, findOrInsertPosition } from './table';
 import { StateTable, recordAt, recordMove, recordKey } from './records';
 import { layeredTable, setLayeredTable, closeLayersBelow } from './layered-table';
-import { resetEntries, entryCount } from './pending';
+import { resetEntries } from './pending';
 import { seenOff } from './seen';
 import { moveDepth } from './move';
 import { resetOutput } from './output';
