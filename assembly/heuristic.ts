@@ -242,7 +242,8 @@ export function measureRuns(p: usize): void {
 /**
  * Occupied free cells of `p`: the non-zero bytes among the MAX_CELLS cell
  * bytes, counted at once. Cells at or past `numCells` are always 0 (input.ts
- * `readInput` and position.ts `decodeKey` clear them, moves use only the first `numCells`), and a card
+ * `readInput` and key.ts `decodeKey` clear them, moves use only the first
+ * `numCells`), and a card
  * byte is below 0x80, so adding 0x7f to a byte sets its high bit exactly when
  * it is not 0, without a carry into the next byte.
  */

@@ -62,7 +62,7 @@ import { KEY_BYTES } from './key';
 const EXPORT_BATCH: u32 = 4096;
 const EXPORT_BUFFER: usize = memory.data(<i32>EXPORT_BATCH * KEY_BYTES);
 
-/** Bytes of one canonical key (position.ts documents the encoding). */
+/** Bytes of one canonical key (key.ts documents the encoding). */
 export function keyBytes(): i32 {
   return KEY_BYTES;
 }
@@ -82,7 +82,7 @@ export function exportKeys(first: u32): u32 {
 }
 
 /**
- * Starts the export of layer `layer`'s keys (table.ts `layerKeysBegin`, the
+ * Starts the export of layer `layer`'s keys (layered-table.ts `layerKeysBegin`, the
  * layered pass only): 1, or 0 when the layer is closed or there is no
  * layered table. Then `exportLayerKeys` until it answers 0.
  */

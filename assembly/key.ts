@@ -172,8 +172,7 @@ const DEEPEST_OWNER: usize = memory.data(64);
  * (KEY_SYMBOLS: a column's cards copied 16 bytes at a time, its 0 after
  * them), then packed into 6 bits each by SIMD (`packKeySymbols`).
  * The pooled game (two cards may share a byte) keeps the sorting encoder,
- * `encodeKeySorted`. Same bytes either way (checked on nine presets against
- * the sorting encoder, docs/engine.md).
+ * `encodeKeySorted`. Same bytes either way (the tests compare the two).
  */
 export function encodeKey(p: usize, out: usize): void {
   if (pooledMode) {
@@ -305,7 +304,7 @@ export let childKeySpliced: bool = false;
  * `encodeKey(p, out)`) when `p` was made in place from a parent whose
  * non-empty columns, in physical order 0, 1, ..., have ascending deepest
  * cards (`decodeKey` gives such a position: its columns in canonical
- * order), `header` the parent's header (its column lengths, as search.ts's
+ * order), `header` the parent's header (its column lengths, as search-state.ts's
  * SAVED_HEADER). The caller guarantees that precondition; it is not checked.
  *
  * A move and the auto-moves after it take cards only off a column's top and
@@ -501,8 +500,8 @@ function decodePooledFoundations(key: usize, p: usize): void {
 /**
  * 32-bit hash of a key: each of the KEY_WORDS words times its own odd
  * constant, summed, then a murmur3-style finalizer (xor-shift, multiply).
- * The six products do not depend on each other, so they run side by side,
- * where the earlier xxHash64-style rounds were one chain of multiplies. Only
+ * The six products do not depend on each other, so they run side by side
+ * (a chain of rounds would wait on each multiply). Only
  * the state table uses it (a slot's start and a first filter before the
  * full key comparison), so a collision costs time, never a wrong answer.
  */

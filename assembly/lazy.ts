@@ -99,7 +99,7 @@ let heldStale: bool = false;
 
 /**
  * Whether PARENT, as `lazyHeld`'s position, has its non-empty columns in
- * canonical order (position.ts `encodeChildKey`'s precondition), so that the
+ * canonical order (key.ts `encodeChildKey`'s precondition), so that the
  * keys of the moves played on it need no sort of the columns: true after a
  * rebuild from the key (`decodeKey`), and for a position made from such a
  * one by `encodeChildKey` without its fallback (no empty column filled);

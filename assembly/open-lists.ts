@@ -156,7 +156,7 @@ function pushStacked(index: u32, scan: i32, bucket: i32): void {
 // @ts-ignore: decorator
 @inline export function pushOpen(index: u32, depth: i32): void {
   if (layeredTable) {
-    // the layered pass: the record's layer (table.ts set `insertLayer` when it stored it)
+    // the layered pass: the record's layer (layered-table.ts set `insertLayer` when it stored it)
     if (!pushLayer(index, insertLayer) && !(reclaimForOpenStacks() && pushLayer(index, insertLayer))) Search.stopReason = REASON_MEMORY;
     return;
   }

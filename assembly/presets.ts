@@ -5,8 +5,8 @@
  * (lazy.ts). `choosePreset` picks the settings for the rules in force at the
  * start of each solve. The values were tuned on positions expanded and
  * stored, by coordinate descent over deal ranges and checked on ranges the
- * tuning did not see (bench/climb.ts, bench/tune.ts); docs/engine.md
- * ("Search tuning") has the runs and their figures.
+ * tuning did not see; docs/engine.md ("Search tuning") has the runs, their
+ * figures and the tools.
  *
  * The tuning hooks (set*) fix a setting for every later solve, for those
  * tools; `resetHeuristicWeights` goes back to the presets.

@@ -80,7 +80,7 @@ export const CHUNKS: usize = memory.data(MAX_CHUNKS * 4);
 /** Address of record `index` (1-based). */
 // @ts-ignore: decorator
 @inline export function recordAt(index: u32): usize {
-  // bit 0 of a chunk's word: the layered pass kept only its parents and moves (8 bytes a record, `compactClosedChunk`)
+  // bit 0 of a chunk's word: the layered pass kept only its parents and moves (8 bytes a record: layered-table.ts `purgeClosedLayers`)
   const word = <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2));
   return (word & ~1) + ((<usize>(index & (CHUNK_RECORDS - 1))) * select<usize>(8, StateTable.recordStride, word & 1));
 }

@@ -148,7 +148,7 @@ export function layeredInUse(): bool {
  * lowest layer that has any (LIFO within a layer), children going to their
  * own layers (never a lower one: checked in children.ts `lookupChildren`). When a layer
  * has no open position left, every layer up to it is closed
- * (`closeLayersBelow`): table.ts may then drop their keys. Complete when no
+ * (`closeLayersBelow`): layered-table.ts may then drop their keys. Complete when no
  * layer has an open position: every stored position was expanded, as in
  * `eagerLoop`, so the stored set is the whole reachable set.
  */
