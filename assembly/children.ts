@@ -68,8 +68,8 @@ let exposedCard: i32 = -1;
 }
 
 /**
- * Stops for a failed insert: sets `Search.stopReason` from table.ts
- * `insertFailure`, or in the lazy phase marks a memory failure for the
+ * Stops for a failed insert: sets `Search.stopReason` from records.ts
+ * `StateTable.insertFailure`, or in the lazy phase marks a memory failure for the
  * fallback to the eager search.
  */
 export function insertFailed(): void {

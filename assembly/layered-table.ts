@@ -29,17 +29,6 @@ import {
   COMPACT_TIGHT_N, COMPACT_TIGHT_D, COMPACT_INDEX_BITS, COMPACT_INDEX_MASK, compactHome,
 } from './records';
 
-//
-// Each record index belongs to one layer: a layer takes its indices from
-// chunks of its own (`claimLayered`), so the indices of one layer increase
-// (its open stack's delta coding needs that) and a chunk holds one layer's
-// records. Once the pass has moved past a layer (`closeLayersBelow`), no
-// lookup can meet its positions again, and a purge (`purgeClosedLayers`)
-// drops their slots and turns each of their chunks into an 8-byte-a-record
-// block of parents and moves (bit 0 of the chunk's word, `recordAt`), whose
-// key bytes go to a free list of chunk blocks that later chunks reuse. The
-// positions count (`recordCount`) is every position ever stored.
-
 /** The current solve runs the layered pass (set by search.ts before table.ts `resetTable`). */
 export let layeredTable: bool = false;
 
@@ -194,7 +183,7 @@ export function claimLayered(key: usize): u32 {
  * The layered half of compact-table.ts `findOrInsertCompact` after a new record `index` took
  * its slot: counts it, grows the slots past 5/8 of live records (after a
  * purge when closed records are a quarter of them), and under the memory
- * cap fills them to 15/16. Returns `index`, or 0 with `insertFailure` set.
+ * cap fills them to 15/16. Returns `index`, or 0 with `StateTable.insertFailure` set.
  */
 export function layeredAfterInsert(index: u32): u32 {
   keysHeld++;

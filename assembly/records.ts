@@ -10,27 +10,29 @@
 import { allocate } from './arena';
 import { KEY_BYTES } from './key';
 
+// ---------------------------------------------------------------------------
+// The record
 //
 // One record per stored position, in both layouts (the compact layout of the
 // no-cell Castle games only has a shorter key, castle-key.ts):
 //
-//   0         4         8                                           8 + key
-//   ┌─────────┬─────────┬───────────────────────────────────────────┐
-//   │ parent  │  move   │ key                                       │
-//   │  u32    │  u32    │ KEY_BYTES (48): position.ts's canonical   │
-//   │         │         │ key; compactKeyBytes (17 or 18) in the    │
-//   │         │         │ compact layout                            │
-//   └─────────┴─────────┴───────────────────────────────────────────┘
+//   0         4         8                                          8 + key
+//   ┌─────────┬─────────┬──────────────────────────────────────────┐
+//   │ parent  │  move   │ key                                      │
+//   │  u32    │  u32    │ KEY_BYTES (48): key.ts's canonical key;  │
+//   │         │         │ compactKeyBytes (17 or 18) in the        │
+//   │         │         │ compact layout                           │
+//   └─────────┴─────────┴──────────────────────────────────────────┘
 //   REC_PARENT REC_MOVE  REC_KEY
 //
 // parent: the index of the record it was first reached from (0 for the
 // start position); move: the move word from that parent (move.ts: packed
 // move, depth, AUTO_FOLLOWED, DONE). RECORD_BYTES = 56 in the 48-byte
-// layout, 25 or 26 in the compact one (`recordStride`). Every key starts 8
-// bytes into its record, so at a stride of 56 it is 8-byte aligned for the
-// u64 loads of `keysEqual` (Wasm's v128 loads and stores of the key take any
-// address). The open lists keep no links in a record: they are stacks of
-// record indices (open-stack.ts).
+// layout; 25 or 26 in the compact one (`StateTable.recordStride`). Every
+// key starts 8 bytes into its record, so at a stride of 56 it is 8-byte
+// aligned for the u64 loads of key.ts `keysEqual` (Wasm's v128 loads and
+// stores of the key take any address). The open lists keep no links in a
+// record: they are stacks of record indices (open-stack.ts).
 
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
@@ -98,7 +100,7 @@ export const FAIL_NONE: i32 = 0;
 export const FAIL_STATES: i32 = 1;
 export const FAIL_MEMORY: i32 = 2;
 
-/** The host asked to stop while the slots were being rehashed; `insertStopReason` holds its reason. */
+/** The host asked to stop while the slots were being rehashed; `StateTable.insertStopReason` holds its reason. */
 export const FAIL_STOPPED: i32 = 3;
 
 /**
@@ -147,7 +149,7 @@ export const GROW_POLL_RECORDS: u32 = 1 << 20;
  * Claims the next record index for an insert: checks the record limit and,
  * at a chunk boundary, allocates the next chunk of `chunkBytes` (the
  * layout's records times its stride). Returns the new index (recordCount
- * is advanced), or 0 with `insertFailure` set to FAIL_STATES (limit or
+ * is advanced), or 0 with `StateTable.insertFailure` set to FAIL_STATES (limit or
  * MAX_CHUNKS reached) or FAIL_MEMORY (no chunk could be allocated).
  */
 // @ts-ignore: decorator
@@ -175,28 +177,20 @@ export const GROW_POLL_RECORDS: u32 = 1 << 20;
 }
 
 // ---------------------------------------------------------------------------
-// The compact layout's slots (compact-table.ts)
-
-//
-// u32 slots: the record index in the low COMPACT_INDEX_BITS bits and the low
-// 4 bits of the key's hash above them (a probe visits a record only when
-// those agree, so 15 of 16 foreign slots cost no visit; the full key is
-// compared then, never the hash alone). The home slot is the hash scaled to
-// the slot count (`(hash * count) >> 32`), so the count need not be a power
-// of two: when doubling finds no memory, the slots grow by 1/2, 1/4 or 1/8
-// instead, and the slot block ends close to the size the records that fit
-// need.
+// The compact layout's slots (compact-table.ts documents them)
 
 /**
- * The compact table's fuller load once the slots can grow no more: 15/16,
- * against the 48-byte table's 7/8 (TIGHT_LOAD), because its slots are a
- * larger share of a record's bytes (4 against 25), so a fuller slot block
- * leaves more memory for records. Linear probing then costs some 80 slots
- * (320 bytes, 5 cache lines) per new position, for the last positions only;
- * the 4-bit tags keep most of them off the records.
+ * The compact table's fuller load once the slots can grow no more: 15/16
+ * rather than the 48-byte table's 7/8 (TIGHT_LOAD), so that under a memory
+ * cap the records, not the slots, use up the memory (at 7/8 a full-memory
+ * Castle search stopped with memory to spare; docs/engine.md, "The compact
+ * layout of the no-cell Castle games"). Linear probing then costs some 80
+ * slots (320 bytes, 5 cache lines) per new position, for the last
+ * positions only; the 4-bit tags keep most of them off the records.
  */
 export const COMPACT_TIGHT_N: u32 = 15;
 export const COMPACT_TIGHT_D: u32 = 16;
+/** A compact slot: the record index in its low COMPACT_INDEX_BITS bits, 4 bits of the key's hash above them. */
 export const COMPACT_INDEX_BITS: u32 = 28;
 export const COMPACT_INDEX_MASK: u32 = (1 << COMPACT_INDEX_BITS) - 1;
 

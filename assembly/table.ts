@@ -195,8 +195,8 @@ export function usedSlotCount(): u32 {
  * Finds the record whose key equals the key at `key` (the solve's layout:
  * KEY_BYTES, or `compactKeyBytes` in the compact layout); when there is
  * none, stores a new record (parent, move, next = 0) and returns its index
- * with `lastInsertWasNew` set. Returns 0 when the state budget or memory ran
- * out, or the host asked to stop while the slots grew (`insertFailure` tells which).
+ * with `StateTable.lastInsertWasNew` set. Returns 0 when the state budget or memory ran
+ * out, or the host asked to stop while the slots grew (`StateTable.insertFailure` tells which).
  */
 export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
   return compactLayout ? findOrInsertCompact(key, hash, parent, move) : findOrInsertWide(key, hash, parent, move);
