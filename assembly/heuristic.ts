@@ -9,10 +9,10 @@
  * weights (presets.ts), so the scans order the same positions differently.
  *
  * `measure` computes the features of the position being expanded, keeping
- * per-column terms and the card places (board.ts); `measureChild` computes a
- * child's from them and the columns the move changed, the cost of a child
- * that is queued. `scores` turns the last measure into every scan's bucket
- * at once (SIMD lanes).
+ * per-column terms and the card places (board.ts); `measureChild` computes
+ * those of each child that is queued from them and the columns the move
+ * changed. `scores` turns the last measure into every scan's bucket at once
+ * (SIMD lanes).
  */
 import { numColumns, rankOf, suitOf } from './rules';
 import { MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS, columnLength, cardAt } from './position';

@@ -37,6 +37,50 @@ import {
 /** Header of the position PARENT held before a pending move was played on it. */
 const POP_HEADER: usize = memory.data(HEADER_BYTES);
 
+/**
+ * The record whose position PARENT holds, or (`heldStale`) is taken to hold:
+ * a pop whose result the filter knew moves `lazyHeld` to its parent without
+ * rebuilding it, exactly where the full path would have rebuilt it, so that
+ * the scans' turns (`popNext`) and the measures from the parent see the same
+ * `lazyHeld` and `Search.measuredHeld` as without the filter; the rebuild
+ * happens at the next pop that needs PARENT.
+ */
+let lazyHeld: u32 = 0;
+let heldStale: bool = false;
+
+/**
+ * Whether PARENT, as `lazyHeld`'s position, has its non-empty columns in
+ * canonical order (key.ts `encodeChildKey`'s precondition), so that the
+ * keys of the moves played on it need no sort of the columns: true after a
+ * rebuild from the key (`decodeKey`), and for a position made from such a
+ * one by `encodeChildKey` without its fallback (no empty column filled);
+ * false for the start position (the deal's column order) and after a full
+ * encode.
+ */
+let heldSorted: bool = false;
+
+/** Pending moves dropped on a filter hit and not yet checked by their keys (pending.ts ENT_SKIPPED). */
+let skippedCount: u32 = 0;
+
+/** Pending moves the last solve dropped on a filter hit (a statistic). */
+let skippedTotal: u32 = 0;
+
+/** Parents the last solve's lazy phase rebuilt from their keys (`decodeKey` at a pop: the parent was not the position held). */
+let decodes: u32 = 0;
+
+/**
+ * The lazy phase stored presets.ts `lazyQuota` positions: the search goes on
+ * eagerly (`handOver`). The lazy phase is the cheaper one while the scores
+ * lead quickly to a win; on a long or complete search every pending move
+ * costs more than an eager child (it is measured and queued, then taken,
+ * played again and looked up, duplicates included), so the rest of a search
+ * that has outgrown the quota is eager.
+ */
+export let lazyQuotaReached: bool = false;
+
+/** Pending moves the lazy phase queued (kept when the hand-over releases them). */
+let queuedTotal: u32 = 0;
+
 /** Clears the lazy phase's counters and flags for a new solve. */
 export function resetLazy(): void {
   decodes = 0;
@@ -85,37 +129,6 @@ export function lazySearch(): void {
     if (skippedCount == 0 || !verifySkipped()) return;
   }
 }
-
-/**
- * The record whose position PARENT holds, or (`heldStale`) is taken to hold:
- * a pop whose result the filter knew moves `lazyHeld` to its parent without
- * rebuilding it, exactly where the full path would have rebuilt it, so that
- * the scans' turns (`popNext`) and the measures from the parent see the same
- * `lazyHeld` and `Search.measuredHeld` as without the filter; the rebuild
- * happens at the next pop that needs PARENT.
- */
-let lazyHeld: u32 = 0;
-let heldStale: bool = false;
-
-/**
- * Whether PARENT, as `lazyHeld`'s position, has its non-empty columns in
- * canonical order (key.ts `encodeChildKey`'s precondition), so that the
- * keys of the moves played on it need no sort of the columns: true after a
- * rebuild from the key (`decodeKey`), and for a position made from such a
- * one by `encodeChildKey` without its fallback (no empty column filled);
- * false for the start position (the deal's column order) and after a full
- * encode.
- */
-let heldSorted: bool = false;
-
-/** Pending moves dropped on a filter hit and not yet checked by their keys (pending.ts ENT_SKIPPED). */
-let skippedCount: u32 = 0;
-
-/** Pending moves the last solve dropped on a filter hit (a statistic). */
-let skippedTotal: u32 = 0;
-
-/** Parents the last solve's lazy phase rebuilt from their keys (`decodeKey` at a pop: the parent was not the position held). */
-let decodes: u32 = 0;
 
 /**
  * The loop of `lazySearch`: takes pending moves until the lists run dry or
@@ -232,19 +245,6 @@ function verifySkipped(): bool {
 
 // ---------------------------------------------------------------------------
 // The hand-over
-
-/**
- * The lazy phase stored presets.ts `lazyQuota` positions: the search goes on
- * eagerly (`handOver`). The lazy phase is the cheaper one while the scores
- * lead quickly to a win; on a long or complete search every pending move
- * costs more than an eager child (it is measured and queued, then taken,
- * played again and looked up, duplicates included), so the rest of a search
- * that has outgrown the quota is eager.
- */
-export let lazyQuotaReached: bool = false;
-
-/** Pending moves the lazy phase queued (kept when the hand-over releases them). */
-let queuedTotal: u32 = 0;
 
 /** Notes the pending moves queued when the lazy phase ended without a hand-over. */
 export function countQueued(): void {
