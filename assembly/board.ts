@@ -1,7 +1,9 @@
 /**
  * Moves on positions, shared by the search (search.ts and its modules) and
  * the beam (beam.ts): which card builds on which (as masks), the top cards
- * of the columns, playing a packed move, and the order-free position hash.
+ * of the columns, where each card lies, playing a packed move, and the
+ * order-free position hash (the lazy phase's filter, seen.ts, and the beam's
+ * duplicate sets).
  *
  * Everything here works on positions in raw memory (position.ts layout) in
  * any column order, under the rules in force (rules.ts); `prepareBoard`
