@@ -70,7 +70,7 @@ export function allocate(bytes: u64): usize {
   const needPages = (end + PAGE_BYTES - 1) / PAGE_BYTES;
   const havePages = <u64>memory.size();
   if (needPages > havePages) {
-    // grow by at least 4 MiB at a time (within the limit): one grow per small block was the cost of 2^12-record chunks
+    // grow by at least 4 MiB at a time (within the limit): a memory.grow per small block (a record chunk) would cost more than the blocks
     const limitPages = (min(limit, <u64>0xffff0000) + PAGE_BYTES - 1) / PAGE_BYTES;
     let wantPages = max(needPages, havePages + 64);
     if (wantPages > limitPages) wantPages = needPages;

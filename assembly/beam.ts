@@ -1,39 +1,35 @@
 /**
  * Shortening a found solution: beam search one level per move, bounded by the
- * best length so far, and re-search of the best solution's suffixes.
+ * best length so far, and re-search of the best solution's suffixes; and the
+ * guided pass, beams that look for a solution the complete search has not
+ * found (`beamFindBegin`, docs/search.md §10).
  *
  * The method follows the ideas of macroxue/freecell as summarised in
  * docs/search.md §2 (written from that summary, no code taken):
  *
  * - One beam level per move that counts (a move that is not a safe auto-move;
  *   position.ts `isSafeAutoMove` decides, the engine's own rule). Each level
- *   keeps the `width` children of lowest cost in integer cost bins; when the
- *   level is full, a cheaper child evicts one of the dearest.
- * - Cost, no g term: cards not home + cards above the sorted run at the
- *   bottom of their column + occupied free cells (weights settable, below).
+ *   keeps the `width` children of lowest cost (beam-cost.ts) in integer cost
+ *   bins; when the level is full, a cheaper child evicts one of the dearest.
  * - Bound: a child at depth d that is not finished needs at least one more
  *   move, so it is dropped when d + 1 >= best (best = the shortest length
  *   known, in counted moves).
- * - Goal: every column strictly decreasing in rank from bottom to top. Then
- *   the lowest card in play of any suit is exposed (everything below it in its
- *   column is higher), so playing the lowest playable card home, one at a time,
- *   always finishes; those moves are counted unless they are safe auto-moves.
+ * - Goal: every column strictly decreasing in rank (beam-cost.ts), finished
+ *   by playing the lowest playable card home, one at a time.
  * - Prefix re-search: the beam is run again from the position after the
  *   first k counted moves of the best solution, bounded by best - k; a
  *   shorter suffix replaces the old one.
- * - Pruning: the card moved last (a single card, no auto-move after it) is not
- *   moved again at once (a move of it could have been made from the position
- *   before: the "triangle" of two moves one move replaces); only the first
- *   empty column and free cell are targets; a column that is one sorted run is
- *   not moved into an empty column.
- * - Duplicates: a 64-bit hash of the canonical key, per level (the level being
- *   built and the one being expanded). A hash collision can only drop a child,
- *   never make a solution wrong: every solution is replayed here move by move
- *   and again by the independent checker in the glue.
+ * - Moves and pruning: beam-moves.ts.
+ * - Duplicates: board.ts's order-free position hash, per level (the level
+ *   being built and the one being expanded), and in the guided pass over all
+ *   levels. A hash collision can only drop a child, never make a solution
+ *   wrong: every solution is replayed here move by move and again by the
+ *   independent checker in the glue.
  *
  * Nothing here decides a verdict: the beam only runs after the main search
- * (search.ts) solved the deal, and the glue keeps the first solution unless
- * this one is shorter and passes the checker.
+ * (search.ts) solved the deal, or looks for a solution it could not prove
+ * absent, and the glue keeps the first solution unless this one is shorter
+ * and passes the checker.
  *
  * Memory: the session takes the arena (arena.ts) from the start, so the state
  * table of the last `solve` is gone afterwards (its keys and fingerprint are
@@ -43,54 +39,42 @@
  * search's), which name cards, not column numbers, so a path found on
  * canonical positions replays on the real start position.
  */
+import { numColumns, rankOf, suitOf } from './rules';
 import {
-  numColumns, numCells, rankOf, suitOf, buildsOn, emptyColumnAccepts, sequenceCapacity, setRules,
-  buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, setPools,
-} from './rules';
-import {
-  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS,
-  columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, copyHeader, copyCards, isWon, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
+  POSITION_BYTES, COLUMN_STRIDE, OFF_CARDS, columnLength, cardAt, foundation, copyPosition, copyHeader, copyCards, isWon, applyAutoMoves,
 } from './position';
 import { resetArena, allocate, arenaBytesUsed } from './arena';
-import {
-  OUTPUT, OUTPUT_MOVE_BYTES, outputCount, outputOverflow, resetOutput, writeMove,
-  SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
-} from './output';
-import { INPUT, applyMove, moveCards, playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex } from './search';
+import { OUTPUT, OUTPUT_MOVE_BYTES, outputCount, outputOverflow, resetOutput, SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION } from './output';
+import { readInput } from './input';
+import { prepareBoard, positionHash, childHash, placeAndHash } from './board';
 import { pollStop } from './host';
+import { MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, packMove, moveCard, moveKind, moveCount } from './move';
+import { CHILD_MOVES, CHILD_WHERE, playPacked, playListed, autoMovesAfter, listMoves, movesSignature } from './beam-moves';
 import {
-  MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, packMove, moveCard, moveKind, moveCount,
-} from './move';
+  NUM_BINS, measureParent, childSorted, childCostQuick, childCost, childMoveHash, FINISH, finishMoves, finish, scratchSorted, costFromScratch,
+} from './beam-cost';
 
 /** Deepest beam (moves); deeper levels are not searched. */
 const MAX_LEVELS: i32 = 512;
+
 /** Longest path kept (counted moves plus finishing moves). */
 const MAX_PATH: i32 = 1024;
-/** Cost bins of a level. */
-const NUM_BINS: i32 = 2048;
-/** Children one position can have (upper bound, generous). */
-const MAX_CHILDREN: i32 = 512;
+
 /** Positions expanded between two polls of the host's stop flag and clock. */
 const POLL_INTERVAL: u32 = 256;
 const NONE: u32 = 0xffffffff;
-
 const START: usize = memory.data(POSITION_BYTES);
 const WORK: usize = memory.data(POSITION_BYTES);
 const SCRATCH: usize = memory.data(POSITION_BYTES);
-const CHILD_MOVES: usize = memory.data(MAX_CHILDREN * 4);
-/** Per child move: where it goes in the listed position (see `where`). */
-const CHILD_WHERE: usize = memory.data(MAX_CHILDREN * 4);
 const BEST: usize = memory.data(MAX_PATH * 4);
 const CANDIDATE: usize = memory.data(MAX_PATH * 4);
-const FINISH: usize = memory.data(64 * 4);
 const LEVEL_PARENTS: usize = memory.data(MAX_LEVELS * 4);
 const LEVEL_MOVES: usize = memory.data(MAX_LEVELS * 4);
 const BIN_HEAD: usize = memory.data(NUM_BINS * 4);
 const HEADER_SAVE: usize = memory.data(OFF_CARDS);
-
 let maxWidth: i32 = 0;
 let levelsAllocated: i32 = 0;
+
 /** The positions of the level being expanded and of the one being built, NODE_BYTES each (see `storeNode`). */
 let curNodes: usize = 0;
 let nextNodes: usize = 0;
@@ -101,681 +85,28 @@ let nextLink: usize = 0;
 let seenCur: usize = 0;
 let seenNext: usize = 0;
 let seenMask: u32 = 0;
+
 /** Slots allocated for each duplicate set (a beam uses seenMask + 1 of them, sized to its width). */
 let seenSlots: u32 = 0;
 let seenCurCount: u32 = 0;
 let seenNextCount: u32 = 0;
-
 let bestLength: i32 = 0;
+
 /** Packed moves of the best path (counted moves and finishing moves; auto-moves are implied). */
 let bestMoves: i32 = 0;
 let stopped: bool = false;
 let ready: bool = false;
 export let beamExpanded: u32 = 0;
+
 /** Children listed by the beams of the session (moves of the expanded positions; a development counter). */
 export let beamChildren: u32 = 0;
 
-let wNotHome: i32 = 1;
-let wUnsorted: i32 = 1;
-let wCells: i32 = 1;
-let wEmpty: i32 = 0;
-let wBlockers: i32 = 0;
-
 // ---------------------------------------------------------------------------
-// Moves on positions
+// Level nodes and duplicate sets (board.ts's order-free position hashes; 0 marks an empty slot)
 
-
-/**
- * Plays packed move `move` on position `p` (any column order), finding the
- * card and the target by identity; with `emit` it is written to the solution
- * buffer with the real column and cell numbers of `p`. Returns false when
- * the move does not fit `p` (the card is not where it could move from, or
- * the target is missing).
- */
-function playPacked(p: usize, move: u32, emit: bool): bool {
-  const card = moveCard(move);
-  const kind = moveKind(move);
-  const count = moveCount(move);
-  // The checks a listed move passed when it was generated, which a move read
-  // back from a solution must pass again: one card to a cell or a
-  // foundation, and a foundation that takes it; applyMove does the rest.
-  if (count < 1) return false;
-  if (count != 1) {
-    if (kind == MOVE_TO_FOUNDATION || kind == MOVE_TO_CELL) return false;
-    for (let i = 0; i < numCells; i++) if (cellCard(p, i) == card) return false;
-  }
-  if (kind == MOVE_TO_FOUNDATION && !fitsFoundation(p, card)) return false;
-  if (!applyMove(p, move)) return false;
-  if (emit) writeMove(playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, count, card, false);
-  return true;
-}
-
-/** Stores packed move `move` (with its source and target `at`) as child move `k`; returns k + 1 (moves past MAX_CHILDREN are dropped). */
+/** The set entry of a position hash `h`: `h`, or 1 for a hash of 0 (0 marks an empty slot). */
 // @ts-ignore: decorator
-@inline function putMove(k: i32, move: u32, at: u32): i32 {
-  if (k >= MAX_CHILDREN) return k;
-  store<u32>(CHILD_MOVES + (<usize>k << 2), move);
-  store<u32>(CHILD_WHERE + (<usize>k << 2), at);
-  return k + 1;
-}
-
-/** Source and target of a listed move in its position: kinds as output.ts, indices 0..15. */
-// @ts-ignore: decorator
-@inline function where(srcKind: i32, srcIndex: i32, dstKind: i32, dstIndex: i32): u32 {
-  return <u32>srcKind | (<u32>srcIndex << 4) | (<u32>dstKind << 8) | (<u32>dstIndex << 12);
-}
-
-/**
- * Plays child move `m` of the last listMoves on `p` (that position): the
- * source and target are known, so nothing is searched for (playPacked finds
- * them by card identity instead, for replays).
- */
-function playListed(p: usize, m: i32): void {
-  const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
-  const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
-  const card = moveCard(move);
-  const count = moveCount(move);
-  const srcKind = <i32>(at & 15);
-  const srcIndex = <i32>((at >> 4) & 15);
-  const dstKind = <i32>((at >> 8) & 15);
-  const dstIndex = <i32>((at >> 12) & 15);
-  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
-}
-
-/**
- * The safe auto-moves after child move `at` (a `where` word) was played on a
- * position closed under auto-moves (every position the beam expands is: the
- * start and each child get applyAutoMoves): whether a card fits its
- * foundation and whether it is safe depend on the foundations only, so with
- * the foundations unchanged only the card the move exposed can newly go home.
- * A move to a foundation, or an exposed card that goes home, runs the full
- * applyAutoMoves; any other move changes nothing. Returns true when a card
- * moved (as applyAutoMoves).
- */
-function autoMovesAfter(p: usize, at: u32): bool {
-  if (((at >> 8) & 15) == <u32>TARGET_FOUNDATION) return applyAutoMoves(p, false);
-  if ((at & 15) != <u32>SOURCE_COLUMN) return false;
-  const col = <i32>((at >> 4) & 15);
-  const n = columnLength(p, col);
-  if (n == 0) return false;
-  const card = cardAt(p, col, n - 1);
-  if (!fitsFoundation(p, card) || !isSafeAutoMove(p, card)) return false;
-  return applyAutoMoves(p, false);
-}
-
-/**
- * Per card (0..63, rank << 2 | suit): the set of cards it builds on
- * (rules.ts buildsOn) as a 64-bit mask, for the rules of the session
- * (fillBuildMasks; readStart calls it after setRules).
- */
-const BUILD_MASK: usize = memory.data(64 * 8);
-
-/** Fills BUILD_MASK from rules.ts buildsOn for the rules in force. */
-function fillBuildMasks(): void {
-  for (let a = 0; a < 64; a++) {
-    let m: u64 = 0;
-    if (rankOf(a) >= 1 && rankOf(a) <= 13) {
-      for (let b = 4; b < 56; b++) if (buildsOn(a, b)) m |= (<u64>1) << <u64>b;
-    }
-    store<u64>(BUILD_MASK + (<usize>a << 3), m);
-  }
-}
-
-/** buildsOn(card, below) through BUILD_MASK. */
-// @ts-ignore: decorator
-@inline function builds(card: i32, below: i32): bool {
-  return ((load<u64>(BUILD_MASK + (<usize>card << 3)) >> <u64>below) & 1) != 0;
-}
-
-/** Cards at the top of column `col` that form one movable sequence (`fast`: through BUILD_MASK, else rules.ts buildsOn, the self-check's reference). */
-function topRun(p: usize, col: i32, fast: bool): i32 {
-  const n = columnLength(p, col);
-  if (n == 0) return 0;
-  let run = 1;
-  if (fast) {
-    while (run < n && builds(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
-  } else {
-    while (run < n && buildsOn(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
-  }
-  return run;
-}
-
-/** Per card byte: 1 + the column whose top card it is (listMoves fills it; only the cards of its TOPS mask are read). */
-const TOP_OWNER: usize = memory.data(64);
-
-/**
- * Lists the moves of `p` as packed moves in CHILD_MOVES, in the order
- * foundation moves (cells, then columns), cell to column, column to column,
- * column to cell. `repeat` is a card not to move (0: none). `fast` lets
- * builds on the rank above find targets through TOP_OWNER (the same moves in
- * another order; false tries every column, the self-check's reference).
- * Returns how many.
- */
-function listMoves(p: usize, repeat: i32, fast: bool): i32 {
-  let k = 0;
-  const freeCells = emptyCellCount(p);
-  const emptyColumns = emptyColumnCount(p);
-  const emptyTarget = firstEmptyColumn(p);
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0 && card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_CELL, i, TARGET_FOUNDATION, 0));
-  }
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    if (n == 0) continue;
-    const card = cardAt(p, c, n - 1);
-    if (card != repeat && fitsFoundation(p, card)) k = putMove(k, packMove(card, MOVE_TO_FOUNDATION, 0, 1), where(SOURCE_COLUMN, c, TARGET_FOUNDATION, 0));
-  }
-  // Builds where a card goes on the rank above it only (no wrap): a run is
-  // consecutive ranks, and a card can go on at most four top cards (the rank
-  // above, each suit), found through TOP_OWNER instead of trying every column.
-  const rankStep = fast && !wrapRanks && (buildRule == BUILD_ALTERNATE_COLOR || buildRule == BUILD_SUIT || buildRule == BUILD_RANK);
-  // the top cards of the columns as a mask (bit = card), ANDed with a card's BUILD_MASK
-  let tops: u64 = 0;
-  if (rankStep) {
-    for (let c = 0; c < numColumns; c++) {
-      const n = columnLength(p, c);
-      if (n > 0) {
-        const top = cardAt(p, c, n - 1);
-        store<u8>(TOP_OWNER + top, c + 1);
-        tops |= (<u64>1) << <u64>top;
-      }
-    }
-  }
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card == 0 || card == repeat) continue;
-    if (rankStep) {
-      // the tops it builds on, in the order of their suits (as card numbers)
-      let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
-      while (on != 0) {
-        const top = <i32>ctz(on);
-        on &= on - 1;
-        k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, <i32>load<u8>(TOP_OWNER + top) - 1));
-      }
-      if (emptyTarget >= 0 && emptyColumnAccepts(card)) k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, emptyTarget));
-      continue;
-    }
-    for (let to = 0; to < numColumns; to++) {
-      const m = columnLength(p, to);
-      if (m > 0) {
-        const top = cardAt(p, to, m - 1);
-        if (buildsOn(card, top)) k = putMove(k, packMove(card, MOVE_TO_CARD, top, 1), where(SOURCE_CELL, i, TARGET_COLUMN, to));
-      } else if (to == emptyTarget && emptyColumnAccepts(card)) {
-        k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1), where(SOURCE_CELL, i, TARGET_COLUMN, to));
-      }
-    }
-  }
-  const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
-  const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
-  for (let from = 0; from < numColumns; from++) {
-    const n = columnLength(p, from);
-    if (n == 0) continue;
-    const run = topRun(p, from, rankStep);
-    if (rankStep) {
-      const most = run < capacityOnCard ? run : capacityOnCard;
-      for (let j = 1; j <= most; j++) {
-        const card = cardAt(p, from, n - j);
-        if (card == repeat) continue;
-        // owner is never `from`: its top ranks at most `card`
-        let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
-        while (on != 0) {
-          const top = <i32>ctz(on);
-          on &= on - 1;
-          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, <i32>load<u8>(TOP_OWNER + top) - 1));
-        }
-      }
-      if (emptyTarget >= 0 && run < n) {
-        // a column that is one sorted run is not moved into an empty column
-        const most = run < capacityToEmpty ? run : capacityToEmpty;
-        for (let j = 1; j <= most; j++) {
-          const card = cardAt(p, from, n - j);
-          if (card == repeat || !emptyColumnAccepts(card)) continue;
-          k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, emptyTarget));
-        }
-      }
-      continue;
-    }
-    for (let to = 0; to < numColumns; to++) {
-      if (to == from) continue;
-      const m = columnLength(p, to);
-      if (m > 0) {
-        const top = cardAt(p, to, m - 1);
-        const most = run < capacityOnCard ? run : capacityOnCard;
-        for (let j = 1; j <= most; j++) {
-          const card = cardAt(p, from, n - j);
-          if (card == repeat || !buildsOn(card, top)) continue;
-          k = putMove(k, packMove(card, MOVE_TO_CARD, top, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
-        }
-      } else if (to == emptyTarget && run < n) {
-        // a column that is one sorted run is not moved into an empty column
-        const most = run < capacityToEmpty ? run : capacityToEmpty;
-        for (let j = 1; j <= most; j++) {
-          const card = cardAt(p, from, n - j);
-          if (card == repeat || !emptyColumnAccepts(card)) continue;
-          k = putMove(k, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, j), where(SOURCE_COLUMN, from, TARGET_COLUMN, to));
-        }
-      }
-    }
-  }
-  if (freeCells > 0) {
-    let cell = 0;
-    while (cellCard(p, cell) != 0) cell++;
-    for (let from = 0; from < numColumns; from++) {
-      const n = columnLength(p, from);
-      if (n == 0) continue;
-      const card = cardAt(p, from, n - 1);
-      if (card == repeat) continue;
-      k = putMove(k, packMove(card, MOVE_TO_CELL, 0, 1), where(SOURCE_COLUMN, from, TARGET_CELL, cell));
-    }
-  }
-  return k;
-}
-
-// ---------------------------------------------------------------------------
-// Cost, goal, finish
-
-// Per column of the position being expanded: the length of its sorted run
-// from the bottom (each card builds on the one below), and of its run of
-// strictly falling ranks from the bottom. A child changes only the move's
-// target column by adding cards; every other column only loses top cards
-// (the move's source, auto-moves), and a column that loses cards keeps
-// min(run, new length) of its run. So a child's cost and goal test take
-// one pass over the target column instead of all cards.
-const SORTED_RUN: usize = memory.data(MAX_COLUMNS);
-const FALLING_RUN: usize = memory.data(MAX_COLUMNS);
-const PARENT_LENGTHS: usize = memory.data(MAX_COLUMNS);
-
-// The measured position's totals of the cost terms, for childCostQuick.
-let parentHome: i32 = 0;
-let parentUnsorted: i32 = 0;
-let parentUnfallen: i32 = 0;
-let parentEmpty: i32 = 0;
-let parentCells: i32 = 0;
-let parentBlockers: i32 = 0;
-/** Per suit of the measured position: the column holding its next foundation card (255: a free cell, or the suit is complete), and the card's index there. */
-const NEXT_COLUMN: usize = memory.data(4);
-const NEXT_INDEX: usize = memory.data(4);
-
-/**
- * Blockers of `p`: for each suit whose next foundation card (one above its
- * foundation) lies in a column, the cards above it there. Those cards must
- * all move before that card can go home. With `record`, the card's column and
- * index per suit go to NEXT_COLUMN and NEXT_INDEX.
- */
-function blockersOf(p: usize, record: bool): i32 {
-  let total = 0;
-  let wanted: u64 = 0;
-  for (let s = 0; s < 4; s++) {
-    if (record) store<u8>(NEXT_COLUMN + s, 255);
-    const r = foundation(p, s) + 1;
-    if (r <= 13) wanted |= (<u64>1) << <u64>((r << 2) | s);
-  }
-  for (let c = 0; c < numColumns && wanted != 0; c++) {
-    const n = columnLength(p, c);
-    for (let i = 0; i < n; i++) {
-      const card = cardAt(p, c, i);
-      if (((wanted >> <u64>card) & 1) == 0) continue;
-      wanted &= ~((<u64>1) << <u64>card);
-      total += n - 1 - i;
-      if (record) {
-        store<u8>(NEXT_COLUMN + suitOf(card), c);
-        store<u8>(NEXT_INDEX + suitOf(card), i);
-      }
-    }
-  }
-  return total;
-}
-
-/**
- * blockersOf(p, true) for the position measureHashes just measured, through
- * its CARD_COLUMN and CARD_INDEX (where each card in play lies) instead of a
- * scan of the columns.
- */
-function blockersMeasured(p: usize): i32 {
-  let total = 0;
-  for (let s = 0; s < 4; s++) {
-    store<u8>(NEXT_COLUMN + s, 255);
-    const r = foundation(p, s) + 1;
-    if (r > 13) continue;
-    const card = (r << 2) | s;
-    const c = <i32>load<u8>(CARD_COLUMN + card);
-    if (c == 255) continue; // in a free cell
-    const i = <i32>load<u8>(CARD_INDEX + card);
-    // a stale entry (the card is home: a wrapping game's complete suit) is no card in a column
-    if (i >= columnLength(p, c) || cardAt(p, c, i) != card) continue;
-    store<u8>(NEXT_COLUMN + s, c);
-    store<u8>(NEXT_INDEX + s, i);
-    total += columnLength(p, c) - 1 - i;
-  }
-  return total;
-}
-
-/**
- * Fills SORTED_RUN, FALLING_RUN and PARENT_LENGTHS for the position `p` about
- * to be expanded, and its totals: cards home, cards above the sorted runs,
- * columns that do not fall strictly in rank, empty columns, occupied cells.
- */
-function measureRuns(p: usize): void {
-  let unsorted = 0;
-  let unfallen = 0;
-  let empty = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    store<u8>(PARENT_LENGTHS + c, n);
-    let ok = n == 0 ? 0 : 1;
-    while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-    store<u8>(SORTED_RUN + c, ok);
-    let fall = n == 0 ? 0 : 1;
-    while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
-    store<u8>(FALLING_RUN + c, fall);
-    unsorted += n - ok;
-    if (fall < n) unfallen++;
-    if (n == 0) empty++;
-  }
-  let home = 0;
-  for (let s = 0; s < 4; s++) home += foundation(p, s);
-  parentHome = home;
-  parentUnsorted = unsorted;
-  parentUnfallen = unfallen;
-  parentEmpty = empty;
-  parentCells = numCells - emptyCellCount(p);
-  parentBlockers = wBlockers != 0 ? blockersMeasured(p) : 0;
-}
-
-/**
- * childCost for a child of the measured position reached by child move
- * `move` at `at` (a `where` word) with no auto-move after it: the parent's
- * totals with the terms of the one or two columns the move touched replaced
- * (the same value as childCost; sets childSorted).
- */
-function childCostQuick(p: usize, move: u32, at: u32): i32 {
-  const count = moveCount(move);
-  const card = moveCard(move);
-  const srcKind = <i32>(at & 15);
-  const srcIndex = <i32>((at >> 4) & 15);
-  const dstKind = <i32>((at >> 8) & 15);
-  const dstIndex = <i32>((at >> 12) & 15);
-  let home = parentHome;
-  let unsorted = parentUnsorted;
-  let unfallen = parentUnfallen;
-  let empty = parentEmpty;
-  let cells = parentCells;
-  let blockers = parentBlockers;
-  if (wBlockers != 0 && dstKind != TARGET_FOUNDATION) {
-    // A suit's next card keeps the cards above it when it moves with them (or
-    // alone, to a cell or from one); it loses `count` when they leave from
-    // above it and gains `count` when they land on its column.
-    for (let s = 0; s < 4; s++) {
-      const c = <i32>load<u8>(NEXT_COLUMN + s);
-      if (c == 255) continue;
-      if (srcKind == SOURCE_COLUMN && c == srcIndex && <i32>load<u8>(NEXT_INDEX + s) < <i32>load<u8>(PARENT_LENGTHS + c) - count) blockers -= count;
-      else if (dstKind == TARGET_COLUMN && c == dstIndex) blockers += count;
-    }
-  }
-  if (srcKind == SOURCE_CELL) {
-    cells--;
-  } else {
-    const n = <i32>load<u8>(PARENT_LENGTHS + srcIndex);
-    const ok = <i32>load<u8>(SORTED_RUN + srcIndex);
-    const fall = <i32>load<u8>(FALLING_RUN + srcIndex);
-    const n2 = n - count;
-    const ok2 = ok < n2 ? ok : n2;
-    const fall2 = fall < n2 ? fall : n2;
-    unsorted += (n2 - ok2) - (n - ok);
-    unfallen += (fall2 < n2 ? 1 : 0) - (fall < n ? 1 : 0);
-    if (n2 == 0) empty++;
-  }
-  if (dstKind == TARGET_FOUNDATION) {
-    home++;
-  } else if (dstKind == TARGET_CELL) {
-    cells++;
-  } else {
-    const c = dstIndex;
-    const before = <i32>load<u8>(PARENT_LENGTHS + c);
-    const n = before + count;
-    let ok = <i32>load<u8>(SORTED_RUN + c);
-    let fall = <i32>load<u8>(FALLING_RUN + c);
-    unsorted -= before - ok;
-    if (fall < before) unfallen--;
-    if (before == 0) empty--;
-    if (ok >= before) while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-    if (ok == 0) {
-      ok = 1;
-      while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-    }
-    if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
-    if (fall == 0) {
-      fall = 1;
-      while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
-    }
-    unsorted += n - ok;
-    if (fall < n) unfallen++;
-  }
-  childSorted = unfallen == 0;
-  // A foundation move takes the suit's next card (a top card or a cell's:
-  // nothing above it) home: the other suits' next cards in its column lose
-  // it from above them, and the suit's new next card (where measureHashes saw
-  // it; `p` is the child) adds the cards above it.
-  if (wBlockers != 0 && dstKind == TARGET_FOUNDATION) {
-    const suit = suitOf(card);
-    if (srcKind == SOURCE_COLUMN) {
-      for (let s = 0; s < 4; s++) if (s != suit && <i32>load<u8>(NEXT_COLUMN + s) == srcIndex) blockers--;
-    }
-    const r = rankOf(card) + 1;
-    if (r <= 13) {
-      const next = (r << 2) | suit;
-      const c = <i32>load<u8>(CARD_COLUMN + next);
-      if (c != 255) {
-        const i = <i32>load<u8>(CARD_INDEX + next);
-        const n = columnLength(p, c);
-        if (i < n && cardAt(p, c, i) == next) blockers += n - 1 - i;
-      }
-    }
-  }
-  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockers * wBlockers + 64;
-  return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
-}
-
-/** Set by childCost: every column of the child falls strictly in rank (the goal: see the file comment). */
-let childSorted: bool = false;
-
-/**
- * Cost of the child of the measured position reached by a move that put
- * cards on column `target` (-1: no column gained cards), the same value as
- * the file comment's cost; sets childSorted.
- */
-function childCost(p: usize, target: i32): i32 {
-  let home = 0;
-  for (let s = 0; s < 4; s++) home += foundation(p, s);
-  let unsorted = 0;
-  let sorted = true;
-  let empty = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    if (n == 0) empty++;
-    let ok = <i32>load<u8>(SORTED_RUN + c);
-    let fall = <i32>load<u8>(FALLING_RUN + c);
-    if (c == target) {
-      const before = <i32>load<u8>(PARENT_LENGTHS + c);
-      if (ok >= before) while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-      if (ok == 0 && n > 0) {
-        ok = 1;
-        while (ok < n && builds(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-      }
-      if (fall >= before) while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
-      if (fall == 0 && n > 0) {
-        fall = 1;
-        while (fall < n && rankOf(cardAt(p, c, fall)) < rankOf(cardAt(p, c, fall - 1))) fall++;
-      }
-    }
-    if (ok > n) ok = n;
-    if (fall > n) fall = n;
-    unsorted += n - ok;
-    if (fall < n) sorted = false;
-  }
-  childSorted = sorted;
-  const cells = numCells - emptyCellCount(p);
-  const blockers = wBlockers != 0 ? blockersOf(p, false) : 0;
-  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockers * wBlockers + 64;
-  return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
-}
-
-let finishMoves: i32 = 0;
-
-/**
- * Plays `p` (every column falling strictly in rank, the goal) out: auto-moves, then
- * the lowest card that fits its foundation, until won; the moves that were
- * not auto-moves go to FINISH (finishMoves of them). Returns how many of them
- * count (a foundation move that is a safe auto-move in its position is never
- * listed: applyAutoMoves takes it), or -1 when no card fits (cannot happen
- * for a sorted position; guards the argument).
- */
-function finish(p: usize): i32 {
-  finishMoves = 0;
-  while (true) {
-    applyAutoMoves(p, false);
-    if (isWon(p)) return finishMoves;
-    let bestCard = 0;
-    for (let i = 0; i < numCells; i++) {
-      const card = cellCard(p, i);
-      if (card != 0 && fitsFoundation(p, card) && (bestCard == 0 || rankOf(card) < rankOf(bestCard))) bestCard = card;
-    }
-    for (let c = 0; c < numColumns; c++) {
-      const n = columnLength(p, c);
-      if (n == 0) continue;
-      const card = cardAt(p, c, n - 1);
-      if (fitsFoundation(p, card) && (bestCard == 0 || rankOf(card) < rankOf(bestCard))) bestCard = card;
-    }
-    if (bestCard == 0 || finishMoves >= 64) return -1;
-    const move = packMove(bestCard, MOVE_TO_FOUNDATION, 0, 1);
-    if (!playPacked(p, move, false)) return -1;
-    store<u32>(FINISH + (<usize>finishMoves << 2), move);
-    finishMoves++;
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Duplicate sets (64-bit hashes of canonical keys; 0 marks an empty slot)
-
-// A position's hash does not depend on the order of its columns or free
-// cells, so it identifies the canonical position (position.ts) without
-// sorting: the sum of a mixed hash of each column's card sequence (deepest
-// first) and of a mixed value of each free-cell card. Foundations follow from
-// the cards in play. A child changes one or two columns and at most one cell,
-// so its hash is the parent's with those terms replaced (childHash); only a
-// child with auto-moves is hashed from scratch.
-
-const COLUMN_SEED: u64 = 0x9e3779b97f4a7c15;
-const COLUMN_STEP: u64 = 0xbf58476d1ce4e5b9;
-
-/** One step of a column's sequence hash: the card put on top of a column whose hash is `h`. */
-// @ts-ignore: decorator
-@inline function columnStep(h: u64, card: i32): u64 {
-  return (h + <u64>card) * COLUMN_STEP;
-}
-
-/** The term of a column with sequence hash `h` in a position's hash (a 64-bit finaliser). */
-// @ts-ignore: decorator
-@inline function columnTerm(h: u64): u64 {
-  let x = h ^ (h >> 31);
-  x *= 0x94d049bb133111eb;
-  x ^= x >> 29;
-  return x;
-}
-
-/** The term of a card in a free cell in a position's hash. */
-// @ts-ignore: decorator
-@inline function cellTerm(card: i32): u64 {
-  let x = (<u64>card + 0x632be59bd9b4e019) * 0x9e3779b97f4a7c15;
-  x ^= x >> 32;
-  return x * 0xd6e8feb86659fd93;
-}
-
-/** Order-free 64-bit hash of position `p` (never 0: 0 marks an empty slot of a duplicate set). */
-function positionHash(p: usize): u64 {
-  let h: u64 = 0;
-  for (let c = 0; c < numColumns; c++) {
-    let x = COLUMN_SEED;
-    const n = columnLength(p, c);
-    for (let i = 0; i < n; i++) x = columnStep(x, cardAt(p, c, i));
-    h += columnTerm(x);
-  }
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0) h += cellTerm(card);
-  }
-  return h == 0 ? 1 : h;
-}
-
-/**
- * Sequence hashes of every prefix of every column of the position `p` about
- * to be expanded: PREFIX_HASHES[c * 64 + i] is the hash of the deepest i cards
- * of column c; and where each card in play lies: CARD_COLUMN[card] (255: a
- * free cell) and CARD_INDEX[card] (cards home keep stale entries). Returns the
- * position's hash (positionHash, the same value).
- */
-const PREFIX_HASHES: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE * 8);
-const CARD_COLUMN: usize = memory.data(64);
-const CARD_INDEX: usize = memory.data(64);
-function measureHashes(p: usize): u64 {
-  let h: u64 = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const row = PREFIX_HASHES + (<usize>(c * COLUMN_STRIDE) << 3);
-    let x = COLUMN_SEED;
-    store<u64>(row, x);
-    const n = columnLength(p, c);
-    for (let i = 0; i < n; i++) {
-      const card = cardAt(p, c, i);
-      x = columnStep(x, card);
-      store<u64>(row + (<usize>(i + 1) << 3), x);
-      store<u8>(CARD_COLUMN + card, c);
-      store<u8>(CARD_INDEX + card, i);
-    }
-    h += columnTerm(x);
-  }
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0) {
-      h += cellTerm(card);
-      store<u8>(CARD_COLUMN + card, 255);
-    }
-  }
-  return h == 0 ? 1 : h;
-}
-
-// @ts-ignore: decorator
-@inline function prefixHash(col: i32, length: i32): u64 {
-  return load<u64>(PREFIX_HASHES + (<usize>(col * COLUMN_STRIDE + length) << 3));
-}
-
-/**
- * Hash of the child `p` of the measured position (hash `parent`) after child
- * move `move` at `at` (a `where` word) and no auto-move: positionHash(p),
- * computed from the parent's terms of the columns and cell the move touched.
- */
-function childHash(p: usize, parent: u64, move: u32, at: u32): u64 {
-  const count = moveCount(move);
-  const card = moveCard(move);
-  const srcKind = <i32>(at & 15);
-  const srcIndex = <i32>((at >> 4) & 15);
-  const dstKind = <i32>((at >> 8) & 15);
-  const dstIndex = <i32>((at >> 12) & 15);
-  let h = parent;
-  if (srcKind == SOURCE_CELL) {
-    h -= cellTerm(card);
-  } else {
-    const n = <i32>load<u8>(PARENT_LENGTHS + srcIndex);
-    h += columnTerm(prefixHash(srcIndex, n - count)) - columnTerm(prefixHash(srcIndex, n));
-  }
-  if (dstKind == TARGET_CELL) {
-    h += cellTerm(card);
-  } else if (dstKind == TARGET_COLUMN) {
-    const m = <i32>load<u8>(PARENT_LENGTHS + dstIndex);
-    let x = prefixHash(dstIndex, m);
-    for (let i = 0; i < count; i++) x = columnStep(x, cardAt(p, dstIndex, m + i));
-    h += columnTerm(x) - columnTerm(prefixHash(dstIndex, m));
-  }
+@inline function setEntry(h: u64): u64 {
   return h == 0 ? 1 : h;
 }
 
@@ -883,7 +214,8 @@ let selfCheckFailures: u32 = 0;
  * every expanded position's moves are listed both ways (listMoves fast and
  * not) and compared as sets, and every child's incremental cost, goal test,
  * hash and auto-moves are compared with values computed from scratch
- * (costFromScratch, positionHash, applyAutoMoves). Slow; for tests.
+ * (beam-cost.ts `costFromScratch`, board.ts `positionHash`,
+ * `applyAutoMoves`). Slow; for tests.
  */
 export function setBeamSelfCheck(on: i32): void {
   selfCheck = on != 0;
@@ -901,43 +233,6 @@ export function beamSelfCheckFailures(): u32 {
   return selfCheckFailures;
 }
 
-/** Order-free signature of the `k` listed child moves (move word and where word). */
-function movesSignature(k: i32): u64 {
-  let sum: u64 = 0;
-  for (let m = 0; m < k; m++) {
-    let x = (<u64>load<u32>(CHILD_MOVES + (<usize>m << 2)) << 32) | <u64>load<u32>(CHILD_WHERE + (<usize>m << 2));
-    x = (x ^ (x >> 31)) * 0x94d049bb133111eb;
-    sum += x ^ (x >> 29);
-  }
-  return sum;
-}
-
-let scratchSorted: bool = false;
-
-/** The beam's cost of `p` from its cards alone (no parent); sets scratchSorted (every column falls strictly in rank). */
-function costFromScratch(p: usize): i32 {
-  let home = 0;
-  for (let s = 0; s < 4; s++) home += foundation(p, s);
-  let unsorted = 0;
-  let empty = 0;
-  let sorted = true;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    if (n == 0) {
-      empty++;
-      continue;
-    }
-    let ok = 1;
-    while (ok < n && buildsOn(cardAt(p, c, ok), cardAt(p, c, ok - 1))) ok++;
-    unsorted += n - ok;
-    for (let i = 1; i < n; i++) if (rankOf(cardAt(p, c, i)) >= rankOf(cardAt(p, c, i - 1))) sorted = false;
-  }
-  scratchSorted = sorted;
-  const cells = numCells - emptyCellCount(p);
-  const v = (52 - home) * wNotHome + unsorted * wUnsorted + cells * wCells - empty * wEmpty + blockersOf(p, false) * wBlockers + 64;
-  return v < 0 ? 0 : v >= NUM_BINS ? NUM_BINS - 1 : v;
-}
-
 /** Compares child `p` (cost `cost`, childSorted, hash `h`, auto-moves done) with its from-scratch values. */
 function checkChild(p: usize, cost: i32, h: u64): void {
   selfChecks++;
@@ -950,21 +245,10 @@ function checkChild(p: usize, cost: i32, h: u64): void {
 // ---------------------------------------------------------------------------
 // Session
 
-/** Reads the input block (search.ts documents it) into START; false when it does not fit the engine's layout. */
+/** Reads the input block (input.ts) into START, as the real game (the beam shortens a solution of the real game, never of a pooled one), and fills the board tables; false when it does not fit the engine's layout. */
 function readStart(): bool {
-  if (load<u8>(INPUT) > <u8>MAX_COLUMNS || load<u8>(INPUT, 1) > <u8>MAX_CELLS) return false;
-  for (let c = 0; c < <i32>load<u8>(INPUT); c++) if (load<u8>(INPUT + 32 + c) > 52) return false;
-  setRules(load<u8>(INPUT), load<u8>(INPUT, 1), load<u8>(INPUT, 2), load<u8>(INPUT, 3), load<u8>(INPUT, 4), load<u8>(INPUT, 5) != 0);
-  setPools(0, 1, 2, 3); // the beam shortens a solution of the real game, never of a pooled one
-  fillBuildMasks();
-  memory.fill(START, 0, POSITION_BYTES);
-  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + 8 + s));
-  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? load<u8>(INPUT + 16 + i) : 0);
-  for (let c = 0; c < MAX_COLUMNS; c++) {
-    const n = c < numColumns ? <i32>load<u8>(INPUT + 32 + c) : 0;
-    setColumnLength(START, c, n);
-    for (let i = 0; i < n; i++) setCardAt(START, c, i, load<u8>(INPUT + 64 + c * 64 + i));
-  }
+  if (!readInput(START, false)) return false;
+  prepareBoard();
   return true;
 }
 
@@ -1088,24 +372,12 @@ export function beamFindBegin(width: i32, memoryLimitBytes: f64, maxLevels: i32,
 
 /** Most cards on the foundations in a position the beams of this session expanded (a measure of how far a beam that found nothing got). */
 export let beamMostHome: i32 = 0;
+
 /** Deepest level (counted moves from the beam's start) the beams of this session expanded. */
 export let beamLevelsReached: i32 = 0;
+
 /** A beam of this session ended early because the memory cap left no room for its next level's arrays. */
 export let beamOutOfMemory: bool = false;
-
-/**
- * Sets the cost weights of the next beams (defaults 1, 1, 1, 0, 0): cards not
- * home, cards above the sorted run at the bottom of their column, occupied
- * free cells, empty columns (a bonus, subtracted), and blockers (the cards
- * above each suit's next foundation card in its column, summed over suits).
- */
-export function setBeamWeights(notHome: i32, unsorted: i32, cells: i32, empty: i32, blockers: i32): void {
-  wNotHome = notHome;
-  wUnsorted = unsorted;
-  wCells = cells;
-  wEmpty = empty;
-  wBlockers = blockers;
-}
 
 /** Length of the best path in counted moves (after shortenBegin). */
 export function shortenBestLength(): i32 {
@@ -1196,7 +468,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
   seenCurCount = 0;
   memory.fill(seenNext, 0, (<usize>seenMask + 1) << 3);
   seenNextCount = 0;
-  seenAdd(positionHash(WORK));
+  seenAdd(setEntry(positionHash(WORK)));
 
   for (let d = 0; d + 1 < bound && d + 1 < MAX_LEVELS; d++) {
     // the set of level d becomes the current one, level d+1 starts empty
@@ -1235,9 +507,9 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
       }
       const k = listMoves(WORK, repeat, true);
       beamChildren += <u32>k;
-      const parentHash = measureHashes(WORK);
-      if (globalSeen != 0) globalSeenOrAdd(parentHash);
-      measureRuns(WORK);
+      const parentHash = placeAndHash(WORK);
+      if (globalSeen != 0) globalSeenOrAdd(setEntry(parentHash));
+      measureParent(WORK);
       copyHeader(HEADER_SAVE, WORK);
       for (let m = 0; m < k; m++) {
         const move = load<u32>(CHILD_MOVES + (<usize>m << 2));
@@ -1248,7 +520,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         const c = autoMoved
           ? childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1)
           : childCostQuick(WORK, move, at);
-        if (selfCheck) checkChild(WORK, c, autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at));
+        if (selfCheck) checkChild(WORK, c, autoMoved ? childHash(WORK, HEADER_SAVE, parentHash) : childMoveHash(WORK, parentHash, move, at));
         if (childSorted) {
           copyPosition(SCRATCH, WORK);
           const rest = finish(SCRATCH);
@@ -1264,7 +536,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         } else if (depth + 1 < bound) {
           // a full level takes only children cheaper than its dearest
           if (nextCount < <u32>width || c < worst) {
-            const h = autoMoved ? positionHash(WORK) : childHash(WORK, parentHash, move, at);
+            const h = setEntry(autoMoved ? childHash(WORK, HEADER_SAVE, parentHash) : childMoveHash(WORK, parentHash, move, at));
             if (!hashSetContains(seenCur, seenMask, h) && !hashSetContains(seenNext, seenMask, h) && (globalSeen == 0 || !hashSetContains(globalSeen, globalMask, h))) {
               let slot: u32 = 0;
               if (nextCount < <u32>width) {

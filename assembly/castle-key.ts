@@ -1,7 +1,7 @@
 /**
  * The compact key of the no-cell Castle games (Beleaguered Castle, Streets
  * and Alleys, Citadel: any-suit building, no free cells), 17 bytes instead of
- * position.ts's 48, and the choice between the two layouts at solve start.
+ * key.ts's 48, and the choice between the two layouts at solve start.
  *
  * Why a Castle position fits in 17 bytes. Cards leave a column only from its
  * top, and arrive only on a card one rank higher (any suit: `rank` build) or
@@ -42,7 +42,7 @@
  * C(4,k) 4!/(4-k)!: 1 + 16 + 72 + 96 + 24), so one byte holds them
  * (`RANK_CODE` maps t = v_0 + 5 v_1 + 25 v_2 + 125 v_3 to 0..208, `RANK_LINKS`
  * back to the four links, one a byte). Against three base-5 digits in 7 bits
- * (the earlier 19-byte key) that is 96 bits instead of 112, and neither
+ * (19 bytes in all) that is 96 bits instead of 112, and neither
  * encoding nor decoding divides: the encoder subtracts (4 - v) 5^s from each
  * rank's 624 for every linked card, and the decoder looks each rank's links
  * up in one load. Decoding (`decodeCompact`) rebuilds every column from the
@@ -51,16 +51,16 @@
  * of the key).
  *
  * The table (table.ts) keeps the 48-byte key's layout for every other game.
- * Certificates and the exported stored set always carry position.ts's
+ * Certificates and the exported stored set always carry key.ts's
  * canonical 48-byte keys: each compact record is decoded and re-encoded
- * (`canonicalKeyOfRecord`), so the proof format and `check-proof` do not
+ * (`canonicalKeyOfCompact`), so the proof format and `check-proof` do not
  * depend on this file.
  */
 import { numColumns, numCells, buildRule, wrapRanks, pooledMode, BUILD_RANK } from './rules';
 import {
-  MAX_COLUMNS, MAX_CELLS, COLUMN_STRIDE, OFF_CARDS, OFF_FOUNDATIONS, POSITION_BYTES,
-  columnLength, setColumnLength, cardAt, setCellCard, encodeKey, decodeKey, hashKey,
+  MAX_COLUMNS, MAX_CELLS, COLUMN_STRIDE, OFF_CARDS, OFF_FOUNDATIONS, POSITION_BYTES, columnLength, setColumnLength, cardAt, setCellCard,
 } from './position';
+import { encodeKey, decodeKey, hashKey } from './key';
 
 /** Most bytes of a compact key as stored in a record (`compactKeyBytes`: 17 or 18). */
 export const COMPACT_KEY_BYTES: i32 = 18;
@@ -77,7 +77,7 @@ export let compactTail: usize = 14;
 /** First bit of the rank codes: 40 or 48 (after the foundations and a 24- or 32-bit prefix field). */
 let digitStart: u64 = 48;
 
-/** The last solve started with the compact layout (compact key, 27- or 28-byte records, 4-byte slots, open stacks). */
+/** The last solve started with the compact layout (compact key, 25- or 26-byte records, 4-byte slots: records.ts, compact-table.ts). */
 export let compactLayout: bool = false;
 /** Test and bench hook: false keeps the 48-byte layout for every game. */
 let compactAllowed: bool = true;
@@ -153,7 +153,7 @@ function fillRankTables(): void {
 const PREFIX_LENGTHS: usize = memory.data(16, 16);
 /** Scratch of decode: CHILD[card] = the run card lying on `card`, 0 for none. */
 const CHILD: usize = memory.data(64, 16);
-/** Scratch position of `canonicalKeyOfRecord`. */
+/** Scratch position of `canonicalKeyOfCompact`. */
 const SCRATCH: usize = memory.data(POSITION_BYTES, 16);
 
 /** Bits needed for a number 0..n. */
@@ -297,7 +297,7 @@ let baseParent: u32 = 0;
 const BASE_SUMS: usize = memory.data(32, 16);
 let basePrefixes: u64 = 0;
 
-/** Forgets the parent `encodeCompactChild` holds (table.ts, whenever the table is reset: record indices start over). */
+/** Forgets the parent `encodeCompactChild` holds (compact-table.ts, whenever the table is reset: record indices start over). */
 export function forgetCompactBase(): void {
   baseParent = 0;
 }
@@ -305,7 +305,7 @@ export function forgetCompactBase(): void {
 /**
  * `encodeCompact` of a child made in place from its parent, record
  * `parent`: `p` holds the child, `parentHeader` the parent's header (its
- * column lengths at offset 0, as search.ts's SAVED_HEADER). A move and the
+ * column lengths at offset 0, as search-state.ts SAVED_HEADER). A move and the
  * auto-moves after it write cards only past the end of a column and take
  * cards only off its top, so the parent's columns are the first
  * `parentHeader` lengths of `p`'s cards, and a column whose length is the
@@ -354,7 +354,7 @@ const SUIT_CARDS: u64 = 0x0011111111111110;
 
 /**
  * Rebuilds the position of a compact key at `key` into `p`: columns in
- * canonical order (by deepest card, empty columns last, as position.ts's
+ * canonical order (by deepest card, empty columns last, as key.ts's
  * `decodeKey` gives them), no free cells, the foundations of the key.
  */
 export function decodeCompact(key: usize, p: usize): void {
@@ -438,7 +438,7 @@ export function decodeCompact(key: usize, p: usize): void {
   for (let i = 0; i < MAX_CELLS; i++) setCellCard(p, i, 0);
 }
 
-/** 32-bit hash of a compact key (`compactKeyBytes` bytes: two words and the u32 at `compactTail`; the same rounds as position.ts's `hashKey`). */
+/** 32-bit hash of a compact key (`compactKeyBytes` bytes: two words and the u32 at `compactTail`; the same rounds as key.ts's `hashKey`). */
 export function hashCompact(key: usize): u32 {
   let h: u64 = 0x27d4eb2f165667c5;
   for (let w = 0; w < 3; w++) {
@@ -464,7 +464,7 @@ export function hashCompact(key: usize): u32 {
   return load<u64>(a) == load<u64>(b) && load<u64>(a, 8) == load<u64>(b, 8) && load<u32>(a + t) == load<u32>(b + t);
 }
 
-/** Writes the key of `p` in the solve's layout at `out` (48 bytes of room): compact or position.ts's. */
+/** Writes the key of `p` in the solve's layout at `out` (48 bytes of room): compact or key.ts's. */
 // @ts-ignore: decorator
 @inline export function encodeStateKey(p: usize, out: usize): void {
   if (compactLayout) encodeCompact(p, out);
@@ -484,7 +484,7 @@ export function hashCompact(key: usize): u32 {
   else decodeKey(key, p);
 }
 
-/** Writes position.ts's canonical 48-byte key of the compact key at `key` to `out` (for certificates and exports). */
+/** Writes key.ts's canonical 48-byte key of the compact key at `key` to `out` (for certificates and exports). */
 export function canonicalKeyOfCompact(key: usize, out: usize): void {
   decodeCompact(key, SCRATCH);
   encodeKey(SCRATCH, out);

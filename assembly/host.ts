@@ -4,7 +4,7 @@
 
 /**
  * Returns 0 to go on, or the reason to stop now: REASON_TIMEOUT or
- * REASON_CANCELLED of search.ts (the glue reads a SharedArrayBuffer flag and
+ * REASON_CANCELLED of search-state.ts (the glue reads a SharedArrayBuffer flag and
  * the clock). Cheap enough to call every few milliseconds, not per position.
  */
 @external('env', 'pollStop')

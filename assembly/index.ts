@@ -9,15 +9,17 @@
 export { solve, lastStopReason, statesStored, memoryBytesUsed } from './search';
 
 // The interface constants, as immutable exported globals: the glue
-// (client-sdk/core/engine/interface.ts) reads every code and offset from here when it
+// (client-sdk/core/engine/abi.ts) reads every code and offset from here when it
 // instantiates the module and refuses a module that lacks one, so the two
 // sides cannot drift apart silently.
 export {
   INPUT_BYTES, IN_COLUMNS, IN_CELLS, IN_BUILD, IN_EMPTY, IN_SEQUENCE, IN_WRAP, IN_POOLED, IN_POOLS,
   IN_FOUNDATIONS, IN_FREE_CELLS, IN_LENGTHS, IN_CARDS, IN_COLUMN_STRIDE,
+} from './input';
+export {
   VERDICT_SOLVED, VERDICT_UNSOLVABLE, VERDICT_UNKNOWN, VERDICT_ERROR,
   REASON_NONE, REASON_MAX_STATES, REASON_TIMEOUT, REASON_MEMORY, REASON_CANCELLED,
-} from './search';
+} from './search-state';
 export {
   BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN,
   EMPTY_ANY, EMPTY_KINGS, EMPTY_NONE,
@@ -27,10 +29,12 @@ export {
   OUTPUT_MOVE_BYTES, OUTPUT_MAX_MOVES, SOURCE_COLUMN, SOURCE_CELL, TARGET_COLUMN, TARGET_CELL, TARGET_FOUNDATION,
   OUT_SOURCE_KIND, OUT_SOURCE_INDEX, OUT_TARGET_KIND, OUT_TARGET_INDEX, OUT_COUNT, OUT_CARD, OUT_AUTO,
 } from './output';
-import { INPUT, statesExpanded, statesStored as statesStoredCount } from './search';
+import { statesStored as statesStoredCount } from './search';
+import { statesExpanded } from './search-state';
+import { INPUT } from './input';
 import { OUTPUT, outputCount } from './output';
 
-/** Address of the input block (search.ts documents its layout). */
+/** Address of the input block (input.ts documents its layout). */
 export function inputAddress(): usize {
   return INPUT;
 }
@@ -50,14 +54,15 @@ export function expandedCount(): u32 {
   return statesExpanded;
 }
 
-import { computeFingerprint, fingerprintHigh, copyKeys, layerKeysBegin, layerKeysNext } from './table';
-import { KEY_BYTES } from './position';
+import { computeFingerprint, fingerprintHigh, copyKeys } from './table';
+import { layerKeysBegin, layerKeysNext } from './layered-table';
+import { KEY_BYTES } from './key';
 
 /** Keys copied per `exportKeys` call. */
 const EXPORT_BATCH: u32 = 4096;
 const EXPORT_BUFFER: usize = memory.data(<i32>EXPORT_BATCH * KEY_BYTES);
 
-/** Bytes of one canonical key (position.ts documents the encoding). */
+/** Bytes of one canonical key (key.ts documents the encoding). */
 export function keyBytes(): i32 {
   return KEY_BYTES;
 }
@@ -77,7 +82,7 @@ export function exportKeys(first: u32): u32 {
 }
 
 /**
- * Starts the export of layer `layer`'s keys (table.ts `layerKeysBegin`, the
+ * Starts the export of layer `layer`'s keys (layered-table.ts `layerKeysBegin`, the
  * layered pass only): 1, or 0 when the layer is closed or there is no
  * layered table. Then `exportLayerKeys` until it answers 0.
  */
@@ -100,14 +105,15 @@ export function fingerprintHighBits(): u32 {
   return fingerprintHigh;
 }
 
+export { setBeamWeights } from './beam-cost';
 export {
-  shortenBegin, shortenBeam, shortenWrite, shortenPathMoves, shortenStopped, setBeamWeights,
+  shortenBegin, shortenBeam, shortenWrite, shortenPathMoves, shortenStopped,
   shortenMemoryBytes, beamFindBegin, beamMostHome, beamLevelsReached, beamOutOfMemory, beamExpanded,
 } from './beam';
 
 export { setLayeredSearch, layerCount } from './layers';
 export { layeredViolations, layeredInUse } from './search';
-import { keysHeldPeak, purges, keysHeld } from './table';
+import { keysHeldPeak, purges, keysHeld } from './layered-table';
 import { INBOX, childrenForwarded, forwardCalls } from './shards';
 
 /** Most positions whose keys the last layered solve held at once (its peak live set; 0 outside the layered pass). */
@@ -129,7 +135,7 @@ export {
   layeredShardBegin, layeredShardStep, layeredNextOpen, layeredAdvance, acceptChildren, shardGoal, shardStopReason,
   recordParentRef, recordMoveBits, pathAddress, pathCapacity, replaySolution,
   STEP_DRAINED, STEP_MORE, STEP_GOAL, STEP_REMOTE_GOAL, STEP_STOPPED,
-} from './search';
+} from './shard-pass';
 export { FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED, ENTRY_BYTES, MAX_SHARDS } from './shards';
 
 /** Address of this instance's inbox (assembly/shards.ts INBOX). */

@@ -15,7 +15,7 @@
  * dealt cards 0..j + 1, i.e. while the compact key's prefix length p_d is at
  * least j + 2. Why no move lowers M:
  *   - the foundations only grow: no move of these games takes a card off a
- *     foundation (search.ts's moves leave from a column or a cell only);
+ *     foundation (children.ts's moves leave from a column or a cell only);
  *   - a prefix length grows by one at a time (one card moves, auto-moves only
  *     go to the foundations), and p_d going from p to p + 1 means card p of
  *     start column d was put on card p - 1 (a legal build: that link is
@@ -29,7 +29,7 @@
  * independently on random walks.
  *
  * So once no open position has M <= k, no later child has M <= k either, and
- * no later lookup can meet a stored position of layer k: table.ts then drops
+ * no later lookup can meet a stored position of layer k: layered-table.ts then drops
  * those keys (keeping each record's parent and move for the solution).
  */
 import { rankOf } from './rules';
@@ -131,7 +131,7 @@ export function measureOfLayer(layer: i32): i32 {
   return layer >> GROUPS_SHIFT;
 }
 
-/** Queues record `index` in layer `layer` (indices pushed on one layer increase: table.ts gives each layer its own chunks). False when the memory ran out. */
+/** Queues record `index` in layer `layer` (indices pushed on one layer increase: layered-table.ts gives each layer its own chunks). False when the memory ran out. */
 export function pushLayer(index: u32, layer: i32): bool {
   return stackPush(HEADS + (<usize>layer << 2), index);
 }

@@ -1,27 +1,25 @@
 /**
- * Open-list buckets as stacks of record indices, for the compact layout
- * (castle-key.ts), whose records carry no open-list links.
+ * Open-list buckets as stacks of record indices: the eager phase's open
+ * lists (open-lists.ts), in both layouts (records carry no open-list links).
  *
- * Each bucket of each scan (search.ts's bucket queues) is a stack of record
- * indices held in 256-byte blocks; the bucket head (search.ts BUCKETS)
+ * Each bucket of each scan is a stack of record indices held in 256-byte
+ * blocks; the bucket head (open-lists.ts BUCKETS)
  * holds the address of the top block, 0 when the bucket is empty. A block is
  * [previous block u32][bits used u32][its top index u32][244 bytes]. The
  * indices pushed on one stack increase, so an entry is stored as its
  * difference to the entry below it (the first of a stack: to 0), as an
  * Exp-Golomb code of order 2 laid out so that a pop reads it back from the
  * end (`stackPush`), and the pop subtracts. Most differences are small (one
- * scan's consecutive pushes to one bucket are a few records apart; on
- * Streets and Alleys 77 40 % are below 8, 88 % below 64, with a tail to
- * 2^23), so an entry takes about 0.8 bytes instead of the 1.1 of 7-bit
- * bytes. A block emptied by a pop goes to a free list and is reused by
- * the next push of any bucket, so the memory of the open lists is that of
- * the entries queued and not yet taken (on the hard Castle deals about 1.3
- * bytes each, 4 per scan and position queued) plus at most one partly used
- * block per bucket.
+ * scan's consecutive pushes to one bucket are a few records apart, with a
+ * long thin tail), so an entry takes under a byte on a long search, less
+ * than 7-bit bytes would (docs/engine.md, "Memory layouts", has the
+ * distribution). A block emptied by a pop goes to a free list and is reused
+ * by the next push of any bucket, so the memory of the open lists is that of
+ * the entries queued and not yet taken plus at most one partly used block
+ * per bucket.
  *
- * The order is that of the linked buckets of the 72-byte layout (LIFO
- * within a bucket), so a solve expands the same positions in the same order
- * in either layout.
+ * A stack is LIFO, as a bucket of linked items is, so a solve expands the
+ * same positions in the same order in either layout.
  */
 import { allocate } from './arena';
 
@@ -86,7 +84,7 @@ function takeBlock(): usize {
 
 /**
  * Hands the region [start, start + bytes) to the blocks (the layered pass
- * gives a freed chunk block of table.ts here when the arena has no room).
+ * gives a freed chunk block of layered-table.ts here when the arena has no room).
  * Ignored while the current slab still has blocks.
  */
 export function addOpenSlab(start: usize, bytes: u32): void {

@@ -1,19 +1,20 @@
 /**
- * Pending moves: the open list items of the lazy phase (search.ts). A
+ * Pending moves: the open list items of the lazy phase (lazy.ts). A
  * pending move is a move of a stored, expanded position whose result has not
  * been looked up yet; it is scored when generated (the child is measured)
  * but encoded, hashed and stored only when a scan takes it.
  *
  * Entries live in chunks of ENTRY_CHUNK entries taken from the arena, so
  * indices (1-based, 0 = none) stay valid while the pool grows. Entry layout
- * (ENTRY_BYTES), chosen so that the move word and the bucket links sit at the
- * same offsets as in a state record (table.ts):
+ * (ENTRY_BYTES), the move word at the same offset as in a state record
+ * (records.ts REC_MOVE), so that the open lists read either kind of item's
+ * move word alike (open-lists.ts):
  *
  *   0  ENT_PARENT  the stored position the move is played from (record
  *                  index, bits 0-30), and ENT_SKIPPED (bit 31)
  *   4  ENT_MOVE    move word (move.ts), with the depth and auto flag of the result
  *   8  ENT_NEXT    next item in the same bucket of open list 0, then of lists 1, 2, 3 at 12, 16, 20
- *  24  ENT_HASH    the result's position hash (search.ts `childHash`, u64),
+ *  24  ENT_HASH    the result's position hash (board.ts, u64; children.ts `addChild`),
  *                  only when the solve's lazy phase hashes (`resetEntries`;
  *                  else entries are ENTRY_BYTES_NO_HASH = 24 bytes)
  *
@@ -21,7 +22,7 @@
  * result's hash was in the filter of stored hashes (seen.ts), without the
  * full key comparison. The lazy phase checks every such move by its key
  * before it says the reachable set is complete, and the hand-over plays it
- * like an untaken one (search.ts `verifySkipped`, `handOver`).
+ * like an untaken one (lazy.ts `verifySkipped`, `handOver`).
  */
 import { allocate, release } from './arena';
 

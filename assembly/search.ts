@@ -1,1746 +1,56 @@
 /**
  * The search: best-first over canonical positions, complete when it runs to
- * the end.
+ * the end. `solve` is the engine's main entry (index.ts exports it).
  *
  * Every position met is stored once in the state table (table.ts) under its
- * canonical key. Two open lists (scans) order the stored positions by two
- * heuristic scores (lower = more promising; bucket queues, LIFO within a
- * bucket) and take turns, so the search dives like a guided depth-first
- * search while never expanding a position twice. The
- * search prunes nothing but duplicates and applies only safe auto-moves
- * (position.ts argues each one), so when the open list runs empty without a
+ * canonical key. Up to four scans (open-lists.ts; presets.ts sets how many
+ * a game kind runs) order the stored positions by their own heuristic
+ * scores (heuristic.ts; lower = more promising, LIFO within a bucket) and
+ * take turns, so the search dives like a guided depth-first search while
+ * never expanding a position twice.
+ *
+ * The search prunes nothing but duplicates and applies only safe auto-moves
+ * (position.ts argues each one), so when the open lists run empty without a
  * budget having cut an insert, every position reachable from the start has
- * been expanded and none is won: the deal is unsolvable. Any cut (state
- * budget, memory, deadline, cancel) ends the search with `unknown`.
+ * been expanded and none is won: the deal is unsolvable, with the stored set
+ * (the whole reachable set) as its certificate. Any cut (state budget,
+ * memory, deadline, cancel) ends the search with `unknown`.
  *
- * Moves are stored position-independently (packed move, below): they name
- * the moved card and the target by card identity, which is what lets
- * positions be stored in canonical order while the solution is replayed on
- * the real column and cell numbers (reconstructSolution).
- *
- * Packed move (u32): bits 0-5 the moved card (deepest card of the run),
- * bits 6-7 the target kind (MOVE_TO_*), bits 8-13 the card the run is put on
- * (MOVE_TO_CARD), bits 14-19 the number of cards.
+ * A solve runs in phases: the lazy phase first (lazy.ts: the open lists hold
+ * pending moves, a result is stored only when a scan takes it), then, past
+ * its quota, the eager phase (every new child stored and queued at once);
+ * the pooled game searches eagerly from the start, and the layered pass
+ * (layers.ts; the no-cell Castle games on request) expands layer by layer.
+ * children.ts makes the children of every expansion; solution.ts replays the
+ * won path. shard-pass.ts runs the layered pass as one shard of several.
  */
+import { numColumns, pooledMode } from './rules';
+import { copyPosition, isWon, applyAutoMoves } from './position';
+import { resetArena, arenaBytesUsed } from './arena';
+import { resetTable, findOrInsertPosition } from './table';
+import { StateTable, recordAt, recordMove, recordKey } from './records';
+import { layeredTable, setLayeredTable, closeLayersBelow } from './layered-table';
+import { resetEntries } from './pending';
+import { seenOff } from './seen';
+import { moveDepth } from './move';
+import { resetOutput } from './output';
+import { readInput } from './input';
+import { prepareBoard } from './board';
+import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, hashStateKey } from './castle-key';
+import { layeredRequested, setupLayers, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
+import { shardIndex, shardCount, shardOf, setShard, OUTBOX_MAX } from './shards';
+import { SCANS, choosePreset, ruleScans, lazyFilter } from './presets';
+import { measure, packWeights } from './heuristic';
+import { clearOpenLists, pushOpen, popNext, resetTurns } from './open-lists';
+import { expand, repeatCardOf } from './children';
+import { lazySearch, expandLazyRoot, handOver, resetLazy, countQueued, lazyQuotaReached } from './lazy';
+import { reconstructSolution } from './solution';
 import {
-  numColumns, numCells, buildRule, emptyColumnRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_RANK, BUILD_SUIT, BUILD_SUIT_UP_OR_DOWN, EMPTY_ANY, EMPTY_KINGS, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, setRules, setPools, pooledMode, poolOf,
-} from './rules';
-import {
-  POSITION_BYTES, KEY_BYTES, MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS,
-  columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, foundation, setFoundation,
-  copyPosition, copyHeader, copyCards, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell, firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, encodeKey, decodeKey, hashKey, sendHome,
-  encodeChildKey, childKeySpliced,
-} from './position';
-import { resetArena, arenaBytesUsed, allocate } from './arena';
-import {
-  resetTable, findOrInsert, findOrInsertPosition, touchSlot, touchRecord, recordAt, recordCount, recordParent, recordMove, setRecordMove, recordKey,
-  insertFailure, insertStopReason, lastInsertWasNew, FAIL_MEMORY, FAIL_STOPPED, FAIL_STATES,
-} from './table';
-import { resetEntries, releaseEntries, newEntry, entryAt, entryParent, entryMove, entryHash, entryCount, isSkipped, markSkipped, clearSkipped } from './pending';
-import { resetSeen, seenContains, seenAdd, seenOff } from './seen';
-import {
-  MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, MOVE_BITS, AUTO_FOLLOWED, DONE, DEPTH_MAX,
-  packMove, moveCard, moveKind, moveOnto, moveCount, moveDepth, withDepth,
-} from './move';
-import {
-  resetOutput, writeMove, outputOverflow, SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION,
-} from './output';
-
-import { pollStop } from './host';
-import { chooseLayout, compactLayout, decodeStateKey, encodeStateKey, encodeCompactChild, hashStateKey } from './castle-key';
-import { resetOpenStacks, stackPush, stackPop } from './open-stack';
-import { layeredRequested, setupLayers, layerOfKey, pushLayer, popLayer, layerHasOpen, MAX_LAYERS } from './layers';
-import { layeredTable, setLayeredTable, insertLayer, closeLayersBelow, reclaimForOpenStacks, isRecordIndex } from './table';
-import { shardIndex, shardCount, shardOf, parentRef, sendChild, flushOutboxes, setShard, forwardStatus, INBOX, ENTRY_BYTES, ENTRY_HASH, ENTRY_PARENT, ENTRY_WORD, FORWARD_OK, FORWARD_GOAL, FORWARD_FAILED, OUTBOX_MAX } from './shards';
-
-export const VERDICT_SOLVED: i32 = 0;
-export const VERDICT_UNSOLVABLE: i32 = 1;
-export const VERDICT_UNKNOWN: i32 = 2;
-export const VERDICT_ERROR: i32 = 3;
-
-export const REASON_NONE: i32 = 0;
-export const REASON_MAX_STATES: i32 = 1;
-export const REASON_TIMEOUT: i32 = 2;
-export const REASON_MEMORY: i32 = 3;
-export const REASON_CANCELLED: i32 = 4;
-
-
-/** Expansions between two polls of the stop flag and the clock. */
-const POLL_INTERVAL: u32 = 512;
-/** Buckets of the open list; scores are clamped into 0..NUM_BUCKETS-1. */
-const NUM_BUCKETS: i32 = 4096;
-const SCORE_OFFSET: i32 = 256;
-const MAX_PATH: i32 = 8192;
-
-/**
- * Input block written by the glue before `solve` (INPUT_BYTES bytes), one
- * byte per field, at these offsets (exported, so the glue reads them from
- * the module instead of repeating them):
- *   IN_COLUMNS 0, IN_CELLS 1, IN_BUILD 2 (BUILD_*), IN_EMPTY 3 (EMPTY_*),
- *   IN_SEQUENCE 4 (SEQ_*), IN_WRAP 5 (0/1)
- *   IN_POOLED 6 (0/1): the pooled game (rules.ts `setPools`, docs/proofs.md)
- *   IN_FOUNDATIONS 8..11: foundations (relative counts, suits C D H S)
- *   IN_POOLS 12..15: with IN_POOLED, the pool of each suit as its lowest suit
- *   IN_FREE_CELLS 16..23: free cells (card bytes, 0 = empty)
- *   IN_LENGTHS 32..41: column lengths
- *   IN_CARDS + c * IN_COLUMN_STRIDE + i: card i (deepest first) of column c
- */
-export const IN_COLUMNS: i32 = 0;
-export const IN_CELLS: i32 = 1;
-export const IN_BUILD: i32 = 2;
-export const IN_EMPTY: i32 = 3;
-export const IN_SEQUENCE: i32 = 4;
-export const IN_WRAP: i32 = 5;
-export const IN_POOLED: i32 = 6;
-export const IN_FOUNDATIONS: i32 = 8;
-export const IN_POOLS: i32 = 12;
-export const IN_FREE_CELLS: i32 = 16;
-export const IN_LENGTHS: i32 = 32;
-export const IN_CARDS: i32 = 64;
-export const IN_COLUMN_STRIDE: i32 = 64;
-export const INPUT_BYTES: i32 = IN_CARDS + MAX_COLUMNS * IN_COLUMN_STRIDE;
-export const INPUT: usize = memory.data(INPUT_BYTES);
-
-const START: usize = memory.data(POSITION_BYTES);
-const PARENT: usize = memory.data(POSITION_BYTES);
-const KEY: usize = memory.data(KEY_BYTES);
-const PATH: usize = memory.data(MAX_PATH * 4);
-
-let stopReason: i32 = REASON_NONE;
-let goalIndex: u32 = 0;
-
-export let statesExpanded: u32 = 0;
-
-// ---------------------------------------------------------------------------
-// Heuristic
-
-// Two open lists ("scans", after fc-solve's soft threads sharing one state
-// collection; docs/search.md §1) order the same stored positions by two
-// different scores and take turns. A single greedy score has a heavy tail
-// (a deal it misjudges can take millions of positions while another score
-// solves it in thousands); two scores cut that tail at twice the cost of the
-// better one at worst. Every new position is queued in both lists and
-// expanded once, by whichever list reaches it first (the expanded flag).
-
-/** Scans of the lazy phase (a pending move has a bucket link per scan, pending.ts). */
-const LAZY_SCANS: i32 = 4;
-/** Scans of the eager phase (a record has four bucket links, table.ts). */
-const EAGER_SCANS: i32 = 4;
-const SCANS: i32 = LAZY_SCANS;
-/** Bucket heads of the open lists, NUM_BUCKETS per scan (item index, 0 = empty). */
-const BUCKETS: usize = memory.data(SCANS * NUM_BUCKETS * 4);
-/** Scans of the current phase. */
-let activeScans: i32 = EAGER_SCANS;
-/**
- * Scans of this solve (`defaultScanCount` unless a tuning run fixed it).
- * Scans 2 and 3 cut the FreeCell tail; Eight Off and Seahaven Towers expand
- * fewer positions with four too (Eight Off 1..1000: 317 a deal against 528
- * with two; Seahaven Towers 1..300: 5,117 against 6,177); Baker's Game
- * expands as many with two, docs/engine.md.
- */
-let ruleScans: i32 = SCANS;
-/**
- * The scan that takes the first `preludeItems` items of a solve alone,
- * before the scans take turns (after fc-solve's prelude of quotas,
- * docs/search.md §1). Most deals are won by one good dive: strict turns
- * from the start make four scans pay for four dives. Under alternate-colour
- * building with Kings only in an empty column (Forecell), scan 0 alone for
- * the first PRELUDE_ALTERNATE items; FreeCell's session-14 weights do best
- * with none (docs/engine.md).
- */
-let preludeScan: i32 = 0;
-let preludeItems: u32 = 0;
-let preludeOverridden: bool = false;
-/**
- * Items of scan 0's prelude under alternate-colour building with Kings
- * only in an empty column (Forecell). Tuned on MS FreeCell 1..4000 and
- * 20001..24000 with the earlier weights (docs/engine.md): 300 with strict
- * turns, 150 since the sticky turns (`scanStick`). FreeCell itself has no
- * prelude since its session-14 weights (1..32000: 162.4 stored a deal with a
- * prelude of 75, 155.5 with none).
- */
-const PRELUDE_ALTERNATE: u32 = 150;
-/** Items a scan takes in a row before the next scan's turn (fc-solve's soft-thread step). */
-let scanStep: u32 = 1;
-/** Weights per scan, in this order (WEIGHT_COUNT i32 each). */
-const W_NOT_HOME: i32 = 0;
-const W_UNSORTED: i32 = 1;
-const W_CELL: i32 = 2;
-const W_EMPTY_COLUMN: i32 = 3;
-const W_NEXT_DEPTH: i32 = 4;
-/**
- * Which cards the W_UNSORTED weight counts. 0: cards below the top movable
- * run; 1: cards above the natural sequence on the column's bottom; 2: cards
- * above a lower card of their own suit in their column (`blockedIn`); 3: the
- * sum of 1 and 2.
- */
-const W_MODE: i32 = 5;
-/** Sixteenths of a score point per move of depth: a little breadth against greedy plateaus. */
-const W_DEPTH: i32 = 6;
-const WEIGHT_COUNT: i32 = 8;
-const WEIGHTS: usize = memory.data(SCANS * WEIGHT_COUNT * 4);
-const MIN_BUCKET: usize = memory.data(SCANS * 4);
-let weightsOverridden: bool = false;
-/** Scan count fixed by a tuning run (0: the build rule's default). */
-let scanCountOverride: i32 = 0;
-/**
- * Scans of this solve by default (chooseWeights): four, but two under suit
- * building with any card to an empty column (Baker's Game), where scans 2
- * and 3 expanded as many positions and cost a score each per child
- * (docs/engine.md).
- */
-let defaultScanCount: i32 = SCANS;
-let parentDepth: i32 = 0;
-
-
-/**
- * The card the move into PARENT moved, when its moves in PARENT can only
- * repeat positions already generated (0 otherwise). Let G be the position the
- * record was first reached from, and PARENT = G plus one single-card move of
- * card c (not to a foundation) with no auto-move after it. Then a card other
- * than c is exposed in PARENT but not in G only where c left (the card c sat
- * on, or an empty column or free cell), and foundations are as in G. So a
- * move of c in PARENT either puts c back (giving G) or takes it where it could
- * have gone from G, with the same result as that move from G: a sibling,
- * generated when G was expanded (a position is expanded only after its
- * parent). Skipping these moves changes no stored position, only saves
- * lookups; the set of positions explored, and so every verdict and proof
- * certificate, stays the same.
- */
-let repeatCard: i32 = 0;
-
-// @ts-ignore: decorator
-@inline function weight(scan: i32, w: i32): i32 {
-  return load<i32>(WEIGHTS + (<usize>(scan * WEIGHT_COUNT + w) << 2));
-}
-
-function setWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {
-  const at = WEIGHTS + (<usize>(scan * WEIGHT_COUNT) << 2);
-  store<i32>(at, notHome, 0);
-  store<i32>(at, unsorted, 4);
-  store<i32>(at, cell, 8);
-  store<i32>(at, emptyColumn, 12);
-  store<i32>(at, nextDepth, 16);
-  store<i32>(at, mode, 20);
-  store<i32>(at, depth, 24);
-}
-
-/**
- * Sets the default weights, scan count and prelude for the current rules
- * (unless a tuning run overrode them). Tuned on position counts, by
- * coordinate descent with bench/climb.ts and checked with bench/tune.ts on
- * deals the climb did not see (docs/engine.md, "Search tuning" and "Search
- * tuning, session 14"): FreeCell on MS 1..4000, 20001..24000, then
- * 4001..8000 and 24001..28000, then 8001..16000 (checked on 1..32000);
- * Forecell keeps the first climb's weights; the Seahaven Towers family
- * (suit building, Kings-only empty columns, at most four cells) on the
- * solved PySolFC Seahaven Towers deals of 1..400, then 401..800 (checked on
- * 1001..1500); Baker's Game on its solved deals of 1..500 (checked on
- * 1001..1500). The rank (any-suit) weights and the other suit-building
- * weights are the earlier ones, tuned on Baker's Game 1..500, Beleaguered
- * Castle and Streets and Alleys 1..100 (docs/search.md §7).
- */
-function chooseWeights(): void {
-  if (!preludeOverridden) {
-    preludeScan = 0;
-    preludeItems = buildRule == BUILD_ALTERNATE_COLOR && emptyColumnRule == EMPTY_KINGS ? PRELUDE_ALTERNATE : 0;
-  }
-  defaultScanCount = buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_ANY ? 2 : SCANS;
-  if (weightsOverridden) return;
-  if (buildRule == BUILD_ALTERNATE_COLOR && emptyColumnRule == EMPTY_KINGS) {
-    // Forecell: the first climb's weights (MS FreeCell 1..4000 and
-    // 20001..24000, with the prelude); on Forecell 1..2000 they stored 14,107
-    // positions a deal against the earlier 19,337, where the FreeCell
-    // weights below stored 23,859
-    setWeights(0, 5, 3, 5, 6, 2, 0, 32);
-    setWeights(1, 3, 3, 4, 7, 3, 0, 64);
-    setWeights(2, 1, 3, 8, 7, 0, 0, 32);
-    setWeights(3, 3, 7, 6, 6, 1, 0, 48);
-  } else if (buildRule == BUILD_ALTERNATE_COLOR) {
-    // FreeCell: coordinate descent by positions expanded, three climbs on
-    // disjoint ranges of MS deals (docs/engine.md, "Search tuning, session
-    // 14"); scan 2 ignores the cards not home (weight 0)
-    setWeights(0, 6, 3, 6, 6, 2, 0, 32);
-    setWeights(1, 5, 3, 6, 4, 4, 0, 48);
-    setWeights(2, 0, 3, 6, 5, 0, 0, 32);
-    setWeights(3, 2, 7, 6, 6, 1, 0, 48);
-  } else if (buildRule == BUILD_RANK) {
-    setWeights(0, 6, 3, 4, 6, 2, 1, 48);
-    setWeights(1, 6, 3, 4, 6, 2, 0, 24);
-    setWeights(2, 6, 3, 4, 6, 2, 1, 96);
-    setWeights(3, 6, 2, 6, 8, 1, 0, 32);
-  } else if (buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_KINGS && numCells <= 4) {
-    // the Seahaven Towers family: three scans count the cards that lie above
-    // a lower card of their suit (W_MODE 2), which an empty column, open to
-    // Kings only, cannot take away cheaply
-    setWeights(0, 3, 7, 7, 5, 2, 2, 24);
-    setWeights(1, 4, 7, 4, 6, 4, 2, 32);
-    setWeights(2, 3, 4, 4, 2, 1, 2, 64);
-    setWeights(3, 4, 4, 8, 6, 0, 1, 32);
-  } else if (buildRule == BUILD_SUIT && emptyColumnRule == EMPTY_ANY) {
-    // Baker's Game (two scans): coordinate descent on its solved deals of 1..500
-    setWeights(0, 6, 2, 7, 6, 2, 1, 24);
-    setWeights(1, 2, 4, 5, 9, 1, 0, 32);
-    setWeights(2, 6, 3, 2, 6, 2, 0, 64);
-    setWeights(3, 6, 2, 6, 8, 1, 1, 32);
-  } else {
-    setWeights(0, 6, 3, 4, 6, 2, 1, 24);
-    setWeights(1, 6, 3, 2, 6, 2, 0, 32);
-    setWeights(2, 6, 3, 2, 6, 2, 0, 64);
-    setWeights(3, 6, 2, 6, 8, 1, 1, 32);
-  }
-}
-
-/** Tuning hook (bench only): scans of every later solve, 1..4 (0: the build rule's default). */
-export function setScanCount(n: i32): void {
-  scanCountOverride = n < 0 ? 0 : n > SCANS ? SCANS : n;
-}
-
-/** Tuning hook (bench only): back to the build rule's default weights, scan count, prelude and scan stick. */
-export function resetHeuristicWeights(): void {
-  weightsOverridden = false;
-  scanCountOverride = 0;
-  preludeOverridden = false;
-  scanStick = SCAN_STICK;
-}
-
-/** Tuning hook (bench only): the first `items` items of every later solve are taken by scan `scan` alone (0 items: no prelude). */
-export function setScanPrelude(scan: i32, items: u32): void {
-  preludeScan = scan < 0 ? 0 : scan >= SCANS ? SCANS - 1 : scan;
-  preludeItems = items;
-  preludeOverridden = true;
-}
-
-/** Tuning hook (bench only): items a scan takes in a row (1 = strict turns). */
-export function setScanStep(step: u32): void {
-  scanStep = step < 1 ? 1 : step;
-}
-
-/** Tuning hook (bench/tune only): fixes the weights of one scan for every later solve. */
-export function setHeuristicWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {
-  setWeights(scan, notHome, unsorted, cell, emptyColumn, nextDepth, mode, depth);
-  weightsOverridden = true;
-}
-
-/** Cards at the top of column `col` that form one movable sequence. */
-function topRunLength(p: usize, col: i32): i32 {
-  const n = columnLength(p, col);
-  if (n == 0) return 0;
-  let run = 1;
-  while (run < n && builds(cardAt(p, col, n - run), cardAt(p, col, n - run - 1))) run++;
-  return run;
-}
-
-let featureNotHome: i32 = 0;
-let featureUnsortedTop: i32 = 0;
-let featureUnsortedBottom: i32 = 0;
-let featureCellsUsed: i32 = 0;
-let featureEmptyColumns: i32 = 0;
-let featureNextDepth: i32 = 0;
-let featureBlocked: i32 = 0;
-/** Some scan of this solve counts blocked cards (W_MODE 2 or 3), so `measure` keeps that feature. */
-let useBlocked: bool = false;
-
-/**
- * Per-column terms of the features of the position being expanded (the
- * parent), one i32 per column: cards below the top movable run, cards above
- * the natural sequence on the column's bottom, the top run's length, and
- * (when a scan counts them) the blocked cards. A child differs from its
- * parent only in the columns whose length changed (a move takes cards off
- * the top of one column and puts them on another; auto-moves only take cards
- * off), so `measureChild` recomputes just those.
- */
-const COL_TOP: usize = memory.data(MAX_COLUMNS * 4);
-const COL_BOTTOM: usize = memory.data(MAX_COLUMNS * 4);
-const COL_RUN: usize = memory.data(MAX_COLUMNS * 4);
-const COL_BLOCK: usize = memory.data(MAX_COLUMNS * 4);
-/** Lowest rank seen per suit (one byte each), scratch of `blockedIn`. */
-const LOWEST_RANK: usize = memory.data(4);
-let parentBlocked: i32 = 0;
-let parentUnsortedTop: i32 = 0;
-let parentUnsortedBottom: i32 = 0;
-
-/** Length of the natural sequence on the bottom of column `col` (cards from the deepest that build on each other). */
-// @ts-ignore: decorator
-@inline function bottomRunLength(p: usize, col: i32, n: i32): i32 {
-  let ok = 1;
-  while (ok < n && builds(cardAt(p, col, ok), cardAt(p, col, ok - 1))) ok++;
-  return ok;
-}
-
-/**
- * Where each card in play lies in the position last measured (`measure`):
- * CARD_COLUMN[card] is its column, or 255 for a free cell, and
- * CARD_INDEX[card] its index in the column (0 = deepest). Entries of cards
- * not in play are stale and never read: the next-card depth asks only for
- * the next foundation card of each suit, which is in play in the measured
- * position and in each of its children (foundations only grow).
- */
-const CARD_COLUMN: usize = memory.data(64);
-const CARD_INDEX: usize = memory.data(64);
-const IN_CELL: u8 = 255;
-
-/** Records where the `n` cards of column `col` of `p` lie (CARD_COLUMN, CARD_INDEX). */
-// @ts-ignore: decorator
-@inline function placeColumn(p: usize, col: i32, n: i32): void {
-  const base = p + OFF_CARDS + col * COLUMN_STRIDE;
-  for (let i = 0; i < n; i++) {
-    const card = <usize>load<u8>(base + i);
-    store<u8>(CARD_COLUMN + card, <u8>col);
-    store<u8>(CARD_INDEX + card, <u8>i);
-  }
-}
-
-/** Marks the free-cell cards of `p` as in a cell (CARD_COLUMN 255; the entry of card 0, an empty cell, is never read). */
-// @ts-ignore: decorator
-@inline function placeCells(p: usize): void {
-  for (let i = 0; i < numCells; i++) store<u8>(CARD_COLUMN + <usize>cellCard(p, i), IN_CELL);
-}
-
-/**
- * The next-card depth of `p`: for each suit whose foundation is not full,
- * the cards above its next foundation card when that card is in a column
- * (0 in a free cell), summed; the same as counting, in every column, each
- * card that fits its foundation by its distance from the top. `p` is the
- * position last measured, or one of its children (the move and auto-moves
- * played on it), its columns of changed length in `changed` (bit c =
- * column c). The card places (CARD_COLUMN, CARD_INDEX) are the measured
- * position's. In a child a column's cards below both its old and its new
- * length are the old ones (a move puts cards on one column's top and takes
- * them off another's, auto-moves only take cards off), so a card whose
- * index is below its column's new length is still there; one at or past it
- * was taken off, to a free cell or with the run the move carried to another
- * column, which then is a changed column too, where it is looked for.
- */
-// @ts-ignore: decorator
-@inline function nextDepthOf(p: usize, changed: u32): i32 {
-  let d = 0;
-  const foundations = load<u32>(p + OFF_FOUNDATIONS);
-  for (let s = 0; s < 4; s++) {
-    const f = <i32>((foundations >> (<u32>s << 3)) & 0xff);
-    if (f >= 13) continue;
-    const card = ((f + 1) << 2) | s;
-    const col = <i32>load<u8>(CARD_COLUMN + <usize>card);
-    if (col == IN_CELL) continue;
-    const i = <i32>load<u8>(CARD_INDEX + <usize>card);
-    const n = columnLength(p, col);
-    if (i < n) {
-      d += n - 1 - i;
-      continue;
-    }
-    let rest = changed & ~((<u32>1) << <u32>col);
-    while (rest != 0) {
-      const c = <i32>ctz(rest);
-      rest &= rest - 1;
-      const m = columnLength(p, c);
-      const base = p + OFF_CARDS + c * COLUMN_STRIDE;
-      let k = m - 1;
-      while (k >= 0 && <i32>load<u8>(base + k) != card) k--;
-      if (k >= 0) {
-        d += m - 1 - k;
-        break;
-      }
-    }
-  }
-  return d;
-}
-
-/**
- * Cards of column `col` of `p` (length `n`) that lie above a lower card of
- * their own suit: each must leave the column before that card can go home,
- * whatever the build rule (a suit's foundation takes its cards in rank
- * order). The W_MODE 2 feature; in suit building it marks the blockers
- * that a "natural sequence" count (mode 1) misses once the sequence breaks.
- */
-function blockedIn(p: usize, col: i32, n: i32): i32 {
-  store<u32>(LOWEST_RANK, 0x7f7f7f7f);
-  let blocked = 0;
-  for (let i = 0; i < n; i++) {
-    const card = cardAt(p, col, i);
-    const at = LOWEST_RANK + <usize>suitOf(card);
-    const rank = rankOf(card);
-    if (<i32>load<u8>(at) < rank) blocked++;
-    else store<u8>(at, <u8>rank);
-  }
-  return blocked;
-}
-
-// @ts-ignore: decorator
-@inline function colTerm(table: usize, col: i32): i32 {
-  return load<i32>(table + (<usize>col << 2));
-}
-
-/**
- * Measures a position for the scores: cards not home, cards buried under
- * out-of-order cards (two ways), cards above a lower card of their suit
- * (when a scan counts them, `useBlocked`), occupied cells, empty columns, and how deep
- * the next foundation cards lie (features from docs/search.md §1 and §6).
- * Also keeps the per-column terms (COL_*) and the card places (CARD_COLUMN,
- * CARD_INDEX) for `measureChild`.
- *
- * `fromParent`: `p` is the child of the position measured last, in the same
- * column order, and SAVED_HEADER still holds that parent's header (see
- * `measuredHeld`). Then a column whose length did not change keeps the
- * parent's terms and card places (its cards did not change), and a changed
- * one gets its terms from
- * `changedColumnTerms`, as in `measureChild`. The result is the same as a
- * full measure.
- */
-// @ts-ignore: decorator
-@inline function measure(p: usize, fromParent: bool): void {
-  featureNotHome = 52 - homeCount(p);
-  featureUnsortedTop = 0;
-  featureBlocked = 0;
-  featureUnsortedBottom = 0;
-  featureEmptyColumns = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    const at = <usize>c << 2;
-    if (n == 0) {
-      featureEmptyColumns++;
-      store<i32>(COL_TOP + at, 0);
-      store<i32>(COL_BOTTOM + at, 0);
-      store<i32>(COL_RUN + at, 0);
-      store<i32>(COL_BLOCK + at, 0);
-      continue;
-    }
-    let run: i32;
-    let top: i32;
-    let bottom: i32;
-    let unchanged = false;
-    if (!fromParent) {
-      run = topRunLength(p, c);
-      top = n - run;
-      bottom = n - bottomRunLength(p, c, n);
-      placeColumn(p, c, n);
-    } else if (n == <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c)) {
-      // the same cards as in the parent (see nextDepthOf), so the same places
-      unchanged = true;
-      run = colTerm(COL_RUN, c);
-      top = colTerm(COL_TOP, c);
-      bottom = colTerm(COL_BOTTOM, c);
-    } else {
-      const terms = changedColumnTerms(p, c, n);
-      top = terms >> 16;
-      bottom = terms & 0xffff;
-      run = n - top;
-      placeColumn(p, c, n);
-    }
-    store<i32>(COL_TOP + at, top);
-    store<i32>(COL_BOTTOM + at, bottom);
-    store<i32>(COL_RUN + at, run);
-    if (useBlocked) {
-      // an unchanged column keeps its cards, so its blocked count
-      const blocked = unchanged ? colTerm(COL_BLOCK, c) : blockedIn(p, c, n);
-      store<i32>(COL_BLOCK + at, blocked);
-      featureBlocked += blocked;
-    }
-    featureUnsortedTop += top;
-    featureUnsortedBottom += bottom;
-  }
-  placeCells(p);
-  // every card in play is placed now, so no column needs a search
-  featureNextDepth = nextDepthOf(p, 0);
-  featureCellsUsed = cellsInUse(p);
-  parentUnsortedTop = featureUnsortedTop;
-  parentBlocked = featureBlocked;
-  parentUnsortedBottom = featureUnsortedBottom;
-}
-
-/**
- * The part of `measure` that the move generation reads: the top run length
- * of every column (COL_RUN, 0 for an empty column), for the eager phase's
- * expansions, which measure the rest only when a child is new
- * (`batchParentMeasured`). Leaves the other terms and the card places as
- * they were (stale).
- */
-function measureRuns(p: usize): void {
-  batchParentMeasured = false;
-  for (let c = 0; c < numColumns; c++) store<i32>(COL_RUN + (<usize>c << 2), topRunLength(p, c));
-}
-
-/**
- * The record whose position PARENT held, in the same column order, when it
- * was last measured by `expand` (so COL_*, SAVED_HEADER and the parent*
- * sums describe it); 0 after PARENT was rebuilt from a key or the terms were
- * overwritten. The lazy phase then measures a new child of it with
- * `measure(p, true)`.
- */
-let measuredHeld: u32 = 0;
-
-/** Cards on the foundations of `p`: the sum of the four foundation bytes (each at most 13, so one multiply adds them). */
-// @ts-ignore: decorator
-@inline function homeCount(p: usize): i32 {
-  return <i32>((load<u32>(p + OFF_FOUNDATIONS) * 0x01010101) >>> 24);
-}
-
-/**
- * Occupied free cells of `p`: the non-zero bytes among the MAX_CELLS cell
- * bytes, counted at once. Cells at or past `numCells` are always 0 (readInput
- * and decodeKey clear them, moves use only the first `numCells`), and a card
- * byte is below 0x80, so adding 0x7f to a byte sets its high bit exactly when
- * it is not 0, without a carry into the next byte.
- */
-// @ts-ignore: decorator
-@inline function cellsInUse(p: usize): i32 {
-  const cells = load<u64>(p + OFF_CELLS);
-  return <i32>popcnt((cells + 0x7f7f7f7f7f7f7f7f) & 0x8080808080808080);
-}
-
-/**
- * The unsorted-card terms (`measure`'s COL_TOP and COL_BOTTOM) of column `c`
- * of the child `p`, whose length changed from the parent's `n0` (in
- * SAVED_HEADER) to `n` > 0, packed as top << 16 | bottom, from the parent's
- * terms where they tell. A move puts cards on top of one column and takes
- * them off the top of another, and auto-moves only take cards off, so the
- * child's column is the parent's with cards taken off, or with cards put on
- * that form a run (they came off a top run, or are one card from a cell):
- * - cards taken off (n < n0): the parent's top run covered cards top0..n0-1,
- *   so while n > top0 the run is n - top0 long and the top term stays top0;
- *   the natural bottom run is min(bottom run, n) long.
- * - cards put on an empty column: the column is one run, both terms 0.
- * - cards put on a card they build on: the top run grows by the cards, the
- *   top term stays; the bottom run grows with them when it was the whole
- *   column. (When the first card put on does not build on the old top, which
- *   no move makes, both terms are recomputed.)
- */
-// @ts-ignore: decorator
-@inline function changedColumnTerms(p: usize, c: i32, n: i32): i32 {
-  const n0 = <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c);
-  const top0 = colTerm(COL_TOP, c);
-  const bottomRun0 = n0 - colTerm(COL_BOTTOM, c);
-  if (n < n0) {
-    const top = n > top0 ? top0 : n - topRunLength(p, c);
-    return (top << 16) | (n - (bottomRun0 < n ? bottomRun0 : n));
-  }
-  if (n0 == 0) return 0;
-  if (builds(cardAt(p, c, n0), cardAt(p, c, n0 - 1))) {
-    return (top0 << 16) | (bottomRun0 == n0 ? 0 : n - bottomRun0);
-  }
-  return ((n - topRunLength(p, c)) << 16) | (n - bottomRunLength(p, c, n));
-}
-
-/**
- * Measures the child in PARENT after `measure` of its parent, whose header is
- * in SAVED_HEADER: the same features as `measure` would give, from the
- * parent's per-column terms and the columns that changed. The columns whose
- * length changed, and the empty ones, are found with one SIMD compare of the
- * 16 length bytes each (bit c of a mask = column c). The next-card depth
- * comes from where the parent had each suit's next foundation card
- * (`nextDepthOf`), four look-ups instead of a pass over the changed columns
- * (or, when a card went home, over every column).
- */
-// @ts-ignore: decorator
-@inline function measureChild(p: usize): void {
-  featureNotHome = 52 - homeCount(p);
-  const columnMask = (1 << numColumns) - 1;
-  const lengths = v128.load(p + OFF_LENGTHS);
-  const changedColumns = <u32>(~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask);
-  featureEmptyColumns = <i32>popcnt(i8x16.bitmask(i8x16.eq(lengths, i8x16.splat(0))) & columnMask);
-  featureCellsUsed = cellsInUse(p);
-  let top = parentUnsortedTop;
-  let blocked = parentBlocked;
-  let bottom = parentUnsortedBottom;
-  let changed = changedColumns;
-  while (changed != 0) {
-    const c = <i32>ctz(changed);
-    changed &= changed - 1;
-    top -= colTerm(COL_TOP, c);
-    bottom -= colTerm(COL_BOTTOM, c);
-    if (useBlocked) blocked -= colTerm(COL_BLOCK, c);
-    const n = columnLength(p, c);
-    if (n == 0) continue;
-    const terms = changedColumnTerms(p, c, n);
-    top += terms >> 16;
-    bottom += terms & 0xffff;
-    if (useBlocked) blocked += blockedIn(p, c, n);
-  }
-  featureNextDepth = nextDepthOf(p, changedColumns);
-  featureUnsortedTop = top;
-  featureBlocked = blocked;
-  featureUnsortedBottom = bottom;
-}
-
-/**
- * The weights of the four scans lane by lane (lane k = scan k), one i32x4 per
- * feature, so that `scores` computes every scan's score at once: WV_TOP holds
- * W_UNSORTED in the lanes of mode-0 scans and 0 elsewhere, WV_BOTTOM in the
- * lanes of mode-1 and mode-3 scans, WV_BLOCKED in those of mode-2 and mode-3
- * scans, so `top * WV_TOP + bottom * WV_BOTTOM + blocked * WV_BLOCKED` is
- * each scan's unsorted term (W_MODE). Filled by `packWeights` from WEIGHTS.
- */
-const WV_NOT_HOME: usize = memory.data(16, 16);
-const WV_TOP: usize = memory.data(16, 16);
-const WV_BOTTOM: usize = memory.data(16, 16);
-const WV_BLOCKED: usize = memory.data(16, 16);
-const WV_CELL: usize = memory.data(16, 16);
-const WV_EMPTY_COLUMN: usize = memory.data(16, 16);
-const WV_NEXT_DEPTH: usize = memory.data(16, 16);
-const WV_DEPTH: usize = memory.data(16, 16);
-/** The last `scores`: bucket of scan k in lane k. */
-const SCORES: usize = memory.data(16, 16);
-
-/** Lays the weights in WEIGHTS out for `scores` (WV_*); called once per solve, after `chooseWeights`. */
-function packWeights(): void {
-  for (let scan = 0; scan < SCANS; scan++) {
-    const at = <usize>scan << 2;
-    const mode = weight(scan, W_MODE);
-    store<i32>(WV_NOT_HOME + at, weight(scan, W_NOT_HOME));
-    store<i32>(WV_TOP + at, mode == 0 ? weight(scan, W_UNSORTED) : 0);
-    store<i32>(WV_BOTTOM + at, mode == 1 || mode == 3 ? weight(scan, W_UNSORTED) : 0);
-    store<i32>(WV_BLOCKED + at, mode >= 2 ? weight(scan, W_UNSORTED) : 0);
-    store<i32>(WV_CELL + at, weight(scan, W_CELL));
-    store<i32>(WV_EMPTY_COLUMN + at, weight(scan, W_EMPTY_COLUMN));
-    store<i32>(WV_NEXT_DEPTH + at, weight(scan, W_NEXT_DEPTH));
-    store<i32>(WV_DEPTH + at, weight(scan, W_DEPTH));
-  }
-}
-
-/**
- * Scores of the measured position for every scan at once, lower is better,
- * each clamped to a bucket (0..NUM_BUCKETS-1), written to SCORES (lane k =
- * scan k). Per scan the score is
- *   notHome * W_NOT_HOME + unsorted * W_UNSORTED (the cards W_MODE names)
- *   + cellsUsed * W_CELL - emptyColumns * W_EMPTY_COLUMN
- *   + nextDepth * W_NEXT_DEPTH + (depth * W_DEPTH) >> 4 + SCORE_OFFSET,
- * `depth` in moves from the start.
- */
-// @ts-ignore: decorator
-@inline function scores(depth: i32): void {
-  let s = i32x4.mul(i32x4.splat(featureNotHome), v128.load(WV_NOT_HOME));
-  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedTop), v128.load(WV_TOP)));
-  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureUnsortedBottom), v128.load(WV_BOTTOM)));
-  if (useBlocked) s = i32x4.add(s, i32x4.mul(i32x4.splat(featureBlocked), v128.load(WV_BLOCKED)));
-  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureCellsUsed), v128.load(WV_CELL)));
-  s = i32x4.sub(s, i32x4.mul(i32x4.splat(featureEmptyColumns), v128.load(WV_EMPTY_COLUMN)));
-  s = i32x4.add(s, i32x4.mul(i32x4.splat(featureNextDepth), v128.load(WV_NEXT_DEPTH)));
-  s = i32x4.add(s, i32x4.shr_s(i32x4.mul(i32x4.splat(depth), v128.load(WV_DEPTH)), 4));
-  s = i32x4.add(s, i32x4.splat(SCORE_OFFSET));
-  s = i32x4.min_s(i32x4.max_s(s, i32x4.splat(0)), i32x4.splat(NUM_BUCKETS - 1));
-  v128.store(SCORES, s);
-}
-
-// ---------------------------------------------------------------------------
-// Open lists (bucket queues threaded through the items' `next` fields)
-
-/**
- * True in the lazy phase: the open lists hold pending moves (pending.ts),
- * linked through their bucket links at 8..20; else stored records
- * (table.ts), as stacks of record indices (open-stack.ts) with the taken
- * bits (`isTaken`). Both keep the move word at offset 4.
- */
-let lazyPhase: bool = false;
-
-/** Address of open-list item `index`: a pending move in the lazy phase, else a record. */
-// @ts-ignore: decorator
-@inline function itemAt(index: u32): usize {
-  return lazyPhase ? entryAt(index) : recordAt(index);
-}
-
-/**
- * Highest bucket any scan has queued an item in since the open lists were
- * last cleared (`clearOpenLists`); buckets above it are still all zero.
- * Starts at the top, so that the first clear is a full one.
- */
-let bucketHigh: i32 = NUM_BUCKETS - 1;
-
-/**
- * Empties every scan's open list: zeroes the bucket heads up to `bucketHigh`
- * (the rest are zero already), a few KiB instead of SCANS * NUM_BUCKETS * 4
- * = 64 KiB per solve.
- */
-function clearOpenLists(): void {
-  const bytes = <usize>(bucketHigh + 1) << 2;
-  for (let scan = 0; scan < SCANS; scan++) {
-    memory.fill(BUCKETS + (<usize>(scan * NUM_BUCKETS) << 2), 0, bytes);
-    store<i32>(MIN_BUCKET + (<usize>scan << 2), NUM_BUCKETS);
-  }
-  bucketHigh = 0;
-  resetOpenStacks();
-  resetTaken();
-}
-
-/**
- * The eager phase's taken bits: bit i set when a scan has taken record i
- * (`popOpen`). A record is queued in every scan's list and taken by one; the
- * other scans meet it later and skip it. With the lists as stacks of record
- * indices (open-stack.ts) that skip reads one bit here instead of the record
- * itself, a random read of the state table: on Seahaven Towers 73 and 34
- * (unsolvable, 336,246 and 148,655 positions) `popOpen` was 18 % of the
- * time, nearly all of it in those reads. The bits are kept in chunks of
- * 2^TAKEN_SHIFT records taken from the arena when a record of the chunk is
- * first taken; the record's DONE bit is set as before, and read when no
- * chunk could be had (then a skip reads the record, as before).
- */
-const TAKEN_SHIFT: u32 = 18;
-const TAKEN_CHUNK_BYTES: u32 = (<u32>1 << TAKEN_SHIFT) >> 3;
-const MAX_TAKEN_CHUNKS: u32 = 16384;
-const TAKEN_CHUNKS: usize = memory.data(<i32>MAX_TAKEN_CHUNKS * 4);
-/** Chunk numbers below this may be set in TAKEN_CHUNKS (the rest are 0). */
-let takenChunksUsed: u32 = 0;
-
-/** Forgets every taken bit (after an arena reset, or with the open lists cleared). */
-function resetTaken(): void {
-  memory.fill(TAKEN_CHUNKS, 0, <usize>takenChunksUsed << 2);
-  takenChunksUsed = 0;
-}
-
-/** Whether record `index` has its taken bit (`markTaken`); false also when its chunk is missing. */
-// @ts-ignore: decorator
-@inline function isTaken(index: u32): bool {
-  const chunkNo = index >> TAKEN_SHIFT;
-  if (chunkNo >= takenChunksUsed) return false;
-  const chunk = <usize>load<u32>(TAKEN_CHUNKS + (<usize>chunkNo << 2));
-  if (chunk == 0) return false;
-  const bit = index & ((<u32>1 << TAKEN_SHIFT) - 1);
-  return ((<u32>load<u8>(chunk + <usize>(bit >> 3)) >> (bit & 7)) & 1) != 0;
-}
-
-/** Sets the taken bit of record `index`, taking its chunk from the arena (zeroed) when it is the chunk's first; does nothing when the arena has no room. */
-function markTaken(index: u32): void {
-  const chunkNo = index >> TAKEN_SHIFT;
-  if (chunkNo >= MAX_TAKEN_CHUNKS) return;
-  const at = TAKEN_CHUNKS + (<usize>chunkNo << 2);
-  let chunk = chunkNo < takenChunksUsed ? <usize>load<u32>(at) : 0;
-  if (chunk == 0) {
-    chunk = allocate(<u64>TAKEN_CHUNK_BYTES);
-    if (chunk == 0) return;
-    memory.fill(chunk, 0, <usize>TAKEN_CHUNK_BYTES);
-    if (chunkNo >= takenChunksUsed) {
-      // chunks between the old count and this one are 0 already (resetTaken zeroed them)
-      takenChunksUsed = chunkNo + 1;
-    }
-    store<u32>(at, <u32>chunk);
-  }
-  const bit = index & ((<u32>1 << TAKEN_SHIFT) - 1);
-  const byte = chunk + <usize>(bit >> 3);
-  store<u8>(byte, <u8>(<u32>load<u8>(byte) | (<u32>1 << (bit & 7))));
-}
-
-/** Links pending move `index` (at `rec`) into bucket `bucket` of scan `scan`'s open list (the lazy phase; the eager phase's buckets are stacks, `pushStacked`). */
-// @ts-ignore: decorator
-@inline function pushBucket(rec: usize, index: u32, scan: i32, bucket: i32): void {
-  const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-  store<u32>(rec + 8 + (<usize>scan << 2), load<u32>(head));
-  store<u32>(head, index);
-}
-
-/**
- * `pushBucket` of the eager phase (both layouts; the compact layout's records
- * have no links): the bucket is a stack of record indices (open-stack.ts),
- * so that a scan can skip a record another scan took by its taken bit
- * (`isTaken`) without reading the record. When the
- * stack finds no memory the search stops for memory (the record is stored
- * but not queued, so the search may not end complete).
- */
-function pushStacked(index: u32, scan: i32, bucket: i32): void {
-  if (!stackPush(BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2), index)) stopReason = REASON_MEMORY;
-}
-
-/** Queues a measured item (a record, or in the lazy phase a pending move) in every scan's open list. */
-// @ts-ignore: decorator
-@inline function pushOpen(index: u32, depth: i32): void {
-  if (layeredTable) {
-    // the layered pass: the record's layer (table.ts set `insertLayer` when it stored it)
-    if (!pushLayer(index, insertLayer) && !(reclaimForOpenStacks() && pushLayer(index, insertLayer))) stopReason = REASON_MEMORY;
-    return;
-  }
-  const rec = itemAt(index);
-  scores(depth);
-  const s = v128.load(SCORES);
-  const b0 = i32x4.extract_lane(s, 0);
-  const b1 = i32x4.extract_lane(s, 1);
-  const b2 = i32x4.extract_lane(s, 2);
-  const b3 = i32x4.extract_lane(s, 3);
-  // the highest of the four lanes (a lane past activeScans is a score too, so this bounds the used ones)
-  const top = max(max(b0, b1), max(b2, b3));
-  if (top > bucketHigh) bucketHigh = top;
-  // every scan's lowest bucket at once (a lane past activeScans is never read: clearOpenLists resets all four)
-  v128.store(MIN_BUCKET, i32x4.min_s(v128.load(MIN_BUCKET), s));
-  if (!lazyPhase) {
-    pushStacked(index, 0, b0);
-    if (activeScans > 1) pushStacked(index, 1, b1);
-    if (activeScans > 2) pushStacked(index, 2, b2);
-    if (activeScans > 3) pushStacked(index, 3, b3);
-    return;
-  }
-  pushBucket(rec, index, 0, b0);
-  if (activeScans > 1) pushBucket(rec, index, 1, b1);
-  if (activeScans > 2) pushBucket(rec, index, 2, b2);
-  if (activeScans > 3) pushBucket(rec, index, 3, b3);
-}
-
-/**
- * The parent record of the best pending move of one scan's list that no scan
- * has taken yet, without taking it (0 when the list is empty); lazy phase
- * only. Unlinks the taken items it passes, as `popOpen` would.
- */
-function bestParent(scan: i32): u32 {
-  const minAt = MIN_BUCKET + (<usize>scan << 2);
-  let bucket = load<i32>(minAt);
-  while (bucket < NUM_BUCKETS) {
-    const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    const index = load<u32>(head);
-    if (index == 0) {
-      bucket++;
-      continue;
-    }
-    const ent = entryAt(index);
-    if (load<u32>(ent, 4) & DONE) {
-      store<u32>(head, load<u32>(ent + 8 + (<usize>scan << 2)));
-      continue;
-    }
-    store<i32>(minAt, bucket);
-    return entryParent(ent);
-  }
-  store<i32>(minAt, NUM_BUCKETS);
-  return 0;
-}
-
-/** Takes the best item of one scan's list that no scan has taken yet (and marks it DONE); 0 when the list is empty. */
-function popOpen(scan: i32): u32 {
-  const minAt = MIN_BUCKET + (<usize>scan << 2);
-  let bucket = load<i32>(minAt);
-  while (bucket < NUM_BUCKETS) {
-    const head = BUCKETS + (<usize>(scan * NUM_BUCKETS + bucket) << 2);
-    const stacked = !lazyPhase;
-    const index = stacked ? stackPop(head) : load<u32>(head);
-    if (index == 0) {
-      bucket++;
-      continue;
-    }
-    // a record another scan took: skipped by its bit, without reading the record
-    if (stacked && isTaken(index)) continue;
-    const rec = itemAt(index);
-    if (!stacked) store<u32>(head, load<u32>(rec + 8 + (<usize>scan << 2)));
-    const move = load<u32>(rec, 4);
-    if (move & DONE) continue;
-    store<u32>(rec, move | DONE, 4);
-    if (stacked) markTaken(index);
-    store<i32>(minAt, bucket);
-    return index;
-  }
-  store<i32>(minAt, NUM_BUCKETS);
-  return 0;
-}
-
-// ---------------------------------------------------------------------------
-// Children
-
-// Children are made in place: expand() plays a move on PARENT itself, and
-// addChild() puts PARENT back by restoring its header (column lengths, free
-// cells, foundations: the first HEADER_BYTES bytes). That is enough because a
-// move and the auto-moves after it change card bytes only past the end of a
-// column (where the moved cards land), and bytes past a column's length are
-// not part of the position. Saves copying the whole position per child.
-const HEADER_BYTES: i32 = OFF_CARDS;
-const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
-
-// @ts-ignore: decorator
-@inline function saveHeader(p: usize): void {
-  copyHeader(SAVED_HEADER, p);
-}
-
-// @ts-ignore: decorator
-@inline function restoreHeader(p: usize): void {
-  copyHeader(p, SAVED_HEADER);
-}
-
-/**
- * What the move into the child in PARENT may have made ready for an
- * auto-move, set by expand() before each addChild(): -1 when a card went
- * home (foundations changed: any card may now be safe), else the card the
- * move uncovered at the top of its source column (0: none, the move came
- * from a free cell or emptied the column). The parent is closed under safe
- * auto-moves (every stored position is taken after them), and with the
- * foundations unchanged a card's safety is unchanged, so that uncovered card
- * is the only one that can start a new auto-move; when it cannot, the
- * closure is skipped. Saves the scan of every cell and column per child.
- */
-let exposedCard: i32 = -1;
-
-// ---------------------------------------------------------------------------
-// Position hashes for the lazy phase's filter (seen.ts)
-
-/**
- * Zobrist-style terms, one u64 per (card, what lies under it): index
- * card << 6 | below, `below` a card byte (4..55), BELOW_BOTTOM (the card is
- * its column's deepest) or BELOW_CELL (the card is in a free cell). A
- * position's hash is the XOR of the terms of its cards in the tableau and the
- * cells (`positionHash`). The pairs say which card lies on which, not in
- * which column or cell, so the hash is the same for every column and cell
- * order: a function of the canonical key (position.ts), as the filter
- * needs. Cards on the foundations add no term (the rest determine them).
- * Filled once (splitmix64 from a fixed seed), so hashes are the same in
- * every solve and every instance.
- */
-const ZOBRIST: usize = memory.data(64 * 64 * 8, 16);
-const BELOW_BOTTOM: i32 = 0;
-const BELOW_CELL: i32 = 1;
-let zobristFilled: bool = false;
-
-function fillZobrist(): void {
-  let x: u64 = 0x9e3779b97f4a7c15;
-  for (let i = 0; i < 64 * 64; i++) {
-    x += 0x9e3779b97f4a7c15;
-    let z = x;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-    store<u64>(ZOBRIST + (<usize>i << 3), z ^ (z >> 31));
-  }
-  zobristFilled = true;
-}
-
-// @ts-ignore: decorator
-@inline function zobristTerm(card: i32, below: i32): u64 {
-  return load<u64>(ZOBRIST + ((<usize>(card << 6 | below)) << 3));
-}
-
-/** The term of the card at index `i` of column `c` of `p` (what lies under it: the card at i - 1, or the bottom). */
-// @ts-ignore: decorator
-@inline function columnTerm(p: usize, c: i32, i: i32): u64 {
-  return zobristTerm(cardAt(p, c, i), i == 0 ? BELOW_BOTTOM : cardAt(p, c, i - 1));
-}
-
-/** The hash of position `p` (see ZOBRIST): the XOR over its tableau and cell cards. */
-function positionHash(p: usize): u64 {
-  let z: u64 = 0;
-  for (let c = 0; c < numColumns; c++) {
-    const n = columnLength(p, c);
-    for (let i = 0; i < n; i++) z ^= columnTerm(p, c, i);
-  }
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0) z ^= zobristTerm(card, BELOW_CELL);
-  }
-  return z;
-}
-
-/**
- * Whether this solve's lazy phase hashes its children and drops the pending
- * moves the filter knows (seen.ts, `lazyLoop`): under alternate-colour
- * building (the FreeCell family, whose solves mostly end in the lazy phase
- * at a quota of 100,000), where on MS 1..8000 the drops saved 7.7 % of the
- * CPU time and the hashes and the larger entries cost 3.4 %; not under the
- * other builds, whose lazy phase ends at 1,000 positions and whose time goes
- * to the eager phase (Seahaven Towers 1..1000 with the filter: B/A 1.038).
- * Set by `solve` from `lazyFilterMode`.
- */
-let lazyFilter: bool = false;
-/** Test hook `setLazyFilter`: 0 never, 1 the default (alternate-colour building), 2 every game. */
-let lazyFilterMode: i32 = 1;
-
-/** Test hook: when the lazy phase uses its filter, for every later solve (0 never, 1 under alternate-colour building: the default, 2 in every game). */
-export function setLazyFilter(mode: i32): void {
-  lazyFilterMode = mode;
-}
-
-/** Hash of the position the lazy phase is expanding (`positionHash` of PARENT before its children are made). */
-let expandHash: u64 = 0;
-
-/**
- * The hash of the child in `p` (PARENT with a move and its auto-moves
- * played in place) from its parent's, `expandHash`, and the parent's header
- * in SAVED_HEADER: equal to `positionHash(p)`. A move takes cards off the top
- * of one column and puts them on another, and auto-moves only take cards
- * off, so each column of the child is a prefix of the parent's column, or
- * the parent's column with cards put on (the same length means the same
- * cards); the cards past the shorter of the two lengths are the ones whose
- * terms change, and their bytes are still in place (a column's bytes past
- * its length are left as they were). Cells are compared slot by slot (moves
- * and auto-moves keep the other cells where they are).
- */
-function childHash(p: usize): u64 {
-  let z = expandHash;
-  const columnMask = (1 << numColumns) - 1;
-  let changed = <u32>(~i8x16.bitmask(i8x16.eq(v128.load(p + OFF_LENGTHS), v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask);
-  while (changed != 0) {
-    const c = <i32>ctz(changed);
-    changed &= changed - 1;
-    const n = columnLength(p, c);
-    const n0 = <i32>load<u8>(SAVED_HEADER + OFF_LENGTHS + c);
-    const from = n < n0 ? n : n0;
-    const to = n < n0 ? n0 : n;
-    for (let i = from; i < to; i++) z ^= columnTerm(p, c, i);
-  }
-  const cells = load<u64>(p + OFF_CELLS);
-  const cells0 = load<u64>(SAVED_HEADER + OFF_CELLS);
-  if (cells != cells0) {
-    for (let i = 0; i < numCells; i++) {
-      const a = <i32>load<u8>(SAVED_HEADER + OFF_CELLS + i);
-      const b = cellCard(p, i);
-      if (a == b) continue;
-      if (a != 0) z ^= zobristTerm(a, BELOW_CELL);
-      if (b != 0) z ^= zobristTerm(b, BELOW_CELL);
-    }
-  }
-  return z;
-}
-
-/**
- * `childHash` of a child that no auto-move followed, from the move alone:
- * only the moved card (the deepest of a moved run) lies on something else
- * now. What it lay on comes from the parent's card places (CARD_COLUMN,
- * CARD_INDEX: the parent was measured in this column order), the card under
- * it still in place in the child (the source column only lost cards); what
- * it lies on now from the move word.
- */
-// @ts-ignore: decorator
-@inline function moveHash(p: usize, move: u32): u64 {
-  const card = moveCard(move);
-  const col = <i32>load<u8>(CARD_COLUMN + <usize>card);
-  let below = BELOW_CELL;
-  if (col != <i32>IN_CELL) {
-    const i = <i32>load<u8>(CARD_INDEX + <usize>card);
-    below = i == 0 ? BELOW_BOTTOM : cardAt(p, col, i - 1);
-  }
-  let z = expandHash ^ zobristTerm(card, below);
-  const kind = moveKind(move);
-  if (kind == MOVE_TO_CELL) z ^= zobristTerm(card, BELOW_CELL);
-  else if (kind == MOVE_TO_EMPTY_COLUMN) z ^= zobristTerm(card, BELOW_BOTTOM);
-  else if (kind == MOVE_TO_CARD) z ^= zobristTerm(card, moveOnto(move));
-  return z;
-}
-
-/** The lazy phase could not get memory for a pending move: fall back to the eager search. */
-let lazyOutOfMemory: bool = false;
-
-/**
- * Stops for a failed insert: sets `stopReason` from `insertFailure`, or in
- * the lazy phase marks a memory failure for the fallback to the eager search.
- */
-function insertFailed(): void {
-  if (lazyPhase && insertFailure == FAIL_MEMORY) lazyOutOfMemory = true;
-  else stopReason = insertFailure == FAIL_MEMORY ? REASON_MEMORY : insertFailure == FAIL_STOPPED ? insertStopReason : REASON_MAX_STATES;
-}
-
-/**
- * PARENT holds the child (the move just played on it): applies auto-moves,
- * and puts PARENT back after handling the child. Eager phase: looks the child
- * up and queues it when new. Lazy phase: measures it and queues a pending
- * move (parent, move); only a won child is stored at once. Returns false when
- * the search must stop (won, a budget ran out, or the lazy phase ran out of
- * memory).
- */
-function addChild(parent: u32, move: u32): bool {
-  const child = PARENT;
-  const exposed = exposedCard;
-  const autoMoved = exposed < 0 || (exposed > 0 && fitsFoundation(child, exposed) && isSafeAutoMove(child, exposed))
-    ? applyAutoMoves(child, false)
-    : false;
-  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
-  if (lazyPhase) {
-    let goOn = true;
-    if (isWon(child)) {
-      const index = findOrInsertPosition(child, KEY, parent, withDepth(move, depth, autoMoved));
-      if (index == 0) insertFailed();
-      else goalIndex = index;
-      goOn = false;
-    } else {
-      const hash: u64 = !lazyFilter ? 0 : autoMoved ? childHash(child) : moveHash(child, move);
-      const entry = newEntry(parent, withDepth(move, depth, autoMoved), hash);
-      if (entry == 0) {
-        lazyOutOfMemory = true;
-        goOn = false;
-      } else {
-        measureChild(child);
-        pushOpen(entry, depth);
-      }
-    }
-    restoreHeader(child);
-    return goOn;
-  }
-  if (batching) {
-    // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
-    const k = batchCount;
-    const key = BATCH_KEYS + <usize>k * KEY_BYTES;
-    // the compact key redoes only the columns the move changed (castle-key.ts)
-    if (compactLayout) encodeCompactChild(child, SAVED_HEADER, parent, key);
-    else if (pooledMode) encodeStateKey(child, key);
-    else encodeChildKey(child, SAVED_HEADER, key); // PARENT was decoded from its key (expandStored): canonical column order
-    const hash = hashStateKey(key);
-    store<u32>(BATCH_HASH + (<usize>k << 2), hash);
-    const won = isWon(child);
-    // a won child is stored with the bare move, as below; any other with its depth and AUTO_FOLLOWED
-    store<u32>(BATCH_WORD + (<usize>k << 2), won ? move | BATCH_WON : withDepth(move, depth, autoMoved));
-    batchCount = k + 1;
-    restoreHeader(child);
-    return k + 1 < BATCH_MAX || lookupChildren(parent);
-  }
-  const index = findOrInsertPosition(child, KEY, parent, move);
-  let goOn = true;
-  if (index == 0) {
-    insertFailed();
-    goOn = false;
-  } else if (lastInsertWasNew) {
-    if (isWon(child)) {
-      goalIndex = index;
-      goOn = false;
-    } else {
-      setRecordMove(recordAt(index), withDepth(move, depth, autoMoved));
-      measureChild(child);
-      pushOpen(index, depth);
-    }
-  }
-  restoreHeader(child);
-  return goOn;
-}
-
-/**
- * Eager phase outside the pooled game: `addChild` does not look each child
- * up at once but encodes its key into BATCH_KEYS (with its hash and move
- * word); the expansion then looks all its children up in the order they
- * were made (`lookupChildren`). The table's slots and records are the memory the eager
- * phase waits for (Seahaven Towers 1..300: `findOrInsert` about 30 % of the
- * time, four lookups an expansion, three of them duplicates); reading the
- * slots of all children first, then the records their hashes point at, lets
- * those cache misses overlap instead of coming one after the other. The
- * lookups, inserts and their order are exactly those of one lookup per
- * child, so the search is the same (docs/engine.md).
- */
-let batching: bool = false;
-/** Children collected before a lookup pass is forced (more than any position has). */
-const BATCH_MAX: i32 = 256;
-const BATCH_KEYS: usize = memory.data(BATCH_MAX * KEY_BYTES, 16);
-const BATCH_HASH: usize = memory.data(BATCH_MAX * 4);
-/** Per collected child: the move word to store (BATCH_WON marks a won child, stored with the bare move). */
-const BATCH_WORD: usize = memory.data(BATCH_MAX * 4);
-/** In BATCH_WORD: the child is won (bit 31, free in a bare move: MOVE_BITS are bits 0-19). */
-const BATCH_WON: u32 = 0x80000000;
-let batchCount: i32 = 0;
-/**
- * Whether the position being expanded in the eager phase has been measured
- * in full (`measure`: its per-column terms and card places, which the new
- * children's `applyMeasuredMove` and `measureChild` read). `expandChildren`
- * computes only the top runs (`measureRuns`), which the move generation
- * needs; `lookupChildren` measures the rest at the first new child. On
- * Seahaven Towers 1..300, 58 % of the eager expansions (539,534 of 927,064)
- * find no new child and so need no measure.
- */
-let batchParentMeasured: bool = false;
-/** Where the hint loads go, so that the optimizer keeps them; never read for anything. */
-let touchSink: u64 = 0;
-
-/**
- * Looks up the children `addChild` collected for the expansion of record
- * `parent` (PARENT holds it, measured, its header in SAVED_HEADER), in the
- * order they were made: first a pass that reads each child's first slot
- * (`touchSlot`), one that reads the record that slot points at when the
- * hashes agree (`touchRecord`), then `findOrInsert` for each. A new child is played again on PARENT from its move word
- * (`applyMeasuredMove`, then the auto-moves when AUTO_FOLLOWED says there
- * were some: the same position), measured and queued, and PARENT put back.
- * Returns false when the search must stop (a won child, or a failed insert),
- * after the children before it, as `addChild` one by one would.
- */
-function lookupChildren(parent: u32): bool {
-  const n = batchCount;
-  batchCount = 0;
-  // two tight passes of independent loads, so that their misses overlap
-  let sink = touchSink;
-  if (shardCount > 1) {
-    // the sharded layered pass: only this shard's children are looked up here
-    for (let k = 0; k < n; k++) {
-      const hash = load<u32>(BATCH_HASH + (<usize>k << 2));
-      if (shardOf(hash) == shardIndex) sink ^= touchSlot(hash);
-    }
-    for (let k = 0; k < n; k++) {
-      const hash = load<u32>(BATCH_HASH + (<usize>k << 2));
-      if (shardOf(hash) == shardIndex) sink ^= touchRecord(hash);
-    }
-  } else {
-    for (let k = 0; k < n; k++) sink ^= touchSlot(load<u32>(BATCH_HASH + (<usize>k << 2)));
-    for (let k = 0; k < n; k++) sink ^= touchRecord(load<u32>(BATCH_HASH + (<usize>k << 2)));
-  }
-  touchSink = sink;
-  const depth = parentDepth < DEPTH_MAX ? parentDepth + 1 : DEPTH_MAX;
-  // the parent as a (shard, index) reference: the index itself unless the layered pass is sharded (shards.ts)
-  const ref = parentRef(parent);
-  for (let k = 0; k < n; k++) {
-    const word = load<u32>(BATCH_WORD + (<usize>k << 2));
-    // the layered pass rests on no child being below the layer expanded (layers.ts): checked on every child
-    if (layeredTable && layerOfKey(BATCH_KEYS + <usize>k * KEY_BYTES) < currentLayer) {
-      layerViolations++;
-      return false;
-    }
-    const hash = load<u32>(BATCH_HASH + (<usize>k << 2));
-    if (shardCount > 1) {
-      // the sharded layered pass: a child of another shard goes to its outbox (shards.ts)
-      const target = shardOf(hash);
-      if (target != shardIndex) {
-        if (!sendChild(target, BATCH_KEYS + <usize>k * KEY_BYTES, hash, ref, word)) return false;
-        continue;
-      }
-    }
-    const index = findOrInsert(BATCH_KEYS + <usize>k * KEY_BYTES, hash, ref, word & ~BATCH_WON);
-    if (index == 0) {
-      insertFailed();
-      return false;
-    }
-    if (!lastInsertWasNew) continue;
-    if (word & BATCH_WON) {
-      goalIndex = index;
-      return false;
-    }
-    if (layeredTable) {
-      // no scores to measure: the layer orders the pass
-      pushOpen(index, depth);
-      if (stopReason != REASON_NONE) return false;
-      continue;
-    }
-    if (!batchParentMeasured) {
-      measure(PARENT, false);
-      batchParentMeasured = true;
-    }
-    applyMeasuredMove(PARENT, word & MOVE_BITS);
-    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
-    measureChild(PARENT);
-    pushOpen(index, depth);
-    restoreHeader(PARENT);
-  }
-  return true;
-}
-
-/**
- * The children of `p` that move the top 1..`most` cards of column `from`
- * (`n` cards) into the empty column `to`, never the whole column (that
- * would only swap two columns); each through `addChild`, in that order.
- * False when `addChild` says the search must end.
- */
-// @ts-ignore: decorator
-@inline function addMovesToEmptyColumn(p: usize, parent: u32, from: i32, to: i32, n: i32, most: i32): bool {
-  for (let k = 1; k <= most; k++) {
-    if (k == n) break;
-    const card = cardAt(p, from, n - k);
-    if (card == repeatCard || !emptyColumnAccepts(card)) continue;
-    moveRun(p, from, to, k);
-    exposedCard = cardAt(p, from, n - k - 1);
-    if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, k))) return false;
-  }
-  return true;
-}
-
-/**
- * Per card (0..63, rank << 2 | suit): the set of cards it builds on
- * (rules.ts buildsOn) as a 64-bit mask, for the rules in force
- * (`fillBuildMasks`, once per solve, refilled only when the build rule or
- * the wrap changed). The beam (beam.ts) keeps its own.
- */
-const BUILD_MASK: usize = memory.data(64 * 8);
-/** The build rule and wrap BUILD_MASK was filled for (-1: not yet). */
-let buildMaskRule: i32 = -1;
-
-/** Fills BUILD_MASK from rules.ts buildsOn when the rules' build rule or wrap differ from the last fill. */
-function fillBuildMasks(): void {
-  const rule = buildRule * 2 + (wrapRanks ? 1 : 0);
-  if (rule == buildMaskRule) return;
-  buildMaskRule = rule;
-  for (let a = 0; a < 64; a++) {
-    let m: u64 = 0;
-    if (rankOf(a) >= 1 && rankOf(a) <= 13) {
-      for (let b = 4; b < 56; b++) if (rankOf(b) <= 13 && buildsOn(a, b)) m |= (<u64>1) << <u64>b;
-    }
-    store<u64>(BUILD_MASK + (<usize>a << 3), m);
-  }
-}
-
-/** buildsOn(card, below) through BUILD_MASK (filled at the start of each solve). */
-// @ts-ignore: decorator
-@inline function builds(card: i32, below: i32): bool {
-  return ((load<u64>(BUILD_MASK + (<usize>card << 3)) >> <u64>below) & 1) != 0;
-}
-
-/** Per card byte: the column whose top card it is (`expand` fills it per position; only cards of its `tops` mask are read). */
-const TOP_OWNER: usize = memory.data(64);
-
-/** Moves the top `count` cards of column `from` onto column `to` of position `p`. */
-// @ts-ignore: decorator
-@inline function moveRun(p: usize, from: i32, to: i32, count: i32): void {
-  const n = columnLength(p, from);
-  const m = columnLength(p, to);
-  copyCards(p + OFF_CARDS + to * COLUMN_STRIDE + m, p + OFF_CARDS + from * COLUMN_STRIDE + n - count, count);
-  setColumnLength(p, from, n - count);
-  setColumnLength(p, to, m + count);
-}
-
-/**
- * Generates every move of PARENT (record `parent`) and adds the children
- * (made in place, see addChild).
- * Only one empty column and one empty cell are tried as targets: all empty
- * columns (and cells) are alike under the canonical key. Moving a whole
- * column into an empty one gives the same position and is skipped.
- * Returns false when the search must stop.
- */
-function expand(parent: u32, fromParent: bool): bool {
-  if (!batching) return expandChildren(parent, fromParent);
-  batchCount = 0;
-  return expandChildren(parent, fromParent) && lookupChildren(parent);
-}
-
-/** `expand` but for the eager phase's lookup pass (`lookupChildren`): generates the moves of PARENT and hands each child to `addChild`. */
-function expandChildren(parent: u32, fromParent: bool): bool {
-  const p = PARENT;
-  // The eager phase's lookups measure the parent only when a child is new (`lookupChildren`).
-  if (batching) measureRuns(p);
-  else measure(p, fromParent);
-  saveHeader(p);
-  measuredHeld = parent;
-  const freeCells = emptyCellCount(p);
-  const emptyColumns = emptyColumnCount(p);
-  const emptyTarget = firstEmptyColumn(p);
-
-  // Foundation moves the auto-move rule did not take.
-  for (let i = 0; i < numCells; i++) {
-    const card = cellCard(p, i);
-    if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
-      setCellCard(p, i, 0);
-      sendHome(p, card);
-      exposedCard = -1;
-      if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
-    }
-  }
-  for (let c = 0; c < numColumns; c++) {
-    const card = topCard(p, c);
-    if (card != 0 && card != repeatCard && fitsFoundation(p, card)) {
-      setColumnLength(p, c, columnLength(p, c) - 1);
-      sendHome(p, card);
-      exposedCard = -1;
-      if (!addChild(parent, packMove(card, MOVE_TO_FOUNDATION, 0, 1))) return false;
-    }
-  }
-
-  // Column to column, single cards and sequences. Under the rank-down builds
-  // without wrapping (alternate colours, suit, any suit) a card builds on
-  // `below` only when its rank is one less, so in a column's top run (every
-  // card building on the one under it) the card k from the top has the
-  // exposed card's rank + k - 1, and each target column takes at most one
-  // run length. There the targets come from masks (`rankStep`, below).
-  const directRunLength = !wrapRanks && buildRule != BUILD_SUIT_UP_OR_DOWN;
-  const capacityOnCard = sequenceCapacity(freeCells, emptyColumns);
-  const capacityToEmpty = emptyColumns > 0 ? sequenceCapacity(freeCells, emptyColumns - 1) : 0;
-  // Not in the pooled game: two columns may show the same card byte there (two
-  // cards of one rank and pool), and a top-card mask names only one of them.
-  if (directRunLength && !pooledMode) {
-    // The columns' top cards as a mask (bit = card) and their owners
-    // (TOP_OWNER): the targets of a card are BUILD_MASK[card] & tops. The
-    // target columns of one source are gathered into a column mask and taken
-    // in ascending column order, the empty target among them at its index, so
-    // the children come in the same order as from the loop over every target
-    // column below (same search, fewer tests).
-    let tops: u64 = 0;
-    for (let c = 0; c < numColumns; c++) {
-      const m = columnLength(p, c);
-      if (m > 0) {
-        const top = cardAt(p, c, m - 1);
-        store<u8>(TOP_OWNER + top, <u8>c);
-        tops |= (<u64>1) << <u64>top;
-      }
-    }
-    const emptyBit: u32 = emptyTarget >= 0 ? (<u32>1) << <u32>emptyTarget : 0;
-    for (let from = 0; from < numColumns; from++) {
-      const n = columnLength(p, from);
-      if (n == 0) continue;
-      // the top run only matters when more than one card may move at once
-      const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
-      const most = run < capacityOnCard ? run : capacityOnCard;
-      let targets: u32 = 0;
-      for (let k = 1; k <= most; k++) {
-        let on = load<u64>(BUILD_MASK + (<usize>cardAt(p, from, n - k) << 3)) & tops;
-        while (on != 0) {
-          targets |= (<u32>1) << <u32>load<u8>(TOP_OWNER + <usize>ctz(on));
-          on &= on - 1;
-        }
-      }
-      targets |= emptyBit;
-      const exposedRank = rankOf(cardAt(p, from, n - 1));
-      while (targets != 0) {
-        const to = <i32>ctz(targets);
-        targets &= targets - 1;
-        const m = columnLength(p, to);
-        if (m > 0) {
-          const top = cardAt(p, to, m - 1);
-          const k = rankOf(top) - exposedRank;
-          const card = cardAt(p, from, n - k);
-          if (card == repeatCard) continue;
-          moveRun(p, from, to, k);
-          exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
-          if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
-        } else if (!addMovesToEmptyColumn(p, parent, from, to, n, run < capacityToEmpty ? run : capacityToEmpty)) {
-          return false;
-        }
-      }
-    }
-
-    // Free cell to column.
-    for (let i = 0; i < numCells; i++) {
-      const card = cellCard(p, i);
-      if (card == 0 || card == repeatCard) continue;
-      let targets: u32 = 0;
-      let on = load<u64>(BUILD_MASK + (<usize>card << 3)) & tops;
-      while (on != 0) {
-        targets |= (<u32>1) << <u32>load<u8>(TOP_OWNER + <usize>ctz(on));
-        on &= on - 1;
-      }
-      if (emptyColumnAccepts(card)) targets |= emptyBit;
-      while (targets != 0) {
-        const to = <i32>ctz(targets);
-        targets &= targets - 1;
-        const m = columnLength(p, to);
-        setCellCard(p, i, 0);
-        setCardAt(p, to, m, card);
-        setColumnLength(p, to, m + 1);
-        exposedCard = 0;
-        const move = m > 0 ? packMove(card, MOVE_TO_CARD, cardAt(p, to, m - 1), 1) : packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1);
-        if (!addChild(parent, move)) return false;
-      }
-    }
-  } else {
-    for (let from = 0; from < numColumns; from++) {
-      const n = columnLength(p, from);
-      if (n == 0) continue;
-      // the top run only matters when more than one card may move at once
-      const run = capacityOnCard > 1 || capacityToEmpty > 1 ? colTerm(COL_RUN, from) : 1;
-      for (let to = 0; to < numColumns; to++) {
-        if (to == from) continue;
-        const m = columnLength(p, to);
-        if (m > 0) {
-          const top = cardAt(p, to, m - 1);
-          const most = run < capacityOnCard ? run : capacityOnCard;
-          for (let k = 1; k <= most; k++) {
-            const card = cardAt(p, from, n - k);
-            if (card == repeatCard || !buildsOn(card, top)) continue;
-            moveRun(p, from, to, k);
-            exposedCard = k < n ? cardAt(p, from, n - k - 1) : 0;
-            if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, k))) return false;
-          }
-        } else if (to == emptyTarget) {
-          if (!addMovesToEmptyColumn(p, parent, from, to, n, run < capacityToEmpty ? run : capacityToEmpty)) return false;
-        }
-      }
-    }
-
-    // Free cell to column.
-    for (let i = 0; i < numCells; i++) {
-      const card = cellCard(p, i);
-      if (card == 0 || card == repeatCard) continue;
-      for (let to = 0; to < numColumns; to++) {
-        const m = columnLength(p, to);
-        if (m > 0) {
-          const top = cardAt(p, to, m - 1);
-          if (!buildsOn(card, top)) continue;
-          setCellCard(p, i, 0);
-          setCardAt(p, to, m, card);
-          setColumnLength(p, to, m + 1);
-          exposedCard = 0;
-          if (!addChild(parent, packMove(card, MOVE_TO_CARD, top, 1))) return false;
-        } else if (to == emptyTarget && emptyColumnAccepts(card)) {
-          setCellCard(p, i, 0);
-          setCardAt(p, to, 0, card);
-          setColumnLength(p, to, 1);
-          exposedCard = 0;
-          if (!addChild(parent, packMove(card, MOVE_TO_EMPTY_COLUMN, 0, 1))) return false;
-        }
-      }
-    }
-  }
-
-  // Column to free cell.
-  const cell = firstEmptyCell(p);
-  if (cell >= 0) {
-    for (let from = 0; from < numColumns; from++) {
-      const n = columnLength(p, from);
-      if (n == 0) continue;
-      const card = cardAt(p, from, n - 1);
-      if (card == repeatCard) continue;
-      setColumnLength(p, from, n - 1);
-      setCellCard(p, cell, card);
-      exposedCard = n > 1 ? cardAt(p, from, n - 2) : 0;
-      if (!addChild(parent, packMove(card, MOVE_TO_CELL, 0, 1))) return false;
-    }
-  }
-  return true;
-}
-
-// ---------------------------------------------------------------------------
-// Solution
-
-export let playedSrcKind: i32 = 0;
-export let playedSrcIndex: i32 = 0;
-export let playedDstKind: i32 = 0;
-export let playedDstIndex: i32 = 0;
-
-/** Plays one packed move on the real position `p` (real column and cell numbers) and writes it out. */
-function playMove(p: usize, move: u32): bool {
-  if (!applyMove(p, move)) return false;
-  writeMove(playedSrcKind, playedSrcIndex, playedDstKind, playedDstIndex, moveCount(move), moveCard(move), false);
-  return true;
-}
-
-/**
- * Takes `count` cards (`card` the deepest) from the source (SOURCE_CELL or
- * SOURCE_COLUMN `srcIndex`) and puts them on the target (TARGET_FOUNDATION,
- * TARGET_CELL or TARGET_COLUMN `dstIndex`) of position `p`; both already
- * known to fit. Changes only the header and card bytes past a column's end
- * (see saveHeader). Shared by applyMove and the beam's playListed.
- */
-// @ts-ignore: decorator
-@inline export function moveCards(p: usize, card: i32, count: i32, srcKind: i32, srcIndex: i32, dstKind: i32, dstIndex: i32): void {
-  let liftedFrom: usize = 0;
-  if (srcKind == SOURCE_CELL) {
-    setCellCard(p, srcIndex, 0);
-  } else {
-    const n = columnLength(p, srcIndex) - count;
-    setColumnLength(p, srcIndex, n);
-    liftedFrom = p + OFF_CARDS + srcIndex * COLUMN_STRIDE + n;
-  }
-  if (dstKind == TARGET_FOUNDATION) {
-    sendHome(p, card);
-  } else if (dstKind == TARGET_CELL) {
-    setCellCard(p, dstIndex, card);
-  } else {
-    const m = columnLength(p, dstIndex);
-    if (srcKind == SOURCE_CELL) setCardAt(p, dstIndex, m, card);
-    else copyCards(p + OFF_CARDS + dstIndex * COLUMN_STRIDE + m, liftedFrom, count);
-    setColumnLength(p, dstIndex, m + count);
-  }
-}
-
-/**
- * Plays the packed move `move` of the measured position on it (`p`, the
- * position whose card places `measure` keeps: measuredHeld): the source
- * column and the target column are read from CARD_COLUMN instead of
- * searched for, the rest as in `applyMove` (a card in a free cell is found
- * by a scan of the cells). Traps on a move that does not fit (an internal
- * inconsistency).
- */
-function applyMeasuredMove(p: usize, move: u32): void {
-  const card = moveCard(move);
-  const kind = moveKind(move);
-  const count = moveCount(move);
-  let srcKind = SOURCE_COLUMN;
-  let srcIndex = <i32>load<u8>(CARD_COLUMN + <usize>card);
-  if (srcIndex == <i32>IN_CELL) {
-    srcKind = SOURCE_CELL;
-    srcIndex = -1;
-    for (let i = 0; i < numCells; i++) if (cellCard(p, i) == card) srcIndex = i;
-    if (srcIndex < 0) unreachable();
-  } else if (<i32>load<u8>(CARD_INDEX + <usize>card) != columnLength(p, srcIndex) - count) {
-    unreachable();
-  }
-  let dstKind = TARGET_COLUMN;
-  let dstIndex = -1;
-  if (kind == MOVE_TO_FOUNDATION) {
-    dstKind = TARGET_FOUNDATION;
-    dstIndex = suitOf(card);
-  } else if (kind == MOVE_TO_CELL) {
-    dstKind = TARGET_CELL;
-    dstIndex = firstEmptyCell(p);
-  } else if (kind == MOVE_TO_EMPTY_COLUMN) {
-    dstIndex = firstEmptyColumn(p);
-  } else {
-    dstIndex = <i32>load<u8>(CARD_COLUMN + <usize>moveOnto(move));
-    if (dstIndex == <i32>IN_CELL || topCard(p, dstIndex) != moveOnto(move)) unreachable();
-  }
-  if (dstIndex < 0) unreachable();
-  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
-}
-
-/**
- * Plays the packed move `move` on position `p` in whatever column order `p`
- * has: the source is found by the moved card, the target by the card under
- * it (or the first empty column or cell). Leaves the column and cell numbers
- * it used in played*. Returns false when the move does not fit `p` (an
- * internal inconsistency). Changes only the header and card bytes past a
- * column's end, so a saved header undoes it (see saveHeader).
- */
-export function applyMove(p: usize, move: u32): bool {
-  const card = moveCard(move);
-  const kind = moveKind(move);
-  const onto = moveOnto(move);
-  const count = moveCount(move);
-
-  // Where is the card?
-  let srcKind = -1;
-  let srcIndex = -1;
-  for (let i = 0; i < numCells; i++) {
-    if (cellCard(p, i) == card) {
-      srcKind = SOURCE_CELL;
-      srcIndex = i;
-    }
-  }
-  if (srcKind < 0) {
-    for (let c = 0; c < numColumns; c++) {
-      const n = columnLength(p, c);
-      if (n >= count && cardAt(p, c, n - count) == card) {
-        srcKind = SOURCE_COLUMN;
-        srcIndex = c;
-      }
-    }
-  }
-  if (srcKind < 0) return false;
-
-  let dstKind = 0;
-  let dstIndex = -1;
-  if (kind == MOVE_TO_FOUNDATION) {
-    dstKind = TARGET_FOUNDATION;
-    dstIndex = suitOf(card);
-  } else if (kind == MOVE_TO_CELL) {
-    dstKind = TARGET_CELL;
-    dstIndex = firstEmptyCell(p);
-  } else {
-    dstKind = TARGET_COLUMN;
-    for (let c = 0; c < numColumns && dstIndex < 0; c++) {
-      if (c == srcIndex && srcKind == SOURCE_COLUMN) continue;
-      const n = columnLength(p, c);
-      if (kind == MOVE_TO_EMPTY_COLUMN ? n == 0 : n > 0 && cardAt(p, c, n - 1) == onto) dstIndex = c;
-    }
-  }
-  if (dstIndex < 0) return false;
-
-  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
-  playedSrcKind = srcKind;
-  playedSrcIndex = srcIndex;
-  playedDstKind = dstKind;
-  playedDstIndex = dstIndex;
-  return true;
-}
-
-/**
- * Writes the solution from the real start position to the won position:
- * the path of packed moves from the start record to `goal`, each followed by
- * the auto-moves it triggers. Returns false on an internal inconsistency.
- */
-function reconstructSolution(goal: u32): bool {
-  let length = 0;
-  let index = goal;
-  while (index != 1) {
-    if (length >= MAX_PATH) return false;
-    const rec = recordAt(index);
-    store<u32>(PATH + (<usize>length << 2), recordMove(rec) & MOVE_BITS);
-    length++;
-    index = recordParent(rec);
-  }
-  return replayPath(length);
-}
-
-/**
- * Plays the `length` moves of PATH (the last move first, as
- * `reconstructSolution` leaves them) from START, writing each and its
- * auto-moves to the output buffer; true when they end won (and fit).
- */
-function replayPath(length: i32): bool {
-  resetOutput();
-  copyPosition(PARENT, START);
-  applyAutoMoves(PARENT, true);
-  for (let i = length - 1; i >= 0; i--) {
-    if (!playMove(PARENT, load<u32>(PATH + (<usize>i << 2)))) return false;
-    applyAutoMoves(PARENT, true);
-  }
-  return isWon(PARENT) && !outputOverflow;
-}
-
-// ---------------------------------------------------------------------------
-// Entry
-
+  Search, START, PARENT, KEY, countExpansion, resetExpansions, mustStop,
+  VERDICT_SOLVED, VERDICT_UNSOLVABLE, VERDICT_UNKNOWN, VERDICT_ERROR, REASON_NONE, REASON_MEMORY,
+} from './search-state';
+
+/** The stop reason of the last `unknown` verdict. */
 let lastReason: i32 = REASON_NONE;
 
 /** Reason of the last `unknown` verdict (REASON_*). */
@@ -1748,98 +58,32 @@ export function lastStopReason(): i32 {
   return lastReason;
 }
 
-/**
- * Reads the input block into START. The glue validates every position
- * before it writes one; a block beyond the engine's layout (more than
- * MAX_COLUMNS columns or MAX_CELLS cells, a column longer than a deck) traps
- * here (`unreachable`, reported as engine_trap) instead of being searched.
- */
-function readInput(): void {
-  const columns = <i32>load<u8>(INPUT + IN_COLUMNS);
-  if (columns > MAX_COLUMNS || <i32>load<u8>(INPUT + IN_CELLS) > MAX_CELLS) unreachable();
-  for (let c = 0; c < columns; c++) if (<i32>load<u8>(INPUT + IN_LENGTHS + c) > min(52, IN_COLUMN_STRIDE)) unreachable();
-  setRules(
-    columns, load<u8>(INPUT + IN_CELLS), load<u8>(INPUT + IN_BUILD), load<u8>(INPUT + IN_EMPTY),
-    load<u8>(INPUT + IN_SEQUENCE), load<u8>(INPUT + IN_WRAP) != 0,
-  );
-  readPools();
-  memory.fill(START, 0, POSITION_BYTES);
-  for (let s = 0; s < 4; s++) setFoundation(START, s, load<u8>(INPUT + IN_FOUNDATIONS + s));
-  for (let i = 0; i < MAX_CELLS; i++) setCellCard(START, i, i < numCells ? pooledCard(load<u8>(INPUT + IN_FREE_CELLS + i)) : 0);
-  for (let c = 0; c < MAX_COLUMNS; c++) {
-    const n = c < numColumns ? <i32>load<u8>(INPUT + IN_LENGTHS + c) : 0;
-    setColumnLength(START, c, n);
-    for (let i = 0; i < n; i++) setCardAt(START, c, i, pooledCard(load<u8>(INPUT + IN_CARDS + c * IN_COLUMN_STRIDE + i)));
-  }
-  if (pooledMode) sortPooledFoundations();
-}
-
-/**
- * Reads IN_POOLED and IN_POOLS into the rules (`setPools`); traps on a pool
- * map that is not "each suit's pool is its pool's lowest suit" (the glue
- * writes only such maps) or on a pooled game under rules that look at suit.
- */
-function readPools(): void {
-  if (load<u8>(INPUT + IN_POOLED) == 0) {
-    setPools(0, 1, 2, 3);
-    return;
-  }
-  for (let s = 0; s < 4; s++) {
-    const pool = <i32>load<u8>(INPUT + IN_POOLS + s);
-    if (pool > s || <i32>load<u8>(INPUT + IN_POOLS + pool) != pool) unreachable();
-  }
-  if (buildRule != BUILD_RANK || wrapRanks) unreachable();
-  setPools(load<u8>(INPUT + IN_POOLS), load<u8>(INPUT + IN_POOLS + 1), load<u8>(INPUT + IN_POOLS + 2), load<u8>(INPUT + IN_POOLS + 3));
-}
-
-/** The card byte of `card` in the game being solved: in the pooled game its rank and its suit's pool. */
-// @ts-ignore: decorator
-@inline function pooledCard(card: i32): i32 {
-  return card == 0 || !pooledMode ? card : (card & ~3) | poolOf(card & 3);
-}
-
-/** Pooled game: puts the piles of each pool of START in ascending order of height over the pool's suits (position.ts `pooledPile`). */
-function sortPooledFoundations(): void {
-  for (let pool = 0; pool < 4; pool++) {
-    // selection sort of the heights over the suits of `pool`, in suit order
-    for (let j = 0; j < 4; j++) {
-      if (poolOf(j) != pool) continue;
-      for (let k = j + 1; k < 4; k++) {
-        if (poolOf(k) != pool) continue;
-        const a = foundation(START, j);
-        const b = foundation(START, k);
-        if (b < a) {
-          setFoundation(START, j, b);
-          setFoundation(START, k, a);
-        }
-      }
-    }
-  }
-}
+/** The solve runs the layered pass (layers.ts `setLayeredSearch` and the compact layout): set by `prepareSolve`. */
+export let layeredRun: bool = false;
 
 /**
  * Resets the arena, the state table, the open lists and the pending moves
  * for one phase, and stores and queues the start position (in the eager
  * phase as a record; in the lazy phase it is expanded at once, its moves
  * becoming pending moves). Returns false when out of memory, or when the
- * start is already won (goalIndex set).
+ * start is already won (`Search.goalIndex` set).
  */
-function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
+export function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   resetArena(<u64>memoryLimitBytes);
   seenOff();
-  resetEntries(lazyPhase && lazyFilter);
+  resetEntries(Search.lazyPhase && lazyFilter);
   clearOpenLists();
-  measuredHeld = 0;
-  goalIndex = 0;
-  lazyOutOfMemory = false;
+  Search.measuredHeld = 0;
+  Search.goalIndex = 0;
+  Search.lazyOutOfMemory = false;
   chooseLayout(START);
   setLayeredTable(layeredRun && compactLayout);
   if (layeredTable) {
     setupLayers(START, numColumns);
-    currentLayer = 0;
+    Search.currentLayer = 0;
   }
   if (!resetTable(maxStates < 1 ? 1 : maxStates)) {
-    stopReason = REASON_MEMORY;
+    Search.stopReason = REASON_MEMORY;
     return false;
   }
   copyPosition(PARENT, START);
@@ -1851,28 +95,15 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
   }
   const root = findOrInsertPosition(PARENT, KEY, 0, 0);
   if (root == 0) {
-    stopReason = REASON_MEMORY;
+    Search.stopReason = REASON_MEMORY;
     return false;
   }
   if (isWon(PARENT)) {
-    goalIndex = root;
+    Search.goalIndex = root;
     return false;
   }
-  if (lazyPhase) {
-    setRecordMove(recordAt(root), DONE);
-    parentDepth = 0;
-    repeatCard = 0;
-    statesExpanded++;
-    skippedCount = 0;
-    if (lazyFilter) {
-      if (!zobristFilled) fillZobrist();
-      expandHash = positionHash(PARENT);
-      if (resetSeen()) seenAdd(expandHash);
-    }
-    lazyHeld = root;
-    heldStale = false;
-    heldSorted = false; // the deal's column order
-    if (!expand(root, false)) return false;
+  if (Search.lazyPhase) {
+    if (!expandLazyRoot(root)) return false;
   } else {
     measure(PARENT, false);
     pushOpen(root, 0);
@@ -1881,380 +112,30 @@ function startPhase(maxStates: u32, memoryLimitBytes: f64): bool {
 }
 
 /**
- * The card a stored position's moves may skip (see `repeatCard`), from the
- * move word of its record.
- */
-// @ts-ignore: decorator
-@inline function repeatCardOf(word: u32): i32 {
-  // Pooled game: none, since another card of the same rank and pool has the same byte (and other moves).
-  return !pooledMode && (word & AUTO_FOLLOWED) == 0 && moveKind(word) != MOVE_TO_FOUNDATION && moveCount(word) == 1 ? moveCard(word) : 0;
-}
-
-/**
- * Items a scan may take in a row in the lazy phase while its best item is a
- * move of the position just expanded or held (`held`), so that a dive needs
- * no `decodeKey` of its parent (0: strict turns, `scanStep`). 16 by default:
- * on MS FreeCell 1..4000 and 20001..24000 parents rebuilt fell 267 -> 189
- * and 250 -> 175 a deal, positions expanded 237.1 -> 236.1 and 226.9 ->
- * 224.2; Seahaven Towers 1..300 solved deals 1,763 -> 1,714, Eight Off
- * 1..500 356 -> 316, Baker's Game 1..500 1,137 -> 1,142 (docs/engine.md).
- */
-const SCAN_STICK: u32 = 16;
-let scanStick: u32 = SCAN_STICK;
-/** The scan whose turn it is after the prelude, and the items it took in a row. */
-let turnScan: i32 = 0;
-let turnItems: u32 = 0;
-
-/** Tuning hook (bench only): items a scan may take in a row while its best pending move is one of the held position's, for every later solve (0: strict turns; resetHeuristicWeights restores SCAN_STICK). */
-export function setScanStick(items: u32): void {
-  scanStick = items;
-}
-
-/**
- * Takes the next item of the scan whose turn it is (the next one when that
- * list is dry); 0 when every list is empty. After the prelude the scans take
- * `scanStep` items a turn, and in the lazy phase a scan keeps its turn for up
- * to `scanStick` items while its best pending move is one of the position
- * `held` (a dive: no parent to rebuild).
- */
-// @ts-ignore: decorator
-@inline function popNext(held: u32): u32 {
-  let turn: i32;
-  if (polls < preludeItems) {
-    turn = preludeScan;
-  } else {
-    if (turnItems >= scanStep) {
-      const keep = lazyPhase && turnItems < scanStick && bestParent(turnScan) == held;
-      if (!keep) {
-        turnScan = turnScan + 1 >= activeScans ? 0 : turnScan + 1;
-        turnItems = 0;
-      }
-    }
-    turnItems++;
-    turn = turnScan;
-  }
-  for (let k = 0; k < activeScans; k++) {
-    let scan = turn + k;
-    if (scan >= activeScans) scan -= activeScans;
-    const index = popOpen(scan);
-    if (index != 0) return index;
-  }
-  return 0;
-}
-
-/** Items taken from the open lists this solve (both phases); paces the polls and the scans' turns. */
-let polls: u32 = 0;
-/** Parents the last solve's lazy phase rebuilt from their keys (`decodeKey` at a pop: the parent was not the position held). */
-let decodes: u32 = 0;
-
-/** Polls the host every POLL_INTERVAL items; true when the search must stop (stopReason set). */
-// @ts-ignore: decorator
-@inline function mustStop(): bool {
-  polls++;
-  if (polls % POLL_INTERVAL == 0) {
-    const reason = pollStop();
-    if (reason != 0) {
-      stopReason = reason;
-      return true;
-    }
-  }
-  return false;
-}
-
-/**
- * The host's stop check of the loops over every pending move (`handOver`,
- * `verifySkipped`): polls every POLL_INTERVAL * 16 entries (`item` is the
- * entry's number, 1-based) and records the host's reason in `stopReason`.
- * True when the search must stop.
- */
-// @ts-ignore: decorator
-@inline function mustStopAtEntry(item: u32): bool {
-  if (item % (POLL_INTERVAL * 16) != 0) return false;
-  const reason = pollStop();
-  if (reason == 0) return false;
-  stopReason = reason;
-  return true;
-}
-
-/** Header of the position PARENT held before a pending move was played on it. */
-const POP_HEADER: usize = memory.data(HEADER_BYTES);
-
-/**
- * The lazy phase: best-first over pending moves. Expanding a position
- * measures and scores each child but stores none; a scan takes the best
- * pending move, plays it on its parent, and only then encodes the result and
- * looks it up. A new position is stored and expanded at once; a position
- * met before is dropped. So the table holds only expanded positions (and the
- * won one), and a dive that follows the scores stores one position per step
- * instead of every child of every step.
- *
- * Complete when the open lists run dry: every stored position was expanded
- * when it was stored, every move of it (but the `repeatCard` moves, whose
- * results are results of pending moves of its parent) was queued, and every
- * queued move was looked up, so the table is closed under moves: it is the
- * whole reachable set, the same set the eager phase would store.
- * Ends with goalIndex, stopReason, or lazyOutOfMemory set, or none (complete).
- */
-function lazySearch(): void {
-  while (true) {
-    lazyLoop();
-    if (goalIndex != 0 || stopReason != REASON_NONE || lazyOutOfMemory || lazyQuotaReached) return;
-    // the open lists ran dry: complete once every move dropped on a filter hit is checked by its key
-    if (skippedCount == 0 || !verifySkipped()) return;
-  }
-}
-
-/**
- * The record whose position PARENT holds, or (`heldStale`) is taken to hold:
- * a pop whose result the filter knew moves `lazyHeld` to its parent without
- * rebuilding it, exactly where the full path would have rebuilt it, so that
- * the scans' turns (`popNext`) and the measures from the parent see the same
- * `lazyHeld` and `measuredHeld` as without the filter; the rebuild happens
- * at the next pop that needs PARENT.
- */
-let lazyHeld: u32 = 0;
-let heldStale: bool = false;
-/**
- * Whether PARENT, as `lazyHeld`'s position, has its non-empty columns in
- * canonical order (position.ts `encodeChildKey`'s precondition), so that the
- * keys of the moves played on it need no sort of the columns: true after a
- * rebuild from the key (`decodeKey`), and for a position made from such a
- * one by `encodeChildKey` without its fallback (no empty column filled);
- * false for the start position (the deal's column order) and after a full
- * encode.
- */
-let heldSorted: bool = false;
-/** Pending moves dropped on a filter hit and not yet checked by their keys (pending.ts ENT_SKIPPED). */
-let skippedCount: u32 = 0;
-/** Pending moves the last solve dropped on a filter hit (a statistic). */
-let skippedTotal: u32 = 0;
-
-/**
- * The loop of `lazySearch`: takes pending moves until the lists run dry or
- * the search must stop. A pending move whose result's hash (computed when
- * it was queued, `childHash`) is in the filter of stored positions (seen.ts)
- * is dropped and marked, its parent not rebuilt, its move not played, its
- * key neither encoded nor looked up; every other one goes through `takeEntry`.
- */
-function lazyLoop(): void {
-  while (goalIndex == 0) {
-    const item = popNext(lazyHeld);
-    if (item == 0) return;
-    if (mustStop()) return;
-    const ent = entryAt(item);
-    const parent = entryParent(ent);
-    if (lazyFilter && seenContains(entryHash(ent))) {
-      markSkipped(ent);
-      skippedCount++;
-      skippedTotal++;
-      if (parent != lazyHeld) {
-        lazyHeld = parent;
-        heldStale = true;
-        measuredHeld = 0; // as after a rebuild: canonical column order
-      }
-      continue;
-    }
-    if (!takeEntry(ent, parent)) return;
-  }
-}
-
-/**
- * Plays pending move `ent` (of stored record `parent`) on its parent,
- * rebuilding the parent from its key unless PARENT holds it, and looks the
- * result up by its key: a position met before is dropped (PARENT put back),
- * a new one is stored, added to the filter and expanded at once. Returns
- * false when the search must stop (won, a budget, memory, the lazy quota).
- */
-function takeEntry(ent: usize, parent: u32): bool {
-  const word = entryMove(ent) & ~DONE;
-  if (parent != lazyHeld || heldStale) {
-    decodeStateKey(recordKey(recordAt(parent)), PARENT);
-    decodes++;
-    lazyHeld = parent;
-    heldStale = false;
-    measuredHeld = 0; // canonical column order now, not the measured one
-    heldSorted = true;
-  }
-  copyHeader(POP_HEADER, PARENT);
-  if (measuredHeld == parent) applyMeasuredMove(PARENT, word);
-  else if (!applyMove(PARENT, word)) unreachable();
-  // The expansion recorded in AUTO_FOLLOWED whether auto-moves followed the
-  // move (addChild); without it the closure is known to move nothing (the
-  // parent is closed and `exposedCard` could not start one), so it is skipped.
-  if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false);
-  // the result's key without a sort of the columns when PARENT is in canonical order
-  const splice = heldSorted && !compactLayout && !pooledMode;
-  let index: u32 = 0;
-  if (splice) {
-    encodeChildKey(PARENT, POP_HEADER, KEY);
-    index = findOrInsert(KEY, hashKey(KEY), parent, word | DONE);
-  } else {
-    index = findOrInsertPosition(PARENT, KEY, parent, word | DONE);
-  }
-  if (index == 0) {
-    insertFailed();
-    return false;
-  }
-  if (!lastInsertWasNew) {
-    copyHeader(PARENT, POP_HEADER);
-    return true;
-  }
-  if (lazyFilter) {
-    const hash = entryHash(ent);
-    seenAdd(hash);
-    expandHash = hash;
-  }
-  lazyHeld = index;
-  heldSorted = splice && childKeySpliced;
-  statesExpanded++;
-  parentDepth = moveDepth(word);
-  repeatCard = repeatCardOf(word);
-  if (!expand(index, measuredHeld == parent)) return false;
-  if (recordCount >= lazyQuota) {
-    lazyQuotaReached = true;
-    return false;
-  }
-  return true;
-}
-
-/**
- * Checks by their keys the pending moves dropped on filter hits
- * (`lazyLoop`), in entry order, with the open lists dry. Each is played and
- * looked up as any other (`takeEntry`): a true duplicate changes nothing; a
- * hash collision gives a new position, which is stored and expanded (its
- * moves go to the open lists). Returns true when the pass stored a new
- * position (the search goes on), false when every dropped move was a
- * duplicate (the table is closed under moves: complete) or the search must
- * stop.
- */
-function verifySkipped(): bool {
-  const recordsBefore = recordCount;
-  const entries = entryCount;
-  for (let item: u32 = 1; item <= entries; item++) {
-    if (mustStopAtEntry(item)) return false;
-    const ent = entryAt(item);
-    if (!isSkipped(ent)) continue;
-    clearSkipped(ent);
-    skippedCount--;
-    if (!takeEntry(ent, entryParent(ent))) return false;
-  }
-  return recordCount != recordsBefore;
-}
-
-/**
- * Positions the lazy phase may store before the search goes on eagerly
- * (`handOver`). The lazy phase is the cheaper one while the scores lead
- * quickly to a win; on a long or complete search every pending move costs
- * more than an eager child (it is measured and queued, then taken, played
- * again and looked up, duplicates included), so the rest of a search that
- * has outgrown the quota is eager. 1,000 (was 2,000; A/B of the two builds,
- * docs/engine.md "The lazy quota of the suit and any-suit games"): Baker's
- * Game 1..1000 B/A 0.949, Seahaven Towers 0.979, Penguin 0.956, Citadel
- * 0.969, Beleaguered Castle 1..100 0.974; Eight Off 1.039 (0.4 s in all).
- */
-const LAZY_QUOTA: u32 = 1000;
-/**
- * The quota under alternate-colour building (the FreeCell family), where
- * nearly every deal is solvable and the lazy phase is the cheaper one deeper
- * into a hard deal too (MS 6361: 85,517 positions lazily, 154,555 expanded
- * and 413,714 stored with the hand-over at 20,000). Elsewhere (suit and any-suit
- * building, many unsolvable deals) LAZY_QUOTA (docs/engine.md has the numbers).
- */
-const LAZY_QUOTA_ALTERNATE: u32 = 100000;
-let lazyQuota: u32 = LAZY_QUOTA;
-let lazyQuotaOverridden: bool = false;
-let lazyQuotaReached: bool = false;
-
-/** Tuning hook (bench only): positions the lazy phase may store before the hand-over, for every later solve (0: the build rule's default). */
-export function setLazyQuota(quota: u32): void {
-  lazyQuota = quota;
-  lazyQuotaOverridden = quota != 0;
-}
-
-/**
- * Hands the lazy phase's search over to the eager phase without losing its
- * work: every stored position has been expanded (its record is marked DONE),
- * so only the pending moves no scan has taken are left. Each is played on its
- * parent and looked up now; a new result is stored, measured and queued in
- * the eager open lists, as an eager expansion would have done. The stored
- * set then is what an eager search has stored after expanding the same
- * positions, so the eager phase goes on from here and stays complete.
- * Returns false when the search must stop (won, or a budget ran out).
- */
-function handOver(): bool {
-  const entries = entryCount;
-  queuedTotal = entries;
-  lazyPhase = false;
-  measuredHeld = 0;
-  activeScans = ruleScans;
-  clearOpenLists();
-  let held: u32 = 0;
-  // the results' keys need no sort of the columns (PARENT decoded from its key: canonical order)
-  const splice = !compactLayout && !pooledMode;
-  for (let item: u32 = 1; item <= entries; item++) {
-    if (mustStopAtEntry(item)) return false;
-    const ent = entryAt(item);
-    // a move dropped on a filter hit (lazyLoop) was taken but not looked up: it is played like an untaken one
-    if (isSkipped(ent)) clearSkipped(ent);
-    else if (entryMove(ent) & DONE) continue;
-    const word = entryMove(ent) & ~DONE;
-    const parent = entryParent(ent);
-    if (parent != held) {
-      decodeStateKey(recordKey(recordAt(parent)), PARENT);
-      held = parent;
-    }
-    saveHeader(PARENT);
-    if (!applyMove(PARENT, word)) unreachable();
-    if (word & AUTO_FOLLOWED) applyAutoMoves(PARENT, false); // as in lazySearch
-    let index: u32 = 0;
-    if (splice) {
-      encodeChildKey(PARENT, SAVED_HEADER, KEY);
-      index = findOrInsert(KEY, hashKey(KEY), parent, word);
-    } else {
-      index = findOrInsertPosition(PARENT, KEY, parent, word);
-    }
-    if (index == 0) {
-      insertFailed();
-      return false;
-    }
-    if (lastInsertWasNew) {
-      if (isWon(PARENT)) {
-        goalIndex = index;
-        return false;
-      }
-      measure(PARENT, false);
-      pushOpen(index, moveDepth(word));
-    }
-    restoreHeader(PARENT);
-  }
-  skippedCount = 0;
-  releaseEntries();
-  return true;
-}
-
-/**
  * The eager phase: best-first over stored positions. Expanding a position
  * stores every new child and queues it; the open lists hold records.
  * Complete when the open lists run dry (see the file comment).
- * Ends with goalIndex or stopReason set, or neither (complete).
+ * Ends with `Search.goalIndex` or `Search.stopReason` set, or neither (complete).
  */
 function eagerSearch(): void {
   // the pooled game replays no move by card byte (two cards may share one), so it looks children up one by one
-  batching = !pooledMode;
+  Search.batching = !pooledMode;
   eagerLoop();
-  batching = false;
+  Search.batching = false;
 }
 
-/** The solve runs the layered pass (`setLayeredSearch` and the compact layout): set by `solve`. */
-let layeredRun: bool = false;
-/** The layer the layered pass expands: every open position is in it or above it. */
-let currentLayer: i32 = 0;
-/** Children the layered pass made below the layer it expanded (a broken measure: the pass then ends with VERDICT_ERROR). */
-let layerViolations: u32 = 0;
+/** The loop of `eagerSearch`. */
+function eagerLoop(): void {
+  while (Search.goalIndex == 0) {
+    const index = popNext(0);
+    if (index == 0 || Search.stopReason != REASON_NONE) return;
+    if (!expandStored(index)) return;
+  }
+}
 
 /** Children of the last layered solve that were below their parent's layer (0 unless the measure is wrong). */
 export function layeredViolations(): u32 {
-  return layerViolations;
+  return Search.layerViolations;
 }
 
 /** True when the last solve ran the layered pass. */
@@ -2265,91 +146,75 @@ export function layeredInUse(): bool {
 /**
  * The layered complete pass (layers.ts): expands the open positions of the
  * lowest layer that has any (LIFO within a layer), children going to their
- * own layers (never a lower one: checked in `lookupChildren`). When a layer
+ * own layers (never a lower one: checked in children.ts `lookupChildren`). When a layer
  * has no open position left, every layer up to it is closed
- * (`closeLayersBelow`): table.ts may then drop their keys. Complete when no
+ * (`closeLayersBelow`): layered-table.ts may then drop their keys. Complete when no
  * layer has an open position: every stored position was expanded, as in
  * `eagerLoop`, so the stored set is the whole reachable set.
  */
 function layeredLoop(): void {
-  while (goalIndex == 0) {
-    let index = popLayer(currentLayer);
+  while (Search.goalIndex == 0) {
+    let index = popLayer(Search.currentLayer);
     while (index == 0) {
-      let next = currentLayer + 1;
+      let next = Search.currentLayer + 1;
       while (next < MAX_LAYERS && !layerHasOpen(next)) next++;
       if (next >= MAX_LAYERS) return;
-      currentLayer = next;
+      Search.currentLayer = next;
       closeLayersBelow(next);
-      index = popLayer(currentLayer);
+      index = popLayer(Search.currentLayer);
     }
-    if (stopReason != REASON_NONE) return;
+    if (Search.stopReason != REASON_NONE) return;
     if (!expandStored(index)) return;
   }
 }
 
 /**
  * Expands stored record `index` for the eager and layered loops: counts it
- * in `statesExpanded`, decodes its key into PARENT, takes its depth and
+ * (search-state.ts `statesExpanded`), decodes its key into PARENT, takes its depth and
  * repeat card from its move word and expands it. False when the search must
  * end (a budget, a stop, a won child, a failed insert).
  */
-function expandStored(index: u32): bool {
-  statesExpanded++;
+export function expandStored(index: u32): bool {
+  countExpansion();
   if (mustStop()) return false;
   decodeStateKey(recordKey(recordAt(index)), PARENT);
   const word = recordMove(recordAt(index));
-  parentDepth = moveDepth(word);
-  repeatCard = repeatCardOf(word);
+  Search.parentDepth = moveDepth(word);
+  Search.repeatCard = repeatCardOf(word);
   return expand(index, false);
-}
-
-/** The loop of `eagerSearch`. */
-function eagerLoop(): void {
-  while (goalIndex == 0) {
-    const index = popNext(0);
-    if (index == 0 || stopReason != REASON_NONE) return;
-    if (!expandStored(index)) return;
-  }
 }
 
 /**
  * The part of `solve` before its first phase: reads the input, fills the
  * rule tables and weights, resets the counters, and decides the phases
- * (`layeredRun`, `lazyPhase`). Shared by `solve` and `layeredShardBegin`.
+ * (`layeredRun`, `Search.lazyPhase`). Shared by `solve` and shard-pass.ts
+ * `layeredShardBegin`.
  */
-function prepareSolve(): void {
-  readInput();
-  fillBuildMasks();
-  chooseWeights();
-  useBlocked = false;
-  for (let scan = 0; scan < SCANS; scan++) if (weight(scan, W_MODE) >= 2) useBlocked = true;
+export function prepareSolve(): void {
+  // the glue validates every position before it writes one: a block beyond the engine's layout traps (engine_trap)
+  if (!readInput(START, true)) unreachable();
+  prepareBoard();
+  choosePreset();
   packWeights();
   resetOutput();
-  stopReason = REASON_NONE;
+  Search.stopReason = REASON_NONE;
   lastReason = REASON_NONE;
-  statesExpanded = 0;
-  polls = 0;
-  decodes = 0;
-  skippedTotal = 0;
-  turnScan = 0;
-  turnItems = 0;
+  resetExpansions();
+  Search.polls = 0;
+  resetLazy();
+  resetTurns();
   lazyPeakBytes = 0;
 
-  lazyPhase = true;
-  layerViolations = 0;
+  Search.lazyPhase = true;
+  Search.layerViolations = 0;
   // the layered pass: eager from the start, compact layout only (chooseLayout is called again by startPhase)
   layeredRun = layeredRequested && !pooledMode && chooseLayout(START);
   setLayeredTable(false);
-  ruleScans = scanCountOverride > 0 ? scanCountOverride : defaultScanCount;
-  activeScans = ruleScans;
-  lazyQuotaReached = false;
-  if (!lazyQuotaOverridden) lazyQuota = buildRule == BUILD_ALTERNATE_COLOR ? LAZY_QUOTA_ALTERNATE : LAZY_QUOTA;
-  lazyFilter = lazyFilterMode == 2 || (lazyFilterMode == 1 && buildRule == BUILD_ALTERNATE_COLOR);
-  queuedTotal = 0;
+  Search.activeScans = ruleScans;
   // The pooled game searches eagerly only: the lazy phase replays pending
   // moves by card byte (applyMove), which names no single card when two
   // cards of one rank and pool share it.
-  if (pooledMode || layeredRun) lazyPhase = false;
+  if (pooledMode || layeredRun) Search.lazyPhase = false;
 }
 
 /**
@@ -2358,13 +223,13 @@ function prepareSolve(): void {
  * Returns a VERDICT_*; for unknown, `lastStopReason()` tells which budget ran out.
  * A solved verdict leaves the solution in the output buffer (output.ts).
  *
- * Runs the lazy phase first, up to LAZY_QUOTA stored positions; then hands
- * its search over to the eager phase (`handOver`). When the lazy phase's
- * pending moves outgrow the memory it starts over with the eager phase,
- * which needs less memory for the same set (each position once, no pending
- * moves). Both phases are complete, and
- * so either one's empty open list proves the deal unsolvable, with the
- * stored set (the whole reachable set) as its certificate.
+ * Runs the lazy phase first, up to presets.ts `lazyQuota` stored positions;
+ * then hands its search over to the eager phase (lazy.ts `handOver`). When
+ * the lazy phase's pending moves outgrow the memory it starts over with the
+ * eager phase, which needs less memory for the same set (each position once,
+ * no pending moves). Both phases are complete, and so either one's empty
+ * open list proves the deal unsolvable, with the stored set (the whole
+ * reachable set) as its certificate.
  */
 export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   // one engine: not a shard (shards.ts), so the layered pass is the one-engine pass
@@ -2372,69 +237,54 @@ export function solve(maxStates: u32, memoryLimitBytes: f64): i32 {
   prepareSolve();
   if (layeredRun) {
     if (startPhase(maxStates, memoryLimitBytes)) {
-      batching = true;
+      Search.batching = true;
       layeredLoop();
-      batching = false;
+      Search.batching = false;
     }
   } else if (pooledMode) {
     if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
   } else if (startPhase(maxStates, memoryLimitBytes)) lazySearch();
-  if (!lazyQuotaReached) queuedTotal = entryCount;
-  if (lazyQuotaReached && goalIndex == 0 && stopReason == REASON_NONE && !lazyOutOfMemory) {
+  if (!lazyQuotaReached) countQueued();
+  if (lazyQuotaReached && Search.goalIndex == 0 && Search.stopReason == REASON_NONE && !Search.lazyOutOfMemory) {
     if (handOver()) eagerSearch();
   }
   lazyPeakBytes = arenaBytesUsed();
-  if (lazyOutOfMemory && goalIndex == 0 && stopReason == REASON_NONE) {
-    lazyPhase = false;
-    activeScans = ruleScans;
+  if (Search.lazyOutOfMemory && Search.goalIndex == 0 && Search.stopReason == REASON_NONE) {
+    Search.lazyPhase = false;
+    Search.activeScans = ruleScans;
     if (startPhase(maxStates, memoryLimitBytes)) eagerSearch();
   }
-  lazyPhase = false;
-  activeScans = EAGER_SCANS;
+  Search.lazyPhase = false;
+  Search.activeScans = SCANS;
 
-  if (layerViolations != 0) return VERDICT_ERROR;
-  if (goalIndex != 0) {
+  if (Search.layerViolations != 0) return VERDICT_ERROR;
+  if (Search.goalIndex != 0) {
     // A pooled win proves nothing about the real deal: no solution is written.
     if (pooledMode) return VERDICT_SOLVED;
-    return reconstructSolution(goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
+    return reconstructSolution(Search.goalIndex) ? VERDICT_SOLVED : VERDICT_ERROR;
   }
-  if (stopReason != REASON_NONE) {
-    lastReason = stopReason;
+  if (Search.stopReason != REASON_NONE) {
+    lastReason = Search.stopReason;
     return VERDICT_UNKNOWN;
   }
-  if (lazyOutOfMemory) {
+  if (Search.lazyOutOfMemory) {
     lastReason = REASON_MEMORY;
     return VERDICT_UNKNOWN;
   }
   return VERDICT_UNSOLVABLE;
 }
 
+// ---------------------------------------------------------------------------
+// Statistics
+
 /** Items the last solve took from its open lists (records and pending moves, both phases). */
 export function openItemsTaken(): u32 {
-  return polls;
+  return Search.polls;
 }
-
-/** Parents the last solve's lazy phase rebuilt from their keys at a pop (the rest were the position held); a tuning statistic. */
-export function parentsDecoded(): u32 {
-  return decodes;
-}
-
-/** Pending moves the last solve's lazy phase dropped on a filter hit without rebuilding their parents (each checked by its key before a complete search ends); a tuning statistic. */
-export function pendingMovesSkipped(): u32 {
-  return skippedTotal;
-}
-
-/** Pending moves queued by the last solve's lazy phase. */
-export function pendingMovesQueued(): u32 {
-  return queuedTotal;
-}
-
-/** Pending moves the lazy phase queued (kept when the hand-over releases them). */
-let queuedTotal: u32 = 0;
 
 /** Positions stored in the state table by the last solve. */
 export function statesStored(): u32 {
-  return recordCount;
+  return StateTable.recordCount;
 }
 
 /** Arena bytes the lazy phase of the last solve reached. */
@@ -2444,171 +294,4 @@ let lazyPeakBytes: u64 = 0;
 export function memoryBytesUsed(): f64 {
   const now = arenaBytesUsed();
   return <f64>(now > lazyPeakBytes ? now : lazyPeakBytes);
-}
-
-// ---------------------------------------------------------------------------
-// The sharded layered pass (shards.ts; the host's driver is
-// client-sdk/core/sharded-layers.ts): each instance runs these on its shard.
-
-/** `layeredShardStep`: the current layer has no open position in this shard (its outboxes are sent). */
-export const STEP_DRAINED: i32 = 0;
-/** `layeredShardStep`: the step used its budget; the layer may still have open positions here. */
-export const STEP_MORE: i32 = 1;
-/** A won child was stored in this shard (`shardGoal` names it). */
-export const STEP_GOAL: i32 = 2;
-/** A won child was stored in the shard this one forwarded it to. */
-export const STEP_REMOTE_GOAL: i32 = 3;
-/** The pass must end: a budget or stop here (`shardStopReason`), a failed forward, or a child below its layer (`layeredViolations`). */
-export const STEP_STOPPED: i32 = 4;
-
-/**
- * Starts this instance as shard `shard` of `count` of one layered pass over
- * the position in the input block (the host set `setLayeredSearch(true)`
- * and wrote the same input to every shard): `solve`'s preparation, then the
- * table, the layers and, when the start position's hash says this shard,
- * the start position stored and queued. `batch`: entries an outbox holds
- * (shards.ts). Returns STEP_DRAINED (or STEP_MORE when the start is queued
- * here), STEP_GOAL (the start is won), or STEP_STOPPED (no memory for the
- * table; or the layered pass does not apply to these rules, `layeredInUse`
- * false).
- */
-export function layeredShardBegin(maxStates: u32, memoryLimitBytes: f64, shard: i32, count: i32, batch: i32): i32 {
-  setShard(shard, count, batch);
-  prepareSolve();
-  if (!layeredRun) return STEP_STOPPED;
-  const started = startPhase(maxStates, memoryLimitBytes);
-  if (goalIndex != 0) return STEP_GOAL;
-  if (!started) return STEP_STOPPED;
-  return layerHasOpen(currentLayer) ? STEP_MORE : STEP_DRAINED;
-}
-
-/**
- * Expands up to `budget` open positions of the current layer of this shard
- * (LIFO, as `layeredLoop`), sending the children of other shards through the
- * outboxes, and sends every outbox at the end. Returns a STEP_* code.
- */
-export function layeredShardStep(budget: u32): i32 {
-  if (goalIndex != 0) return STEP_GOAL;
-  if (stopReason != REASON_NONE || layerViolations != 0) return STEP_STOPPED;
-  batching = true;
-  let ended = false;
-  let n: u32 = 0;
-  while (n < budget) {
-    const index = popLayer(currentLayer);
-    if (index == 0) break;
-    n++;
-    if (!expandStored(index)) {
-      ended = true;
-      break;
-    }
-  }
-  batching = false;
-  if (!ended && !flushOutboxes()) ended = true;
-  if (goalIndex != 0) return STEP_GOAL;
-  if (ended || stopReason != REASON_NONE) {
-    if (forwardStatus == FORWARD_GOAL) return STEP_REMOTE_GOAL;
-    return STEP_STOPPED;
-  }
-  return layerHasOpen(currentLayer) ? STEP_MORE : STEP_DRAINED;
-}
-
-/** The lowest layer at or above `from` with an open position in this shard; MAX_LAYERS when there is none. */
-export function layeredNextOpen(from: i32): i32 {
-  let layer = from < 0 ? 0 : from;
-  while (layer < MAX_LAYERS && !layerHasOpen(layer)) layer++;
-  return layer;
-}
-
-/**
- * Moves this shard's pass to layer `layer` (the lowest open layer over all
- * shards) and closes every layer below it (`closeLayersBelow`), as
- * `layeredLoop` does when a layer runs dry.
- */
-export function layeredAdvance(layer: i32): void {
-  if (layer <= currentLayer) return;
-  currentLayer = layer;
-  closeLayersBelow(layer);
-}
-
-/** The layer the pass expands in this shard. */
-export function layeredCurrentLayer(): i32 {
-  return currentLayer;
-}
-
-/**
- * Inserts the `count` children another shard forwarded into INBOX (shards.ts
- * entry layout): each looked up, and when new, queued in its layer; a won
- * one ends the pass. Returns FORWARD_OK, FORWARD_GOAL (`shardGoal` names the
- * won record) or FORWARD_FAILED (this shard ran out of memory or positions,
- * a child is below the current layer, or the shard had stopped already).
- */
-export function acceptChildren(count: i32): i32 {
-  if (goalIndex != 0) return FORWARD_GOAL;
-  if (stopReason != REASON_NONE || layerViolations != 0 || count < 0 || count > OUTBOX_MAX) return FORWARD_FAILED;
-  // the hint loads of `lookupChildren`, over the whole batch, so that the lookups' cache misses overlap
-  let sink = touchSink;
-  for (let k = 0; k < count; k++) sink ^= touchSlot(load<u32>(INBOX + <usize>k * ENTRY_BYTES + ENTRY_HASH));
-  for (let k = 0; k < count; k++) sink ^= touchRecord(load<u32>(INBOX + <usize>k * ENTRY_BYTES + ENTRY_HASH));
-  touchSink = sink;
-  for (let k = 0; k < count; k++) {
-    // (the sending shard checked the child's layer against the layer expanded, which is this shard's too)
-    const e = INBOX + <usize>k * ENTRY_BYTES;
-    const word = load<u32>(e + ENTRY_WORD);
-    const index = findOrInsert(e, load<u32>(e + ENTRY_HASH), load<u32>(e + ENTRY_PARENT), word & ~BATCH_WON);
-    if (index == 0) {
-      insertFailed();
-      return FORWARD_FAILED;
-    }
-    if (!lastInsertWasNew) continue;
-    if (word & BATCH_WON) {
-      goalIndex = index;
-      return FORWARD_GOAL;
-    }
-    pushOpen(index, 0);
-    if (stopReason != REASON_NONE) return FORWARD_FAILED;
-  }
-  return FORWARD_OK;
-}
-
-/** The won record of this shard (0: none). */
-export function shardGoal(): u32 {
-  return goalIndex;
-}
-
-/** The budget or stop that ended this shard's pass (REASON_*; REASON_NONE while it runs). */
-export function shardStopReason(): i32 {
-  return stopReason;
-}
-
-/** Parent reference of record `index` of this shard (shards.ts: shard << 28 | index; 0 for the start); 0xffffffff when there is no such record. */
-export function recordParentRef(index: u32): u32 {
-  if (!isRecordIndex(index)) return 0xffffffff;
-  return recordParent(recordAt(index));
-}
-
-/** Move (move.ts MOVE_BITS) of record `index` of this shard; 0 when there is no such record. */
-export function recordMoveBits(index: u32): u32 {
-  if (!isRecordIndex(index)) return 0;
-  return recordMove(recordAt(index)) & MOVE_BITS;
-}
-
-/** Address of the path buffer the host fills for `replaySolution` (u32 moves, the last move first). */
-export function pathAddress(): usize {
-  return PATH;
-}
-
-/** Most moves `replaySolution` takes. */
-export function pathCapacity(): i32 {
-  return MAX_PATH;
-}
-
-/**
- * Writes the solution of the `length` moves the host put in the path buffer
- * (the last move first) to the output buffer, replayed from the start with
- * their auto-moves. Returns 1 when they end won, else 0 (the host reports an
- * engine error).
- */
-export function replaySolution(length: i32): i32 {
-  if (length < 0 || length > MAX_PATH) return 0;
-  return replayPath(length) ? 1 : 0;
 }

@@ -1,13 +1,13 @@
 /**
- * The lazy phase's filter of stored positions by hash (search.ts): a set of
- * the 64-bit position hashes (`positionHash`, `childHash` in search.ts) of
+ * The lazy phase's filter of stored positions by hash (lazy.ts): a set of
+ * the 64-bit position hashes (board.ts `positionHash`, `childHash`) of
  * the positions the lazy phase stored, so that a scan can drop a pending
  * move whose result was stored already without rebuilding its parent,
  * playing the move, encoding the key and looking it up.
  *
  * A hit is not a proof: two positions may share a hash. So a move dropped on
  * a hit is marked (pending.ts ENT_SKIPPED) and compared by its full key
- * before the search may end as complete (search.ts `verifySkipped`), and the
+ * before the search may end as complete (lazy.ts `verifySkipped`), and the
  * hand-over plays it like an untaken one. A miss is exact: every position
  * the lazy phase stores is added, so a move whose hash is not here leads to
  * a position that is new or was stored outside the filter (the won one).

@@ -1,13 +1,13 @@
 /**
  * The sharded layered pass (docs/engine.md, "The layered pass over several
- * engines"): one layered search (layers.ts, search.ts `layeredShardStep`)
+ * engines"): one layered search (layers.ts, shard-pass.ts `layeredShardStep`)
  * spread over K instances of this module, each with its own linear memory of
  * up to 4 GiB, all driven by one host thread (client-sdk/core/sharded-layers.ts).
  * Instance s of K holds the positions whose key hash says s (`shardOf`); a
  * child that belongs to another shard is not looked up here but written to
  * that shard's outbox, and a full outbox goes to the host (`forwardChildren`),
  * which copies it into the target instance's inbox and has it insert the
- * children there (search.ts `acceptChildren`).
+ * children there (shard-pass.ts `acceptChildren`).
  *
  * A record's parent is a *reference*: (shard << SHARD_SHIFT) | index, the
  * index below 2^28 (table.ts's compact slots hold 28 bits of it), so the host

@@ -5,9 +5,9 @@
  * of these is used by the product, which loads build/engine.wasm; a tool or
  * test loads this module explicitly (tests/helpers/tuning-engine.ts).
  *
- * - Heuristic tuning (search.ts): the weights, scans, scan step, stick and
+ * - Heuristic tuning (presets.ts): the weights, scans, scan step, stick and
  *   prelude of later solves, and the lazy phase's quota.
- * - Test switches: the lazy phase's filter (search.ts `setLazyFilter`), the
+ * - Test switches: the lazy phase's filter (presets.ts `setLazyFilter`), the
  *   bits its hash keeps (seen.ts `setSeenHashMask`, to force collisions),
  *   the compact layout (castle-key.ts), the beam's self-check (beam.ts).
  * - Development counters: open items taken, parents decoded, pending moves
@@ -16,9 +16,11 @@
  */
 export * from './index';
 export {
-  setHeuristicWeights, resetHeuristicWeights, setScanCount, setScanStep, setScanStick, setScanPrelude, setLazyQuota,
-  openItemsTaken, pendingMovesQueued, parentsDecoded, pendingMovesSkipped, setLazyFilter, layeredCurrentLayer,
-} from './search';
+  setHeuristicWeights, resetHeuristicWeights, setScanCount, setScanStep, setScanStick, setScanPrelude, setLazyQuota, setLazyFilter,
+} from './presets';
+export { openItemsTaken } from './search';
+export { pendingMovesQueued, parentsDecoded, pendingMovesSkipped } from './lazy';
+export { layeredCurrentLayer } from './shard-pass';
 export { setSeenHashMask } from './seen';
 export { shortenBestLength, outputCountedMoves, beamChildren, setBeamSelfCheck, beamSelfChecks, beamSelfCheckFailures } from './beam';
 export { setCompactLayoutAllowed, compactLayoutInUse } from './castle-key';

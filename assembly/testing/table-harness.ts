@@ -2,15 +2,14 @@
  * A test harness around the engine's arena and state table (AssemblyScript,
  * compiled by tests/unit/table-arena.test.ts; not part of the engine build,
  * which compiles assembly/index.ts): thin exports over
- * assembly/arena.ts and assembly/table.ts, and keys made from a seed so the
+ * assembly/arena.ts and assembly/table.ts (with assembly/records.ts), and keys made from a seed so the
  * test can store, find and check millions of distinct positions without the
  * search.
  */
 import { allocate, arenaBytesUsed, release, resetArena } from '../arena';
-import { KEY_BYTES, hashKey } from '../position';
-import {
-  FAIL_MEMORY, FAIL_STATES, FAIL_STOPPED, findOrInsert, insertFailure, insertStopReason, lastInsertWasNew, recordAt, recordCount, recordKey, recordMove, recordParent, resetTable, usedSlotCount,
-} from '../table';
+import { KEY_BYTES, hashKey } from '../key';
+import { findOrInsert, resetTable, usedSlotCount } from '../table';
+import { StateTable, FAIL_MEMORY, FAIL_STATES, FAIL_STOPPED, recordAt, recordKey, recordMove, recordParent } from '../records';
 
 /** One key's bytes, rebuilt from its seed before each call. */
 const KEY = memory.data(64);
@@ -56,7 +55,7 @@ export function insertRange(first: u32, count: u32): i32 {
   for (let s = first; s < first + count; s++) {
     const index = insertSeed(s, s, s ^ 0x5a5a);
     if (index == 0) return -<i32>(s - first) - 1;
-    if (lastInsertWasNew) fresh++;
+    if (StateTable.lastInsertWasNew) fresh++;
   }
   return fresh;
 }
@@ -74,7 +73,7 @@ export const failStates = FAIL_STATES;
 export const failMemory = FAIL_MEMORY;
 export const failStopped = FAIL_STOPPED;
 
-export function wasNew(): bool { return lastInsertWasNew; }
-export function failure(): i32 { return insertFailure; }
-export function stopReason(): i32 { return insertStopReason; }
-export function count(): u32 { return recordCount; }
+export function wasNew(): bool { return StateTable.lastInsertWasNew; }
+export function failure(): i32 { return StateTable.insertFailure; }
+export function stopReason(): i32 { return StateTable.insertStopReason; }
+export function count(): u32 { return StateTable.recordCount; }

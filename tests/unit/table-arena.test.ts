@@ -168,7 +168,7 @@ describe('state table', () => {
     const result = h.insertRange(1, 10_000_000);
     expect(result).toBeLessThan(0);
     expect(h.failure()).toBe(h.failMemory.value);
-    // 32 MiB at 72-byte records plus slots: well over 300,000 records fit
+    // 32 MiB at 56-byte records plus slots: well over 300,000 records fit
     expect(h.count()).toBeGreaterThan(300_000);
     expect(h.arenaUsed()).toBeLessThanOrEqual(32 * MiB + 65536);
   });
