@@ -272,10 +272,14 @@ export function rulesChangedFromPreset(header: CertificateHeader, dealtBase: num
   if (!preset) return [];
   const expected: Rules = { ...preset.rules, ...(dealtBase !== undefined ? { foundationBase: dealtBase } : {}) };
   const changed: string[] = [];
-  for (const key of Object.keys(header.rules) as (keyof Rules)[]) {
+  // emptyCell is optional in both: compared even when the header leaves it out
+  for (const key of new Set([...Object.keys(header.rules), 'emptyCell']) as Set<keyof Rules>) {
     // a board of a game whose deal picks the foundation base (Penguin) sets its own
     if (key === 'foundationBase' && header.deal === null && preset.rules.wrap) continue;
-    if (header.rules[key] !== expected[key]) changed.push(`${key} ${String(header.rules[key])} instead of ${String(expected[key])}`);
+    // an absent emptyCell is `any` (rules.ts)
+    const given = key === 'emptyCell' ? (header.rules.emptyCell ?? 'any') : header.rules[key];
+    const wanted = key === 'emptyCell' ? (expected.emptyCell ?? 'any') : expected[key];
+    if (given !== wanted) changed.push(`${key} ${String(given)} instead of ${String(wanted)}`);
   }
   return changed;
 }

@@ -23,7 +23,7 @@
  * and the summary (the writer and the checker need node:zlib).
  */
 import { z } from 'zod';
-import { BUILD_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, SEQUENCE_MOVE_RULES, type Rules } from '../rules.js';
+import { BUILD_RULES, EMPTY_CELL_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, SEQUENCE_MOVE_RULES, type Rules } from '../rules.js';
 import type { SolveOutcome } from '../solve-types.js';
 
 /** `format` field of every certificate header. */
@@ -144,6 +144,7 @@ export function pooledReductions(pools: readonly string[]): Reduction[] {
 const RulesShape = z.strictObject({
   columns: z.number().int().min(1).max(MAX_COLUMNS),
   freeCells: z.number().int().min(0).max(MAX_FREE_CELLS),
+  emptyCell: z.enum(EMPTY_CELL_RULES).optional(),
   build: z.enum(BUILD_RULES),
   emptyColumn: z.enum(EMPTY_COLUMN_RULES),
   sequenceMove: z.enum(SEQUENCE_MOVE_RULES),
