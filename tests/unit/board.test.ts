@@ -58,7 +58,7 @@ describe('test vectors', () => {
     for (const { file, v } of vectors) {
       const shape = GAME_SHAPE[v.game];
       expect(shape, `${file}: unknown game ${v.game}`).toBeDefined();
-      const rules = rulesWith(shape[0], shape[1]);
+      const rules = rulesWith(shape[0], shape[1], 1, shape[2]);
       const layout = parseBoard(v.board, rules);
       expect(layout.columns.length).toBe(shape[0]);
       expect(layout.freeCells.length).toBe(shape[1]);
@@ -70,7 +70,7 @@ describe('test vectors', () => {
 
   it('also round-trips with generous rules (more cells than the game)', () => {
     for (const { v } of vectors) {
-      const rules = rulesWith(GAME_SHAPE[v.game][0], 8);
+      const rules = rulesWith(GAME_SHAPE[v.game][0], 8, 1, GAME_SHAPE[v.game][2]);
       expect(formatBoard(parseBoard(v.board, rules), rules)).toBe(v.board);
     }
   });
