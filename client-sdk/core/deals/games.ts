@@ -214,16 +214,13 @@ const PENGUIN: GameDealer = {
 
 /**
  * PySolFC's `BakersDozen._shuffleHook` (`pysollib/games/bakersdozen.py`) for
- * `columns` columns, on a dealing order: the hook works on the shuffled
- * list, whose first element PySolFC deals last, and reverses it at the end,
- * so it sees the dealing order backwards and hands it back forwards. Read
- * forwards: the card at place i of the list it builds is dealt i-th and goes
- * to column i mod `columns`, row ⌊i / columns⌋. Each king, in the order of
- * its place i in that list (which is the shuffled list, last card first), is
- * swapped with the first non-king among places i mod `columns`,
- * i mod `columns` + `columns`, … below i: the deepest non-king of its own
- * column. So every king lies under the other cards of its column, kings
- * keeping their order.
+ * `columns` columns; returns the new dealing order (docs/rules.md "Baker's
+ * Dozen's kings"). The hook gets the shuffled list, whose first card PySolFC
+ * would deal last, and reverses it when done, so the list it works on is
+ * `order` reversed, and its place i is the i-th card dealt: column
+ * i mod `columns`. Each king, from the first place to the last, is swapped
+ * with the first non-king among places i mod `columns`, i mod `columns` +
+ * `columns`, … before its own: the deepest non-king of its column.
  */
 function kingsToBottom(order: readonly Card[], columns: number): Card[] {
   const cards = order.slice().reverse();
