@@ -20,7 +20,7 @@ import {
   findPreset,
   PRESETS,
   SEQUENCE_MOVE_RULES,
-  MAX_COLUMNS,
+  ENGINE_MAX_COLUMNS,
   MAX_FREE_CELLS,
   type Deal,
   type GamePreset,
@@ -71,13 +71,14 @@ export function requirePreset(game: string): GamePreset {
 }
 
 /**
- * The preset's rules with `override` applied, checked: columns 1..10, free
- * cells 0..8, foundation base 1..13, known enum values.
+ * The preset's rules with `override` applied, checked: columns
+ * 1..ENGINE_MAX_COLUMNS (10, what the engine plays), free cells 0..8,
+ * foundation base 1..13, known enum values.
  * @throws SolverError `bad_rules` naming the field and its allowed range.
  */
 export function applyRules(base: Rules, override: RulesOverride | undefined): Rules {
   const rules: Rules = { ...base, ...stripUndefined(override ?? {}) };
-  checkInt(rules.columns, 1, MAX_COLUMNS, 'rules.columns');
+  checkInt(rules.columns, 1, ENGINE_MAX_COLUMNS, 'rules.columns');
   checkInt(rules.freeCells, 0, MAX_FREE_CELLS, 'rules.freeCells');
   checkInt(rules.foundationBase, 1, 13, 'rules.foundationBase');
   checkEnum(rules.build, BUILD_RULES, 'rules.build');

@@ -19,7 +19,7 @@ import { LayoutJsonSchema } from '../core/layout.js';
 import { MOVE_SOURCES, MOVE_TARGETS } from '../core/moves.js';
 import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from '../core/proof/format.js';
 import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
-import { BUILD_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, PRESETS, SEQUENCE_MOVE_RULES } from '../core/rules.js';
+import { BUILD_RULES, EMPTY_COLUMN_RULES, ENGINE_MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, PRESETS, SEQUENCE_MOVE_RULES } from '../core/rules.js';
 
 /** Game identifier, one of `GET /v1/games`. */
 export const GameIdSchema = z
@@ -86,7 +86,7 @@ export const SequenceMoveRuleSchema = z.enum(SEQUENCE_MOVE_RULES).meta({
 });
 
 const rulesShape = {
-  columns: z.number().int().min(1).max(MAX_COLUMNS).meta({ description: `Tableau columns, 1..${MAX_COLUMNS}.` }),
+  columns: z.number().int().min(1).max(ENGINE_MAX_COLUMNS).meta({ description: `Tableau columns, 1..${ENGINE_MAX_COLUMNS}.` }),
   freeCells: z.number().int().min(0).max(MAX_FREE_CELLS).meta({ description: `Free cells, 0..${MAX_FREE_CELLS}.` }),
   build: BuildRuleSchema,
   emptyColumn: EmptyColumnRuleSchema,

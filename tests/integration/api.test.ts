@@ -12,7 +12,7 @@ import { generateDeal } from '../../client-sdk/core/deals/index.js';
 import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { layoutToJson } from '../../client-sdk/core/layout.js';
-import { findPreset, PRESETS, type Deal } from '../../client-sdk/core/rules.js';
+import { ENGINE_PENDING_GAMES, findPreset, PRESETS, type Deal } from '../../client-sdk/core/rules.js';
 import {
   ErrorResponseSchema,
   GamesResponseSchema,
@@ -163,6 +163,15 @@ describe('POST /v1/solve: every 4xx', () => {
     const e = await expectError(await post(app, { game: 'klondike', deal: 1 }), 404, 'unknown_game');
     expect(e.path).toBe('game');
     expect(e.message).toContain('klondike');
+  });
+
+  it("the games the engine does not play yet are unknown games, and more than the engine's 10 columns are bad rules", async () => {
+    for (const game of ENGINE_PENDING_GAMES) {
+      const e = await expectError(await post(app, { game, deal: 1 }), 404, 'unknown_game');
+      expect(e.path).toBe('game');
+    }
+    const e = await expectError(await post(app, { game: 'fortress', deal: 1, rules: { columns: 13 } }), 400, 'bad_rules');
+    expect(e.path).toBe('rules.columns');
   });
 
   it('malformed JSON → 400 malformed_json with the line and column where parsing stopped', async () => {
@@ -425,6 +434,7 @@ describe('GET endpoints', () => {
     expect(res.status).toBe(200);
     const body = GamesResponseSchema.parse(await res.json());
     expect(body.games.map((g) => g.id)).toEqual(PRESETS.map((p) => p.id));
+    for (const game of ENGINE_PENDING_GAMES) expect(body.games.map((g) => g.id)).not.toContain(game);
     const fc = body.games.find((g) => g.id === 'freecell')!;
     expect(fc).toMatchObject({ rules: FREECELL_RULES, numberings: ['ms', 'pysolfc'], defaultNumbering: 'ms' });
     expect(body.games.find((g) => g.id === 'seahaven_towers')).toMatchObject({ numberings: ['pysolfc'], defaultNumbering: 'pysolfc' });
