@@ -272,7 +272,7 @@ export function applyMove(p: usize, move: u32): bool {
  * position's hash is the XOR of the terms of its cards in the tableau and
  * the cells (`positionHash`). The pairs say which card lies on which, not in
  * which column or cell, so the hash is the same for every column and cell
- * order: a function of the canonical key (position.ts). Cards on the
+ * order: a function of the canonical key (key.ts). Cards on the
  * foundations add no term (the rest determine them). Filled once
  * (splitmix64 from a fixed seed), so hashes are the same in every solve and
  * every instance. Outside the pooled game only (two pooled cards may share

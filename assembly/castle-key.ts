@@ -79,7 +79,7 @@ let digitStart: u64 = 48;
 
 /** The last solve started with the compact layout (compact key, 25- or 26-byte records, 4-byte slots: records.ts, compact-table.ts). */
 export let compactLayout: bool = false;
-/** Test and bench hook: false keeps the 48-byte layout for every game. */
+/** Set by the test and tuning hook below: false keeps the 48-byte key's layout for every game. */
 let compactAllowed: bool = true;
 
 /** Test and tuning hook (exported by tuning.ts): allow (default) or forbid the compact layout for later solves. */

@@ -41,7 +41,7 @@ export const START: usize = memory.data(POSITION_BYTES);
  * not part of the position.
  */
 export const PARENT: usize = memory.data(POSITION_BYTES);
-/** A key being looked up (position.ts or castle-key.ts layout). */
+/** A key being looked up (key.ts or castle-key.ts layout). */
 export const KEY: usize = memory.data(KEY_BYTES);
 export const HEADER_BYTES: i32 = OFF_CARDS;
 /** The header of the position being expanded, saved before its children are made (see PARENT). */

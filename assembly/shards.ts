@@ -20,8 +20,8 @@
  * index it gets, never which positions are stored (the pass is complete and
  * every stored position is expanded once), so a child may wait in an outbox
  * until the outbox is full or its expansion step ends; one host call then
- * moves up to `outboxEntries` children (docs/engine.md has the measured cost
- * of both).
+ * moves up to `outboxEntries` children (docs/benchmarks.md, "The layered
+ * pass over several engines", has the measured cost of both).
  */
 
 /**
@@ -105,7 +105,7 @@ export function resetOutboxes(): void {
 
 /**
  * Queues a child for shard `target`: its key at `key` (20 bytes are read),
- * `hash`, parent reference and move word (with BATCH_WON of search.ts when
+ * `hash`, parent reference and move word (with BATCH_WON of children.ts when
  * won). Sends the outbox when it is full. False when the send answered other
  * than FORWARD_OK (`forwardStatus` says what): the expansion must end.
  */

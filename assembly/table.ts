@@ -164,7 +164,7 @@ export function usedSlotCount(): u32 {
  * it into a sink so that the load stays): a hint, so that a `findOrInsert`
  * of that hash soon after finds the slot in the cache. Reading the slots of
  * several keys before looking any of them up lets their cache misses
- * overlap (search.ts `lookupChildren`). Changes nothing.
+ * overlap (children.ts `lookupChildren`). Changes nothing.
  */
 // @ts-ignore: decorator
 @inline export function touchSlot(hash: u32): u64 {
@@ -194,7 +194,7 @@ export function usedSlotCount(): u32 {
 /**
  * Finds the record whose key equals the key at `key` (the solve's layout:
  * KEY_BYTES, or `compactKeyBytes` in the compact layout); when there is
- * none, stores a new record (parent, move, next = 0) and returns its index
+ * none, stores a new record (parent, move word, key) and returns its index
  * with `StateTable.lastInsertWasNew` set. Returns 0 when the state budget or memory ran
  * out, or the host asked to stop while the slots grew (`StateTable.insertFailure` tells which).
  */
@@ -296,7 +296,7 @@ export function computeFingerprint(): u32 {
 
 /**
  * Copies the keys of records first..first+count-1 (1-based) to `dst`,
- * KEY_BYTES each: always position.ts's canonical 48-byte keys (a compact
+ * KEY_BYTES each: always key.ts's canonical 48-byte keys (a compact
  * record's key is decoded and re-encoded), so certificates do not depend on
  * the layout.
  */

@@ -14,14 +14,15 @@
  * - The queue is the pool's own: a task goes to Piscina only when fewer than
  *   `threads` tasks are there (a worker is free), so a waiting task that is
  *   cancelled leaves the queue at once, and Piscina needs no AbortSignal a
- *   task (one cost less a solve: docs/engine.md, "Pool scaling").
+ *   task (one cost less a solve: docs/engine.md "Pool scaling" as kept in
+ *   git at 1eca5a0).
  * - Plain single solves waiting in that queue share tasks: when a worker
  *   frees up, the plain solves (`solve` with no options and no helper pass)
  *   at the head of the queue with the same limits go to it as one task, up
  *   to `groupMax` and to their fair share (the solves waiting divided by
  *   `threads`), so that Piscina's hand-off is paid once for several (on a
  *   busy server, MS FreeCell deals cost ~0.2 ms of engine against ~0.1 ms of
- *   main thread a task: docs/engine.md, "Pool scaling"). Each deal of a
+ *   main thread a task: docs/benchmarks.md, "Pool scaling"). Each deal of a
  *   group keeps its own flags (`SolveTask.stops`): its own stop (a cancelled
  *   one not yet begun is taken back and answered at once), deadline
  *   backstop, retire request, answer and `onSettled` event. A lone solve

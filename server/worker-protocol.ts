@@ -179,8 +179,8 @@ export function progressSlot(slots: Float64Array, index: number): Float64Array {
  * number of columns, each column's length, the columns' cards (bottom
  * first), the number of free cells, each cell's card (255: empty) and the
  * four foundations. Cloning two strings and one byte array costs a fraction
- * of cloning the layout's arrays field by field (docs/engine.md, "Pool
- * scaling").
+ * of cloning the layout's arrays field by field (docs/engine.md "Pool
+ * scaling" as kept in git at 1eca5a0).
  */
 export interface PackedDeals {
   rules: string[];
@@ -501,8 +501,8 @@ export interface SolveTask {
  * (`packMoves` of client-sdk/core/moves.ts, 8 bytes a move) beside an
  * outcome whose `moves` is empty: cloning one byte array is a copy, while an
  * array of some 90 move objects is cloned field by field, which cost the
- * worker about a fifth of an easy MS FreeCell solve (docs/engine.md, "Pool
- * scaling"). `answerFor` packs, `outcomeOf` unpacks.
+ * worker about a fifth of an easy MS FreeCell solve (docs/engine.md "Pool
+ * scaling" as kept in git at 1eca5a0). `answerFor` packs, `outcomeOf` unpacks.
  */
 export type SolveAnswer = { ok: true; outcome: SolveOutcome; moves: Uint8Array; many?: undefined } | TaskFailure;
 
@@ -534,7 +534,8 @@ export function outcomeOf(answer: Extract<SolveAnswer, { ok: true }>): SolveOutc
  * `unpackAnswers` reads): structured-cloning two buffers is two copies,
  * where the answers as objects (an outcome, its stats, a moves buffer a
  * deal) are cloned and rebuilt field by field on both threads, and left
- * garbage on the pool's thread (docs/engine.md, "Pool scaling").
+ * garbage on the pool's thread (docs/engine.md "Pool scaling" as kept in git
+ * at 1eca5a0).
  * - `head`: `ANSWER_FIELDS` Float64 values a deal, in task order (the
  *   `ANSWER_*` indices): how to read it (`ANSWER_PLAIN`, `ANSWER_OBJECT`,
  *   `ANSWER_FAILED`), the verdict (index in `VERDICTS`), the reason of an

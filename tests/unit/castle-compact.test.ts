@@ -1,12 +1,13 @@
 /**
  * The compact layout of the no-cell Castle games (assembly/castle-key.ts:
- * 17-byte keys, 25-byte records, u32 slots, open stacks) against the 72-byte
- * layout, in one engine, by the test hook `setCompactLayoutAllowed`.
+ * 17-byte keys, 25-byte records, u32 slots, open stacks) against the layout
+ * of the other games (48-byte keys, 56-byte records), in one engine, by the
+ * test hook `setCompactLayoutAllowed`.
  *
  * The two layouts expand the same positions in the same order, so record i
  * of one is record i of the other: every stored position's compact key,
- * decoded and re-encoded as position.ts's canonical 48-byte key (the export
- * path of certificates), must equal the key the 72-byte layout stored. That
+ * decoded and re-encoded as key.ts's canonical 48-byte key (the export
+ * path of certificates), must equal the key the other layout stored. That
  * checks decode(encode(p)) == p on every position of the search (reachable
  * positions, tens of thousands a deal), and that the compact key is
  * injective on them (a collision would merge two records, and the record
@@ -103,7 +104,7 @@ describe('the compact layout of the no-cell Castle games', () => {
     ['streets_and_alleys', [1, 2, 3, 4, 5, 77], 50_000],
     ['beleaguered_castle', [1, 2, 3, 10, 954], 50_000],
     ['citadel', Array.from({ length: 40 }, (_, i) => i + 1), 2_000],
-  ] as const)('%s: every stored position round-trips to the 72-byte layout\'s key, record by record', (game, deals, least) => {
+  ] as const)('%s: every stored position round-trips to the 48-byte layout\'s key, record by record', (game, deals, least) => {
     let positions = 0;
     for (const n of deals) positions += expectSameSearch(resolveDeal({ game, deal: n, numbering: 'pysolfc' }), 60_000);
     expect(positions).toBeGreaterThan(least);

@@ -5,7 +5,7 @@
  * The engine is the one definition of its interface: the rule, verdict and
  * reason codes and the offsets of the input block and the output buffer are
  * exported globals of the module (assembly/index.ts; layouts documented in
- * assembly/search.ts and assembly/output.ts). `readInterface` reads them when
+ * assembly/input.ts and assembly/output.ts). `readInterface` reads them when
  * a module is instantiated and throws when one is missing, as it does for a
  * missing function, so a glue and a module out of step fail at start instead
  * of searching the wrong position.
@@ -32,7 +32,7 @@ export interface EngineInterface {
   verdictSolved: number;
   verdictUnsolvable: number;
   verdictUnknown: number;
-  /** Input block: its size and the byte offset of each field (assembly/search.ts). */
+  /** Input block: its size and the byte offset of each field (assembly/input.ts). */
   input: {
     bytes: number; columns: number; cells: number; build: number; empty: number; sequence: number; wrap: number;
     pooled: number; pools: number; foundations: number; freeCells: number; lengths: number; cards: number; columnStride: number;

@@ -30,7 +30,7 @@ import { beamFind, type BeamFindOptions, type GuidedOutcome } from './beam-find.
  * pool's workers, whose answers cross packed): no object is made a move.
  * Such an outcome cannot be handed to `Engine.shorten`, which starts from
  * the outcome's moves: solve without a sink when the solution is to be
- * shortened (server/worker.ts does).
+ * shortened (server/pool-worker.ts does).
  */
 export interface PackedSolutionSink {
   moves: Uint8Array | undefined;
@@ -336,7 +336,7 @@ export class Engine {
     return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
   }
 
-  /** Bytes of one canonical key (assembly/position.ts documents the encoding). */
+  /** Bytes of one canonical key (assembly/key.ts documents the encoding). */
   get keyBytes(): number {
     return this.exports.keyBytes();
   }

@@ -1,6 +1,6 @@
 /**
  * The engine's memory as the glue writes and reads it: the deal into the
- * input block (its layout in assembly/search.ts), the solution out of the
+ * input block (its layout in assembly/input.ts), the solution out of the
  * output buffer (assembly/output.ts), as move objects or packed bytes. The
  * offsets and codes come from the module (abi.ts `readInterface`).
  */
