@@ -81,8 +81,8 @@ export interface AppDeps {
   solve: SolveFn;
   /** Overrides of `DEFAULT_APP_CONFIG`. */
   config?: { bodyLimitBytes?: number; limits?: Partial<LimitsConfig>; proofs?: Partial<ProofCaps> };
-  /** Extra fields for `GET /healthz` (e.g. pool numbers). */
-  health?: () => Record<string, unknown>;
+  /** Extra fields for `GET /healthz` (e.g. pool numbers), now or later. */
+  health?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Where unexpected errors are logged; default `console.error`. */
   logError?: (message: string, err: unknown) => void;
   /**
@@ -428,7 +428,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     c.json(gamesResponse(), 200),
   );
 
-  app.openapi(healthRoute, (c) => c.json({ ...deps.health?.(), status: 'ok' as const }, 200));
+  app.openapi(healthRoute, async (c) => c.json({ ...(await deps.health?.()), status: 'ok' as const }, 200));
 
   app.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, BEARER_SECURITY_SCHEME);
   app.doc31('/openapi.json', {
