@@ -6,7 +6,7 @@
  * two HTTP fronts (`FRONTS=2`: a primary and two front processes, one
  * thread each), so that the same tests run against several fronts
  * (vitest.config.ts project `integration-fronts`); a test's own `FRONTS`
- * wins.
+ * wins, and a test's `THREADS` below it gets one front a thread.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -69,8 +69,10 @@ export async function startServer(env: Record<string, string>, port?: number): P
 }
 
 async function startServerOn(env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const frontsEnv = process.env.SERVER_FRONTS ? { FRONTS: process.env.SERVER_FRONTS } : {};
-  const fullEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: '2', BATCH_DB_PATH: ':memory:', ...frontsEnv, ...env };
+  const threads = env.THREADS ?? '2';
+  // each front needs a thread: a test's THREADS below SERVER_FRONTS gets a front a thread
+  const frontsEnv = process.env.SERVER_FRONTS ? { FRONTS: String(Math.min(Number(process.env.SERVER_FRONTS), Number(threads))) } : {};
+  const fullEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: threads, BATCH_DB_PATH: ':memory:', ...frontsEnv, ...env };
   const fronts = Number(fullEnv.FRONTS ?? 1);
   // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a
   // grandchild process, which a SIGKILL of the CLI would leave running.
