@@ -146,13 +146,16 @@ const MAX_QUEUE_CAP = 1_000_000;
 /**
  * CPUs one HTTP front serves by default (`defaultFronts`). One event loop
  * parses, validates and answers every request of its front: with `m` ms of
- * its CPU a request and `s` ms of the whole server's (main thread, workers,
+ * its CPU a request and `s` ms of the whole server's (event loop, workers,
  * V8's helper threads), it keeps `s / m` CPUs busy before it is the
  * bottleneck. For the cheapest requests (MS FreeCell deals, about 0.2 ms of
- * engine each) `s / m` is 1.6-1.7 today (docs/benchmarks.md "Several fronts",
- * to be refreshed with the pool's rebuild); heavier deals need fewer fronts.
- * 4 CPUs a front leaves the event loops the bottleneck only for the cheapest
- * requests, by a factor below 2.5, for a process (and its memory) per 4 CPUs.
+ * engine each) `s / m` is about 1.6 today, so fronts of 4 CPUs let those
+ * use about 40 % of a big machine, and requests of a few ms of engine all
+ * of it; each front keeps a pool of about 4 threads, which balances long
+ * searches against quick ones better than fronts of 1-2 threads (the
+ * primary hands out connections without regard to a front's load).
+ * docs/operations.md "Several fronts", docs/benchmarks.md "Several fronts"
+ * (the projection for 16 and 64 CPUs).
  */
 export const CPUS_PER_FRONT = 4;
 

@@ -72,7 +72,8 @@ async function startServerOn(env: Record<string, string>, port: number): Promise
   const threads = env.THREADS ?? '2';
   // each front needs a thread: a test's THREADS below SERVER_FRONTS gets a front a thread
   const frontsEnv = process.env.SERVER_FRONTS ? { FRONTS: String(Math.min(Number(process.env.SERVER_FRONTS), Number(threads))) } : {};
-  const fullEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: threads, BATCH_DB_PATH: ':memory:', ...frontsEnv, ...env };
+  // FRONTS 1 unless asked: the default depends on the machine's cores
+  const fullEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: threads, BATCH_DB_PATH: ':memory:', FRONTS: '1', ...frontsEnv, ...env };
   const fronts = Number(fullEnv.FRONTS ?? 1);
   // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a
   // grandchild process, which a SIGKILL of the CLI would leave running.
