@@ -154,7 +154,8 @@ export class FrontLink {
         const [method, ...args] = message.args as [string, ...unknown[]];
         void answer(message.id, () => {
           const backend = this.#batches;
-          if (!backend || !BATCH_METHODS.has(method)) throw new SolverError('internal_error', `front ${this.index} does not serve batch ${String(method)}`);
+          if (!BATCH_METHODS.has(method)) throw new SolverError('internal_error', `no batch call ${String(method)}`);
+          if (!backend) throw new SolverError('overloaded', 'the batch service is starting; retry later');
           return (backend[method as 'status'] as (...a: unknown[]) => unknown).apply(backend, args);
         }).then((reply) => this.#send(reply));
         return;

@@ -76,7 +76,8 @@ export function runPrimary(config: ServiceConfig): void {
   let failed = false;
 
   const send = (front: Front | undefined, message: PrimaryMessage) => {
-    if (front?.worker.isConnected()) front.worker.send(message);
+    // a channel closing meanwhile loses the message (the front is going; its exit is handled below)
+    if (front?.worker.isConnected()) front.worker.send(message, undefined, undefined, () => {});
   };
   const readiness = (): FrontsReadiness => {
     const live = fronts.filter((f): f is Front => f !== undefined && !f.stopping);
@@ -167,8 +168,9 @@ export function runPrimary(config: ServiceConfig): void {
 
   const relayBatchCall = (args: unknown[]): Promise<unknown> => {
     const owner = fronts[BATCH_FRONT];
-    if (!owner?.linked || !owner.worker.isConnected() || owner.stopping) {
-      return Promise.reject(new SolverError('overloaded', 'the batch service is restarting; retry later'));
+    // ready: its batch backend is open (it opens before the pool warms up)
+    if (!owner?.ready || !owner.worker.isConnected()) {
+      return Promise.reject(new SolverError('overloaded', owner?.stopping ? 'the batch service is stopping; retry later' : 'the batch service is starting; retry later'));
     }
     return callFront(owner, 'batch', args, BATCH_CALL_TIMEOUT_MS, () => new SolverError('overloaded', 'the batch service did not answer in time; retry later'));
   };

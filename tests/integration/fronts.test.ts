@@ -12,13 +12,13 @@
  * both; `/healthz` names the front that answered.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchResultSchema, type BatchResult } from '../../client-sdk/api/batch-schemas.js';
 import { batchStatus, createBatch, expectCheckedMsResult, waitForBatch } from '../helpers/batch-api.js';
 import { engineBuilt } from '../helpers/engine.js';
+import { postOnce } from '../helpers/http.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 import { until } from '../helpers/wait.js';
 
@@ -50,23 +50,9 @@ async function frontsSeen(s: ServerProcess, tries: number): Promise<Set<number>>
   return seen;
 }
 
-/** POST /v1/solve on a fresh connection (no keep-alive agent), never rejecting. */
-function solve(s: ServerProcess, body: unknown, headers: Record<string, string> = {}): Promise<{ status?: number; body?: string; error?: string }> {
-  return new Promise((resolve) => {
-    const req = httpRequest(
-      `${s.url}/v1/solve`,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...CLOSE, ...headers } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode, body: text }));
-        res.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
-      },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
-    req.end(JSON.stringify(body));
-  });
+/** POST /v1/solve on a fresh connection (the next front), never rejecting. */
+function solve(s: ServerProcess, body: unknown, headers: Record<string, string> = {}) {
+  return postOnce(s.port, body, { headers });
 }
 
 /** A batch's whole results stream on a fresh connection (`follow` until it ends). */
