@@ -106,19 +106,21 @@ export function runPrimary(config: ServiceConfig): void {
 
   const receive = async (front: Front, message: FrontMessage): Promise<void> => {
     switch (message.t) {
-      case 'state':
+      case 'state': {
         front.linked = true;
         // a front that was starting when the shutdown began missed the word: tell it again
         if (stopping && !message.stopping) send(front, { channel: CHANNEL, t: 'shutdown', reason: 'the service is shutting down' });
+        const firstReady = message.ready && !front.everReady;
         front.ready = message.ready;
         front.everReady ||= message.ready;
         front.stopping = message.stopping;
         broadcast();
-        if (message.ready && front.index === BATCH_FRONT) {
-          // a new batch front: the other fronts' result streams subscribe again
+        if (firstReady && front.index === BATCH_FRONT) {
+          // a new batch front, its backend open: the other fronts' result streams subscribe (again)
           for (const s of subscriptions.values()) send(front, { channel: CHANNEL, t: 'subscribe', ...s });
         }
         return;
+      }
       case 'reply':
         front.calls.settle(message);
         return;
