@@ -10,10 +10,20 @@
  */
 import { z } from 'zod';
 import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
-import { DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
+import { DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MAX_DEAL_DIGITS, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
 
-/** `"1..100000"`, `"1-100000"`: a range of deal numbers, both ends included. */
-export const DEAL_RANGE_PATTERN = /^\s*(\d{1,40})\s*(?:\.\.|-)\s*(\d{1,40})\s*$/;
+/**
+ * `"1..100000"`, `"1-100000"`: a range of deal numbers, both ends included.
+ * The shape only: `BatchDealsSchema` refuses an end of more than
+ * `MAX_DEAL_DIGITS` digits as out of range.
+ */
+export const DEAL_RANGE_PATTERN = /^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$/;
+
+/** The longer end of a range that has the shape of `DEAL_RANGE_PATTERN`, in digits (0 when it has not). */
+function longestEnd(range: string): number {
+  const m = DEAL_RANGE_PATTERN.exec(range);
+  return m ? Math.max(m[1].length, m[2].length) : 0;
+}
 
 /** The positions of a batch given by deal numbers. */
 export const BatchDealsSchema = z
@@ -21,6 +31,11 @@ export const BatchDealsSchema = z
     z
       .string()
       .regex(DEAL_RANGE_PATTERN, { error: 'a deal range is written "first..last", e.g. "1..1000"' })
+      // the shape of a range, with an end longer than any numbering's: out of range (as a lone deal number of that length)
+      .refine((range) => longestEnd(range) <= MAX_DEAL_DIGITS, {
+        error: (issue) => `a deal number of ${longestEnd(issue.input as string)} digits is out of range: no numbering has deals beyond ${MAX_DEAL_DIGITS} digits`,
+        params: { code: 'deal_out_of_range' },
+      })
       .meta({ description: 'A range of deal numbers, both ends included: `"1..100000"` (or `"1-100000"`).', example: '1..1000' }),
     z
       .strictObject({ from: DealNumberSchema, to: DealNumberSchema })
