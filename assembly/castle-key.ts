@@ -94,10 +94,10 @@ export function compactLayoutInUse(): bool {
 
 /** Start columns: cards deepest first, COLUMN_STRIDE bytes each (bytes past a column's length are 0). */
 const BASE_CARDS: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE);
-const BASE_LENGTHS: usize = memory.data(16);
+const BASE_LENGTHS: usize = memory.data(MAX_COLUMNS);
 /** Bit position (from bit 16) and width of each start column's prefix length. */
-const PREFIX_SHIFT: usize = memory.data(16);
-const PREFIX_WIDTH: usize = memory.data(16);
+const PREFIX_SHIFT: usize = memory.data(MAX_COLUMNS);
+const PREFIX_WIDTH: usize = memory.data(MAX_COLUMNS);
 /** For each card byte: 1 + the start column whose deepest card it is, 0 for none. */
 const BASE_OF: usize = memory.data(64);
 /** PREFIX_MASK[d * 64 + p]: the card bits (bit = card byte) of the first p cards of start column d. */
@@ -150,7 +150,7 @@ function fillRankTables(): void {
   rankTablesReady = true;
 }
 /** Scratch of decode: the prefix length of each start column. */
-const PREFIX_LENGTHS: usize = memory.data(16, 16);
+const PREFIX_LENGTHS: usize = memory.data(MAX_COLUMNS, 16);
 /** Scratch of decode: CHILD[card] = the run card lying on `card`, 0 for none. */
 const CHILD: usize = memory.data(64, 16);
 /** Scratch position of `canonicalKeyOfCompact`. */

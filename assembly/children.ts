@@ -21,7 +21,7 @@ import {
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell,
   firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, sendHome,
 } from './position';
-import { KEY_BYTES, encodeChildKey } from './key';
+import { MAX_KEY_BYTES, encodeChildKey } from './key';
 import { findOrInsert, findOrInsertPosition, touchSlot, touchRecord } from './table';
 import { StateTable, recordAt, setRecordMove, FAIL_MEMORY, FAIL_STOPPED } from './records';
 import { layeredTable } from './layered-table';
@@ -139,7 +139,7 @@ function addChild(parent: u32, move: u32): bool {
   if (Search.batching) {
     // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
     const k = batchCount;
-    const key = BATCH_KEYS + <usize>k * KEY_BYTES;
+    const key = BATCH_KEYS + <usize>k * MAX_KEY_BYTES;
     // the compact key redoes only the columns the move changed (castle-key.ts)
     if (compactLayout) encodeCompactChild(child, SAVED_HEADER, parent, key);
     else if (pooledMode) encodeStateKey(child, key);
@@ -189,7 +189,8 @@ function addChild(parent: u32, move: u32): bool {
 
 /** Children collected before a lookup pass is forced (more than any position has). */
 const BATCH_MAX: i32 = 256;
-const BATCH_KEYS: usize = memory.data(BATCH_MAX * KEY_BYTES, 16);
+/** The collected children's keys, MAX_KEY_BYTES apart (whatever the layout's key bytes). */
+const BATCH_KEYS: usize = memory.data(BATCH_MAX * MAX_KEY_BYTES, 16);
 const BATCH_HASH: usize = memory.data(BATCH_MAX * 4);
 
 /** Per collected child: the move word to store (BATCH_WON marks a won child, stored with the bare move). */
@@ -251,7 +252,7 @@ function lookupChildren(parent: u32): bool {
   for (let k = 0; k < n; k++) {
     const word = load<u32>(BATCH_WORD + (<usize>k << 2));
     // the layered pass rests on no child being below the layer expanded (layers.ts): checked on every child
-    if (layeredTable && layerOfKey(BATCH_KEYS + <usize>k * KEY_BYTES) < Search.currentLayer) {
+    if (layeredTable && layerOfKey(BATCH_KEYS + <usize>k * MAX_KEY_BYTES) < Search.currentLayer) {
       Search.layerViolations++;
       return false;
     }
@@ -260,11 +261,11 @@ function lookupChildren(parent: u32): bool {
       // the sharded layered pass: a child of another shard goes to its outbox (shards.ts)
       const target = shardOf(hash);
       if (target != shardIndex) {
-        if (!sendChild(target, BATCH_KEYS + <usize>k * KEY_BYTES, hash, ref, word)) return false;
+        if (!sendChild(target, BATCH_KEYS + <usize>k * MAX_KEY_BYTES, hash, ref, word)) return false;
         continue;
       }
     }
-    const index = findOrInsert(BATCH_KEYS + <usize>k * KEY_BYTES, hash, ref, word & ~BATCH_WON);
+    const index = findOrInsert(BATCH_KEYS + <usize>k * MAX_KEY_BYTES, hash, ref, word & ~BATCH_WON);
     if (index == 0) {
       insertFailed();
       return false;

@@ -12,7 +12,7 @@
  */
 import { pollStop } from './host';
 import { POSITION_BYTES, OFF_CARDS, copyHeader } from './position';
-import { KEY_BYTES } from './key';
+import { MAX_KEY_BYTES } from './key';
 import { SCANS } from './presets';
 
 export const VERDICT_SOLVED: i32 = 0;
@@ -42,7 +42,7 @@ export const START: usize = memory.data(POSITION_BYTES);
  */
 export const PARENT: usize = memory.data(POSITION_BYTES);
 /** A key being looked up (position.ts or castle-key.ts layout). */
-export const KEY: usize = memory.data(KEY_BYTES);
+export const KEY: usize = memory.data(MAX_KEY_BYTES);
 export const HEADER_BYTES: i32 = OFF_CARDS;
 /** The header of the position being expanded, saved before its children are made (see PARENT). */
 export const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
