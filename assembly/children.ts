@@ -8,14 +8,16 @@
  * The move generation tries every legal move but the ones that can only
  * repeat a position (`Search.repeatCard`), one empty column and one free
  * cell as targets (all empty columns, and cells, are alike under the
- * canonical key), and no whole column into an empty one (the same position).
+ * canonical key; no cell when the cells are a reserve, rules.ts
+ * `reserveCells`), and no whole column into an empty one (the same position).
  * Moves are recorded position-independently (move.ts: the moved card and the
  * target by card identity), which lets positions be stored in canonical
  * order while the solution replays on the real column and cell numbers
  * (solution.ts).
  */
 import {
-  numColumns, numCells, buildRule, wrapRanks, BUILD_SUIT_UP_OR_DOWN, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, pooledMode,
+  numColumns, numCells, buildRule, wrapRanks, reserveCells, BUILD_SUIT_UP_OR_DOWN, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf,
+  pooledMode,
 } from './rules';
 import {
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell,
@@ -342,7 +344,8 @@ function expandChildren(parent: u32, fromParent: bool): bool {
   }
   saveHeader(p);
   Search.measuredHeld = parent;
-  const freeCells = emptyCellCount(p);
+  // a reserve's empty cells take no card, so they carry no sequence (rules.ts `reserveCells`)
+  const freeCells = reserveCells ? 0 : emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   const emptyTarget = firstEmptyColumn(p);
 
@@ -493,8 +496,8 @@ function expandChildren(parent: u32, fromParent: bool): bool {
     }
   }
 
-  // Column to free cell.
-  const cell = firstEmptyCell(p);
+  // Column to free cell (never into a reserve).
+  const cell = reserveCells ? -1 : firstEmptyCell(p);
   if (cell >= 0) {
     for (let from = 0; from < numColumns; from++) {
       const n = columnLength(p, from);

@@ -139,7 +139,7 @@ export function setEmptyCellRule(rule: i32): void {
 
 /**
  * Most cards one column-to-column move may carry (docs/rules.md, "Sequence-move capacity").
- * `freeCells`: empty free cells; `emptyColumns`: empty columns not counting the destination.
+ * `freeCells`: empty free cells that take a card (none of a reserve); `emptyColumns`: empty columns not counting the destination.
  * Under `supermove`, empty columns count only when they take any card: with
  * kings-only or no refills they cannot hold the intermediate cards.
  */
