@@ -223,6 +223,13 @@ export function pooledPile(p: usize, card: i32): i32 {
  * - With wrapping ranks the base card (relative 1) can hold relative 13,
  *   which is never ready for the foundation, so it is not auto-moved; other
  *   cards follow the same-suit arguments. Other builds with wrap: none.
+ * - Cells and columns that take no card (a reserve, `emptyCell` none: King
+ *   Albert; an emptied column that is never filled, `emptyColumn` none:
+ *   Baker's Dozen, Good Measure): the solution built for the position with
+ *   c home never fills a cell or column the old one did not, and has at
+ *   least its empty ones, so the arguments above hold whatever an empty
+ *   cell or column accepts (docs/proofs.md "Cells and columns that take no
+ *   card", per game).
  * - The arguments send the cards that build on c home one at a time. A
  *   sequence move under `supermove` or `cells_plus_one` is a shortcut for
  *   single-card moves, so it changes nothing; under `unlimited` it is not:

@@ -20,7 +20,7 @@ import { KEY_BYTES, WIDE_KEY_BYTES } from './key';
 //   ┌─────────┬─────────┬──────────────────────────────────────────┐
 //   │ parent  │  move   │ key                                      │
 //   │  u32    │  u32    │ KEY_BYTES (48): key.ts's canonical key;  │
-//   │         │         │ compactKeyBytes (17 or 18) in the        │
+//   │         │         │ compactKeyBytes (17 to 19) in the        │
 //   │         │         │ compact layout                           │
 //   └─────────┴─────────┴──────────────────────────────────────────┘
 //   REC_PARENT REC_MOVE  REC_KEY

@@ -89,7 +89,9 @@ export class Search {
    * in G. So a move of c in PARENT either puts c back (giving G) or takes it
    * where it could have gone from G, with the same result as that move from
    * G: a sibling, generated when G was expanded (a position is expanded only
-   * after its parent). Skipping these moves changes no stored position, only
+   * after its parent). (When c left a reserve cell, no move puts it back,
+   * and every other move of c could have been made from the cell in G.)
+   * Skipping these moves changes no stored position, only
    * saves lookups; the set of positions explored, and so every verdict and
    * proof certificate, stays the same.
    */
