@@ -22,11 +22,11 @@ export const SCANS: i32 = 4;
 
 /** Alternate colours, Kings only into an empty column (Forecell). */
 const KIND_FORECELL: i32 = 0;
-/** Alternate colours otherwise (FreeCell, Relaxed FreeCell). */
+/** Alternate colours otherwise (FreeCell, Relaxed FreeCell, King Albert). */
 const KIND_FREECELL: i32 = 1;
-/** Any-suit building (Beleaguered Castle, Streets and Alleys, Citadel; the pooled game). */
+/** Any-suit building (Beleaguered Castle, Streets and Alleys, Citadel, Siegecraft, Stronghold, Baker's Dozen, Good Measure; the pooled game). */
 const KIND_RANK: i32 = 2;
-/** Suit building, Kings only into an empty column, at most four cells (Seahaven Towers and its variants, King's-only Baker's Game). */
+/** Suit building, Kings only into an empty column, at most four cells (Seahaven Towers and its variants, King's-only Baker's Game, Fan). */
 const KIND_SEAHAVEN: i32 = 3;
 /** Suit building, any card into an empty column (Baker's Game, Relaxed Seahaven Towers). */
 const KIND_BAKERS: i32 = 4;

@@ -42,7 +42,7 @@ export const FORWARD_FAILED: i32 = 2;
 export const MAX_SHARDS: i32 = 16;
 /** Bit of a parent reference where the shard number starts. */
 export const SHARD_SHIFT: u32 = 28;
-/** Bytes of one forwarded child: key (up to 20 bytes; compact keys have 17 or 18) at 0, hash at 20, parent reference at 24, move word at 28. */
+/** Bytes of one forwarded child: key (up to 20 bytes; compact keys have 17 to 19) at 0, hash at 20, parent reference at 24, move word at 28. */
 export const ENTRY_BYTES: i32 = 32;
 export const ENTRY_HASH: usize = 20;
 export const ENTRY_PARENT: usize = 24;

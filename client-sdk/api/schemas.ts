@@ -21,7 +21,7 @@ import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from '../
 import { MS_MAX } from '../core/deals/ms.js';
 import { PYSOLFC_MAX } from '../core/deals/pysolfc.js';
 import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
-import { BUILD_RULES, EMPTY_COLUMN_RULES, ENGINE_MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, PRESETS, SEQUENCE_MOVE_RULES } from '../core/rules.js';
+import { BUILD_RULES, EMPTY_CELL_RULES, EMPTY_COLUMN_RULES, ENGINE_MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, PRESETS, SEQUENCE_MOVE_RULES } from '../core/rules.js';
 
 /** Longest game id accepted (every preset's is far shorter). */
 const MAX_GAME_ID_LENGTH = 64;
@@ -104,6 +104,9 @@ export const BuildRuleSchema = z.enum(BUILD_RULES).meta({
 export const EmptyColumnRuleSchema = z.enum(EMPTY_COLUMN_RULES).meta({
   description: 'Which cards an empty column takes: any card, kings only (with wrapping ranks: the rank below the foundation base), or none.',
 });
+export const EmptyCellRuleSchema = z.enum(EMPTY_CELL_RULES).meta({
+  description: 'What an empty free cell takes: any card, or none (the cells are a reserve the deal fills, played from and never filled: King Albert). Absent: any.',
+});
 export const SequenceMoveRuleSchema = z.enum(SEQUENCE_MOVE_RULES).meta({
   description:
     'How many cards move at once between columns: `none` single cards; `supermove` (f+1)·2^e; `cells_plus_one` f+1; `unlimited` any valid sequence (f = empty free cells, e = empty columns other than the destination).',
@@ -111,7 +114,8 @@ export const SequenceMoveRuleSchema = z.enum(SEQUENCE_MOVE_RULES).meta({
 
 const rulesShape = {
   columns: z.number().int().min(1).max(ENGINE_MAX_COLUMNS).meta({ description: `Tableau columns, 1..${ENGINE_MAX_COLUMNS}.` }),
-  freeCells: z.number().int().min(0).max(MAX_FREE_CELLS).meta({ description: `Free cells, 0..${MAX_FREE_CELLS}.` }),
+  freeCells: z.number().int().min(0).max(MAX_FREE_CELLS).meta({ description: `Free cells (or reserve cells, see emptyCell), 0..${MAX_FREE_CELLS}.` }),
+  emptyCell: EmptyCellRuleSchema.optional(),
   build: BuildRuleSchema,
   emptyColumn: EmptyColumnRuleSchema,
   sequenceMove: SequenceMoveRuleSchema,

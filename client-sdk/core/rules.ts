@@ -68,7 +68,7 @@ export type Numbering = (typeof NUMBERINGS)[number];
 
 /** Every rule parameter of a game. */
 export interface Rules {
-  /** Number of tableau columns, 1..{@link MAX_COLUMNS} (the engine plays 1..{@link ENGINE_MAX_COLUMNS} for now). */
+  /** Number of tableau columns, 1..{@link MAX_COLUMNS}. */
   columns: number;
   /** Number of free cells (or reserve cells, see {@link emptyCell}), 0..8. */
   freeCells: number;
@@ -136,8 +136,12 @@ export interface GamePreset {
   foundationBaseFromDeal?: boolean;
 }
 
-/** Default budgets of the Castle games: about 2.2 GB of engine memory and a minute. */
-const CASTLE_LIMITS = { maxStates: 30_000_000, timeoutMs: 60_000 };
+/**
+ * Default budgets of the games whose hard deals need tens of millions of
+ * positions: the Castle games, Baker's Dozen, Good Measure and King Albert
+ * (about 2.2 GB of engine memory at most, and a minute).
+ */
+const LARGE_SPACE_LIMITS = { maxStates: 30_000_000, timeoutMs: 60_000 };
 
 const FREECELL: Rules = {
   columns: 8,
@@ -269,7 +273,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: '8 columns of 6 with the aces on the foundations, build down regardless of suit, any card to an empty column, single cards only.',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'sham_battle',
@@ -277,7 +281,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see docs/rules.md).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'streets_and_alleys',
@@ -285,7 +289,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: 'Beleaguered Castle with all 52 cards dealt to 8 columns (7,7,7,7,6,6,6,6); no aces start on the foundations.',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'citadel',
@@ -293,7 +297,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: 'Beleaguered Castle where a card that fits a foundation while the deal is made goes there (PySolFC).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'selective_castle',
@@ -301,7 +305,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: "Beleaguered Castle rules on a layout the player arranged (the seed page); a board or layout is required. PySolFC's game of this name is a different one.",
     rules: BELEAGUERED_CASTLE,
     numberings: [],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'fortress',
@@ -316,6 +320,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: '13 columns of 4, every king dealt under the other cards of its column, no free cells, build down regardless of suit, single cards only, an emptied column is never filled (PySolFC, fc-solve).',
     rules: BAKERS_DOZEN,
     numberings: ['pysolfc'],
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'good_measure',
@@ -323,6 +328,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: "Baker's Dozen on 10 columns of 5, with two aces dealt to the foundations (PySolFC, fc-solve).",
     rules: { ...BAKERS_DOZEN, columns: 10 },
     numberings: ['pysolfc'],
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'fan',
@@ -337,6 +343,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: '9 columns of 1 to 9 cards and a reserve of 7 that is played from and never filled, build down in alternate colours, single cards only, any card to an empty column (PySolFC).',
     rules: { columns: 9, freeCells: 7, emptyCell: 'none', build: 'alternate_color', emptyColumn: 'any', sequenceMove: 'none', foundationBase: 1, wrap: false },
     numberings: ['pysolfc'],
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'siegecraft',
@@ -344,7 +351,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: 'Beleaguered Castle with one free cell (PySolFC).',
     rules: { ...BELEAGUERED_CASTLE, freeCells: 1 },
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'stronghold',
@@ -352,7 +359,7 @@ export const ALL_PRESETS: readonly GamePreset[] = [
     description: 'Streets and Alleys with one free cell (PySolFC).',
     rules: { ...BELEAGUERED_CASTLE, freeCells: 1 },
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
 ];
 
@@ -360,11 +367,10 @@ export const ALL_PRESETS: readonly GamePreset[] = [
  * The presets the engine cannot play yet: dealt, parsed, printed and checked
  * (client-sdk/core/deals, board.ts, verify.ts), but listed nowhere in the
  * service, the CLI or the SDK's solver, and refused there as unknown games.
- * The engine's support for them (more than {@link ENGINE_MAX_COLUMNS}
- * columns, reserve cells, empty columns that are never filled) empties this
- * list.
+ * Empty: the engine plays every preset. (A game added to the model before
+ * the engine can play it goes here until it can.)
  */
-export const ENGINE_PENDING_GAMES: ReadonlySet<string> = new Set(['bakers_dozen', 'good_measure', 'fan', 'king_albert', 'siegecraft', 'stronghold']);
+export const ENGINE_PENDING_GAMES: ReadonlySet<string> = new Set<string>();
 
 /** The served presets: {@link ALL_PRESETS} but the {@link ENGINE_PENDING_GAMES}, in the order `GET /v1/games` lists them. */
 export const PRESETS: readonly GamePreset[] = ALL_PRESETS.filter((p) => !ENGINE_PENDING_GAMES.has(p.id));
@@ -389,9 +395,19 @@ export function findAnyPreset(id: string): GamePreset | undefined {
  */
 export const MAX_COLUMNS = 18;
 /**
- * Most tableau columns the engine plays (assembly/): what the service's
- * request check and wire schemas accept until the engine plays wider games.
+ * Most tableau columns the engine plays (assembly/position.ts MAX_COLUMNS):
+ * what the service's request check and wire schemas accept; the model's
+ * {@link MAX_COLUMNS}.
  */
-export const ENGINE_MAX_COLUMNS = 10;
+export const ENGINE_MAX_COLUMNS = MAX_COLUMNS;
+/**
+ * Most columns whose canonical key fits 48 bytes: a key holds 53 + columns
+ * six-bit symbols, at most 64 in 48 bytes (docs/proofs.md "Key encoding";
+ * `keyBytesFor` in client-sdk/core/proof/format.ts). Pooled and layered
+ * certificates have 48-byte keys, so the pooled and layered passes run only
+ * in games of at most this many columns (Good Measure's 10, not Baker's
+ * Dozen's 13).
+ */
+export const NARROW_KEY_MAX_COLUMNS = 11;
 /** Most free cells (or reserve cells) of the model and the engine. */
 export const MAX_FREE_CELLS = 8;

@@ -118,13 +118,16 @@ export function latePosition(engine: Engine, deal: Deal): Deal {
 }
 
 /**
- * Small unsolvable PySolFC deals of the no-cell Castle games (reference
- * verdicts), each a complete search of at most a few hundred thousand
- * positions: the deals the layered pass, the sharded pass and the layered
- * certificate are compared with the full search on.
+ * Small unsolvable PySolFC deals of the no-cell Castle games the layered
+ * pass runs in (reference verdicts), each a complete search of at most a
+ * few hundred thousand positions: the deals the layered pass, the sharded
+ * pass and the layered certificate are compared with the full search on.
+ * Good Measure's emptied columns are never filled (docs/proofs.md "The
+ * layer order").
  */
 export const SMALL_UNSOLVABLE_CASTLE_DEALS = [
   ['beleaguered_castle', [1, 3, 21, 26]],
   ['streets_and_alleys', [1, 2, 5, 6]],
   ['citadel', [21, 26, 46]],
+  ['good_measure', [1, 15, 40, 55]],
 ] as const;

@@ -165,13 +165,11 @@ describe('POST /v1/solve: every 4xx', () => {
     expect(e.message).toContain('klondike');
   });
 
-  it("the games the engine does not play yet are unknown games, and more than the engine's 10 columns are bad rules", async () => {
-    for (const game of ENGINE_PENDING_GAMES) {
-      const e = await expectError(await post(app, { game, deal: 1 }), 404, 'unknown_game');
-      expect(e.path).toBe('game');
-    }
-    const e = await expectError(await post(app, { game: 'fortress', deal: 1, rules: { columns: 13 } }), 400, 'bad_rules');
+  it("more than the engine's 18 columns, and an empty-cell rule that is none of any and none, are bad rules", async () => {
+    const e = await expectError(await post(app, { game: 'fan', deal: 1, rules: { columns: 19 } }), 400, 'bad_rules');
     expect(e.path).toBe('rules.columns');
+    const cell = await expectError(await post(app, { game: 'king_albert', deal: 1, rules: { emptyCell: 'kings' } }), 400, 'bad_rules');
+    expect(cell.path).toBe('rules.emptyCell');
   });
 
   it('malformed JSON → 400 malformed_json with the line and column where parsing stopped', async () => {
@@ -434,7 +432,10 @@ describe('GET endpoints', () => {
     expect(res.status).toBe(200);
     const body = GamesResponseSchema.parse(await res.json());
     expect(body.games.map((g) => g.id)).toEqual(PRESETS.map((p) => p.id));
-    for (const game of ENGINE_PENDING_GAMES) expect(body.games.map((g) => g.id)).not.toContain(game);
+    expect(ENGINE_PENDING_GAMES.size).toBe(0);
+    for (const game of ['bakers_dozen', 'good_measure', 'fan', 'king_albert', 'siegecraft', 'stronghold']) expect(body.games.map((g) => g.id)).toContain(game);
+    expect(body.games.find((g) => g.id === 'king_albert')).toMatchObject({ rules: { columns: 9, freeCells: 7, emptyCell: 'none' } });
+    expect(body.games.find((g) => g.id === 'fan')).toMatchObject({ rules: { columns: 18, freeCells: 0, build: 'suit', emptyColumn: 'kings' } });
     const fc = body.games.find((g) => g.id === 'freecell')!;
     expect(fc).toMatchObject({ rules: FREECELL_RULES, numberings: ['ms', 'pysolfc'], defaultNumbering: 'ms' });
     expect(body.games.find((g) => g.id === 'seahaven_towers')).toMatchObject({ numberings: ['pysolfc'], defaultNumbering: 'pysolfc' });

@@ -1,6 +1,7 @@
 /**
  * The test oracle (tests/helpers/oracle.ts), a second exhaustive solver for
- * the games the engine does not play yet: its move rules against the
+ * Baker's Dozen, Good Measure, Fan, King Albert, Siegecraft and Stronghold,
+ * sharing no code with the engine or the checker: its move rules against the
  * checker's (client-sdk/core/verify.ts) on random walks, its solutions
  * replayed by the checker, and its verdicts against fc-solve's and the
  * reference verdicts.

@@ -1,11 +1,11 @@
 /**
- * The proof checker on the games the engine does not play yet: 56-byte keys
- * for more than 11 columns (Fan) and King Albert's reserve. The engine
- * writes no such certificate yet, so these are made here from a complete
- * enumeration (the oracle's single-card moves, which tests/unit/oracle.test.ts
- * holds to the checker's, each followed by the certificate's auto-move
- * closure): they exercise the format and the checker's reading of it
- * (docs/proofs.md "Key encoding"), not the engine.
+ * The proof checker on 56-byte keys for more than 11 columns (Fan) and on
+ * King Albert's reserve, from certificates made here without the engine: a
+ * complete enumeration (the oracle's single-card moves, which
+ * tests/unit/oracle.test.ts holds to the checker's, each followed by the
+ * certificate's auto-move closure). They exercise the format and the
+ * checker's reading of it (docs/proofs.md "Key encoding"); the engine's own
+ * certificates of these games are checked in tests/unit/more-games.test.ts.
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';

@@ -49,6 +49,7 @@ export class EngineMemory {
     input[at.cells] = rules.freeCells;
     input[at.build] = this.abi.build[rules.build];
     input[at.empty] = this.abi.empty[rules.emptyColumn];
+    input[at.emptyCell] = this.abi.emptyCell[rules.emptyCell ?? 'any'];
     input[at.sequence] = this.abi.sequence[rules.sequenceMove];
     input[at.wrap] = rules.wrap ? 1 : 0;
     if (pools !== undefined) {
