@@ -56,10 +56,11 @@ const solverPool = pool;
 async function openBatches(): Promise<BatchBackend> {
   if (config.batch.backend === 'redis') {
     // Batch state in Redis, deals run by `npm run worker` processes; this process only enqueues and reads.
-    const { url, prefix, chunkDeals } = config.batch.redis;
+    const { url, prefix, chunkDeals, censusChunkDeals } = config.batch.redis;
+    const { maxDeals, quotas, retentionMs } = config.batch;
     let backend: RedisBatchBackend;
     try {
-      backend = await RedisBatchBackend.open({ url, prefix, chunkDeals, limits: config.limits, maxDeals: config.batch.maxDeals, log: logger });
+      backend = await RedisBatchBackend.open({ url, prefix, chunkDeals, censusChunkDeals, limits: config.limits, maxDeals, quotas, retentionMs, log: logger });
     } catch (err) {
       exitOnStartupFault(logger, `REDIS_URL ${redactUrl(url)}: cannot open the redis batch backend`, err);
     }
@@ -77,6 +78,8 @@ async function openBatches(): Promise<BatchBackend> {
       concurrency: config.batch.concurrency,
       limits: config.limits,
       maxDeals: config.batch.maxDeals,
+      quotas: config.batch.quotas,
+      retentionMs: config.batch.retentionMs,
       onError: (message, err) => logger.error({ err }, message),
     });
   } catch (err) {

@@ -7,7 +7,7 @@
  *   const client = createClient({ baseUrl: 'http://localhost:3000', apiKey });
  *   const answer = await client.solve({ game: 'freecell', deal: 617 });
  *
- * Retries: an answer 429 (`rate_limited`) or 503 (`overloaded`) is retried
+ * Retries: an answer 429 (`rate_limited`, not `quota_exceeded`) or 503 (`overloaded`) is retried
  * after its `Retry-After` (seconds or an HTTP date), else after an exponential
  * backoff with jitter (250 ms, 500 ms, 1 s, ... capped at 30 s), up to
  * `retries` times (default 4). A network failure is retried the same way for
@@ -216,7 +216,8 @@ export function createClient(options: ClientOptions): SolverClient {
       }
       if (res.ok) return res;
       const error = await toServiceError(res);
-      if (RETRY_STATUSES.has(res.status) && attempt < retries) {
+      // a quota (`quota_exceeded`) frees up when earlier batches end, not after a backoff
+      if (RETRY_STATUSES.has(res.status) && error.code !== 'quota_exceeded' && attempt < retries) {
         await res.body?.cancel().catch(() => {});
         await sleep(Math.min(maxDelay, error.retryAfterMs ?? backoff(attempt)), signal);
         continue;

@@ -12,7 +12,7 @@
  *   gets N times the budget.
  * - The key's name (never the token) goes on the request's log lines.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { HTTPException } from 'hono/http-exception';
 import { rateLimiter } from 'hono-rate-limiter';
@@ -28,6 +28,12 @@ export interface ApiKeysOptions {
 }
 
 const KEY_VAR = 'apiKeyName';
+
+/** The name of the API key a request was authenticated with, or null when the server has no keys. */
+export function apiKeyNameOf(c: Context): string | null {
+  const name: unknown = c.get(KEY_VAR as never);
+  return typeof name === 'string' ? name : null;
+}
 
 /** See the module comment. */
 export function apiKeys(options: ApiKeysOptions): MiddlewareHandler[] {

@@ -22,8 +22,7 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { createApp } from '../../server/app.js';
 import { planBatch } from '../../server/batches/positions.js';
 import { RedisBatchBackend } from '../../server/batches/redis/backend.js';
-import { batchFields, encodeResult } from '../../server/batches/redis/codec.js';
-import { VERDICT_COUNTER } from '../../server/batches/model.js';
+import { batchFields, recordFields } from '../../server/batches/redis/codec.js';
 import { RedisKeys } from '../../server/batches/redis/keys.js';
 import { RECORD } from '../../server/batches/redis/scripts.js';
 import { BatchConsumer } from '../../server/batches/redis/consumer.js';
@@ -239,8 +238,8 @@ describe.skipIf(!available)('redis backend in-process', () => {
     const record = (results: ReturnType<typeof result>[]) =>
       RECORD.run(
         redis,
-        [k.batch('b'), k.index('b'), k.results('b'), k.running],
-        [k.events, 'b', results.length, ...results.flatMap((r) => [r.index, VERDICT_COUNTER[r.verdict], r.moves.length, r.elapsedMs, encodeResult(r)])],
+        [k.batch('b'), k.index('b'), k.results('b'), k.running, k.ended],
+        [k.events, 'b', results.length, ...results.flatMap(recordFields)],
       );
     expect(await record([result(2, 'solved', 3), result(0, 'unsolvable')])).toEqual([2, 2]);
     // The same job again (its worker was thought dead), with a different verdict for deal 2: refused.
@@ -281,7 +280,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       // a job of 20 deals ends with what is left (3 after the first deal)
       expect(sizes.filter((n) => n === 4).length).toBeGreaterThanOrEqual(12);
       expect(sizes.every((n) => n === 4 || n === 3)).toBe(true);
-      const page = (await backend.page(st.id, 0, 1000, true))!;
+      const page = (await backend.page(st.id, { after: 0, limit: 1000, withMoves: true }))!;
       const indices = page.results.map((r) => r.index).sort((x, y) => x - y);
       expect(indices).toEqual(Array.from({ length: 60 }, (_, i) => i));
       const reference = fakeSolve();
@@ -347,7 +346,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       const end = (await backend.status(st.id))!;
       expect(end).toMatchObject({ status: 'done', done: 200 });
       expect(secondSolve.started()).toBe(200 - kept); // only the deals without a result
-      const page = (await backend.page(st.id, 0, 500, false))!;
+      const page = (await backend.page(st.id, { after: 0, limit: 500, withMoves: false }))!;
       expect(new Set(page.results.map((r) => r.index)).size).toBe(200);
     } finally {
       await second?.close();
