@@ -80,6 +80,8 @@ export interface RedisBackendOptions {
   chunkDeals: number;
   /** Deals per BullMQ job of a batch that keeps exceptions; default `DEFAULT_CENSUS_CHUNK_DEALS`. */
   censusChunkDeals?: number;
+  /** Jobs of a batch that keeps exceptions in the queue at once; default `CENSUS_WINDOW`. */
+  censusWindow?: number;
   /** Quotas on the deals queued; default `DEFAULT_QUOTAS`. */
   quotas?: BatchQuotas;
   /** Stored results of an ended batch are deleted this long after its end, ms; 0 (default): kept until deleted. */
@@ -119,6 +121,7 @@ export class RedisBatchBackend implements BatchBackend {
   readonly #sub: Redis;
   readonly #chunk: number;
   readonly #censusChunk: number;
+  readonly #censusWindow: number;
   readonly #quotas: BatchQuotas;
   readonly #retentionMs: number;
   readonly #limits: LimitsConfig;
@@ -138,6 +141,7 @@ export class RedisBatchBackend implements BatchBackend {
     this.#sub = sub;
     this.#chunk = options.chunkDeals;
     this.#censusChunk = options.censusChunkDeals ?? DEFAULT_CENSUS_CHUNK_DEALS;
+    this.#censusWindow = options.censusWindow ?? CENSUS_WINDOW;
     this.#quotas = options.quotas ?? DEFAULT_QUOTAS;
     this.#retentionMs = options.retentionMs ?? 0;
     this.#limits = options.limits ?? DEFAULT_LIMITS_CONFIG;
@@ -196,7 +200,7 @@ export class RedisBatchBackend implements BatchBackend {
     checkQuota(this.#quotas, mode, caller.owner, await this.#guard(() => this.#queuedDeals(mode, caller.owner)), total);
     const id = randomUUID();
     const chunk = mode === 'exceptions' ? this.#censusChunk : this.#chunk;
-    const fields = batchFields(id, spec, total, chunk, Date.now(), { window: mode === 'exceptions' ? CENSUS_WINDOW : undefined, owner: caller.owner });
+    const fields = batchFields(id, spec, total, chunk, Date.now(), { window: mode === 'exceptions' ? this.#censusWindow : undefined, owner: caller.owner });
     await this.#guard(async () => {
       const k = this.keys;
       await this.redis.multi().hset(k.batch(id), fields).sadd(k.running, id).set(k.enqueueLock(id), this.#token, 'PX', ENQUEUE_LOCK_MS).exec();
