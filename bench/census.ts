@@ -69,6 +69,7 @@ const total = options.to - options.from + 1;
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const kib = (bytes: number) => (bytes / 1024).toFixed(0);
 
 /** Resident memory of process `pid` in bytes (Linux /proc), or null once it is gone. */
 function rssOf(pid: number): number | null {
@@ -209,8 +210,8 @@ if (!options.skipApi) {
   report.api = api;
   console.log(
     `api:      ${api.seconds} s, ${api.dealsPerSecond} deals/s, ${JSON.stringify(api.counts)}; unsolvable: ${api.unsolvableDeals.join(', ') || 'none'}\n` +
-      `          peak RSS ${api.rss.peakMiB} MiB (at start ${api.rss.atStartMiB}); storage at the end ${mib(api.storageBytes.sqlite)} MiB + WAL ${mib(api.storageBytes.wal)} MiB, ` +
-      `after the server stopped ${mib(api.storageBytes.afterStop)} MiB; ` +
+      `          peak RSS ${api.rss.peakMiB} MiB (at start ${api.rss.atStartMiB}); storage at the end ${kib(api.storageBytes.sqlite)} KiB + WAL ${kib(api.storageBytes.wal)} KiB, ` +
+      `after the server stopped ${kib(api.storageBytes.afterStop)} KiB; ` +
       `exceptions read: ${api.exceptions} lines, ${api.exceptionsReadBytes} bytes in ${api.exceptionsReadMs} ms; load ${api.loadAverageAtEnd}\n` +
       `          RSS over the run (s, MiB): ${api.rss.timeline.map(([s, m]) => `${s}:${m}`).join(' ')}`,
   );
