@@ -57,8 +57,8 @@ import type { Deal } from '../../../client-sdk/core/rules.js';
 import type { SolveLimits } from '../../../client-sdk/core/solve-types.js';
 import { dealAt } from '../positions.js';
 import { emptySummary, mergeSummary, summariseRange, summaryCount, summaryIncrements, type CensusSummary } from '../census.js';
-import { DEFAULT_CHUNK_MS, failedResult, outcomeResult, resultsMode, type BatchSpec, type ResultInput } from '../model.js';
-import { perDealRangeSolver, type RangeSolver } from '../range-solver.js';
+import { DEFAULT_CHUNK_MS, failedResult, resultsMode, type BatchSpec, type ResultInput } from '../model.js';
+import { answerResult, perDealRangeSolver, type RangeSolver } from '../range-solver.js';
 import { encodeResult, recordFields } from './codec.js';
 import { CHUNK_JOB_OPTIONS, chunkJob, QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
 import { RECORD, RECORD_RANGE } from './scripts.js';
@@ -490,11 +490,9 @@ export class BatchConsumer {
     let k = 0;
     return results.map((result, i) => {
       if (result !== undefined) return result;
-      const answer = answers[k++];
-      if (answer instanceof SolverError) return controller.signal.aborted ? 'stopped' : failedResult(indices[i], answer);
-      // A stopped solve is not a verdict on the deal.
-      if (controller.signal.aborted || answer.outcome.reason === 'cancelled') return 'stopped';
-      return outcomeResult(indices[i], answer.outcome, answer.moves);
+      // a stopped solve is not a verdict on the deal; a refused one (the pool closing) has none yet
+      const answer = answerResult(indices[i], answers[k++], controller.signal.aborted);
+      return answer === 'overloaded' ? 'stopped' : answer;
     });
   }
 
@@ -512,14 +510,8 @@ export class BatchConsumer {
     set.add(controller);
     this.#stats.dealsInFlight++;
     try {
-      const outcome = await this.#solve(deal, spec.limits, controller.signal);
-      // A stopped solve is not a verdict on the deal.
-      if (controller.signal.aborted || outcome.reason === 'cancelled') return 'stopped';
-      return outcomeResult(index, outcome);
-    } catch (err) {
-      if (controller.signal.aborted) return 'stopped';
-      if (err instanceof SolverError && err.code === 'overloaded') return 'stopped'; // the pool is closing
-      return failedResult(index, err);
+      const answer = answerResult(index, await this.#solve(deal, spec.limits, controller.signal).catch((err: unknown) => err), controller.signal.aborted);
+      return answer === 'overloaded' ? 'stopped' : answer; // the pool is closing
     } finally {
       this.#stats.dealsInFlight--;
       set.delete(controller);
