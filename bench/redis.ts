@@ -18,9 +18,11 @@
  * 2. Redis cost by chunk size (`--chunks`, and `--census-chunks` for
  *    batches that keep exceptions only), without the engine: two in-process
  *    workers whose "solve" answers at once (a 94-move solution, the size of
- *    a real one), `--chunk-deals` deals per chunk size: Redis CPU per deal
- *    and commands per deal, and the deals/s that one Redis core would carry
- *    at 100 % and at 10 %.
+ *    a real one; a census worker's range solver summarises its sub-range at
+ *    once), `--chunk-deals` deals per chunk size (a census: at least ten
+ *    jobs): Redis CPU per deal, also beyond what the same seconds cost Redis
+ *    with the workers idle (measured for 3 s before), commands per deal,
+ *    and the deals/s that one Redis core would carry at 100 % and at 10 %.
  * 3. redis-benchmark of the commands the backend runs per deal: the RECORD
  *    script with 1 and with 100 results, the HMGET of a 200-deal chunk, and
  *    PING for scale (ops/s, 50 clients).
@@ -45,6 +47,9 @@ import { batchFields, encodeResult } from '../server/batches/redis/codec.js';
 import { RedisKeys } from '../server/batches/redis/keys.js';
 import { RECORD } from '../server/batches/redis/scripts.js';
 import { BatchConsumer } from '../server/batches/redis/consumer.js';
+import { summariseRange } from '../server/batches/census.js';
+import type { ResultInput } from '../server/batches/model.js';
+import type { RangeSolver } from '../server/batches/range-solver.js';
 import { planBatch } from '../server/batches/positions.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { deletePrefix, startWorker, type WorkerProcess } from '../tests/helpers/redis.js';
@@ -254,6 +259,26 @@ const MOVES: Move[] = Array.from({ length: 94 }, (_, i) => ({
 }));
 const INSTANT: SolveOutcome = { verdict: 'solved', moves: MOVES, stats: { statesExpanded: 800, statesStored: 1400, elapsedMs: 3.1, memoryBytes: 0 } };
 
+/**
+ * A census worker's range solver without the engine: every deal solved at
+ * once with INSTANT's solution and stats (0.01 ms, so sub-ranges are of the
+ * most deals), summarised as the real one does (census.ts).
+ */
+const instantRange: RangeSolver = async (job) => {
+  await new Promise((r) => setImmediate(r));
+  const results: ResultInput[] = [];
+  for (let index = job.lo; index < job.hi; index++) results.push({ index, ...INSTANT, statesExpanded: 800, statesStored: 1400, elapsedMs: 0.01 });
+  return { kind: 'done', ...summariseRange(results, job.mode) };
+};
+
+/** Redis CPU seconds a second with the workers idle (their heartbeats, BullMQ's checks, Redis's cron), over `ms`. */
+async function idleCpuPerSecond(redis: Redis, ms: number): Promise<number> {
+  const a = await counters(redis);
+  await sleep(ms);
+  const b = await counters(redis);
+  return (b.cpu - a.cpu) / (ms / 1000);
+}
+
 async function chunkRun(redis: Redis, chunk: number, census: boolean) {
   const prefix = `bench-chunk-${chunk}-${Date.now()}`;
   const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix, chunkDeals: chunk, censusChunkDeals: chunk });
@@ -261,10 +286,13 @@ async function chunkRun(redis: Redis, chunk: number, census: boolean) {
     await new Promise((r) => setImmediate(r));
     return structuredClone(INSTANT);
   };
-  const workers = await Promise.all([0, 1].map((i) => BatchConsumer.start({ url: REDIS_URL, prefix, solve, threads: 4, name: `bench-${i}` })));
-  // a census counts whole jobs: enough deals for a few jobs of the largest size
-  const total = census ? Math.max(options.chunkDeals, 4 * chunk) : options.chunkDeals;
+  const workers = await Promise.all(
+    [0, 1].map((i) => BatchConsumer.start({ url: REDIS_URL, prefix, solve, ...(census ? { solveRange: instantRange } : {}), threads: 4, name: `bench-${i}` })),
+  );
+  // a census counts whole jobs: enough deals for ten jobs of the largest size
+  const total = census ? Math.max(options.chunkDeals, 10 * chunk) : options.chunkDeals;
   try {
+    const idle = await idleCpuPerSecond(redis, 3000);
     const a = await counters(redis);
     const t = performance.now();
     const st = await backend.create({ game: 'freecell', deals: `1..${total}`, ...(census ? { results: 'exceptions' as const } : {}) });
@@ -276,9 +304,12 @@ async function chunkRun(redis: Redis, chunk: number, census: boolean) {
     const seconds = (performance.now() - t) / 1000;
     const b = await counters(redis);
     const work = perDeal(a, b, total);
-    const result = { chunk, census, deals: total, seconds: round(seconds, 1), dealsPerSecond: Math.round(total / seconds), loadAverage: load(), ...work };
+    /** Redis CPU a deal beyond what the same seconds cost with nothing to do. */
+    const beyondIdleUs = round(Math.max(0, (b.cpu - a.cpu - idle * seconds) * 1e6) / total, 3);
+    const result = { chunk, census, deals: total, seconds: round(seconds, 1), dealsPerSecond: Math.round(total / seconds), idleRedisCpuMsPerSecond: round(idle * 1000, 2), redisCpuUsPerDealBeyondIdle: beyondIdleUs, loadAverage: load(), ...work };
     console.log(
       `${census ? 'census ' : ''}chunk ${String(chunk).padStart(5)}: ${work.commandsPerDeal} commands/deal (${work.evalshaPerDeal} EVALSHA), ${work.redisCpuUsPerDeal} µs Redis CPU/deal ` +
+        `(${beyondIdleUs} µs beyond the idle ${result.idleRedisCpuMsPerSecond} ms/s) ` +
         `→ one Redis core at 100 %: ${work.redisCapacityDealsPerSecond} deals/s, at 10 %: ${work.redisCapacityDealsPerSecond ? Math.round(work.redisCapacityDealsPerSecond / 10) : '-'}; ` +
         `${result.dealsPerSecond} deals/s reached here (2 workers, no engine); load ${result.loadAverage}`,
     );

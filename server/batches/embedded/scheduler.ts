@@ -449,7 +449,20 @@ export class BatchScheduler {
       this.#pumpLater(OVERLOAD_BACKOFF_MS);
       return;
     }
-    if (stored === null) return; // cancelled meanwhile, or already counted
+    if (stored === null) {
+      // Not written: the batch ended meanwhile (cancelled, or finished by another process on the
+      // same file), or another process counted deals of [lo, hi) first. Take the store's word.
+      const record = this.#store.get(batch.record.id);
+      if (record?.status !== 'running') {
+        this.#active.delete(batch.record.id);
+        abortAll(batch);
+        this.#listeners.notify(batch.record.id);
+        return;
+      }
+      batch.doneCount = record.done;
+      if (batch.doneCount >= batch.record.total) this.#finish(batch);
+      return;
+    }
     const n = summaryCount(answer.summary);
     if (n > 0) {
       const ms = answer.summary.sumElapsedUs / 1000 / n;
