@@ -34,7 +34,19 @@
  */
 import type { BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
 import { PACKED_MOVE_BYTES } from '../../client-sdk/core/moves.js';
-import type { ResultInput } from './model.js';
+
+/**
+ * What the summary reads of one deal's result (model.ts `ResultInput` has
+ * these and more): its verdict, its solution (moves, or packed 8 bytes a
+ * move), positions expanded and engine time in ms.
+ */
+export interface CensusResult {
+  verdict: BatchVerdict;
+  moves: readonly unknown[];
+  packedMoves?: Uint8Array;
+  statesExpanded: number;
+  elapsedMs: number;
+}
 
 /** What a batch keeps: every result (`all`), or only the deals not solved (`exceptions`). */
 export type ResultsMode = 'all' | 'exceptions';
@@ -123,12 +135,12 @@ function bump(h: Histogram, bucket: number, by = 1): void {
 }
 
 /** The number of moves of `r`'s solution, packed or not. */
-export function resultMoveCount(r: ResultInput): number {
+export function resultMoveCount(r: CensusResult): number {
   return r.packedMoves !== undefined ? r.packedMoves.length / PACKED_MOVE_BYTES : r.moves.length;
 }
 
 /** Adds one deal's result to `s` (in place) and returns `s`. */
-export function addToSummary(s: CensusSummary, r: ResultInput): CensusSummary {
+export function addToSummary(s: CensusSummary, r: CensusResult): CensusSummary {
   const us = elapsedUs(r.elapsedMs);
   const positions = Math.max(0, Math.floor(r.statesExpanded));
   s.sumElapsedUs += us;
@@ -172,10 +184,10 @@ export function mergeSummary(a: CensusSummary, b: CensusSummary): CensusSummary 
 }
 
 /** A sub-range's outcome as its solver hands it over: its summary and the results to store one by one. */
-export interface RangeSummary {
+export interface RangeSummary<R extends CensusResult = CensusResult> {
   summary: CensusSummary;
   /** The results kept one by one (`keepsResult`), in the order given. */
-  kept: ResultInput[];
+  kept: R[];
 }
 
 /**
@@ -184,9 +196,9 @@ export interface RangeSummary {
  * them in `all` mode, the unsolvable, unknown and error ones in
  * `exceptions` mode).
  */
-export function summariseRange(results: Iterable<ResultInput>, mode: ResultsMode): RangeSummary {
+export function summariseRange<R extends CensusResult>(results: Iterable<R>, mode: ResultsMode): RangeSummary<R> {
   const summary = emptySummary();
-  const kept: ResultInput[] = [];
+  const kept: R[] = [];
   for (const r of results) {
     addToSummary(summary, r);
     if (keepsResult(mode, r.verdict)) kept.push(r);

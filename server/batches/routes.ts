@@ -35,7 +35,7 @@ import {
   type BatchVerdict,
 } from '../../client-sdk/api/batch-schemas.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { apiKeyNameOf } from '../middleware/api-keys.js';
+import { apiKeyNameOf } from '../middleware/api-key-name.js';
 import { ACCESS_RESPONSES, errorContent, JSON_BODY_RESPONSES } from '../openapi.js';
 import type { BatchBackend } from './backend.js';
 

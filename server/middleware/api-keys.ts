@@ -12,12 +12,13 @@
  *   gets N times the budget.
  * - The key's name (never the token) goes on the request's log lines.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { HTTPException } from 'hono/http-exception';
 import { rateLimiter } from 'hono-rate-limiter';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import type { ApiKey } from '../config.js';
+import { API_KEY_VAR } from './api-key-name.js';
 import { requestContextOf } from './request-log.js';
 
 /** Options of `apiKeys`. */
@@ -27,13 +28,7 @@ export interface ApiKeysOptions {
   rateLimit?: { max: number; windowMs: number };
 }
 
-const KEY_VAR = 'apiKeyName';
-
-/** The name of the API key a request was authenticated with, or null when the server has no keys. */
-export function apiKeyNameOf(c: Context): string | null {
-  const name: unknown = c.get(KEY_VAR as never);
-  return typeof name === 'string' ? name : null;
-}
+const KEY_VAR = API_KEY_VAR;
 
 /** See the module comment. */
 export function apiKeys(options: ApiKeysOptions): MiddlewareHandler[] {
