@@ -15,14 +15,14 @@
  *
  * A results stream never holds the event loop: it sends at most PAGE
  * results a slice, only when the client's connection has taken the last
- * one (the stream is pulled: a slow reader is not read ahead of), and
- * yields to the event loop (`setImmediate`) before every slice, so other
- * requests are served between slices however fast the reader reads (a
+ * one (the stream is pulled: a slow reader is not read ahead of), and the
+ * slices of all streams take turns with everything else: one slice per
+ * turn of the event loop (`nextSlice`), so other requests are served
+ * between any two slices however many readers read and however fast (a
  * socket that takes every write at once gives no turn by itself).
  *
  * Errors go through the app's one `onError` (thrown `SolverError`s).
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import {
@@ -48,6 +48,36 @@ import type { BatchBackend } from './backend.js';
 const PAGE = 64;
 /** An SSE comment (or nothing, for NDJSON) is sent after this long without a result, ms. */
 const HEARTBEAT_MS = 15_000;
+
+/** Streams waiting for their next slice, oldest first (`nextSlice`). */
+const waitingSlices: (() => void)[] = [];
+let slicing = false;
+
+/**
+ * Resolves when it is this stream's turn for a slice: one slice of any
+ * stream per turn of the event loop (each turn's `setImmediate` starts the
+ * next waiting one), so I/O and timers run between any two slices, and
+ * eight readers hold the loop no longer than one does.
+ */
+function nextSlice(): Promise<void> {
+  return new Promise((resolve) => {
+    waitingSlices.push(resolve);
+    if (!slicing) {
+      slicing = true;
+      setImmediate(startNextSlice);
+    }
+  });
+}
+
+function startNextSlice(): void {
+  const start = waitingSlices.shift();
+  if (start === undefined) {
+    slicing = false;
+    return;
+  }
+  start();
+  setImmediate(startNextSlice);
+}
 
 const statusContent = (description: string) => ({ description, content: { 'application/json': { schema: BatchStatusSchema } } });
 
@@ -252,8 +282,8 @@ function resultStream(service: BatchBackend, id: string, options: StreamOptions)
       // A closing service ends the stream (its database is about to close);
       // the client resumes from its cursor against the next process.
       if (finished || options.signal.aborted || service.closed) return null;
-      // a turn of the event loop before every slice (see the module comment)
-      await nextTurn();
+      // one slice of any stream a turn of the event loop (see the module comment)
+      await nextSlice();
       if (finished || options.signal.aborted || service.closed) return null;
       dirty = false;
       const page = await service.page(id, { after: cursor, limit: PAGE, withMoves: options.withMoves, verdicts: options.verdicts });
