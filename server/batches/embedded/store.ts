@@ -266,7 +266,7 @@ export interface ResultsSlice {
 }
 
 /** Seqs read per filtered query that includes `solved` (`resultsAfter`): bounds its cost whatever matches. */
-const FILTER_WINDOW = 4096;
+const FILTER_WINDOW = 1024;
 
 /** The batches database. One per process; every method is synchronous (better-sqlite3). */
 export class BatchStore {
