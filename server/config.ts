@@ -34,11 +34,15 @@
  * | `LOG_LEVEL` | info | `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent` |
  * | `BATCH_DB_PATH` | data/batches.sqlite | SQLite file of the batches and their results (`:memory:` = not durable) |
  * | `BATCH_CONCURRENCY` | THREADS (with several fronts: the batch front's threads) | most batch solves in flight at once (single solves always go first) |
- * | `BATCH_MAX_DEALS` | 1000000 | largest batch accepted |
+ * | `BATCH_MAX_DEALS` | 1000000 | largest batch accepted that keeps every result (`"results": "exceptions"` has no such cap) |
+ * | `BATCH_QUEUE_MAX_DEALS` | 5000000 | most deals queued (not yet finished) in running batches that keep every result, per API key when keys are on, overall otherwise; beyond: 429 `quota_exceeded` |
+ * | `BATCH_QUEUE_MAX_CENSUS_DEALS` | 17179869184 (2^34) | the same for batches that keep exceptions only |
+ * | `BATCH_RETENTION_HOURS` | 0 | the stored results of a batch that ended this long ago are deleted (its status and summary stay); 0 = kept until `DELETE /v1/batches/{id}/results` |
  * | `BATCH_BACKEND` | embedded | `embedded` (SQLite + this process's pool) or `redis` (BullMQ jobs run by `npm run worker` processes) |
  * | `REDIS_URL` | redis://127.0.0.1:6379 | the Redis server of the `redis` backend (API servers and workers) |
  * | `REDIS_PREFIX` | solver | prefix of every Redis key and of the BullMQ queue (several deployments may share a server) |
  * | `BATCH_CHUNK_DEALS` | 200 | deals per BullMQ job (`redis` backend) |
+ * | `BATCH_CENSUS_CHUNK_DEALS` | 10000 | deals per BullMQ job of a batch that keeps exceptions (`redis` backend): a job is counted whole, so this is what a lost or drained worker redoes |
  * | `WORKER_CONCURRENCY` | THREADS | jobs a worker runs at once (one deal of each at a time) |
  * | `WORKER_LOCK_MS` | 30000 | BullMQ job lock: a dead worker's job is picked up again this long after its last renewal (plus up to `WORKER_STALLED_INTERVAL_MS`) |
  * | `WORKER_STALLED_INTERVAL_MS` | 15000 | how often workers look for stalled jobs |
@@ -108,8 +112,12 @@ export interface ServiceConfig extends AppConfig {
     dbPath: string;
     concurrency: number;
     maxDeals: number;
+    /** Quotas on the deals queued in running batches (per API key, or overall). */
+    quotas: { maxQueuedDeals: number; maxQueuedCensusDeals: number };
+    /** Stored results are deleted this long after their batch ended, ms; 0 = kept. */
+    retentionMs: number;
     backend: BatchBackendKind;
-    redis: { url: string; prefix: string; chunkDeals: number };
+    redis: { url: string; prefix: string; chunkDeals: number; censusChunkDeals: number };
   };
   /** A batch worker process (`npm run worker`, backend `redis`). */
   worker: { concurrency: number; lockMs: number; stalledIntervalMs: number; metricsPort: number | null; name: string };
@@ -263,6 +271,9 @@ function envSchema() {
       BATCH_DB_PATH: z.string().trim().min(1).default('data/batches.sqlite'),
       BATCH_CONCURRENCY: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(1024)).optional(),
       BATCH_MAX_DEALS: intVar(1_000_000, 1),
+      BATCH_QUEUE_MAX_DEALS: intVar(5_000_000, 1),
+      BATCH_QUEUE_MAX_CENSUS_DEALS: intVar(2 ** 34, 1),
+      BATCH_RETENTION_HOURS: intVar(0, 0, 24 * 365 * 100),
       BATCH_BACKEND: z.enum(BATCH_BACKENDS, { error: `must be one of ${BATCH_BACKENDS.join(', ')}` }).default('embedded'),
       REDIS_URL: z
         .string()
@@ -271,6 +282,7 @@ function envSchema() {
         .default('redis://127.0.0.1:6379'),
       REDIS_PREFIX: z.string().trim().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1-64 letters, digits, _ . -' }).default('solver'),
       BATCH_CHUNK_DEALS: intVar(200, 1, 100_000),
+      BATCH_CENSUS_CHUNK_DEALS: intVar(10_000, 1, 10_000_000),
       WORKER_CONCURRENCY: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(1024)).optional(),
       WORKER_LOCK_MS: intVar(30_000, 1000, 3_600_000),
       WORKER_STALLED_INTERVAL_MS: intVar(15_000, 100, 3_600_000),
@@ -461,8 +473,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dbPath: e.BATCH_DB_PATH,
       concurrency: e.BATCH_CONCURRENCY ?? e.THREADS,
       maxDeals: e.BATCH_MAX_DEALS,
+      quotas: { maxQueuedDeals: e.BATCH_QUEUE_MAX_DEALS, maxQueuedCensusDeals: e.BATCH_QUEUE_MAX_CENSUS_DEALS },
+      retentionMs: e.BATCH_RETENTION_HOURS * 3_600_000,
       backend: e.BATCH_BACKEND,
-      redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX, chunkDeals: e.BATCH_CHUNK_DEALS },
+      redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX, chunkDeals: e.BATCH_CHUNK_DEALS, censusChunkDeals: e.BATCH_CENSUS_CHUNK_DEALS },
     },
     worker: {
       concurrency: e.WORKER_CONCURRENCY ?? e.THREADS,

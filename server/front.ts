@@ -72,10 +72,11 @@ export async function startFront(config: ServiceConfig, front?: { index: number;
   async function openBatches(): Promise<BatchBackend> {
     if (config.batch.backend === 'redis') {
       // Batch state in Redis, deals run by `npm run worker` processes; this process only enqueues and reads.
-      const { url, prefix, chunkDeals } = config.batch.redis;
+      const { url, prefix, chunkDeals, censusChunkDeals } = config.batch.redis;
+      const { maxDeals, quotas, retentionMs } = config.batch;
       let backend: RedisBatchBackend;
       try {
-        backend = await RedisBatchBackend.open({ url, prefix, chunkDeals, limits: config.limits, maxDeals: config.batch.maxDeals, log: logger });
+        backend = await RedisBatchBackend.open({ url, prefix, chunkDeals, censusChunkDeals, limits: config.limits, maxDeals, quotas, retentionMs, log: logger });
       } catch (err) {
         exitOnStartupFault(logger, `REDIS_URL ${redactUrl(url)}: cannot open the redis batch backend`, err);
       }
@@ -99,6 +100,8 @@ export async function startFront(config: ServiceConfig, front?: { index: number;
         concurrency: config.batch.concurrency,
         limits: config.limits,
         maxDeals: config.batch.maxDeals,
+        quotas: config.batch.quotas,
+        retentionMs: config.batch.retentionMs,
         onError: (message, err) => logger.error({ err }, message),
       });
     } catch (err) {

@@ -12,7 +12,7 @@
  */
 import type { Registry } from 'prom-client';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import type { BatchBackend } from '../batches/backend.js';
+import type { BatchBackend, BatchCaller, BatchPageQuery } from '../batches/backend.js';
 import type { FrontsReadiness, ServiceState } from '../lifecycle.js';
 import type { Logger } from '../logger.js';
 import { answer, CHANNEL, isOurs, PendingCalls, type FrontMessage, type PrimaryMessage, type PrimaryOp } from './protocol.js';
@@ -21,7 +21,7 @@ import { answer, CHANNEL, isOurs, PendingCalls, type FrontMessage, type PrimaryM
 const CALL_TIMEOUT_MS = 30_000;
 
 /** The `BatchBackend` methods other fronts may call on the batch front. */
-const BATCH_METHODS = new Set(['create', 'status', 'cancel', 'state', 'page']);
+const BATCH_METHODS = new Set(['create', 'status', 'cancel', 'state', 'page', 'purge']);
 
 /** See the module comment. */
 export class FrontLink {
@@ -203,8 +203,8 @@ export class RemoteBatches implements BatchBackend {
     return this.#closed;
   }
 
-  create(req: Parameters<BatchBackend['create']>[0]) {
-    return this.#call('create', req) as ReturnType<BatchBackend['create']>;
+  create(req: Parameters<BatchBackend['create']>[0], caller?: BatchCaller) {
+    return this.#call('create', req, caller) as ReturnType<BatchBackend['create']>;
   }
 
   status(id: string) {
@@ -219,8 +219,12 @@ export class RemoteBatches implements BatchBackend {
     return this.#call('state', id) as ReturnType<BatchBackend['state']>;
   }
 
-  page(id: string, after: number, limit: number, withMoves: boolean) {
-    return this.#call('page', id, after, limit, withMoves) as ReturnType<BatchBackend['page']>;
+  page(id: string, query: BatchPageQuery) {
+    return this.#call('page', id, query) as ReturnType<BatchBackend['page']>;
+  }
+
+  purge(id: string) {
+    return this.#call('purge', id) as ReturnType<BatchBackend['purge']>;
   }
 
   subscribe(id: string, listener: () => void): () => void {

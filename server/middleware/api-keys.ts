@@ -20,6 +20,7 @@ import { HTTPException } from 'hono/http-exception';
 import { rateLimiter, type Store } from 'hono-rate-limiter';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import type { ApiKey } from '../config.js';
+import { API_KEY_VAR } from './api-key-name.js';
 import { requestContextOf } from './request-log.js';
 
 /** Options of `apiKeys`. */
@@ -31,7 +32,7 @@ export interface ApiKeysOptions {
   store?: Store;
 }
 
-const KEY_VAR = 'apiKeyName';
+const KEY_VAR = API_KEY_VAR;
 
 /** See the module comment. */
 export function apiKeys(options: ApiKeysOptions): MiddlewareHandler[] {

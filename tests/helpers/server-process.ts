@@ -55,20 +55,22 @@ export function lostItsPort(output: string): boolean {
  * port is free when it is probed, not when the child listens a second or two
  * later: test files run in parallel and open connections all the time, so a
  * child that lost its port to one (EADDRINUSE) is started again on another,
- * up to 3 times. A `port` given by the caller is not changed.
+ * up to 3 times. A `port` given by the caller is not changed. `entry`: a
+ * compiled entry point to run instead (`dist/server/main.js`, what `npm
+ * start` runs; the benchmarks measure its memory).
  * @throws Error with the child's output when it exits or does not answer in 30 s.
  */
-export async function startServer(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, port?: number, entry?: string): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServerOn(env, port ?? (await freePort()));
+      return await startServerOn(env, port ?? (await freePort()), entry);
     } catch (err) {
       if (port !== undefined || attempt >= 3 || !lostItsPort((err as Error).message)) throw err;
     }
   }
 }
 
-async function startServerOn(env: Record<string, string>, port: number): Promise<ServerProcess> {
+async function startServerOn(env: Record<string, string>, port: number, entry?: string): Promise<ServerProcess> {
   const threads = env.THREADS ?? '2';
   // each front needs a thread: a test's THREADS below SERVER_FRONTS gets a front a thread
   const frontsEnv = process.env.SERVER_FRONTS ? { FRONTS: String(Math.min(Number(process.env.SERVER_FRONTS), Number(threads))) } : {};
@@ -76,8 +78,10 @@ async function startServerOn(env: Record<string, string>, port: number): Promise
   const fullEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', THREADS: threads, BATCH_DB_PATH: ':memory:', FRONTS: '1', ...frontsEnv, ...env };
   const fronts = Number(fullEnv.FRONTS ?? 1);
   // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a
-  // grandchild process, which a SIGKILL of the CLI would leave running.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
+  // grandchild process, which a SIGKILL of the CLI would leave running. A
+  // compiled `entry` (dist/server/main.js, as `npm start` runs) needs no loader.
+  const args = entry !== undefined ? [entry] : ['--import', 'tsx', join(ROOT, 'server', 'main.ts')];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     // BATCH_DB_PATH: not the checkout's data/batches.sqlite, which servers of
     // test files running in parallel would share (its locks, and any batch
