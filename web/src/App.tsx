@@ -13,6 +13,7 @@ import type { Move } from '../../client-sdk/core/moves.js';
 import { ApiError, type ApiErrorBody, apiKey, fetchGames, type GameInfo, setApiKey, solve } from './api.js';
 import { ApiKeyForm } from './components/ApiKeyForm.js';
 import { Board } from './components/Board.js';
+import { PageTitle } from './components/PageTitle.js';
 import { CopyButton } from './components/CopyButton.js';
 import { DealForm } from './components/DealForm.js';
 import { ErrorBox } from './components/ErrorBox.js';
@@ -272,15 +273,7 @@ export function App() {
   return (
     <div class="page">
       <header class="page-header">
-        <h1>
-          <span class="logo" aria-hidden="true">
-            <span class="suit-S">♠</span>
-            <span class="suit-H">♥</span>
-            <span class="suit-D">♦</span>
-            <span class="suit-C">♣</span>
-          </span>
-          Solitaire solver
-        </h1>
+        <PageTitle>Solitaire solver</PageTitle>
         <p class="tagline">FreeCell, Seahaven Towers and their kin: a solution checked move by move, a proof that there is none, or an honest “unknown”.</p>
       </header>
 

@@ -19,6 +19,7 @@ import { toStandardNotation } from '../../../client-sdk/core/notation.js';
 import { PLAY_LIMITS } from '../../../client-sdk/sdk/analysis.js';
 import { SERVICE_ROOT } from '../api.js';
 import { CopyButton } from '../components/CopyButton.js';
+import { PageTitle } from '../components/PageTitle.js';
 import { prettyCard, SUIT_NAMES } from '../cardface.js';
 import { cellSymbol, columnSymbol } from '../replay.js';
 import type { Rules } from '../../../client-sdk/core/rules.js';
@@ -250,15 +251,7 @@ export function PlayApp() {
   return (
     <div class="page play-page">
       <header class="page-header">
-        <h1>
-          <span class="logo" aria-hidden="true">
-            <span class="suit-S">♠</span>
-            <span class="suit-H">♥</span>
-            <span class="suit-D">♦</span>
-            <span class="suit-C">♣</span>
-          </span>
-          Play
-        </h1>
+        <PageTitle>Play</PageTitle>
         <p class="tagline">
           <span class="wide-only">Play it yourself: after every move the solver says whether the game can still be won, and proves it when it cannot. </span>
           <a href={SERVICE_ROOT.href}>Solver page</a>
