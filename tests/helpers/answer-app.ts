@@ -1,0 +1,27 @@
+/**
+ * The app the answer fixture is recorded from and checked against
+ * (tests/helpers/answer-fixture.ts): the service's routes on a real pool of
+ * two workers, with no helper pass (its race would make a Castle verdict
+ * depend on timing) and the shortening's beams capped in width. With
+ * `progress`, every solve also writes progress reports (the CLI's
+ * two-thread solve asks for them), which must not change an answer.
+ */
+import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
+import { createApp } from '../../server/app.js';
+import { createPool } from '../../server/pool.js';
+import { newProgressSlots } from '../../server/worker-protocol.js';
+import { OPTIMIZE_MAX_WIDTH, type AnswerApp } from './answer-fixture.js';
+
+/** The app and how to close its pool. */
+export async function answerFixtureApp(options: { progress?: boolean } = {}): Promise<{ app: AnswerApp; close: () => Promise<void> }> {
+  const pool = createPool({ module: await loadEngineModule(), threads: 2, maxQueue: 64, helperPassAfterMs: 0 });
+  const app = createApp({
+    solve: (deal, limits, signal, given) => {
+      const solveOptions = { ...given, ...(options.progress ? { progress: newProgressSlots(2) } : {}) };
+      if (solveOptions.optimize) solveOptions.optimize = { ...solveOptions.optimize, maxWidth: OPTIMIZE_MAX_WIDTH };
+      return pool.solve(deal, limits, signal, solveOptions);
+    },
+    webRoot: null,
+  });
+  return { app, close: () => pool.close() };
+}
