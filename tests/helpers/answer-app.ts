@@ -9,7 +9,7 @@
 import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { createApp } from '../../server/app.js';
 import { createPool } from '../../server/pool.js';
-import { newProgressSlots } from '../../server/worker-protocol.js';
+import { newProgressSlots } from '../../server/pool/progress.js';
 import { OPTIMIZE_MAX_WIDTH, type AnswerApp } from './answer-fixture.js';
 
 /** The app and how to close its pool. */

@@ -2,7 +2,7 @@
  * The pool's shared runs (server/pool.ts `#solveShared`): `solveMany` and
  * `solveManyPacked` hand their deals to every free worker as shares of one
  * run, each share claiming the next deal from a cursor in shared memory
- * (worker-protocol.ts `claimDealsOfTask`); a share gives its worker up to a
+ * (server/pool/worker-run.ts); a share gives its worker up to a
  * waiting task after a deal (`yieldTo`), a share that loses its worker fails
  * the run, a cancel or `close()` answers the deals not done `cancelled`.
  *
@@ -24,7 +24,7 @@ import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { createPool, type SolveEvent } from '../../server/pool.js';
-import type { SolveTask } from '../../server/worker-protocol.js';
+import type { WireTask } from '../../server/pool/wire.js';
 import { engineBuilt } from '../helpers/engine.js';
 import { ROOT } from '../helpers/paths.js';
 import { FIXTURE_LIMITS as LIMITS, FIXTURE_WORKER as FIXTURE, fixtureDeal, quietLog as quiet, threadOf, useFixturePools, verdictOf } from '../helpers/pool-fixture.js';
@@ -49,12 +49,12 @@ async function inTime<T>(promise: Promise<T>, ms: number): Promise<T> {
   return value as T;
 }
 
-/** The tasks the pool hands Piscina from now on that are shares of a shared run (`SolveTask.claim`), counted. */
+/** The tasks the pool hands Piscina from now on that are shares of a shared run (`WireJob.shared`), counted. */
 function countShares(): { shares: number } {
   const seen = { shares: 0 };
   const run = Piscina.prototype.run;
-  vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (this: Piscina, task: SolveTask, ...rest: unknown[]) {
-    if (task.claim !== undefined) seen.shares++;
+  vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (this: Piscina, task: WireTask, ...rest: unknown[]) {
+    if (task.jobs.some((job) => job.shared)) seen.shares++;
     return (run as (...args: unknown[]) => Promise<unknown>).call(this, task, ...rest);
   });
   return seen;
