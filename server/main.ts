@@ -91,6 +91,7 @@ const batches = await openBatches();
 
 const app = createServiceApp({
   solve: solverPool.solve,
+  solveRequest: (job, signal) => solverPool.solveRequest(job, signal),
   logger,
   metrics,
   state,

@@ -120,20 +120,37 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
 
+  // every request and solve records under a few label sets: their children are looked up once (prom-client hashes a labels object on every call)
+  type Series = { count: { inc(): void }; time: { observe(value: number): void } };
+  const requestSeries = new Map<string, Series>();
+  const solveSeries = new Map<string, Series>();
+
   return {
     registry,
     contentType: registry.contentType,
     observeRequest(method, route, status, seconds) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      const key = `${method} ${route} ${status}`;
+      let series = requestSeries.get(key);
+      if (series === undefined) {
+        const labels = { method, route, status: String(status) };
+        series = { count: requests.labels(labels), time: latency.labels(labels) };
+        requestSeries.set(key, series);
+      }
+      series.count.inc();
+      series.time.observe(seconds);
     },
     observeSolve(event) {
       if (event.outcome) {
         const o = event.outcome;
-        solves.inc({ verdict: o.verdict, reason: o.reason ?? '' });
+        const key = `${o.verdict} ${o.reason ?? ''}`;
+        let series = solveSeries.get(key);
+        if (series === undefined) {
+          series = { count: solves.labels({ verdict: o.verdict, reason: o.reason ?? '' }), time: solveTime.labels({ verdict: o.verdict }) };
+          solveSeries.set(key, series);
+        }
+        series.count.inc();
         expanded.inc(o.stats.statesExpanded);
-        solveTime.observe({ verdict: o.verdict }, o.stats.elapsedMs / 1000);
+        series.time.observe(o.stats.elapsedMs / 1000);
         queueWait.observe(event.queuedMs / 1000);
       } else if (event.error) {
         failures.inc({ code: event.error.code });

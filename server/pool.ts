@@ -154,8 +154,19 @@ export interface SolveOptions {
   deadline?: number;
 }
 
+/**
+ * What stops a job from outside: an `AbortSignal`, or anything that fires
+ * `abort` as one does (the HTTP layer's client-gone signal, which costs no
+ * AbortController a request).
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 /** A solve function as the app routes take it. */
-export type SolveFn = (deal: Deal, limits: SolveLimits, signal?: AbortSignal, options?: SolveOptions) => Promise<SolveOutcome>;
+export type SolveFn = (deal: Deal, limits: SolveLimits, signal?: Cancellation, options?: SolveOptions) => Promise<SolveOutcome>;
 
 /** A request of `POST /v1/solve` or `/v1/proofs`, validated, for `solveRequest`. */
 export interface RequestJob {
@@ -282,7 +293,7 @@ export class SolverPool {
    * @throws SolverError as `solve`, and the 4xx of a position the worker
    *   could not resolve (`malformed_board`, `deal_out_of_range`, ...).
    */
-  async solveRequest(job: RequestJob, signal?: AbortSignal): Promise<WireResponse> {
+  async solveRequest(job: RequestJob, signal?: Cancellation): Promise<WireResponse> {
     const rules = this.#helpers ? requestRules(job.request) : undefined;
     const helper = rules !== undefined && poolingApplies(rules);
     const options = { proof: job.proof, optimize: job.optimize, progress: job.progress };
@@ -295,11 +306,14 @@ export class SolverPool {
       ...(helper ? { helperRules: rules } : {}),
     });
     single(result);
-    return (result as Exclude<JobResult, SolverError>).response!;
+    const response = (result as Exclude<JobResult, SolverError>).response;
+    // stopped before its search began (its client went away): no answer was built
+    if (response === undefined) throw new SolverError('overloaded', 'the request was cancelled');
+    return response;
   }
 
   /** What every single solve's spec shares. */
-  #single(limits: SolveLimits, signal: AbortSignal | undefined, options: SolveOptions | undefined): Omit<JobSpec, 'source' | 'answer' | 'groupable'> {
+  #single(limits: SolveLimits, signal: Cancellation | undefined, options: SolveOptions | undefined): Omit<JobSpec, 'source' | 'answer' | 'groupable'> {
     const cls = options?.priority ?? 'interactive';
     const deadline = options?.deadline ?? Date.now() + limits.timeoutMs + (options?.optimize?.budgetMs ?? 0);
     return {

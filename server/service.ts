@@ -14,11 +14,13 @@ import type { ServiceState } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { admission, operations } from './middleware/index.js';
-import type { PoolStats, SolveFn } from './pool.js';
+import type { Cancellation, PoolStats, RequestJob, SolveFn, WireResponse } from './pool.js';
 
 /** What `createServiceApp` needs. */
 export interface ServiceAppDeps {
   solve: SolveFn;
+  /** `pool.solveRequest`: `POST /v1/solve` and `/v1/proofs` answered with the bytes a worker built (`AppDeps.solveRequest`). */
+  solveRequest?: (job: RequestJob, signal?: Cancellation) => Promise<WireResponse>;
   logger: Logger;
   metrics?: Metrics;
   state?: ServiceState;
@@ -41,6 +43,7 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
   return createApp({
     ...deps.app,
     solve: deps.solve,
+    ...(deps.solveRequest ? { solveRequest: deps.solveRequest } : {}),
     ...(deps.shed ? { admit: admission(deps.shed, deps.metrics) } : {}),
     config: { bodyLimitBytes: config.bodyLimitBytes, limits: config.limits },
     health: deps.poolStats ? () => ({ pool: deps.poolStats!() }) : undefined,

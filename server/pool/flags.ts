@@ -7,6 +7,7 @@
  * ```
  * byte 0             the pool's words (POOL_BYTES)
  *   word 0 YIELD       jobs waiting that a batch share gives its worker up to (pool writes)
+ *   word 1 RETIRES     retire requests made so far (workers add; the pool looks at the slots when it moved)
  * byte POOL_BYTES    workerSlots worker slots, WORKER_BYTES each: what a worker thread runs now
  *   word 0 THREAD      its threadId; 0: a free slot                        (worker claims, pool frees)
  *   word 1 TASK        id of the task it runs; 0: none                     (worker)
@@ -34,6 +35,7 @@ const WORKER_BYTES = 32;
 const JOB_BYTES = 32;
 
 const YIELD = 0;
+const RETIRES = 1;
 const W_THREAD = 0;
 const W_TASK = 1;
 const W_JOB = 2;
@@ -254,7 +256,13 @@ export class SharedFlags {
 
   /** Worker side: asks to be retired (its engine grew past the recycle threshold). */
   askToRetire(w: number): void {
-    if (w >= 0) Atomics.store(this.#words, this.#workerWord(w) + W_RETIRE, 1);
+    if (w < 0 || Atomics.exchange(this.#words, this.#workerWord(w) + W_RETIRE, 1) !== 0) return;
+    Atomics.add(this.#words, RETIRES, 1);
+  }
+
+  /** Retire requests made so far (a count that only grows: the pool compares it with the last it saw). */
+  retireRequests(): number {
+    return Atomics.load(this.#words, RETIRES);
   }
 
   /** True when the worker in slot `w` asked to be retired. */

@@ -65,7 +65,7 @@ export interface JobSpec {
   groupable: boolean;
   /** The rules its helper pass would run under, when one may run (a Castle-family single solve). */
   helperRules?: Rules;
-  signal?: AbortSignal;
+  signal?: import('../pool.js').Cancellation;
   /** Keep each solution's moves packed (`packMoves` bytes) rather than as objects. */
   packedMoves?: boolean;
 }

@@ -121,6 +121,8 @@ export class Scheduler {
   #sweepAt = Infinity;
   #completed = 0;
   #recycled = 0;
+  /** `SharedFlags.retireRequests` when the pool last found none left to act on. */
+  #retiresSeen = 0;
   #closing = false;
 
   constructor(settings: SchedulerSettings) {
@@ -150,7 +152,7 @@ export class Scheduler {
       loadBalancer: (_task, workers) => {
         for (const worker of workers) {
           if (worker.currentUsage !== 0 || worker.terminating || worker.destroyed || this.#retiring.has(worker.id)) continue;
-          if (this.flags.retireAsked(this.flags.workerOf(worker.id))) continue;
+          if (this.flags.retireRequests() !== this.#retiresSeen && this.flags.retireAsked(this.flags.workerOf(worker.id))) continue;
           return worker;
         }
         return null;
@@ -499,9 +501,19 @@ export class Scheduler {
 
   /** Workers that asked to be retired and have no task left: terminated (Piscina starts their replacements). */
   #retireAsked(): void {
+    // nothing new since the last look (the common case: one load)
+    const asked = this.flags.retireRequests();
+    if (asked === this.#retiresSeen) return;
+    let pending = false;
     for (let w = 0; w < this.flags.workerSlots; w++) {
+      if (!this.flags.retireAsked(w)) continue;
       const on = this.flags.worker(w);
-      if (on.threadId === 0 || on.taskId !== 0 || !this.flags.retireAsked(w) || this.#retiring.has(on.threadId) || this.#closing) continue;
+      if (on.threadId === 0 || this.#retiring.has(on.threadId) || this.#closing) continue;
+      // still on a task: looked at again when that task answers
+      if (on.taskId !== 0) {
+        pending = true;
+        continue;
+      }
       const worker = this.#piscina.threads.find((t) => t.threadId === on.threadId);
       if (worker === undefined) continue;
       this.#retiring.add(on.threadId);
@@ -513,6 +525,7 @@ export class Scheduler {
       }
       void worker.terminate();
     }
+    if (!pending) this.#retiresSeen = asked;
   }
 
   // ------------------------------------------------------------ the sweep

@@ -5,6 +5,7 @@
  * deals), the routes' validation and stream formats, the OpenAPI document,
  * and the command line.
  */
+import type { Cancellation } from '../../server/pool.js';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,10 +42,10 @@ const CANCELLED: SolveOutcome = { verdict: 'unknown', reason: 'cancelled', moves
 
 /** A pool whose solves resolve when the test says so. */
 function scriptedPool() {
-  const pending: { deal: Deal; signal?: AbortSignal; resolve: (o: SolveOutcome) => void; reject: (e: unknown) => void }[] = [];
+  const pending: { deal: Deal; signal?: Cancellation; resolve: (o: SolveOutcome) => void; reject: (e: unknown) => void }[] = [];
   let queued = 0;
   const pool: BatchPool = {
-    solve: (deal: Deal, _limits: SolveLimits, signal?: AbortSignal) =>
+    solve: (deal: Deal, _limits: SolveLimits, signal?: Cancellation) =>
       new Promise<SolveOutcome>((resolve, reject) => {
         const entry = { deal, signal, resolve, reject };
         pending.push(entry);

@@ -65,7 +65,8 @@ describe('deadlines and disconnects (real engine, one worker)', () => {
     const body = SolveResponseSchema.parse(await res.json());
     expect(body).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
     expect(body.stats.statesExpanded).toBeGreaterThan(0);
-    expect(body.stats.elapsedMs).toBeGreaterThanOrEqual(timeoutMs);
+    // the request's deadline counts from its arrival: the search gets what is left when its worker begins (an idle worker here: within a few ms)
+    expect(body.stats.elapsedMs).toBeGreaterThanOrEqual(timeoutMs - 50);
     expect(body.stats.elapsedMs - timeoutMs).toBeLessThan(100);
     expect(wall - timeoutMs).toBeLessThan(100);
   });

@@ -11,6 +11,7 @@
  * The real processes (two workers, SIGKILL, SIGTERM, cancel) are in
  * tests/integration/redis-workers.test.ts.
  */
+import type { Cancellation } from '../../server/pool.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { BatchStatusSchema, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
@@ -43,7 +44,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 function fakeSolve(ms = 1) {
   let started = 0;
-  const solve = async (deal: Deal, _limits: SolveLimits, signal?: AbortSignal): Promise<SolveOutcome> => {
+  const solve = async (deal: Deal, _limits: SolveLimits, signal?: Cancellation): Promise<SolveOutcome> => {
     started++;
     const stopped = await new Promise<boolean>((resolve) => {
       if (signal?.aborted) return resolve(true);

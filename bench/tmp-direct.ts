@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { loadEngineModule } from '../client-sdk/core/engine/index.js';
+import { createPool } from '../server/pool.js';
+const sched = () => Number(readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+const pool = createPool({ module: await loadEngineModule(), threads: 2, filename: new URL('../dist/server/pool-worker.js', import.meta.url).pathname });
+const limits = { maxStates: 5_000_000, timeoutMs: 30_000 };
+const mode = process.argv[2] ?? 'request';
+let n = 0;
+const one = () => mode === 'request' ? pool.solveRequest({ route: 'solve', request: { game: 'freecell', deal: (n++ % 1000) + 1, numbering: 'ms' } as never, limits }) : pool.solve({} as never, limits);
+for (let i = 0; i < 2000; i++) await one();
+const N = 10000; let done = 0;
+const t0 = sched(); const w0 = performance.now(); const c0 = process.cpuUsage();
+await Promise.all(Array.from({ length: 8 }, async () => { while (done < N) { done++; await one(); } }));
+const c = process.cpuUsage(c0);
+console.log(mode, 'main CPU ms/req', ((sched() - t0) / N).toFixed(3), 'process CPU ms/req', ((c.user + c.system) / 1000 / N).toFixed(3), 'req/s', (N / ((performance.now() - w0) / 1000)).toFixed(0));
+await pool.close();
