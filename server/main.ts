@@ -24,7 +24,7 @@ import { registerQueueMetrics } from './batches/redis/metrics.js';
 import { createBatchService } from './batches/embedded/service.js';
 import type { SolverPool } from './pool.js';
 import { createServicePool } from './service-pool.js';
-import { createServiceApp } from './service.js';
+import { createServiceApp, serviceServer } from './service.js';
 
 /**
  * Shutdown hooks: run after the server stopped accepting and before running
@@ -105,7 +105,9 @@ const app = createServiceApp({
 // (30 s by default, which let a slow client hold a connection up to twice
 // REQUEST_TIMEOUT_MS); once a second keeps them within a second.
 const serverOptions = { connectionsCheckingInterval: 1000 };
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info: AddressInfo) => {
+// a request the pool would refuse is answered 503 before it is read (server/refusal.ts)
+const createServer = await serviceServer({ admits: (cls) => solverPool.admits(cls), logger, metrics, config });
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions, createServer }, (info: AddressInfo) => {
   logger.info(
     {
       address: info.address,

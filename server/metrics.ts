@@ -30,6 +30,8 @@ export interface Metrics {
   readonly registry: Registry;
   /** Records one answered HTTP request. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** The recorder of `observeRequest` for one method, route and status, looked up once (for a caller that records many). */
+  requestSeries(method: string, route: string, status: number): { record(seconds: number): void };
   /** Records one settled solve (the pool's `onSettled`). */
   observeSolve(event: SolveEvent): void;
   /** Records a solve refused before it reached the pool (load shedding): `solver_failures_total{code}`. */
@@ -124,20 +126,34 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   type Series = { count: { inc(): void }; time: { observe(value: number): void } };
   const requestSeries = new Map<string, Series>();
   const solveSeries = new Map<string, Series>();
+  const failureSeries = new Map<string, { inc(): void }>();
+  const seriesOf = (method: string, route: string, status: number): Series => {
+    const key = `${method} ${route} ${status}`;
+    let series = requestSeries.get(key);
+    if (series === undefined) {
+      const labels = { method, route, status: String(status) };
+      series = { count: requests.labels(labels), time: latency.labels(labels) };
+      requestSeries.set(key, series);
+    }
+    return series;
+  };
 
   return {
     registry,
     contentType: registry.contentType,
     observeRequest(method, route, status, seconds) {
-      const key = `${method} ${route} ${status}`;
-      let series = requestSeries.get(key);
-      if (series === undefined) {
-        const labels = { method, route, status: String(status) };
-        series = { count: requests.labels(labels), time: latency.labels(labels) };
-        requestSeries.set(key, series);
-      }
+      const series = seriesOf(method, route, status);
       series.count.inc();
       series.time.observe(seconds);
+    },
+    requestSeries(method, route, status) {
+      const series = seriesOf(method, route, status);
+      return {
+        record(seconds: number) {
+          series.count.inc();
+          series.time.observe(seconds);
+        },
+      };
     },
     observeSolve(event) {
       if (event.outcome) {
@@ -157,7 +173,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       }
     },
     observeRefusal(code) {
-      failures.inc({ code });
+      let series = failureSeries.get(code);
+      if (series === undefined) failureSeries.set(code, (series = failures.labels({ code })));
+      series.inc();
     },
     observeRecycle() {
       recycles.inc();

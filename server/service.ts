@@ -8,12 +8,15 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { SolverError } from '../client-sdk/core/errors.js';
-import { createApp, type AppDeps } from './app.js';
+import { createServer, type RequestListener, type ServerOptions } from 'node:http';
+import { createApp, RETRY_AFTER_SECONDS, type AppDeps } from './app.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceState } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { admission, operations } from './middleware/index.js';
+import { securityHeaderValues } from './middleware/security.js';
+import { refusingListener, type RefusalOptions } from './refusal.js';
 import type { Cancellation, PoolStats, RequestJob, SolveFn, WireResponse } from './pool.js';
 
 /** What `createServiceApp` needs. */
@@ -35,6 +38,37 @@ export interface ServiceAppDeps {
   config?: Partial<Pick<ServiceConfig, 'bodyLimitBytes' | 'limits' | 'apiKeys' | 'rateLimit' | 'corsOrigins' | 'metricsToken'>>;
   /** Passed on to `createApp` (e.g. `webRoot`). */
   app?: Partial<Pick<AppDeps, 'webRoot' | 'batches' | 'parallelism'>>;
+}
+
+/** Options of `serviceServer`. */
+export interface ServiceServerOptions {
+  /** `SolverPool.admits`: whether work of a class would be accepted now. */
+  admits: RefusalOptions['admits'];
+  logger: Logger;
+  metrics?: Metrics;
+  config: Pick<ServiceConfig, 'bodyLimitBytes' | 'apiKeys'>;
+}
+
+/**
+ * `createServer` for @hono/node-server's `serve`: Node's HTTP server with
+ * the app's listener behind the refusal gate of server/refusal.ts (a 503
+ * before the request is read when the pool would refuse its work).
+ */
+export async function serviceServer(options: ServiceServerOptions): Promise<typeof createServer> {
+  const headers = await securityHeaderValues();
+  return ((serverOptions: ServerOptions, listener: RequestListener) =>
+    createServer(
+      serverOptions,
+      refusingListener(listener, {
+        admits: options.admits,
+        bodyLimitBytes: options.config.bodyLimitBytes,
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+        headers,
+        keys: options.config.apiKeys.length > 0,
+        metrics: options.metrics,
+        logger: options.logger,
+      }),
+    )) as typeof createServer;
 }
 
 /** Builds the service's app; see the module comment. */
