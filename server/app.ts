@@ -49,7 +49,7 @@ import {
 } from '../client-sdk/api/schemas.js';
 import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
 import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent, JSON_BODY_RESPONSES, SOLVER_RESPONSES } from './openapi.js';
-import type { Cancellation, RequestJob, SolveFn, WireResponse } from './pool.js';
+import type { Cancellation, RequestJob, SolveFn, SolvePriority, WireResponse } from './pool.js';
 import { clientSignal } from './middleware/request-log.js';
 import { registerBatchRoutes } from './batches/routes.js';
 import { registerAppRoutes } from './apps-routes.js';
@@ -105,7 +105,7 @@ export interface AppDeps {
    * valid request is refused cheaply (no engine work). Throws to refuse,
    * e.g. SolverError `overloaded` (503 + Retry-After); absent: admit all.
    */
-  admit?: () => void;
+  admit?: (priority: SolvePriority) => void;
   /** Batch analysis (`/v1/batches`, server/batches/): `BatchService` (embedded) or the Redis backend; absent: no batch routes. */
   batches?: BatchBackend;
   /** Folder of the built web page served at `/`; default {@link WEB_ROOT}; null serves none. */
@@ -390,7 +390,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       const limits = resolveLimits(req.limits, config.limits, req.game);
       const optimize = resolveOptimize(req);
       const proof = req.proof === true ? proofRequestFor(req, config.proofs, 'inline') : undefined;
-      deps.admit?.();
+      deps.admit?.('interactive');
       return written(c, await deps.solveRequest({ route: 'solve', request: req, limits, ...(proof ? { proof } : {}), ...(optimize ? { optimize } : {}) }, clientSignal(c))) as never;
     }
     const deal = resolveDeal(req);
@@ -400,7 +400,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       ...(req.proof === true ? { proof: proofRequestFor(req, config.proofs, 'inline') } : {}),
       ...(optimize !== undefined ? { optimize } : {}),
     };
-    deps.admit?.();
+    deps.admit?.('interactive');
     const outcome = await deps.solve(deal, limits, clientSignal(c), options);
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
   });
@@ -410,13 +410,13 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     if (deps.solveRequest) {
       const limits = resolveLimits(req.limits, config.limits, req.game);
       const proof = proofRequestFor(req, config.proofs, 'download');
-      deps.admit?.();
+      deps.admit?.('interactive');
       return written(c, await deps.solveRequest({ route: 'proofs', request: req, limits, proof }, clientSignal(c))) as never;
     }
     const deal = resolveDeal(req);
     const limits = resolveLimits(req.limits, config.limits, req.game);
     const proof = proofRequestFor(req, config.proofs, 'download');
-    deps.admit?.();
+    deps.admit?.('interactive');
     const outcome = await deps.solve(deal, limits, clientSignal(c), { proof });
     const certificate = outcome.proof?.certificate;
     if (outcome.proof !== undefined && certificate?.included) {
@@ -436,7 +436,12 @@ export function createApp(deps: AppDeps): OpenAPIHono {
 
   if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
   registerAppRoutes(app, {
-    decider: { decide: deps.solve, parallelism: deps.parallelism ?? 1, ...(deps.admit ? { admit: deps.admit } : {}) },
+    // the app routes' searches run below interactive solves (server/pool/queue.ts), each by its request's deadline
+    decider: {
+      decide: (deal, limits, signal, options) => deps.solve(deal, limits, signal, { ...options, priority: 'background' }),
+      parallelism: deps.parallelism ?? 1,
+      ...(deps.admit ? { admit: () => deps.admit!('background') } : {}),
+    },
     config: { limits: config.limits, proofCaps: config.proofs },
     jsonBody,
   });

@@ -23,7 +23,7 @@ import { redactUrl, RedisBatchBackend } from './batches/redis/backend.js';
 import { registerQueueMetrics } from './batches/redis/metrics.js';
 import { createBatchService } from './batches/embedded/service.js';
 import type { SolverPool } from './pool.js';
-import { createServicePool } from './service-pool.js';
+import { BATCH_SOLVE, createServicePool } from './service-pool.js';
 import { createServiceApp, serviceServer } from './service.js';
 
 /**
@@ -73,7 +73,7 @@ async function openBatches(): Promise<BatchBackend> {
   try {
     service = createBatchService({
       dbPath: config.batch.dbPath,
-      pool: { solve: solverPool.solve, solveManyPacked: (deals, limits, signal) => solverPool.solveManyPacked(deals, limits, signal), queued: () => solverPool.stats().queued },
+      pool: { solve: (deal, limits, signal) => solverPool.solve(deal, limits, signal, BATCH_SOLVE), solveBatch: (source, limits, signal) => solverPool.solveBatch(source, limits, signal) },
       concurrency: config.batch.concurrency,
       limits: config.limits,
       maxDeals: config.batch.maxDeals,
@@ -96,7 +96,7 @@ const app = createServiceApp({
   metrics,
   state,
   poolStats: () => solverPool.stats(),
-  shed: () => solverPool.isFull(),
+  shed: (priority) => !solverPool.admits(priority),
   config,
   app: { batches, parallelism: config.threads },
 });

@@ -17,7 +17,7 @@ import type { Metrics } from './metrics.js';
 import { admission, operations } from './middleware/index.js';
 import { securityHeaderValues } from './middleware/security.js';
 import { refusingListener, type RefusalOptions } from './refusal.js';
-import type { Cancellation, PoolStats, RequestJob, SolveFn, WireResponse } from './pool.js';
+import type { Cancellation, PoolStats, RequestJob, SolveFn, SolvePriority, WireResponse } from './pool.js';
 
 /** What `createServiceApp` needs. */
 export interface ServiceAppDeps {
@@ -29,11 +29,13 @@ export interface ServiceAppDeps {
   state?: ServiceState;
   poolStats?: () => PoolStats;
   /**
-   * True when a solve would be refused now (`pool.isFull()`): a solve request
-   * is then answered 503 `overloaded` once it has been validated (bad input
-   * still gets its 4xx), before any solve is submitted (`admission`).
+   * True when work of a class would be refused now (`!pool.admits(priority)`):
+   * a request that got past the refusal before its body is read
+   * (server/refusal.ts) is then answered 503 `overloaded` once it has been
+   * validated (bad input still gets its 4xx), before any solve is submitted
+   * (`admission`).
    */
-  shed?: () => boolean;
+  shed?: (priority: SolvePriority) => boolean;
   /** Configuration; the fields absent take the app's defaults and no security options. */
   config?: Partial<Pick<ServiceConfig, 'bodyLimitBytes' | 'limits' | 'apiKeys' | 'rateLimit' | 'corsOrigins' | 'metricsToken'>>;
   /** Passed on to `createApp` (e.g. `webRoot`). */

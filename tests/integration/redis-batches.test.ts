@@ -202,7 +202,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
 
   it('answers the batch API exactly as the embedded backend does', async () => {
     const embeddedSolve = fakeSolve();
-    const service = createBatchService({ dbPath: ':memory:', pool: { solve: embeddedSolve.solve, queued: () => 0 }, concurrency: 2 });
+    const service = createBatchService({ dbPath: ':memory:', pool: { solve: embeddedSolve.solve }, concurrency: 2 });
     const embeddedApp = createApp({ solve: embeddedSolve.solve, batches: service, logError: () => {}, webRoot: null });
     const embedded = await conversation(embeddedApp);
     await service.close();

@@ -4,26 +4,23 @@
  *
  * Fair sharing (the rule that keeps `POST /v1/solve` fast while a 100,000-deal
  * batch runs):
- * - at most `concurrency` batch solves are in flight at once (default: the
- *   pool's thread count), so batches never fill the pool's queue;
- * - a batch solve is submitted only when the pool has NO waiting task: a
- *   single solve that arrives while every worker is busy with batch deals is
- *   the next task to start, and waits at most for the shortest running batch
- *   deal to end, never behind batch work;
+ * - at most `concurrency` batch jobs are in flight at once (default: the
+ *   pool's thread count);
+ * - the pool starts them as batch work (server/pool/queue.ts): a single
+ *   solve that arrives while every worker is busy with batch deals is the
+ *   next to start, and waits for one batch deal at most, never behind
+ *   batch work;
  * - between batches, round robin: each dispatch takes the next deals of the
  *   next batch with work left.
  *
- * Several deals a dispatch: when a batch's deals are quick (MS FreeCell:
- * ~0.2 ms each), the pool's cost per task (about 0.1-0.2 ms CPU: messages,
- * clones, the hand-off between threads) would match the work, so a dispatch
- * hands the pool as many consecutive deals as fit in `chunkMs` of one
- * worker by the batch's running mean time a deal (at most MAX_CHUNK; one
- * until a deal has been timed), through `pool.solveManyPacked`: a shared run, whose
- * deals every free worker claims one at a time (server/pool.ts). A single
- * solve does not wait for the chunk: the run's shares give their workers up
- * after the deal they are on when another task waits. A dispatch of several
- * deals that fails as a whole (a worker lost) gives its deals back to be
- * solved one a task, so one bad deal cannot fail others.
+ * Several deals a dispatch (server/batches/chunks.ts, as the `redis`
+ * workers do): as many consecutive deals as fit in `chunkMs` of one worker
+ * by the batch's running mean time a deal, handed to the pool as a shared
+ * run whose deals every free worker claims one at a time, and which the
+ * workers deal themselves (`pool.solveBatch`: a numbered range, or the
+ * requests of a list or boards): the main thread deals none. A dispatch of
+ * several deals that fails as a whole (a worker lost) gives its deals back
+ * to be solved one a task, so one bad deal cannot fail others.
  *
  * Durability: a deal is done when its result is committed (`BatchStore`);
  * nothing else is remembered. At start, `resume()` reloads every running
@@ -35,7 +32,8 @@
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Deal } from '../../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../../client-sdk/core/solve-types.js';
-import type { PackedOutcome, SolveFn } from '../../pool.js';
+import type { BatchSource, PackedOutcome, SolveFn } from '../../pool.js';
+import { DealTimes, sourceOf } from '../chunks.js';
 import { dealAt } from '../positions.js';
 import { DEFAULT_CHUNK_MS, failedResult, outcomeResult, type BatchRecord, type ResultInput, type StoredResult } from '../model.js';
 import type { BatchStore } from './store.js';
@@ -51,16 +49,18 @@ export interface BatchPool {
    * Absent: every task is one deal.
    */
   solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
-  /** Solves waiting for a worker (not counting running ones): `pool.stats().queued`. */
-  queued(): number;
+  /**
+   * `pool.solveBatch`: several deals as one shared run that the workers deal
+   * themselves (server/batches/chunks.ts `sourceOf`), each solution left as
+   * bytes. Preferred over `solveManyPacked` when present.
+   */
+  solveBatch?: (source: BatchSource, limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
 }
 
 /** Options of `BatchScheduler`. */
 export interface SchedulerOptions {
   /** Most batch solves in flight at once; default 1. Production passes the pool's thread count. */
   concurrency?: number;
-  /** How soon to look again when single solves are waiting, ms; default 5. */
-  pollMs?: number;
   /**
    * Worker time one dispatch of several deals should take, by the batch's
    * mean time a deal, ms; default 100 (DEFAULT_CHUNK_MS). 0: one deal a task.
@@ -81,10 +81,6 @@ const OVERLOAD_BACKOFF_MS = 100;
 const SETTLE_SLICE_MS = 5;
 /** Most results stored in one transaction (`#settleAll`). */
 const STORE_GROUP = 128;
-/** Most deals in one dispatch. */
-const MAX_CHUNK = 1024;
-/** Weight of the newest deal in a batch's running mean time a deal. */
-const DEAL_MS_WEIGHT = 0.1;
 
 interface ActiveBatch {
   record: BatchRecord;
@@ -97,8 +93,6 @@ interface ActiveBatch {
   retry: number[];
   /** Indices of a task of several deals that failed as a whole: each goes again alone. */
   alone: number[];
-  /** Running mean of the engine's time a deal, ms (NaN until one is timed). */
-  dealMs: number;
   inFlight: Map<number, AbortController>;
   /** Completion times (ms) within the rate window. */
   recent: number[];
@@ -117,8 +111,8 @@ export class BatchScheduler {
   readonly #store: BatchStore;
   readonly #pool: BatchPool;
   readonly #concurrency: number;
-  readonly #pollMs: number;
   readonly #chunkMs: number;
+  readonly #dealTimes = new DealTimes();
   readonly #onError: (message: string, err: unknown) => void;
   readonly #active = new Map<string, ActiveBatch>();
   readonly #listeners = new BatchListeners();
@@ -133,8 +127,7 @@ export class BatchScheduler {
     this.#store = store;
     this.#pool = pool;
     this.#concurrency = Math.max(1, options.concurrency ?? 1);
-    this.#pollMs = options.pollMs ?? 5;
-    this.#chunkMs = pool.solveManyPacked ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#chunkMs = pool.solveBatch || pool.solveManyPacked ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
     this.#onError = options.onError ?? ((message, err) => console.error(message, err));
     this.#flushTimer = setInterval(() => this.#flushActive(), ACTIVE_FLUSH_MS);
     this.#flushTimer.unref();
@@ -166,7 +159,6 @@ export class BatchScheduler {
       next: 0,
       retry: [],
       alone: [],
-      dealMs: Number.NaN,
       inFlight: new Map(),
       recent: [],
       activeSince: now,
@@ -253,12 +245,6 @@ export class BatchScheduler {
     while (this.#inFlight < this.#concurrency) {
       const pick = this.#pick();
       if (!pick) return;
-      // Single solves are waiting for a worker: let them go first, look again soon.
-      if (this.#pool.queued() > 0) {
-        (pick.alone ? pick.batch.alone : pick.batch.retry).push(pick.index);
-        this.#pumpLater(this.#pollMs);
-        return;
-      }
       this.#dispatch(pick.batch, pick.alone ? [pick.index] : this.#withMore(pick.batch, pick.index));
     }
   }
@@ -266,8 +252,7 @@ export class BatchScheduler {
   /** `first` and the batch's next deals, as many as fit in `chunkMs` (see the file comment). */
   #withMore(batch: ActiveBatch, first: number): number[] {
     const indices = [first];
-    if (this.#chunkMs === 0 || !(batch.dealMs >= 0)) return indices;
-    const size = Math.min(MAX_CHUNK, Math.max(1, Math.floor(this.#chunkMs / Math.max(batch.dealMs, 0.01))));
+    const size = this.#dealTimes.chunkSize(batch.record.id, this.#chunkMs);
     while (indices.length < size) {
       const index = this.#nextIndex(batch);
       if (index === null) break;
@@ -323,26 +308,34 @@ export class BatchScheduler {
   }
 
   #dispatch(batch: ActiveBatch, indices: number[]): void {
-    const deals: Deal[] = [];
-    const live: number[] = [];
-    for (const index of indices) {
-      try {
-        deals.push(dealAt(batch.record.spec, index));
-        live.push(index);
-      } catch (err) {
-        // Validated when the batch was created; only a changed preset could get here.
-        this.#record(batch, [failedResult(index, err)]);
-      }
-    }
-    if (live.length === 0) return;
+    const spec = batch.record.spec;
+    const limits = spec.limits;
     const controller = new AbortController();
+    let live = indices;
+    let solving: Promise<readonly (PackedOutcome | SolveOutcome | SolverError)[]>;
+    if (this.#pool.solveBatch) {
+      // the workers deal them (a deal a position can no longer be dealt is that deal's error)
+      solving = this.#pool.solveBatch(sourceOf(spec, live), limits, controller.signal);
+    } else {
+      const deals: Deal[] = [];
+      live = [];
+      for (const index of indices) {
+        try {
+          deals.push(dealAt(spec, index));
+          live.push(index);
+        } catch (err) {
+          // Validated when the batch was created; only a changed preset could get here.
+          this.#record(batch, [failedResult(index, err)]);
+        }
+      }
+      if (live.length === 0) return;
+      solving =
+        live.length > 1 && this.#pool.solveManyPacked
+          ? this.#pool.solveManyPacked(deals, limits, controller.signal)
+          : this.#pool.solve(deals[0], limits, controller.signal).then((outcome) => [outcome]);
+    }
     for (const index of live) batch.inFlight.set(index, controller);
     this.#inFlight++;
-    const limits = batch.record.spec.limits;
-    const solving: Promise<readonly (PackedOutcome | SolveOutcome | SolverError)[]> =
-      live.length > 1 && this.#pool.solveManyPacked
-        ? this.#pool.solveManyPacked(deals, limits, controller.signal)
-        : this.#pool.solve(deals[0], limits, controller.signal).then((outcome) => [outcome]);
     solving
       .then(
         (answers) => this.#settleAll(batch, live, answers, controller),
@@ -412,8 +405,7 @@ export class BatchScheduler {
       this.#again(batch, index);
       return undefined;
     }
-    const ms = answer.stats.elapsedMs;
-    batch.dealMs = Number.isNaN(batch.dealMs) ? ms : batch.dealMs + DEAL_MS_WEIGHT * (ms - batch.dealMs);
+    this.#dealTimes.observe(batch.record.id, answer.stats.elapsedMs);
     return outcomeResult(index, answer, packed?.moves);
   }
 

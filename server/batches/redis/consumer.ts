@@ -8,12 +8,11 @@
  *
  * One job, one pool task at a time; `concurrency` jobs at once (default: one
  * per pool thread), so a hard deal holds one thread, never the others. A
- * task is one deal until the job's batch has a deal timed, then as many
- * consecutive deals as fit in `chunkMs` by the batch's running mean time a
- * deal (at most 1,024, and the job's deals; `pool.solveManyPacked`, whose deals
- * every free worker of the pool claims one at a time), as the embedded
- * scheduler does: the pool's cost a task is paid once for several quick
- * deals. A task of several deals that fails as a whole (its worker lost)
+ * task is as many of the job's deals as fit in `chunkMs` by the batch's
+ * running mean time a deal, as the embedded scheduler hands them
+ * (server/batches/chunks.ts: one until a deal is timed; the workers deal
+ * them, `pool.solveBatch`, and every free worker claims them one at a
+ * time). A task of several deals that fails as a whole (its worker lost)
  * has each of its deals solved again alone.
  *
  * Exactly once although BullMQ delivers at least once: at the start of a
@@ -43,7 +42,8 @@ import { WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Logger } from '../../logger.js';
-import type { PackedOutcome, SolveFn } from '../../pool.js';
+import type { BatchSource, PackedOutcome, SolveFn } from '../../pool.js';
+import { DealTimes, sourceOf } from '../chunks.js';
 import type { Deal } from '../../../client-sdk/core/rules.js';
 import type { SolveLimits } from '../../../client-sdk/core/solve-types.js';
 import { dealAt } from '../positions.js';
@@ -61,6 +61,8 @@ export interface BatchConsumerOptions {
   solve: SolveFn;
   /** `pool.solveManyPacked`: several quick deals as one shared run, each solution left as bytes (stored as they are). Absent: one deal a task. */
   solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
+  /** `pool.solveBatch`: the same, dealt by the workers (server/batches/chunks.ts); preferred when present. */
+  solveBatch?: (source: BatchSource, limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
   /** Worker time one task of several deals should take by the batch's mean time a deal, ms; default 100 (`DEFAULT_CHUNK_MS`). 0: one deal a task. */
   chunkMs?: number;
   /** Threads of the pool (reported in the heartbeat). */
@@ -106,12 +108,6 @@ type JobEnd = 'completed' | 'cancelled' | 'handed_back';
 const MAX_STALLED_COUNT = 10;
 /** Batches remembered as cancelled. */
 const CANCELLED_MEMORY = 10_000;
-/** Most deals in one pool task. */
-const MAX_CHUNK = 1024;
-/** Weight of the newest deal in a batch's running mean time a deal. */
-const DEAL_MS_WEIGHT = 0.1;
-/** Batches whose mean time a deal is remembered. */
-const DEAL_MS_MEMORY = 256;
 
 /** The consumer of the chunk-job queue (this file's header says how it runs, stores and stops). */
 export class BatchConsumer {
@@ -124,9 +120,10 @@ export class BatchConsumer {
   readonly #worker: Worker<ChunkJob>;
   readonly #solve: SolveFn;
   readonly #solveManyPacked: BatchConsumerOptions['solveManyPacked'];
+  readonly #solveBatch: BatchConsumerOptions['solveBatch'];
   readonly #chunkMs: number;
-  /** Running mean of the engine's time a deal, ms, by batch (absent until one is timed). */
-  readonly #dealMs = new Map<string, number>();
+  /** Running mean of the engine's time a deal, by batch. */
+  readonly #dealTimes = new DealTimes();
   readonly #threads: number;
   readonly #concurrency: number;
   readonly #flushMs: number;
@@ -154,7 +151,8 @@ export class BatchConsumer {
     this.#sub = sub;
     this.#solve = options.solve;
     this.#solveManyPacked = options.solveManyPacked;
-    this.#chunkMs = options.solveManyPacked ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#solveBatch = options.solveBatch;
+    this.#chunkMs = options.solveBatch || options.solveManyPacked ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
     this.#threads = options.threads;
     this.#concurrency = options.concurrency ?? options.threads;
     this.#flushMs = options.flushMs ?? 200;
@@ -288,9 +286,9 @@ export class BatchConsumer {
         end = 'handed_back';
         break;
       }
-      const group = todo.slice(next, next + this.#chunkSize(id));
+      const group = todo.slice(next, next + this.#dealTimes.chunkSize(id, this.#chunkMs));
       next += group.length;
-      const results = group.length === 1 ? [await this.#solveOne(id, spec, group[0])] : await this.#solveGroup(id, spec, group);
+      const results = group.length === 1 && !this.#solveBatch ? [await this.#solveOne(id, spec, group[0])] : await this.#solveGroup(id, spec, group);
       for (const result of results) {
         if (result === 'stopped') {
           end = this.#cancelled.has(id) ? 'cancelled' : 'handed_back';
@@ -307,19 +305,9 @@ export class BatchConsumer {
     return end;
   }
 
-  /** Deals in the next task of batch `id`: as many as fit in `chunkMs` by its mean time a deal (1 until one is timed). */
-  #chunkSize(id: string): number {
-    const ms = this.#dealMs.get(id);
-    if (this.#chunkMs === 0 || ms === undefined) return 1;
-    return Math.max(1, Math.min(MAX_CHUNK, Math.floor(this.#chunkMs / Math.max(ms, 0.01))));
-  }
-
   /** Updates batch `id`'s running mean time a deal with a decided deal's engine time. */
   #timed(id: string, result: ResultInput): void {
-    if (result.error !== undefined) return;
-    const before = this.#dealMs.get(id);
-    if (before === undefined && this.#dealMs.size >= DEAL_MS_MEMORY) this.#dealMs.delete(this.#dealMs.keys().next().value!);
-    this.#dealMs.set(id, before === undefined ? result.elapsedMs : before + DEAL_MS_WEIGHT * (result.elapsedMs - before));
+    if (result.error === undefined) this.#dealTimes.observe(id, result.elapsedMs);
   }
 
   /**
@@ -333,6 +321,11 @@ export class BatchConsumer {
     const deals: Deal[] = [];
     const results: (ResultInput | 'stopped' | undefined)[] = [];
     for (const index of indices) {
+      if (this.#solveBatch) {
+        // the workers deal them
+        results.push(undefined);
+        continue;
+      }
       try {
         deals.push(dealAt(spec, index));
         results.push(undefined);
@@ -348,7 +341,12 @@ export class BatchConsumer {
     this.#stats.dealsInFlight += live.length;
     let answers: (PackedOutcome | SolverError)[] | undefined;
     try {
-      answers = live.length === 0 ? [] : await this.#solveManyPacked!(deals, spec.limits, controller.signal);
+      answers =
+        live.length === 0
+          ? []
+          : this.#solveBatch
+            ? await this.#solveBatch(sourceOf(spec, live), spec.limits, controller.signal)
+            : await this.#solveManyPacked!(deals, spec.limits, controller.signal);
     } catch (err) {
       if (controller.signal.aborted || (err instanceof SolverError && err.code === 'overloaded')) return indices.map(() => 'stopped');
     } finally {
