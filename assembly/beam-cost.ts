@@ -21,7 +21,7 @@ import { MAX_COLUMNS, columnLength, cardAt, cellCard, foundation, isWon, emptyCe
 import { SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION } from './output';
 import { builds, cardColumn, cardIndex, IN_CELL, movedCardHash, BELOW_BOTTOM, BELOW_CELL, BELOW_HOME } from './board';
 import { MOVE_TO_FOUNDATION, packMove, moveCard, moveCount } from './move';
-import { playPacked } from './beam-moves';
+import { playPacked, whereSrcKind, whereSrcIndex, whereDstKind, whereDstIndex } from './beam-moves';
 
 /** Cost bins of a level. */
 export const NUM_BINS: i32 = 2048;
@@ -176,10 +176,10 @@ export let childSorted: bool = false;
  */
 export function childMoveHash(p: usize, parentHash: u64, move: u32, at: u32): u64 {
   const card = moveCard(move);
-  const srcKind = <i32>(at & 15);
-  const srcIndex = <i32>((at >> 4) & 15);
-  const dstKind = <i32>((at >> 8) & 15);
-  const dstIndex = <i32>((at >> 12) & 15);
+  const srcKind = whereSrcKind(at);
+  const srcIndex = whereSrcIndex(at);
+  const dstKind = whereDstKind(at);
+  const dstIndex = whereDstIndex(at);
   let from = BELOW_CELL;
   if (srcKind == SOURCE_COLUMN) {
     const i = <i32>load<u8>(PARENT_LENGTHS + srcIndex) - moveCount(move);
@@ -204,10 +204,10 @@ export function childMoveHash(p: usize, parentHash: u64, move: u32, at: u32): u6
 export function childCostQuick(p: usize, move: u32, at: u32): i32 {
   const count = moveCount(move);
   const card = moveCard(move);
-  const srcKind = <i32>(at & 15);
-  const srcIndex = <i32>((at >> 4) & 15);
-  const dstKind = <i32>((at >> 8) & 15);
-  const dstIndex = <i32>((at >> 12) & 15);
+  const srcKind = whereSrcKind(at);
+  const srcIndex = whereSrcIndex(at);
+  const dstKind = whereDstKind(at);
+  const dstIndex = whereDstIndex(at);
   let home = parentHome;
   let unsorted = parentUnsorted;
   let unfallen = parentUnfallen;

@@ -10,7 +10,8 @@
  * column that is one sorted run is not moved into an empty column.
  */
 import {
-  numColumns, numCells, buildsOn, emptyColumnAccepts, sequenceCapacity, buildRule, wrapRanks, BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK,
+  numColumns, numCells, buildsOn, emptyColumnAccepts, sequenceCapacity, buildRule, wrapRanks, reserveCells, BUILD_ALTERNATE_COLOR, BUILD_SUIT,
+  BUILD_RANK,
 } from './rules';
 import {
   columnLength, cardAt, cellCard, isSafeAutoMove, emptyCellCount, emptyColumnCount, firstEmptyColumn, fitsFoundation, applyAutoMoves,
@@ -36,13 +37,34 @@ export const CHILD_WHERE: usize = memory.data(MAX_CHILDREN * 4);
 }
 
 /**
- * Source and target of a listed move in its position, one u32: bits 0-3
- * the source kind and 4-7 its index, bits 8-11 the target kind and 12-15
- * its index (kinds as output.ts SOURCE_* and TARGET_*, indices 0..15).
+ * Source and target of a listed move in its position, one u32, a byte
+ * each: the source kind, its index, the target kind, its index (kinds as
+ * output.ts SOURCE_* and TARGET_*; indices of columns 0..17, cells 0..7).
  */
 // @ts-ignore: decorator
 @inline function where(srcKind: i32, srcIndex: i32, dstKind: i32, dstIndex: i32): u32 {
-  return <u32>srcKind | (<u32>srcIndex << 4) | (<u32>dstKind << 8) | (<u32>dstIndex << 12);
+  return <u32>srcKind | (<u32>srcIndex << 8) | (<u32>dstKind << 16) | (<u32>dstIndex << 24);
+}
+
+/** The source kind of a `where` word. */
+// @ts-ignore: decorator
+@inline export function whereSrcKind(at: u32): i32 {
+  return <i32>(at & 255);
+}
+/** The source index (column or cell) of a `where` word. */
+// @ts-ignore: decorator
+@inline export function whereSrcIndex(at: u32): i32 {
+  return <i32>((at >> 8) & 255);
+}
+/** The target kind of a `where` word. */
+// @ts-ignore: decorator
+@inline export function whereDstKind(at: u32): i32 {
+  return <i32>((at >> 16) & 255);
+}
+/** The target index (column, cell or foundation) of a `where` word. */
+// @ts-ignore: decorator
+@inline export function whereDstIndex(at: u32): i32 {
+  return <i32>(at >> 24);
 }
 
 /**
@@ -80,11 +102,7 @@ export function playListed(p: usize, m: i32): void {
   const at = load<u32>(CHILD_WHERE + (<usize>m << 2));
   const card = moveCard(move);
   const count = moveCount(move);
-  const srcKind = <i32>(at & 15);
-  const srcIndex = <i32>((at >> 4) & 15);
-  const dstKind = <i32>((at >> 8) & 15);
-  const dstIndex = <i32>((at >> 12) & 15);
-  moveCards(p, card, count, srcKind, srcIndex, dstKind, dstIndex);
+  moveCards(p, card, count, whereSrcKind(at), whereSrcIndex(at), whereDstKind(at), whereDstIndex(at));
 }
 
 /**
@@ -98,9 +116,9 @@ export function playListed(p: usize, m: i32): void {
  * moved (as applyAutoMoves).
  */
 export function autoMovesAfter(p: usize, at: u32): bool {
-  if (((at >> 8) & 15) == <u32>TARGET_FOUNDATION) return applyAutoMoves(p, false);
-  if ((at & 15) != <u32>SOURCE_COLUMN) return false;
-  const col = <i32>((at >> 4) & 15);
+  if (whereDstKind(at) == TARGET_FOUNDATION) return applyAutoMoves(p, false);
+  if (whereSrcKind(at) != SOURCE_COLUMN) return false;
+  const col = whereSrcIndex(at);
   const n = columnLength(p, col);
   if (n == 0) return false;
   const card = cardAt(p, col, n - 1);
@@ -121,7 +139,7 @@ function topRun(p: usize, col: i32, fast: bool): i32 {
 /**
  * Lists the moves of `p` as packed moves in CHILD_MOVES, in the order
  * foundation moves (cells, then columns), cell to column, column to column,
- * column to cell. `repeat` is a card not to move (0: none). `fast` lets
+ * column to cell (none into a reserve). `repeat` is a card not to move (0: none). `fast` lets
  * builds on the rank above find targets through the top-card mask (board.ts
  * `columnTops`; the same moves in another order; false tries every column,
  * the self-check's reference).
@@ -129,7 +147,8 @@ function topRun(p: usize, col: i32, fast: bool): i32 {
  */
 export function listMoves(p: usize, repeat: i32, fast: bool): i32 {
   let k = 0;
-  const freeCells = emptyCellCount(p);
+  // a reserve's empty cells take no card (rules.ts `reserveCells`)
+  const freeCells = reserveCells ? 0 : emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   const emptyTarget = firstEmptyColumn(p);
   for (let i = 0; i < numCells; i++) {

@@ -49,7 +49,7 @@ import { readInput } from './input';
 import { prepareBoard, positionHash, childHash, placeAndHash } from './board';
 import { pollStop } from './host';
 import { MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, MOVE_TO_CARD, packMove, moveCard, moveKind, moveCount } from './move';
-import { CHILD_MOVES, CHILD_WHERE, playPacked, playListed, autoMovesAfter, listMoves, movesSignature } from './beam-moves';
+import { CHILD_MOVES, CHILD_WHERE, playPacked, playListed, autoMovesAfter, listMoves, movesSignature, whereDstKind, whereDstIndex } from './beam-moves';
 import {
   NUM_BINS, measureParent, childSorted, childCostQuick, childCost, childMoveHash, FINISH, finishMoves, finish, scratchSorted, costFromScratch,
 } from './beam-cost';
@@ -518,7 +518,7 @@ export function shortenBeam(width: i32, prefix: i32): i32 {
         const autoMoved = autoMovesAfter(WORK, at);
         const depth = d + 1;
         const c = autoMoved
-          ? childCost(WORK, ((at >> 8) & 15) == <u32>TARGET_COLUMN ? <i32>((at >> 12) & 15) : -1)
+          ? childCost(WORK, whereDstKind(at) == TARGET_COLUMN ? whereDstIndex(at) : -1)
           : childCostQuick(WORK, move, at);
         if (selfCheck) checkChild(WORK, c, autoMoved ? childHash(WORK, HEADER_SAVE, parentHash) : childMoveHash(WORK, parentHash, move, at));
         if (childSorted) {

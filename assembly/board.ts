@@ -12,7 +12,7 @@
 import { numColumns, numCells, buildRule, wrapRanks, buildsOn, rankOf, suitOf } from './rules';
 import {
   OFF_CARDS, OFF_LENGTHS, OFF_CELLS, COLUMN_STRIDE, columnLength, setColumnLength, cardAt, setCardAt, cellCard, setCellCard,
-  copyCards, firstEmptyCell, sendHome,
+  copyCards, firstEmptyCell, sendHome, changedColumns,
 } from './position';
 import { MOVE_TO_FOUNDATION, MOVE_TO_CELL, MOVE_TO_EMPTY_COLUMN, moveCard, moveKind, moveOnto, moveCount } from './move';
 import { SOURCE_CELL, SOURCE_COLUMN, TARGET_CELL, TARGET_COLUMN, TARGET_FOUNDATION } from './output';
@@ -272,7 +272,7 @@ export function applyMove(p: usize, move: u32): bool {
  * position's hash is the XOR of the terms of its cards in the tableau and
  * the cells (`positionHash`). The pairs say which card lies on which, not in
  * which column or cell, so the hash is the same for every column and cell
- * order: a function of the canonical key (position.ts). Cards on the
+ * order: a function of the canonical key (key.ts). Cards on the
  * foundations add no term (the rest determine them). Filled once
  * (splitmix64 from a fixed seed), so hashes are the same in every solve and
  * every instance. Outside the pooled game only (two pooled cards may share
@@ -377,8 +377,7 @@ export const BELOW_HOME: i32 = -1;
  */
 export function childHash(p: usize, header: usize, parentHash: u64): u64 {
   let z = parentHash;
-  const columnMask = (1 << numColumns) - 1;
-  let changed = <u32>(~i8x16.bitmask(i8x16.eq(v128.load(p + OFF_LENGTHS), v128.load(header + OFF_LENGTHS))) & columnMask);
+  let changed = changedColumns(p, header);
   while (changed != 0) {
     const c = <i32>ctz(changed);
     changed &= changed - 1;

@@ -5,7 +5,8 @@
  *
  * Why a Castle position fits in 17 bytes. Cards leave a column only from its
  * top, and arrive only on a card one rank higher (any suit: `rank` build) or
- * on an empty column. So every column of every position reached from the
+ * on an empty column (where the rules let one be filled: never in Good
+ * Measure, so there a column is a prefix of its start column and a run). So every column of every position reached from the
  * start is a prefix of some start column (the cards never disturbed) with a
  * descending run on it: each card of the run is one rank below the card it
  * lies on, the first one below the prefix's top card, or, when the prefix is
@@ -17,13 +18,14 @@
  * any other column is a run with no prefix (a "pure" run). Two columns never
  * share a deepest card, so no start column is the prefix of two columns.
  *
- * The key, 136 or 144 bits (17 or 18 bytes, little-endian):
+ * The key, 136, 144 or 152 bits (17, 18 or 19 bytes, little-endian):
  *
  *   bits   0..15  the four foundations, 4 bits each (clubs first)
  *   bits  16..    the prefix length of each start column, ceil(log2(L_d + 1))
  *                 bits for a start column of L_d cards, in start-column order,
- *                 in a field of 24 bits (every dealt Castle game: 8 columns of
- *                 at most 7 cards) or 32 (more bits: the 48-byte key is kept)
+ *                 in a field of 24 bits (the dealt Castle games of 8 columns
+ *                 of at most 7 cards), 32 (Good Measure: 10 columns of 5) or
+ *                 40 (Baker's Dozen: 13 of 4); more bits: the full key is kept
  *   then 12 bytes the code of each rank 1..12 (Aces first), below
  *
  * A card's link: when it is a run card lying on a card, the suit of that
@@ -62,24 +64,24 @@ import {
 } from './position';
 import { encodeKey, decodeKey, hashKey } from './key';
 
-/** Most bytes of a compact key as stored in a record (`compactKeyBytes`: 17 or 18). */
-export const COMPACT_KEY_BYTES: i32 = 18;
-/** Most bits the prefix lengths may take (bits 16..47 of the key). */
-const PREFIX_BITS_MAX: i32 = 32;
+/** Most bytes of a compact key as stored in a record (`compactKeyBytes`: 17, 18 or 19). */
+export const COMPACT_KEY_BYTES: i32 = 19;
+/** Most bits the prefix lengths may take (bits 16..55 of the key: the rank codes then start within the first word). */
+const PREFIX_BITS_MAX: i32 = 40;
 /**
  * Bytes of the compact key of this solve: 17 when the prefix lengths fit in
- * 24 bits (every dealt Castle game: eight start columns of at most 7 cards,
- * 3 bits each; 16 + 24 + 96 = 136 bits), else 18.
+ * 24 bits (eight start columns of at most 7 cards, 3 bits each; 16 + 24 +
+ * 96 = 136 bits), 18 in 32 bits, else 19 (at most PREFIX_BITS_MAX).
  */
 export let compactKeyBytes: i32 = COMPACT_KEY_BYTES;
 /** Offset of the last four bytes of a compact key (compared and copied as a u32, overlapping the second word). */
-export let compactTail: usize = 14;
-/** First bit of the rank codes: 40 or 48 (after the foundations and a 24- or 32-bit prefix field). */
-let digitStart: u64 = 48;
+export let compactTail: usize = 15;
+/** First bit of the rank codes: 40, 48 or 56 (after the foundations and a 24-, 32- or 40-bit prefix field). */
+let digitStart: u64 = 56;
 
 /** The last solve started with the compact layout (compact key, 25- or 26-byte records, 4-byte slots: records.ts, compact-table.ts). */
 export let compactLayout: bool = false;
-/** Test and bench hook: false keeps the 48-byte layout for every game. */
+/** Set by the test and tuning hook below: false keeps the 48-byte key's layout for every game. */
 let compactAllowed: bool = true;
 
 /** Test and tuning hook (exported by tuning.ts): allow (default) or forbid the compact layout for later solves. */
@@ -94,10 +96,10 @@ export function compactLayoutInUse(): bool {
 
 /** Start columns: cards deepest first, COLUMN_STRIDE bytes each (bytes past a column's length are 0). */
 const BASE_CARDS: usize = memory.data(MAX_COLUMNS * COLUMN_STRIDE);
-const BASE_LENGTHS: usize = memory.data(16);
+const BASE_LENGTHS: usize = memory.data(MAX_COLUMNS);
 /** Bit position (from bit 16) and width of each start column's prefix length. */
-const PREFIX_SHIFT: usize = memory.data(16);
-const PREFIX_WIDTH: usize = memory.data(16);
+const PREFIX_SHIFT: usize = memory.data(MAX_COLUMNS);
+const PREFIX_WIDTH: usize = memory.data(MAX_COLUMNS);
 /** For each card byte: 1 + the start column whose deepest card it is, 0 for none. */
 const BASE_OF: usize = memory.data(64);
 /** PREFIX_MASK[d * 64 + p]: the card bits (bit = card byte) of the first p cards of start column d. */
@@ -150,7 +152,7 @@ function fillRankTables(): void {
   rankTablesReady = true;
 }
 /** Scratch of decode: the prefix length of each start column. */
-const PREFIX_LENGTHS: usize = memory.data(16, 16);
+const PREFIX_LENGTHS: usize = memory.data(MAX_COLUMNS, 16);
 /** Scratch of decode: CHILD[card] = the run card lying on `card`, 0 for none. */
 const CHILD: usize = memory.data(64, 16);
 /** Scratch position of `canonicalKeyOfCompact`. */
@@ -167,7 +169,8 @@ const SCRATCH: usize = memory.data(POSITION_BYTES, 16);
  * (a position in position.ts's layout, before auto-moves): compact when the
  * rules build down regardless of suit, have no free cells, no wrapping ranks,
  * are not the pooled game (two cards there may share a byte, so a deepest
- * card names no single start column), and the prefix lengths fit in 32 bits.
+ * card names no single start column), and the prefix lengths fit in
+ * PREFIX_BITS_MAX = 40 bits.
  * Fills the base tables from `start`'s columns. Sets and returns
  * `compactLayout`.
  */
@@ -196,9 +199,10 @@ export function chooseLayout(start: usize): bool {
   }
   if (shift > PREFIX_BITS_MAX) return false;
   if (!rankTablesReady) fillRankTables();
-  compactKeyBytes = shift <= 24 ? 17 : 18;
+  const field = shift <= 24 ? 24 : shift <= 32 ? 32 : 40;
+  compactKeyBytes = (16 + field + 96) >> 3;
   compactTail = <usize>compactKeyBytes - 4;
-  digitStart = shift <= 24 ? 40 : 48;
+  digitStart = <u64>(16 + field);
   compactLayout = true;
   baseParent = 0;
   return true;

@@ -8,20 +8,22 @@
  * The move generation tries every legal move but the ones that can only
  * repeat a position (`Search.repeatCard`), one empty column and one free
  * cell as targets (all empty columns, and cells, are alike under the
- * canonical key), and no whole column into an empty one (the same position).
+ * canonical key; no cell when the cells are a reserve, rules.ts
+ * `reserveCells`), and no whole column into an empty one (the same position).
  * Moves are recorded position-independently (move.ts: the moved card and the
  * target by card identity), which lets positions be stored in canonical
  * order while the solution replays on the real column and cell numbers
  * (solution.ts).
  */
 import {
-  numColumns, numCells, buildRule, wrapRanks, BUILD_SUIT_UP_OR_DOWN, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf, pooledMode,
+  numColumns, numCells, buildRule, wrapRanks, reserveCells, BUILD_SUIT_UP_OR_DOWN, buildsOn, emptyColumnAccepts, sequenceCapacity, rankOf, suitOf,
+  pooledMode,
 } from './rules';
 import {
   columnLength, setColumnLength, cardAt, setCardAt, topCard, cellCard, setCellCard, isWon, emptyCellCount, emptyColumnCount, firstEmptyCell,
   firstEmptyColumn, fitsFoundation, isSafeAutoMove, applyAutoMoves, sendHome,
 } from './position';
-import { KEY_BYTES, encodeChildKey } from './key';
+import { MAX_KEY_BYTES, encodeChildKey } from './key';
 import { findOrInsert, findOrInsertPosition, touchSlot, touchRecord } from './table';
 import { StateTable, recordAt, setRecordMove, FAIL_MEMORY, FAIL_STOPPED } from './records';
 import { layeredTable } from './layered-table';
@@ -139,7 +141,7 @@ function addChild(parent: u32, move: u32): bool {
   if (Search.batching) {
     // Eager phase: encode the child now, look it up with its siblings (lookupChildren).
     const k = batchCount;
-    const key = BATCH_KEYS + <usize>k * KEY_BYTES;
+    const key = BATCH_KEYS + <usize>k * MAX_KEY_BYTES;
     // the compact key redoes only the columns the move changed (castle-key.ts)
     if (compactLayout) encodeCompactChild(child, SAVED_HEADER, parent, key);
     else if (pooledMode) encodeStateKey(child, key);
@@ -189,7 +191,8 @@ function addChild(parent: u32, move: u32): bool {
 
 /** Children collected before a lookup pass is forced (more than any position has). */
 const BATCH_MAX: i32 = 256;
-const BATCH_KEYS: usize = memory.data(BATCH_MAX * KEY_BYTES, 16);
+/** The collected children's keys, MAX_KEY_BYTES apart (whatever the layout's key bytes). */
+const BATCH_KEYS: usize = memory.data(BATCH_MAX * MAX_KEY_BYTES, 16);
 const BATCH_HASH: usize = memory.data(BATCH_MAX * 4);
 
 /** Per collected child: the move word to store (BATCH_WON marks a won child, stored with the bare move). */
@@ -251,7 +254,7 @@ function lookupChildren(parent: u32): bool {
   for (let k = 0; k < n; k++) {
     const word = load<u32>(BATCH_WORD + (<usize>k << 2));
     // the layered pass rests on no child being below the layer expanded (layers.ts): checked on every child
-    if (layeredTable && layerOfKey(BATCH_KEYS + <usize>k * KEY_BYTES) < Search.currentLayer) {
+    if (layeredTable && layerOfKey(BATCH_KEYS + <usize>k * MAX_KEY_BYTES) < Search.currentLayer) {
       Search.layerViolations++;
       return false;
     }
@@ -260,11 +263,11 @@ function lookupChildren(parent: u32): bool {
       // the sharded layered pass: a child of another shard goes to its outbox (shards.ts)
       const target = shardOf(hash);
       if (target != shardIndex) {
-        if (!sendChild(target, BATCH_KEYS + <usize>k * KEY_BYTES, hash, ref, word)) return false;
+        if (!sendChild(target, BATCH_KEYS + <usize>k * MAX_KEY_BYTES, hash, ref, word)) return false;
         continue;
       }
     }
-    const index = findOrInsert(BATCH_KEYS + <usize>k * KEY_BYTES, hash, ref, word & ~BATCH_WON);
+    const index = findOrInsert(BATCH_KEYS + <usize>k * MAX_KEY_BYTES, hash, ref, word & ~BATCH_WON);
     if (index == 0) {
       insertFailed();
       return false;
@@ -341,7 +344,8 @@ function expandChildren(parent: u32, fromParent: bool): bool {
   }
   saveHeader(p);
   Search.measuredHeld = parent;
-  const freeCells = emptyCellCount(p);
+  // a reserve's empty cells take no card, so they carry no sequence (rules.ts `reserveCells`)
+  const freeCells = reserveCells ? 0 : emptyCellCount(p);
   const emptyColumns = emptyColumnCount(p);
   const emptyTarget = firstEmptyColumn(p);
 
@@ -492,8 +496,8 @@ function expandChildren(parent: u32, fromParent: bool): bool {
     }
   }
 
-  // Column to free cell.
-  const cell = firstEmptyCell(p);
+  // Column to free cell (never into a reserve).
+  const cell = reserveCells ? -1 : firstEmptyCell(p);
   if (cell >= 0) {
     for (let from = 0; from < numColumns; from++) {
       const n = columnLength(p, from);

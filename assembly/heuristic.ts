@@ -15,7 +15,9 @@
  * (SIMD lanes).
  */
 import { numColumns, rankOf, suitOf } from './rules';
-import { MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS, columnLength, cardAt } from './position';
+import {
+  MAX_COLUMNS, COLUMN_STRIDE, OFF_CARDS, OFF_LENGTHS, OFF_FOUNDATIONS, OFF_CELLS, columnLength, cardAt, changedColumns, emptyColumns,
+} from './position';
 import { builds, topRunLength, bottomRunLength, placeColumn, placeCells, cardColumn, cardIndex, IN_CELL } from './board';
 import { SCANS, W_NOT_HOME, W_UNSORTED, W_CELL, W_EMPTY_COLUMN, W_NEXT_DEPTH, W_MODE, W_DEPTH, weight } from './presets';
 import { SAVED_HEADER } from './search-state';
@@ -290,8 +292,9 @@ export function measureRuns(p: usize): void {
  * Measures the child in PARENT after `measure` of its parent, whose header is
  * in SAVED_HEADER: the same features as `measure` would give, from the
  * parent's per-column terms and the columns that changed. The columns whose
- * length changed, and the empty ones, are found with one SIMD compare of the
- * 16 length bytes each (bit c of a mask = column c). The next-card depth
+ * length changed, and the empty ones, are found by SIMD compares of the
+ * length bytes (position.ts `changedColumns`, `emptyColumns`; bit c of a
+ * mask = column c). The next-card depth
  * comes from where the parent had each suit's next foundation card
  * (`nextDepthOf`), four look-ups instead of a pass over the changed columns
  * (or, when a card went home, over every column).
@@ -299,15 +302,13 @@ export function measureRuns(p: usize): void {
 // @ts-ignore: decorator
 @inline export function measureChild(p: usize): void {
   featureNotHome = 52 - homeCount(p);
-  const columnMask = (1 << numColumns) - 1;
-  const lengths = v128.load(p + OFF_LENGTHS);
-  const changedColumns = <u32>(~i8x16.bitmask(i8x16.eq(lengths, v128.load(SAVED_HEADER + OFF_LENGTHS))) & columnMask);
-  featureEmptyColumns = <i32>popcnt(i8x16.bitmask(i8x16.eq(lengths, i8x16.splat(0))) & columnMask);
+  const changedMask = changedColumns(p, SAVED_HEADER);
+  featureEmptyColumns = <i32>popcnt(emptyColumns(p));
   featureCellsUsed = cellsInUse(p);
   let top = parentUnsortedTop;
   let blocked = parentBlocked;
   let bottom = parentUnsortedBottom;
-  let changed = changedColumns;
+  let changed = changedMask;
   while (changed != 0) {
     const c = <i32>ctz(changed);
     changed &= changed - 1;
@@ -321,7 +322,7 @@ export function measureRuns(p: usize): void {
     bottom += terms & 0xffff;
     if (useBlocked) blocked += blockedIn(p, c, n);
   }
-  featureNextDepth = nextDepthOf(p, changedColumns);
+  featureNextDepth = nextDepthOf(p, changedMask);
   featureUnsortedTop = top;
   featureBlocked = blocked;
   featureUnsortedBottom = bottom;

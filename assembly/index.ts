@@ -13,7 +13,7 @@ export { solve, lastStopReason, statesStored, memoryBytesUsed } from './search';
 // instantiates the module and refuses a module that lacks one, so the two
 // sides cannot drift apart silently.
 export {
-  INPUT_BYTES, IN_COLUMNS, IN_CELLS, IN_BUILD, IN_EMPTY, IN_SEQUENCE, IN_WRAP, IN_POOLED, IN_POOLS,
+  INPUT_BYTES, IN_COLUMNS, IN_CELLS, IN_BUILD, IN_EMPTY, IN_SEQUENCE, IN_WRAP, IN_POOLED, IN_POOLS, IN_EMPTY_CELL,
   IN_FOUNDATIONS, IN_FREE_CELLS, IN_LENGTHS, IN_CARDS, IN_COLUMN_STRIDE,
 } from './input';
 export {
@@ -23,6 +23,7 @@ export {
 export {
   BUILD_ALTERNATE_COLOR, BUILD_SUIT, BUILD_RANK, BUILD_SUIT_UP_OR_DOWN,
   EMPTY_ANY, EMPTY_KINGS, EMPTY_NONE,
+  CELL_ANY, CELL_NONE,
   SEQ_NONE, SEQ_SUPERMOVE, SEQ_CELLS_PLUS_ONE, SEQ_UNLIMITED,
 } from './rules';
 export {
@@ -56,18 +57,18 @@ export function expandedCount(): u32 {
 
 import { computeFingerprint, fingerprintHigh, copyKeys } from './table';
 import { layerKeysBegin, layerKeysNext } from './layered-table';
-import { KEY_BYTES } from './key';
+import { MAX_KEY_BYTES, keyBytes as solveKeyBytes } from './key';
 
 /** Keys copied per `exportKeys` call. */
 const EXPORT_BATCH: u32 = 4096;
-const EXPORT_BUFFER: usize = memory.data(<i32>EXPORT_BATCH * KEY_BYTES);
+const EXPORT_BUFFER: usize = memory.data(<i32>EXPORT_BATCH * MAX_KEY_BYTES);
 
-/** Bytes of one canonical key (key.ts documents the encoding). */
+/** Bytes of one canonical key of the last solve (key.ts documents the encoding): 48, or 56 past 11 columns. */
 export function keyBytes(): i32 {
-  return KEY_BYTES;
+  return solveKeyBytes;
 }
 
-/** Address of the key export buffer (EXPORT_BATCH keys). */
+/** Address of the key export buffer (EXPORT_BATCH keys of `keyBytes()` each). */
 export function exportBufferAddress(): usize {
   return EXPORT_BUFFER;
 }
@@ -90,7 +91,7 @@ export function beginLayerKeys(layer: i32): i32 {
   return layerKeysBegin(layer) ? 1 : 0;
 }
 
-/** Copies up to EXPORT_BATCH keys of the layer `beginLayerKeys` named into the export buffer (canonical, KEY_BYTES each); returns how many, 0 at its end. */
+/** Copies up to EXPORT_BATCH keys of the layer `beginLayerKeys` named into the export buffer (canonical, `keyBytes()` each); returns how many, 0 at its end. */
 export function exportLayerKeys(): u32 {
   return layerKeysNext(EXPORT_BUFFER, EXPORT_BATCH);
 }

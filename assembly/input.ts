@@ -7,22 +7,23 @@
  * from the module instead of repeating them):
  *
  *   0        1       2       3       4          5      6        7
- *   ┌────────┬───────┬───────┬───────┬──────────┬──────┬────────┬───┐
- *   │columns │ cells │ build │ empty │ sequence │ wrap │ pooled │   │
- *   └────────┴───────┴───────┴───────┴──────────┴──────┴────────┴───┘
+ *   ┌────────┬───────┬───────┬───────┬──────────┬──────┬────────┬────────────┐
+ *   │columns │ cells │ build │ empty │ sequence │ wrap │ pooled │ empty cell │
+ *   └────────┴───────┴───────┴───────┴──────────┴──────┴────────┴────────────┘
  *   8 .. 11: foundations (relative counts, suits C D H S)
  *   12 .. 15: with `pooled`, the pool of each suit as its lowest suit
  *   16 .. 23: free cells (card bytes, 0 = empty)
- *   32 .. 41: column lengths
+ *   32 .. 49: column lengths (at most MAX_COLUMNS = 18)
  *   64 + c * 64 + i: card i (deepest first) of column c
  *
- * build is a BUILD_*, empty an EMPTY_*, sequence a SEQ_* (rules.ts); wrap
- * and pooled are 0 or 1 (the pooled game: rules.ts `setPools`,
- * docs/proofs.md).
+ * build is a BUILD_*, empty an EMPTY_*, sequence a SEQ_*, empty cell a
+ * CELL_* (rules.ts); wrap and pooled are 0 or 1 (the pooled game: rules.ts
+ * `setPools`, docs/proofs.md).
  */
 import {
-  numColumns, numCells, buildRule, wrapRanks, pooledMode, BUILD_RANK, setRules, setPools, poolOf,
+  numColumns, numCells, buildRule, wrapRanks, pooledMode, BUILD_RANK, setRules, setEmptyCellRule, setPools, poolOf,
 } from './rules';
+import { setKeyWidth } from './key';
 import { POSITION_BYTES, MAX_CELLS, MAX_COLUMNS, setColumnLength, setCardAt, setCellCard, foundation, setFoundation } from './position';
 
 export const IN_COLUMNS: i32 = 0;
@@ -32,6 +33,7 @@ export const IN_EMPTY: i32 = 3;
 export const IN_SEQUENCE: i32 = 4;
 export const IN_WRAP: i32 = 5;
 export const IN_POOLED: i32 = 6;
+export const IN_EMPTY_CELL: i32 = 7;
 export const IN_FOUNDATIONS: i32 = 8;
 export const IN_POOLS: i32 = 12;
 export const IN_FREE_CELLS: i32 = 16;
@@ -58,6 +60,8 @@ export function readInput(p: usize, pooled: bool): bool {
     columns, load<u8>(INPUT + IN_CELLS), load<u8>(INPUT + IN_BUILD), load<u8>(INPUT + IN_EMPTY),
     load<u8>(INPUT + IN_SEQUENCE), load<u8>(INPUT + IN_WRAP) != 0,
   );
+  setEmptyCellRule(load<u8>(INPUT + IN_EMPTY_CELL));
+  setKeyWidth(columns);
   if (pooled) readPools();
   else setPools(0, 1, 2, 3);
   memory.fill(p, 0, POSITION_BYTES);

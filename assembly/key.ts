@@ -8,22 +8,41 @@
  * its foundation, and foundations build in order, so the key determines
  * them.
  *
- * Key encoding: a stream of 6-bit symbols, packed little-endian into
- * KEY_WORDS u64 words: for each column in canonical order its cards (card
- * bytes 4..55, deepest first) then a 0; then the free-cell cards in
- * descending order, then a 0. At most 52 cards + 10 + 1 zeros = 63 symbols =
- * 378 bits <= 384 = 6 words.
+ * Key encoding: a stream of 6-bit symbols, packed little-endian into u64
+ * words: for each column in canonical order its cards (card bytes 4..55,
+ * deepest first) then a 0; then the free-cell cards in descending order,
+ * then a 0; the rest zero bits. At most 52 cards + one 0 a column + 1 =
+ * 53 + columns symbols: up to 11 columns 64 symbols, KEY_BYTES = 48 (six
+ * words); beyond, up to MAX_COLUMNS = 18, 71 symbols, WIDE_KEY_BYTES = 56
+ * (seven words, room for 74). A solve's width (`keyBytes`, `wideKeys`) is
+ * set from its column count when the input is read (`setKeyWidth`), the
+ * certificate format's `keyBytesFor` (client-sdk/core/proof/format.ts).
  */
 import { numColumns, numCells, pooledMode, poolOf } from './rules';
 import {
-  MAX_CELLS, COLUMN_STRIDE, OFF_LENGTHS, OFF_CELLS, OFF_FOUNDATIONS, OFF_CARDS, columnLength, setColumnLength, cardAt, cellCard, setCellCard, setFoundation,
+  MAX_CELLS, MAX_COLUMNS, COLUMN_STRIDE, OFF_LENGTHS, OFF_CELLS, OFF_FOUNDATIONS, OFF_CARDS, emptyColumns, columnLength, setColumnLength, cardAt, cellCard, setCellCard, setFoundation,
 } from './position';
 
-export const KEY_WORDS: i32 = 6;
-export const KEY_BYTES: i32 = KEY_WORDS * 8;
+/** Bytes of the key of a game of at most 11 columns (six u64 words). */
+export const KEY_BYTES: i32 = 48;
+/** Bytes of the key of a game of 12 to 18 columns (seven u64 words). */
+export const WIDE_KEY_BYTES: i32 = 56;
+/** Room for one key of any width (buffers, strides). */
+export const MAX_KEY_BYTES: i32 = WIDE_KEY_BYTES;
 
-const COLUMN_ORDER: usize = memory.data(16);
-const COLUMN_SORT_KEYS: usize = memory.data(16);
+/** Keys of this solve are WIDE_KEY_BYTES long (more than 11 columns); else KEY_BYTES. */
+export let wideKeys: bool = false;
+/** Bytes of a key of this solve: KEY_BYTES or WIDE_KEY_BYTES. */
+export let keyBytes: i32 = KEY_BYTES;
+
+/** Sets the key width of a game of `columns` columns (input.ts `readInput`): 53 + columns symbols must fit. */
+export function setKeyWidth(columns: i32): void {
+  wideKeys = 53 + columns > (KEY_BYTES * 8) / 6;
+  keyBytes = wideKeys ? WIDE_KEY_BYTES : KEY_BYTES;
+}
+
+const COLUMN_ORDER: usize = memory.data(MAX_COLUMNS);
+const COLUMN_SORT_KEYS: usize = memory.data(MAX_COLUMNS);
 const CELL_SORT: usize = memory.data(16);
 
 /** Sort key of a column for the canonical order: its deepest card, empty columns last. */
@@ -34,7 +53,7 @@ const CELL_SORT: usize = memory.data(16);
 
 /**
  * Writes the canonical order of the columns of `p` into COLUMN_ORDER (insertion
- * sort: at most 10 columns) and returns its address.
+ * sort: at most MAX_COLUMNS columns) and returns its address.
  */
 export function canonicalColumnOrder(p: usize): usize {
   if (pooledMode) return pooledColumnOrder(p);
@@ -121,35 +140,48 @@ function sortCells(p: usize): i32 {
 }
 
 /**
- * The symbols of a key as bytes, for `encodeKey`: at most 63 used, then
- * room for the 16-byte stores that run past them (128 bytes in all).
+ * The symbols of a key as bytes, for `encodeKey`: at most 71 used, the
+ * zeros up to the 80th, then room for the 16-byte stores that run past them
+ * (160 bytes in all).
  */
-const KEY_SYMBOLS: usize = memory.data(128, 16);
+const KEY_SYMBOLS: usize = memory.data(160, 16);
 
 /**
- * Packs the 64 symbol bytes at KEY_SYMBOLS (each below 64) into the
- * KEY_BYTES = 48 bytes of a key at `out`, 6 bits each, the first in the
- * lowest bits: per 32-bit lane four bytes into 24 bits, then the three low
- * bytes of the four lanes gathered into 12 (`i8x16.swizzle`). Writes only
- * the 48 bytes at `out`.
+ * Sixteen symbol bytes (KEY_SYMBOLS from symbol 16 t, each below 64) packed
+ * into the low 12 bytes of the result, 6 bits each, the first in the lowest
+ * bits: per 32-bit lane four bytes into 24 bits, then the three low bytes of
+ * the four lanes gathered into 12 (`i8x16.swizzle`); the high 4 bytes zero.
+ */
+// @ts-ignore: decorator
+@inline function packSymbolGroup(t: i32): v128 {
+  const x = v128.load(KEY_SYMBOLS + <usize>(t << 4));
+  const y = v128.or(
+    v128.or(v128.and(x, i32x4.splat(0x3f)), v128.and(i32x4.shr_u(x, 2), i32x4.splat(0xfc0))),
+    v128.or(v128.and(i32x4.shr_u(x, 4), i32x4.splat(0x3f000)), v128.and(i32x4.shr_u(x, 6), i32x4.splat(0xfc0000))),
+  );
+  return i8x16.swizzle(y, i8x16(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1));
+}
+
+/**
+ * Packs the symbol bytes at KEY_SYMBOLS into the key at `out`, 12 bytes per
+ * 16 symbols (`packSymbolGroup`): the first 64 symbols into KEY_BYTES = 48
+ * bytes, or with `wideKeys` 74 into WIDE_KEY_BYTES = 56. Writes only the
+ * key's bytes at `out`.
  */
 // @ts-ignore: decorator
 @inline function packKeySymbols(out: usize): void {
-  const gather = i8x16(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-  for (let t = 0; t < 4; t++) {
-    const x = v128.load(KEY_SYMBOLS + <usize>(t << 4));
-    const y = v128.or(
-      v128.or(v128.and(x, i32x4.splat(0x3f)), v128.and(i32x4.shr_u(x, 2), i32x4.splat(0xfc0))),
-      v128.or(v128.and(i32x4.shr_u(x, 4), i32x4.splat(0x3f000)), v128.and(i32x4.shr_u(x, 6), i32x4.splat(0xfc0000))),
-    );
-    const z = i8x16.swizzle(y, gather);
-    if (t < 3) {
-      // bytes 12..15 of this store are zero and overwritten by the next group
-      v128.store(out + <usize>(t * 12), z);
-    } else {
-      store<u64>(out + 36, i64x2.extract_lane(z, 0));
-      store<u32>(out + 44, i32x4.extract_lane(z, 2));
-    }
+  // bytes 12..15 of each 16-byte store are zero and overwritten by the next group
+  v128.store(out, packSymbolGroup(0));
+  v128.store(out + 12, packSymbolGroup(1));
+  v128.store(out + 24, packSymbolGroup(2));
+  const last = packSymbolGroup(3);
+  if (wideKeys) {
+    v128.store(out + 36, last);
+    // symbols 64..73 and 4 bits of the 74th (zero: at most 71 are used)
+    store<u64>(out + 48, i64x2.extract_lane(packSymbolGroup(4), 0));
+  } else {
+    store<u64>(out + 36, i64x2.extract_lane(last, 0));
+    store<u32>(out + 44, i32x4.extract_lane(last, 2));
   }
 }
 
@@ -211,13 +243,16 @@ export function encodeKey(p: usize, out: usize): void {
  * The end of `encodeKey` and `encodeChildKey`: after the columns' symbols
  * (KEY_SYMBOLS up to `at`), the `empties` empty columns' zeros (at most
  * MAX_COLUMNS), the cards in the free cells descending, zeros up to the 64th
- * symbol, all packed into the key at `out` (`packKeySymbols`).
+ * symbol (the 80th with `wideKeys`), all packed into the key at `out`
+ * (`packKeySymbols`).
  */
 // @ts-ignore: decorator
 @inline function finishKeySymbols(p: usize, columnsEnd: usize, empties: i32, out: usize): void {
   const zero = v128.splat<i8>(0);
   let at = columnsEnd;
   v128.store(at, zero);
+  // more than 16 empty columns only past 16 columns, where the keys are wide
+  if (wideKeys) v128.store(at, zero, 16);
   at += empties;
   let cells: u64 = 0;
   for (let i = 0; i < numCells; i++) {
@@ -230,11 +265,12 @@ export function encodeKey(p: usize, out: usize): void {
     store<u8>(at, <u8>card);
     at++;
   }
-  // the cells' 0 and the rest of the 64 symbols
+  // the cells' 0 and the rest of the 64 symbols (80 with `wideKeys`)
   v128.store(at, zero);
   v128.store(at, zero, 16);
   v128.store(at, zero, 32);
   v128.store(at, zero, 48);
+  if (wideKeys) v128.store(at, zero, 64);
   packKeySymbols(out);
 }
 
@@ -282,7 +318,7 @@ function encodeKeySorted(p: usize, out: usize): void {
     }
   }
   // the last 0 needs no bits of its own: the rest of the key is zero
-  const end = out + KEY_BYTES;
+  const end = out + <usize>keyBytes;
   while (at < end) {
     store<u64>(at, acc);
     at += 8;
@@ -314,13 +350,13 @@ export let childKeySpliced: bool = false;
  * deepest cards, as `encodeKey`). When a column that was empty in the
  * parent holds cards now, its deepest card may belong anywhere in the
  * order: the key is then encoded by `encodeKey` (`childKeySpliced` false,
- * found by one SIMD compare of the two headers' lengths).
+ * found by SIMD compares of the two headers' lengths, position.ts
+ * `emptyColumns`).
  * Not for the pooled game (two pooled columns may share a deepest card byte).
  */
 export function encodeChildKey(p: usize, header: usize, out: usize): void {
-  const zero = v128.splat<i8>(0);
-  const filled = v128.andnot(i8x16.eq(v128.load(header), zero), i8x16.eq(v128.load(p + OFF_LENGTHS), zero));
-  if ((i8x16.bitmask(filled) & ((1 << numColumns) - 1)) != 0) {
+  // the columns empty in the parent and not in the child
+  if ((emptyColumns(header) & ~emptyColumns(p)) != 0) {
     childKeySpliced = false;
     encodeKey(p, out);
     return;
@@ -354,10 +390,10 @@ export function encodeChildKey(p: usize, header: usize, out: usize): void {
 }
 
 /**
- * The symbols of a key as bytes (`decodeKey`): 64 bytes, then 64 bytes of
- * slack that the 16-byte copies of a column may read.
+ * The symbols of a key as bytes (`decodeKey`): 64 bytes (80 for a wide
+ * key), then slack that the 16-byte copies of a column may read.
  */
-const SYMBOLS: usize = memory.data(128, 16);
+const SYMBOLS: usize = memory.data(144, 16);
 
 /**
  * Rebuilds a position (columns in canonical order) from its key: column c
@@ -379,6 +415,10 @@ const SYMBOLS: usize = memory.data(128, 16);
 export function decodeKey(key: usize, p: usize): void {
   if (pooledMode) {
     decodeKeyScalar(key, p);
+    return;
+  }
+  if (wideKeys) {
+    decodeWideKey(key, p);
     return;
   }
   const low6 = i32x4.splat(0x3f);
@@ -421,6 +461,64 @@ export function decodeKey(key: usize, p: usize): void {
   // the cells: the symbols up to the next zero (at most MAX_CELLS = 8), the rest zeros
   const cells = <i32>ctz(zeros >> <u64>at);
   store<u64>(p + OFF_CELLS, cells >= 8 ? load<u64>(SYMBOLS + <usize>at) : load<u64>(SYMBOLS + <usize>at) & ((<u64>1 << <u64>(cells << 3)) - 1));
+  store<u32>(p + OFF_FOUNDATIONS, <u32>(13 - s0) | (<u32>(13 - s1) << 8) | (<u32>(13 - s2) << 16) | (<u32>(13 - s3) << 24));
+}
+
+/**
+ * `decodeKey` of a WIDE_KEY_BYTES key (`wideKeys`): as the 48-byte decoder,
+ * with a fifth group of symbols (64..79, from key bytes 48..55; the bytes
+ * past the key's end read as zero) and the zero symbols in two masks.
+ */
+function decodeWideKey(key: usize, p: usize): void {
+  const low6 = i32x4.splat(0x3f);
+  const zero = v128.splat<i8>(0);
+  const three = v128.splat<i8>(3);
+  let zeros: u64 = 0;
+  let zerosHigh: u32 = 0;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  for (let t = 0; t < 5; t++) {
+    // symbols 16t..16t+15 are in key bytes 12t..12t+11; the last two groups are read from bytes 32 and 40 so as not to pass the key's end
+    let x = t < 3
+      ? i8x16.swizzle(v128.load(key + <usize>(t * 12)), i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1))
+      : t == 3
+        ? i8x16.swizzle(v128.load(key + 32), i8x16(4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12, -1, 13, 14, 15, -1))
+        : i8x16.swizzle(v128.load(key + 40), i8x16(8, 9, 10, -1, 11, 12, 13, -1, 14, 15, -1, -1, -1, -1, -1, -1));
+    x = v128.or(
+      v128.or(v128.and(x, low6), v128.and(i32x4.shl(x, 2), i32x4.splat(0x3f00))),
+      v128.or(v128.and(i32x4.shl(x, 4), i32x4.splat(0x3f0000)), v128.and(i32x4.shl(x, 6), i32x4.splat(0x3f000000))),
+    );
+    v128.store(SYMBOLS + <usize>(t << 4), x);
+    const isZero = i8x16.eq(x, zero);
+    if (t < 4) zeros |= (<u64>i8x16.bitmask(isZero)) << <u64>(t << 4);
+    else zerosHigh = <u32>i8x16.bitmask(isZero);
+    const suit = v128.andnot(v128.and(x, three), isZero);
+    const inPlay = v128.not(isZero);
+    s0 += popcnt(i8x16.bitmask(v128.and(i8x16.eq(suit, zero), inPlay)));
+    s1 += popcnt(i8x16.bitmask(i8x16.eq(suit, v128.splat<i8>(1))));
+    s2 += popcnt(i8x16.bitmask(i8x16.eq(suit, v128.splat<i8>(2))));
+    s3 += popcnt(i8x16.bitmask(i8x16.eq(suit, three)));
+  }
+  let at = 0;
+  for (let c = 0; c <= numColumns; c++) {
+    // the next zero symbol at or after `at` (symbols 0..79: `zeros`, then `zerosHigh`)
+    let end: i32;
+    if (at < 64 && (zeros >> <u64>at) != 0) end = <i32>ctz(zeros >> <u64>at) + at;
+    else end = <i32>ctz(zerosHigh >> <u32>(at < 64 ? 0 : at - 64)) + (at < 64 ? 64 : at);
+    const n = end - at;
+    const src = SYMBOLS + <usize>at;
+    if (c == numColumns) {
+      // the cells: the symbols up to the zero (at most MAX_CELLS = 8), the rest zeros
+      store<u64>(p + OFF_CELLS, n >= 8 ? load<u64>(src) : load<u64>(src) & ((<u64>1 << <u64>(n << 3)) - 1));
+      break;
+    }
+    const dst = p + OFF_CARDS + c * COLUMN_STRIDE;
+    for (let i = 0; i < n; i += 16) v128.store(dst + i, v128.load(src + i));
+    setColumnLength(p, c, n);
+    at = end + 1;
+  }
   store<u32>(p + OFF_FOUNDATIONS, <u32>(13 - s0) | (<u32>(13 - s1) << 8) | (<u32>(13 - s2) << 16) | (<u32>(13 - s3) << 24));
 }
 
@@ -478,7 +576,7 @@ const SYMBOL_COUNT: usize = memory.data(64);
  */
 function decodePooledFoundations(key: usize, p: usize): void {
   memory.fill(SYMBOL_COUNT, 0, 64);
-  for (let bit = 0; bit < KEY_BYTES * 8 - 5; bit += 6) {
+  for (let bit = 0; bit < keyBytes * 8 - 5; bit += 6) {
     const sym = readSymbol(key, bit);
     if (sym != 0) store<u8>(SYMBOL_COUNT + sym, load<u8>(SYMBOL_COUNT + sym) + 1);
   }
@@ -498,8 +596,9 @@ function decodePooledFoundations(key: usize, p: usize): void {
 }
 
 /**
- * 32-bit hash of a key: each of the KEY_WORDS words times its own odd
- * constant, summed, then a murmur3-style finalizer (xor-shift, multiply).
+ * 32-bit hash of a key: each of its words (six, or seven with `wideKeys`)
+ * times its own odd constant, summed, then a murmur3-style finalizer
+ * (xor-shift, multiply).
  * The six products do not depend on each other, so they run side by side
  * (a chain of rounds would wait on each multiply). Only
  * the state table uses it (a slot's start and a first filter before the
@@ -512,6 +611,7 @@ export function hashKey(key: usize): u32 {
     load<u64>(key, 24) * 0x85ebca77c2b2ae63 +
     load<u64>(key, 32) * 0x27d4eb2f165667c5 +
     load<u64>(key, 40) * 0xff51afd7ed558ccd;
+  if (wideKeys) h += load<u64>(key, 48) * 0x9fb21c651e98df25;
   h ^= h >> 33;
   h *= 0xc4ceb9fe1a85ec53;
   h ^= h >> 29;
@@ -520,7 +620,19 @@ export function hashKey(key: usize): u32 {
   return <u32>h;
 }
 
-/** True when two keys are equal (full comparison, never the hash alone). */
+/** True when two keys of width K (records.ts Key48, Key56) are equal (full comparison, never the hash alone). */
+// @ts-ignore: decorator
+@inline export function keysEqualOf<K>(a: usize, b: usize): bool {
+  return load<u64>(a) == load<u64>(b) &&
+    load<u64>(a, 8) == load<u64>(b, 8) &&
+    load<u64>(a, 16) == load<u64>(b, 16) &&
+    load<u64>(a, 24) == load<u64>(b, 24) &&
+    load<u64>(a, 32) == load<u64>(b, 32) &&
+    load<u64>(a, 40) == load<u64>(b, 40) &&
+    (offsetof<K>() == <usize>KEY_BYTES || load<u64>(a, 48) == load<u64>(b, 48));
+}
+
+/** True when two keys of this solve's width are equal (full comparison, never the hash alone). */
 // @ts-ignore: decorator
 @inline export function keysEqual(a: usize, b: usize): bool {
   return load<u64>(a) == load<u64>(b) &&
@@ -528,6 +640,7 @@ export function hashKey(key: usize): u32 {
     load<u64>(a, 16) == load<u64>(b, 16) &&
     load<u64>(a, 24) == load<u64>(b, 24) &&
     load<u64>(a, 32) == load<u64>(b, 32) &&
-    load<u64>(a, 40) == load<u64>(b, 40);
+    load<u64>(a, 40) == load<u64>(b, 40) &&
+    (!wideKeys || load<u64>(a, 48) == load<u64>(b, 48));
 }
 

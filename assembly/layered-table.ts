@@ -19,7 +19,7 @@
  */
 import { allocate, release, arenaLargestBlock } from './arena';
 import { pollStop } from './host';
-import { KEY_BYTES } from './key';
+import { keyBytes } from './key';
 import { MAX_LAYERS, layerOfKey, countInLayer } from './layers';
 import { addOpenSlab } from './open-stack';
 import { hashCompact, canonicalKeyOfCompact } from './castle-key';
@@ -390,8 +390,8 @@ export function layerKeysBegin(layer: i32): bool {
 
 /**
  * Copies up to `max` keys of the layer `layerKeysBegin` named to `dst`, as
- * canonical 48-byte keys (position.ts's encoding, KEY_BYTES each, a compact
- * key decoded and re-encoded as `copyKeys` does), and returns how many; 0
+ * canonical keys (key.ts's encoding, `keyBytes` each, a compact key
+ * decoded and re-encoded as `copyKeys` does), and returns how many; 0
  * when the layer is read to its end. A layer's records are the used offsets
  * of its chunks: every offset of a chunk but its current one, which is used
  * up to the layer's fill (chunk 0 from offset 1: index 0 is no record).
@@ -413,7 +413,7 @@ export function layerKeysNext(dst: usize, max: u32): u32 {
     }
     if (c == 0 && exportOffset == 0) exportOffset = 1;
     while (n < max && exportOffset < used) {
-      canonicalKeyOfCompact(recordKey(recordAt((c << CHUNK_SHIFT) | exportOffset)), dst + <usize>n * KEY_BYTES);
+      canonicalKeyOfCompact(recordKey(recordAt((c << CHUNK_SHIFT) | exportOffset)), dst + <usize>n * <usize>keyBytes);
       exportOffset++;
       n++;
     }

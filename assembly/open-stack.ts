@@ -12,8 +12,8 @@
  * end (`stackPush`), and the pop subtracts. Most differences are small (one
  * scan's consecutive pushes to one bucket are a few records apart, with a
  * long thin tail), so an entry takes under a byte on a long search, less
- * than 7-bit bytes would (docs/engine.md, "Memory layouts", has the
- * distribution). A block emptied by a pop goes to a free list and is reused
+ * than 7-bit bytes would (docs/benchmarks.md, "What 4 GiB holds": the open
+ * stacks' bytes a stored position). A block emptied by a pop goes to a free list and is reused
  * by the next push of any bucket, so the memory of the open lists is that of
  * the entries queued and not yet taken plus at most one partly used block
  * per bucket.

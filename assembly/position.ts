@@ -3,14 +3,20 @@
  *
  * Layout of a position at address `p` (POSITION_BYTES bytes):
  *
- *   0            16           24            28   32
- *   ┌────────────┬────────────┬─────────────┬────┬──────────────────────────┐
- *   │ column     │ free cells │ foundations │    │ columns: MAX_COLUMNS x   │
- *   │ lengths    │ u8 x 8     │ u8 x 4      │    │ COLUMN_STRIDE card bytes,│
- *   │ u8 x 10    │ (card, or  │ (cards home │    │ deepest card first       │
- *   │            │ 0: empty)  │ per suit)   │    │                          │
- *   └────────────┴────────────┴─────────────┴────┴──────────────────────────┘
- *   OFF_LENGTHS  OFF_CELLS    OFF_FOUNDATIONS    OFF_CARDS
+ *   0              18           26            30   32
+ *   ┌──────────────┬────────────┬─────────────┬────┬──────────────────────────┐
+ *   │ column       │ free cells │ foundations │    │ columns: MAX_COLUMNS x   │
+ *   │ lengths      │ u8 x 8     │ u8 x 4      │    │ COLUMN_STRIDE card bytes,│
+ *   │ u8 x 18      │ (card, or  │ (cards home │    │ deepest card first       │
+ *   │              │ 0: empty)  │ per suit)   │    │                          │
+ *   └──────────────┴────────────┴─────────────┴────┴──────────────────────────┘
+ *   OFF_LENGTHS    OFF_CELLS    OFF_FOUNDATIONS    OFF_CARDS
+ *
+ * The header (the first OFF_CARDS = 32 bytes) stays two 16-byte words
+ * whatever the column count: the lengths of columns 0..15 are the first
+ * word, so a game of at most 16 columns compares lengths with one SIMD
+ * compare (`changedColumns`, `emptyColumns`), and only a wider one (Fan's
+ * 18) reads the two lengths in the second word too.
  *
  * A card byte is rank << 2 | suit (rules.ts), ranks relative to the
  * foundation base; bytes past a column's length are not part of the
@@ -24,12 +30,13 @@
 } from './rules';
 import { writeMove, SOURCE_CELL, SOURCE_COLUMN, TARGET_FOUNDATION } from './output';
 
-export const MAX_COLUMNS: i32 = 10;
+/** Most tableau columns (Fan's 18; client-sdk/core/rules.ts MAX_COLUMNS). */
+export const MAX_COLUMNS: i32 = 18;
 export const MAX_CELLS: i32 = 8;
 export const COLUMN_STRIDE: i32 = 64;
 export const OFF_LENGTHS: i32 = 0;
-export const OFF_CELLS: i32 = 16;
-export const OFF_FOUNDATIONS: i32 = 24;
+export const OFF_CELLS: i32 = 18;
+export const OFF_FOUNDATIONS: i32 = 26;
 export const OFF_CARDS: i32 = 32;
 export const POSITION_BYTES: i32 = OFF_CARDS + MAX_COLUMNS * COLUMN_STRIDE;
 
@@ -70,6 +77,28 @@ export const POSITION_BYTES: i32 = OFF_CARDS + MAX_COLUMNS * COLUMN_STRIDE;
 // @ts-ignore: decorator
 @inline export function setFoundation(p: usize, suit: i32, n: i32): void {
   store<u8>(p + OFF_FOUNDATIONS + suit, n);
+}
+
+/**
+ * The columns (bit c = column c, below 1 << numColumns) whose lengths differ
+ * between the headers at `a` and `b` (positions or saved headers): one SIMD
+ * compare of the first 16 lengths, and of the second header word only in a
+ * game of more than 16 columns.
+ */
+// @ts-ignore: decorator
+@inline export function changedColumns(a: usize, b: usize): u32 {
+  let same = <u32>i8x16.bitmask(i8x16.eq(v128.load(a + OFF_LENGTHS), v128.load(b + OFF_LENGTHS)));
+  if (numColumns > 16) same |= <u32>i8x16.bitmask(i8x16.eq(v128.load(a + OFF_LENGTHS, 16), v128.load(b + OFF_LENGTHS, 16))) << 16;
+  return ~same & ((<u32>1 << <u32>numColumns) - 1);
+}
+
+/** The empty columns of the position or header at `p` (bit c = column c), as `changedColumns` reads the lengths. */
+// @ts-ignore: decorator
+@inline export function emptyColumns(p: usize): u32 {
+  const zero = i8x16.splat(0);
+  let empty = <u32>i8x16.bitmask(i8x16.eq(v128.load(p + OFF_LENGTHS), zero));
+  if (numColumns > 16) empty |= <u32>i8x16.bitmask(i8x16.eq(v128.load(p + OFF_LENGTHS, 16), zero)) << 16;
+  return empty & ((<u32>1 << <u32>numColumns) - 1);
 }
 
 /**
@@ -194,6 +223,13 @@ export function pooledPile(p: usize, card: i32): i32 {
  * - With wrapping ranks the base card (relative 1) can hold relative 13,
  *   which is never ready for the foundation, so it is not auto-moved; other
  *   cards follow the same-suit arguments. Other builds with wrap: none.
+ * - Cells and columns that take no card (a reserve, `emptyCell` none: King
+ *   Albert; an emptied column that is never filled, `emptyColumn` none:
+ *   Baker's Dozen, Good Measure): the solution built for the position with
+ *   c home never fills a cell or column the old one did not, and has at
+ *   least its empty ones, so the arguments above hold whatever an empty
+ *   cell or column accepts (docs/proofs.md "Cells and columns that take no
+ *   card", per game).
  * - The arguments send the cards that build on c home one at a time. A
  *   sequence move under `supermove` or `cells_plus_one` is a shortcut for
  *   single-card moves, so it changes nothing; under `unlimited` it is not:

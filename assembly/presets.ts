@@ -5,8 +5,9 @@
  * (lazy.ts). `choosePreset` picks the settings for the rules in force at the
  * start of each solve. The values were tuned on positions expanded and
  * stored, by coordinate descent over deal ranges and checked on ranges the
- * tuning did not see; docs/engine.md ("Search tuning") has the runs, their
- * figures and the tools.
+ * tuning did not see, with the tools in tools/tuning/ (docs/engine.md,
+ * "Tuned values"); the runs and their figures are in git history
+ * (docs/engine.md "Search tuning" as kept at 1eca5a0).
  *
  * The tuning hooks (set*) fix a setting for every later solve, for those
  * tools; `resetHeuristicWeights` goes back to the presets.
@@ -21,11 +22,11 @@ export const SCANS: i32 = 4;
 
 /** Alternate colours, Kings only into an empty column (Forecell). */
 const KIND_FORECELL: i32 = 0;
-/** Alternate colours otherwise (FreeCell, Relaxed FreeCell). */
+/** Alternate colours otherwise (FreeCell, Relaxed FreeCell, King Albert). */
 const KIND_FREECELL: i32 = 1;
-/** Any-suit building (Beleaguered Castle, Streets and Alleys, Citadel; the pooled game). */
+/** Any-suit building (Beleaguered Castle, Streets and Alleys, Citadel, Siegecraft, Stronghold, Baker's Dozen, Good Measure; the pooled game). */
 const KIND_RANK: i32 = 2;
-/** Suit building, Kings only into an empty column, at most four cells (Seahaven Towers and its variants, King's-only Baker's Game). */
+/** Suit building, Kings only into an empty column, at most four cells (Seahaven Towers and its variants, King's-only Baker's Game, Fan). */
 const KIND_SEAHAVEN: i32 = 3;
 /** Suit building, any card into an empty column (Baker's Game, Relaxed Seahaven Towers). */
 const KIND_BAKERS: i32 = 4;
@@ -190,7 +191,7 @@ export function choosePreset(): void {
 }
 
 // ---------------------------------------------------------------------------
-// Tuning hooks (bench and tests only)
+// Tuning hooks (exported by the tuning build, tuning.ts: tools/tuning/ and tests only)
 
 /** Tuning hook: fixes the weights of one scan for every later solve (the order of W_*). */
 export function setHeuristicWeights(scan: i32, notHome: i32, unsorted: i32, cell: i32, emptyColumn: i32, nextDepth: i32, mode: i32, depth: i32): void {

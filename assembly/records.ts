@@ -8,7 +8,7 @@
  * (layered-table.ts). Use the accessors below rather than raw offsets.
  */
 import { allocate } from './arena';
-import { KEY_BYTES } from './key';
+import { KEY_BYTES, WIDE_KEY_BYTES } from './key';
 
 // ---------------------------------------------------------------------------
 // The record
@@ -20,24 +20,42 @@ import { KEY_BYTES } from './key';
 //   ┌─────────┬─────────┬──────────────────────────────────────────┐
 //   │ parent  │  move   │ key                                      │
 //   │  u32    │  u32    │ KEY_BYTES (48): key.ts's canonical key;  │
-//   │         │         │ compactKeyBytes (17 or 18) in the        │
+//   │         │         │ compactKeyBytes (17 to 19) in the        │
 //   │         │         │ compact layout                           │
 //   └─────────┴─────────┴──────────────────────────────────────────┘
 //   REC_PARENT REC_MOVE  REC_KEY
 //
 // parent: the index of the record it was first reached from (0 for the
 // start position); move: the move word from that parent (move.ts: packed
-// move, depth, AUTO_FOLLOWED, DONE). RECORD_BYTES = 56 in the 48-byte
-// layout; 25 or 26 in the compact one (`StateTable.recordStride`). Every
-// key starts 8 bytes into its record, so at a stride of 56 it is 8-byte
-// aligned for the u64 loads of key.ts `keysEqual` (Wasm's v128 loads and
-// stores of the key take any address). The open lists keep no links in a
-// record: they are stacks of record indices (open-stack.ts).
+// move, depth, AUTO_FOLLOWED, DONE). RECORD_BYTES = 56 in the full key's
+// layout (64 with the wide keys of more than 11 columns, WIDE_RECORD_BYTES);
+// 25 or 26 in the compact one (`StateTable.recordStride`). Every key starts
+// 8 bytes into its record, so at a stride of 56 or 64 it is 8-byte aligned
+// for the u64 loads of key.ts `keysEqual` (Wasm's v128 loads and stores of
+// the key take any address). The open lists keep no links in a record:
+// they are stacks of record indices (open-stack.ts).
 
 export const REC_PARENT: usize = 0;
 export const REC_MOVE: usize = 4;
 export const REC_KEY: usize = 8;
 export const RECORD_BYTES: i32 = <i32>REC_KEY + KEY_BYTES;
+export const WIDE_RECORD_BYTES: i32 = <i32>REC_KEY + WIDE_KEY_BYTES;
+
+/*
+ * The full key's layout has two widths (key.ts `wideKeys`). Its hot paths
+ * (table.ts `findOrInsertFull`, `fullRecordAt`) are generic over a width
+ * type, Key48 or Key56, whose size (`offsetof<K>()`) is the key's bytes: a
+ * constant in each instance, so the 48-byte search keeps its constant
+ * stride and six-word compare, and the choice costs one test per lookup.
+ */
+/** Width type of a KEY_BYTES key (six words; only its size is used). */
+@unmanaged export class Key48 {
+  w0: u64; w1: u64; w2: u64; w3: u64; w4: u64; w5: u64;
+}
+/** Width type of a WIDE_KEY_BYTES key (seven words; only its size is used). */
+@unmanaged export class Key56 {
+  w0: u64; w1: u64; w2: u64; w3: u64; w4: u64; w5: u64; w6: u64;
+}
 
 /** Parent record index of the record at `rec`. */
 // @ts-ignore: decorator
@@ -87,10 +105,10 @@ export const CHUNKS: usize = memory.data(MAX_CHUNKS * 4);
   return (word & ~1) + ((<usize>(index & (CHUNK_RECORDS - 1))) * select<usize>(8, StateTable.recordStride, word & 1));
 }
 
-/** `recordAt` of the 48-byte key's layout, with its constant stride (the FreeCell family's hot path). */
+/** `recordAt` of the full key's layout of width K (Key48, Key56), with its constant stride (the FreeCell family's hot path). */
 // @ts-ignore: decorator
-@inline export function wideRecordAt(index: u32): usize {
-  return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * RECORD_BYTES);
+@inline export function fullRecordAt<K>(index: u32): usize {
+  return <usize>load<u32>(CHUNKS + ((<usize>index >> CHUNK_SHIFT) << 2)) + ((<usize>(index & (CHUNK_RECORDS - 1))) * (REC_KEY + offsetof<K>()));
 }
 
 // ---------------------------------------------------------------------------
@@ -113,7 +131,7 @@ export class StateTable {
   static recordCount: u32 = 0;
   /** Most records this solve may store (its state budget). */
   static recordLimit: u32 = 0;
-  /** Bytes of a record in this solve's layout: RECORD_BYTES, or REC_KEY + the compact key's bytes. */
+  /** Bytes of a record in this solve's layout: RECORD_BYTES, WIDE_RECORD_BYTES, or REC_KEY + the compact key's bytes. */
   static recordStride: usize = <usize>RECORD_BYTES;
   /** Outcome of the last insert (FAIL_*). */
   static insertFailure: i32 = FAIL_NONE;

@@ -20,6 +20,10 @@ export const EMPTY_ANY: i32 = 0;
 export const EMPTY_KINGS: i32 = 1;
 export const EMPTY_NONE: i32 = 2;
 
+/** What an empty free cell accepts: any card, or none (the cells are a reserve: King Albert). */
+export const CELL_ANY: i32 = 0;
+export const CELL_NONE: i32 = 1;
+
 export const SEQ_NONE: i32 = 0;
 export const SEQ_SUPERMOVE: i32 = 1;
 export const SEQ_CELLS_PLUS_ONE: i32 = 2;
@@ -31,6 +35,12 @@ export let buildRule: i32 = BUILD_ALTERNATE_COLOR;
 export let emptyColumnRule: i32 = EMPTY_ANY;
 export let sequenceRule: i32 = SEQ_SUPERMOVE;
 export let wrapRanks: bool = false;
+/**
+ * The cells are a reserve (CELL_NONE): the deal fills them, cards leave
+ * them for a column or a foundation, and no card ever enters one. Set by
+ * `setEmptyCellRule`.
+ */
+export let reserveCells: bool = false;
 
 /**
  * Pooled game (docs/proofs.md, "Pooled certificates"): when set, suits are
@@ -71,6 +81,11 @@ export function setRules(columns: i32, cells: i32, build: i32, empty: i32, seq: 
   emptyColumnRule = empty;
   sequenceRule = seq;
   wrapRanks = wrap;
+}
+
+/** Sets what an empty free cell accepts in the next solve (CELL_ANY, CELL_NONE). */
+export function setEmptyCellRule(rule: i32): void {
+  reserveCells = rule == CELL_NONE;
 }
 
 // @ts-ignore: decorator
@@ -124,7 +139,7 @@ export function setRules(columns: i32, cells: i32, build: i32, empty: i32, seq: 
 
 /**
  * Most cards one column-to-column move may carry (docs/rules.md, "Sequence-move capacity").
- * `freeCells`: empty free cells; `emptyColumns`: empty columns not counting the destination.
+ * `freeCells`: empty free cells that take a card (none of a reserve); `emptyColumns`: empty columns not counting the destination.
  * Under `supermove`, empty columns count only when they take any card: with
  * kings-only or no refills they cannot hold the intermediate cards.
  */

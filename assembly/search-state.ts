@@ -12,7 +12,7 @@
  */
 import { pollStop } from './host';
 import { POSITION_BYTES, OFF_CARDS, copyHeader } from './position';
-import { KEY_BYTES } from './key';
+import { MAX_KEY_BYTES } from './key';
 import { SCANS } from './presets';
 
 export const VERDICT_SOLVED: i32 = 0;
@@ -41,8 +41,8 @@ export const START: usize = memory.data(POSITION_BYTES);
  * not part of the position.
  */
 export const PARENT: usize = memory.data(POSITION_BYTES);
-/** A key being looked up (position.ts or castle-key.ts layout). */
-export const KEY: usize = memory.data(KEY_BYTES);
+/** A key being looked up (key.ts or castle-key.ts layout). */
+export const KEY: usize = memory.data(MAX_KEY_BYTES);
 export const HEADER_BYTES: i32 = OFF_CARDS;
 /** The header of the position being expanded, saved before its children are made (see PARENT). */
 export const SAVED_HEADER: usize = memory.data(HEADER_BYTES);
@@ -89,7 +89,9 @@ export class Search {
    * in G. So a move of c in PARENT either puts c back (giving G) or takes it
    * where it could have gone from G, with the same result as that move from
    * G: a sibling, generated when G was expanded (a position is expanded only
-   * after its parent). Skipping these moves changes no stored position, only
+   * after its parent). (When c left a reserve cell, no move puts it back,
+   * and every other move of c could have been made from the cell in G.)
+   * Skipping these moves changes no stored position, only
    * saves lookups; the set of positions explored, and so every verdict and
    * proof certificate, stays the same.
    */

@@ -20,8 +20,8 @@
  * index it gets, never which positions are stored (the pass is complete and
  * every stored position is expanded once), so a child may wait in an outbox
  * until the outbox is full or its expansion step ends; one host call then
- * moves up to `outboxEntries` children (docs/engine.md has the measured cost
- * of both).
+ * moves up to `outboxEntries` children (docs/benchmarks.md, "The layered
+ * pass over several engines", has the measured cost of both).
  */
 
 /**
@@ -42,7 +42,7 @@ export const FORWARD_FAILED: i32 = 2;
 export const MAX_SHARDS: i32 = 16;
 /** Bit of a parent reference where the shard number starts. */
 export const SHARD_SHIFT: u32 = 28;
-/** Bytes of one forwarded child: key (up to 20 bytes; compact keys have 17 or 18) at 0, hash at 20, parent reference at 24, move word at 28. */
+/** Bytes of one forwarded child: key (up to 20 bytes; compact keys have 17 to 19) at 0, hash at 20, parent reference at 24, move word at 28. */
 export const ENTRY_BYTES: i32 = 32;
 export const ENTRY_HASH: usize = 20;
 export const ENTRY_PARENT: usize = 24;
@@ -105,7 +105,7 @@ export function resetOutboxes(): void {
 
 /**
  * Queues a child for shard `target`: its key at `key` (20 bytes are read),
- * `hash`, parent reference and move word (with BATCH_WON of search.ts when
+ * `hash`, parent reference and move word (with BATCH_WON of children.ts when
  * won). Sends the outbox when it is full. False when the send answered other
  * than FORWARD_OK (`forwardStatus` says what): the expansion must end.
  */

@@ -14,17 +14,18 @@
  * merged on a hash alone (docs/architecture.md: "unsolvable" must not rest
  * on a hash).
  *
- * This file holds the 48-byte key's layout and the entry points of both
+ * This file holds the full key's layout and the entry points of both
  * layouts; the compact layout of the no-cell Castle games has its own slots
  * (compact-table.ts), and the layered pass its own record chunks
  * (layered-table.ts).
  */
 import { allocate, release, arenaResets } from './arena';
 import { pollStop } from './host';
-import { KEY_BYTES, keysEqual, hashKey, encodeKey } from './key';
+import { MAX_KEY_BYTES, keyBytes, wideKeys, keysEqualOf, hashKey, encodeKey } from './key';
 import { compactLayout, hashCompact, canonicalKeyOfCompact, encodeCompact } from './castle-key';
 import {
-  StateTable, REC_PARENT, REC_KEY, RECORD_BYTES, CHUNK_SHIFT, CHUNK_RECORDS, CHUNKS, recordAt, wideRecordAt, recordKey, setRecordMove, claimRecord,
+  StateTable, REC_PARENT, REC_KEY, RECORD_BYTES, WIDE_RECORD_BYTES, Key48, Key56, CHUNK_SHIFT, CHUNK_RECORDS, CHUNKS, recordAt, fullRecordAt, recordKey,
+  setRecordMove, claimRecord,
   FAIL_NONE, FAIL_MEMORY, FAIL_STOPPED, INITIAL_SLOTS, MAX_LOAD_N, MAX_LOAD_D, TIGHT_LOAD_N, TIGHT_LOAD_D, GROW_POLL_RECORDS,
   COMPACT_INDEX_BITS, COMPACT_INDEX_MASK, compactHome,
 } from './records';
@@ -85,7 +86,7 @@ export function resetTable(maxRecords: u32): bool {
     slotMask = INITIAL_SLOTS - 1;
     return resetCompactTable(maxRecords);
   }
-  StateTable.recordStride = <usize>RECORD_BYTES;
+  StateTable.recordStride = <usize>(wideKeys ? WIDE_RECORD_BYTES : RECORD_BYTES);
   const reusable = oldSlots != 0 && slotMask == INITIAL_SLOTS - 1 && arenaResets == slotsEpoch + 1 &&
     StateTable.recordCount <= CLEAR_BY_RECORDS_MAX;
   StateTable.recordLimit = maxRecords;
@@ -105,7 +106,7 @@ export function resetTable(maxRecords: u32): bool {
   StateTable.recordCount = 0;
   slotMask = INITIAL_SLOTS - 1;
   // record index 0 is never used: reserve it in chunk 0
-  const chunk = allocate(<u64>CHUNK_RECORDS * RECORD_BYTES);
+  const chunk = allocate(<u64>CHUNK_RECORDS * StateTable.recordStride);
   if (chunk == 0) return false;
   store<u32>(CHUNKS, chunk);
   return true;
@@ -193,17 +194,17 @@ export function usedSlotCount(): u32 {
 
 /**
  * Finds the record whose key equals the key at `key` (the solve's layout:
- * KEY_BYTES, or `compactKeyBytes` in the compact layout); when there is
- * none, stores a new record (parent, move, next = 0) and returns its index
+ * `keyBytes`, or `compactKeyBytes` in the compact layout); when there is
+ * none, stores a new record (parent, move word, key) and returns its index
  * with `StateTable.lastInsertWasNew` set. Returns 0 when the state budget or memory ran
  * out, or the host asked to stop while the slots grew (`StateTable.insertFailure` tells which).
  */
 export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32 {
-  return compactLayout ? findOrInsertCompact(key, hash, parent, move) : findOrInsertWide(key, hash, parent, move);
+  return compactLayout ? findOrInsertCompact(key, hash, parent, move) : findOrInsertFull(key, hash, parent, move);
 }
 
 /**
- * Writes the key of position `p` in the solve's layout at `key` (48 bytes of
+ * Writes the key of position `p` in the solve's layout at `key` (MAX_KEY_BYTES of
  * room) and finds or inserts it, as `findOrInsert` with the layout's hash:
  * the search's one call per position, with one test of the layout.
  */
@@ -214,32 +215,39 @@ export function findOrInsert(key: usize, hash: u32, parent: u32, move: u32): u32
     return findOrInsertCompact(key, hashCompact(key), parent, move);
   }
   encodeKey(p, key);
-  return findOrInsertWide(key, hashKey(key), parent, move);
+  return findOrInsertFull(key, hashKey(key), parent, move);
 }
 
-/** `findOrInsert` of the 48-byte key's layout. */
-function findOrInsertWide(key: usize, hash: u32, parent: u32, move: u32): u32 {
+/** `findOrInsert` of the full key's layout, of this solve's key width. */
+// @ts-ignore: decorator
+@inline function findOrInsertFull(key: usize, hash: u32, parent: u32, move: u32): u32 {
+  return wideKeys ? findOrInsertFullOf<Key56>(key, hash, parent, move) : findOrInsertFullOf<Key48>(key, hash, parent, move);
+}
+
+/** `findOrInsert` of the full key's layout with keys of width K (records.ts Key48, Key56). */
+function findOrInsertFullOf<K>(key: usize, hash: u32, parent: u32, move: u32): u32 {
   let h = hash & slotMask;
   while (true) {
     const slot = load<u64>(slots + (<usize>h << 3));
     if (slot == 0) break;
     if (<u32>(slot >> 32) == hash) {
       const idx = <u32>slot;
-      if (keysEqual(wideRecordAt(idx) + REC_KEY, key)) {
+      if (keysEqualOf<K>(fullRecordAt<K>(idx) + REC_KEY, key)) {
         StateTable.lastInsertWasNew = false;
         return idx;
       }
     }
     h = (h + 1) & slotMask;
   }
-  const index = claimRecord(<u64>CHUNK_RECORDS * RECORD_BYTES);
+  const index = claimRecord(<u64>CHUNK_RECORDS * (REC_KEY + offsetof<K>()));
   if (index == 0) return 0;
-  const rec = wideRecordAt(index);
+  const rec = fullRecordAt<K>(index);
   store<u32>(rec + REC_PARENT, parent);
   setRecordMove(rec, move);
-  // 16 bytes at a time (KEY_BYTES is 48) instead of a memory.copy call
+  // 16 bytes at a time instead of a memory.copy call (a wide key's last 8 as a u64)
   const dst = rec + REC_KEY;
-  for (let at = 0; at < KEY_BYTES; at += 16) v128.store(dst + at, v128.load(key + at));
+  for (let at: usize = 0; at < 48; at += 16) v128.store(dst + at, v128.load(key + at));
+  if (offsetof<K>() > 48) store<u64>(dst + 48, load<u64>(key + 48));
   store<u64>(slots + (<usize>h << 3), (<u64>hash << 32) | <u64>index);
   StateTable.lastInsertWasNew = true;
   if (!StateTable.slotsAtMemoryLimit && <u64>StateTable.recordCount * MAX_LOAD_D > (<u64>slotMask + 1) * MAX_LOAD_N) {
@@ -261,15 +269,15 @@ function findOrInsertWide(key: usize, hash: u32, parent: u32, move: u32): u32 {
 // ---------------------------------------------------------------------------
 // The stored set
 
-/** Scratch of `computeFingerprint`: a compact record's canonical 48-byte key. */
-const CANONICAL_KEY: usize = memory.data(KEY_BYTES, 16);
+/** Scratch of `computeFingerprint`: a compact record's canonical key. */
+const CANONICAL_KEY: usize = memory.data(MAX_KEY_BYTES, 16);
 
 /** High 32 bits of the fingerprint computed by the last `computeFingerprint`. */
 export let fingerprintHigh: u32 = 0;
 
 /**
  * Fingerprint of the stored set: the sum, modulo 2^64, of the FNV-1a 64-bit
- * hash of every stored key (KEY_BYTES bytes each). The sum does not depend on
+ * hash of every stored key (its canonical key's `keyBytes` bytes). The sum does not depend on
  * the order the positions were found in, so anyone holding the set can
  * recompute it (docs/proofs.md). Returns the low 32 bits; `fingerprintHigh`
  * holds the high 32 bits afterwards.
@@ -284,7 +292,7 @@ export function computeFingerprint(): u32 {
       key = CANONICAL_KEY;
     }
     let h: u64 = 0xcbf29ce484222325;
-    for (let b = 0; b < KEY_BYTES; b++) {
+    for (let b = 0; b < keyBytes; b++) {
       h ^= <u64>load<u8>(key + b);
       h *= 0x100000001b3;
     }
@@ -296,16 +304,16 @@ export function computeFingerprint(): u32 {
 
 /**
  * Copies the keys of records first..first+count-1 (1-based) to `dst`,
- * KEY_BYTES each: always position.ts's canonical 48-byte keys (a compact
- * record's key is decoded and re-encoded), so certificates do not depend on
- * the layout.
+ * `keyBytes` each: always key.ts's canonical keys (a compact record's key
+ * is decoded and re-encoded), so certificates do not depend on the layout.
  */
 export function copyKeys(first: u32, count: u32, dst: usize): void {
+  const size = <usize>keyBytes;
   if (compactLayout) {
-    for (let i: u32 = 0; i < count; i++) canonicalKeyOfCompact(recordKey(recordAt(first + i)), dst + <usize>i * KEY_BYTES);
+    for (let i: u32 = 0; i < count; i++) canonicalKeyOfCompact(recordKey(recordAt(first + i)), dst + <usize>i * size);
     return;
   }
-  for (let i: u32 = 0; i < count; i++) memory.copy(dst + <usize>i * KEY_BYTES, recordKey(recordAt(first + i)), KEY_BYTES);
+  for (let i: u32 = 0; i < count; i++) memory.copy(dst + <usize>i * size, recordKey(recordAt(first + i)), size);
 }
 
 /** Bytes of the current hash slots (8 per slot, 4 in the compact layout), for the statistics. */

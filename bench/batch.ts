@@ -22,8 +22,19 @@
  *    large batch runs (`--busy-deals`, default MS 1..100000; started 2 s
  *    earlier, cancelled after); p50,
  *    p90, p99 and max, and the batch's deals/s meanwhile.
+ * 5. readers (`--readers`, default 8): a batch that keeps every result
+ *    (`--reader-deals`, default MS 1..1000000) is run to its end; its
+ *    storage is read off the SQLite file (and its WAL) and divided by its
+ *    results; then `--readers` clients (curl processes, reading as fast as
+ *    the socket gives) read all its results at once (`?follow=false`)
+ *    while `/healthz` is asked every 20 ms: its p50, p99 and max, each
+ *    reader's time and bytes; then `DELETE /v1/batches/{id}/results`: how
+ *    long it took and the file's size after it.
+ *
+ * The server is the compiled one (`dist/server/main.js`, as `npm start`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -33,6 +44,7 @@ import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { createPool } from '../server/pool.js';
 import { startServer, type ServerProcess } from '../tests/helpers/server-process.js';
+import { ROOT } from '../tests/helpers/paths.js';
 import { positiveInt } from '../server/cli/usage.js';
 
 interface Options {
@@ -45,6 +57,9 @@ interface Options {
   batchConcurrency?: number;
   busyDeals: string;
   latencyOnly?: boolean;
+  readers: number;
+  readerDeals: string;
+  readersOnly?: boolean;
   json?: string;
 }
 
@@ -59,6 +74,9 @@ const options = new Command()
   .option('--batch-concurrency <n>', 'BATCH_CONCURRENCY of the server (default: threads)', positiveInt)
   .option('--latency-only', 'skip the throughput runs (1 and 2)')
   .option('--busy-deals <range>', 'MS FreeCell deals of the batch that runs during the loaded latency run', '1..100000')
+  .option('--readers <n>', 'clients reading a large batch at once (phase 5; 0 = skip it)', (v) => (v === '0' ? 0 : positiveInt(v)), 8)
+  .option('--reader-deals <range>', 'MS FreeCell deals of the batch the readers read', '1..1000000')
+  .option('--readers-only', 'run phase 5 only')
   .option('--json <file>', 'also write the numbers to this file')
   .parse()
   .opts<Options>();
@@ -153,13 +171,87 @@ async function latency(s: ServerProcess): Promise<ReturnType<typeof percentiles>
   return percentiles(samples);
 }
 
+/** The SQLite file and its WAL, bytes. */
+function storageOf(path: string): number {
+  return [path, `${path}-wal`].reduce((n, p) => n + (existsSync(p) ? statSync(p).size : 0), 0);
+}
+
+/**
+ * Phase 5: a batch of `--reader-deals` to its end, then `--readers` curl
+ * clients reading all of it at once while `/healthz` is timed every 20 ms,
+ * then its results deleted.
+ */
+async function readers(s: ServerProcess, db: string) {
+  const t = performance.now();
+  const res = await post(s, '/v1/batches', { game: 'freecell', numbering: 'ms', deals: options.readerDeals, limits });
+  if (res.status !== 202) throw new Error(`POST /v1/batches: ${res.status} ${await res.text()}`);
+  const { id } = (await res.json()) as BatchStatus;
+  let st: BatchStatus;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    st = await status(s, id);
+    if (st.status !== 'running') break;
+  }
+  const solveSeconds = (performance.now() - t) / 1000;
+  const stored = storageOf(db);
+  console.log(`readers: batch of ${st.done} results in ${solveSeconds.toFixed(0)} s; storage ${(stored / 2 ** 20).toFixed(1)} MiB, ${Math.round(stored / st.done)} bytes a result; load ${load()}`);
+
+  const started = performance.now();
+  const clients = Array.from({ length: options.readers }, () => {
+    const child = spawn('curl', ['-s', '-o', '/dev/null', '-w', '%{size_download} %{time_total}', `${s.url}/v1/batches/${id}/results?follow=false`]);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    return new Promise<{ bytes: number; seconds: number }>((resolve) =>
+      child.on('exit', () => {
+        const [bytes, seconds] = out.trim().split(' ').map(Number);
+        resolve({ bytes, seconds });
+      }),
+    );
+  });
+  let reading = true;
+  const all = Promise.all(clients).finally(() => (reading = false));
+  const healthz: number[] = [];
+  while (reading) {
+    const h = performance.now();
+    await (await fetch(`${s.url}/healthz`)).arrayBuffer();
+    healthz.push(performance.now() - h);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const read = await all;
+  const readSeconds = (performance.now() - started) / 1000;
+  const healthzMs = percentiles(healthz);
+  console.log(
+    `readers: ${options.readers} clients read ${read[0].bytes} bytes each in ${readSeconds.toFixed(1)} s (each ${read.map((r) => r.seconds.toFixed(1)).join(', ')} s); ` +
+      `/healthz meanwhile ${JSON.stringify(healthzMs)} ms; load ${load()}`,
+  );
+  const p = performance.now();
+  const purge = await fetch(`${s.url}/v1/batches/${id}/results`, { method: 'DELETE' });
+  if (purge.status !== 200) throw new Error(`DELETE /v1/batches/${id}/results: ${purge.status} ${await purge.text()}`);
+  const purgeMs = performance.now() - p;
+  const after = storageOf(db);
+  console.log(`readers: DELETE .../results in ${(purgeMs / 1000).toFixed(1)} s; storage ${(stored / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MiB`);
+  return {
+    deals: st.done,
+    solveSeconds,
+    storageBytes: stored,
+    bytesPerResult: stored / st.done,
+    readers: options.readers,
+    readSeconds,
+    perReader: read,
+    healthzMs,
+    purgeMs,
+    storageAfterPurgeBytes: after,
+  };
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'bench-batch-'));
 console.log(`${options.game} ${options.numbering} ${options.from}..${options.to} (${total} deals), ${options.threads} threads; load average ${load()}`);
 
-const deals = options.latencyOnly ? [] : dealSet();
-const single1 = options.latencyOnly ? null : await single(deals);
+const throughput = !options.latencyOnly && !options.readersOnly;
+const deals = throughput ? dealSet() : [];
+const single1 = throughput ? await single(deals) : null;
 if (single1) console.log(`single engine (this thread): ${(single1.ms / 1000).toFixed(1)} s, ${(total / (single1.ms / 1000)).toFixed(1)} deals/s; load ${load()}`);
-const d = options.latencyOnly ? null : await direct(deals);
+const d = throughput ? await direct(deals) : null;
 const directRate = d ? total / (d.ms / 1000) : 0;
 if (d && single1) {
   console.log(
@@ -167,12 +259,17 @@ if (d && single1) {
   );
 }
 
-const server = await startServer({
-  BATCH_DB_PATH: join(dir, 'bench.sqlite'),
-  THREADS: String(options.threads),
-  LOG_LEVEL: 'warn',
-  ...(options.batchConcurrency ? { BATCH_CONCURRENCY: String(options.batchConcurrency) } : {}),
-});
+const dbPath = join(dir, 'bench.sqlite');
+const server = await startServer(
+  {
+    BATCH_DB_PATH: dbPath,
+    THREADS: String(options.threads),
+    LOG_LEVEL: 'warn',
+    ...(options.batchConcurrency ? { BATCH_CONCURRENCY: String(options.batchConcurrency) } : {}),
+  },
+  undefined,
+  join(ROOT, 'dist/server/main.js'),
+);
 let results: Record<string, unknown>;
 try {
   const a = d ? await apiBatch(server) : null;
@@ -188,27 +285,34 @@ try {
     );
   }
 
-  const idle = await latency(server);
-  console.log(`POST /v1/solve idle: ${JSON.stringify(idle)}`);
+  let idle: ReturnType<typeof percentiles> | null = null;
+  let busy: ReturnType<typeof percentiles> | null = null;
+  let batchRate = 0;
+  if (!options.readersOnly) {
+    idle = await latency(server);
+    console.log(`POST /v1/solve idle: ${JSON.stringify(idle)}`);
 
-  const big = (await (await post(server, '/v1/batches', { game: 'freecell', numbering: 'ms', deals: options.busyDeals, limits })).json()) as BatchStatus;
-  await new Promise((r) => setTimeout(r, 2000));
-  const before = await status(server, big.id);
-  const t = performance.now();
-  const busy = await latency(server);
-  const after = await status(server, big.id);
-  const batchRate = (after.done - before.done) / ((performance.now() - t) / 1000);
-  await fetch(`${server.url}/v1/batches/${big.id}`, { method: 'DELETE' });
-  console.log(
-    `POST /v1/solve during a batch of ${options.busyDeals} (BATCH_CONCURRENCY ${options.batchConcurrency ?? options.threads}): ${JSON.stringify(busy)}; ` +
-      `the batch meanwhile ${batchRate.toFixed(1)} deals/s`,
-  );
+    const big = (await (await post(server, '/v1/batches', { game: 'freecell', numbering: 'ms', deals: options.busyDeals, limits })).json()) as BatchStatus;
+    await new Promise((r) => setTimeout(r, 2000));
+    const before = await status(server, big.id);
+    const t = performance.now();
+    busy = await latency(server);
+    const after = await status(server, big.id);
+    batchRate = (after.done - before.done) / ((performance.now() - t) / 1000);
+    await fetch(`${server.url}/v1/batches/${big.id}`, { method: 'DELETE' });
+    console.log(
+      `POST /v1/solve during a batch of ${options.busyDeals} (BATCH_CONCURRENCY ${options.batchConcurrency ?? options.threads}): ${JSON.stringify(busy)}; ` +
+        `the batch meanwhile ${batchRate.toFixed(1)} deals/s`,
+    );
+  }
+  const reading = options.readers > 0 ? await readers(server, dbPath) : null;
   results = {
     set: { game: options.game, numbering: options.numbering, from: options.from, to: options.to, threads: options.threads },
     single: single1 && single2 && { seconds: [single1.ms / 1000, single2.ms / 1000], dealsPerSecond: total / (singleMs / 1000) },
     direct: d && { seconds: d.ms / 1000, dealsPerSecond: directRate, counts: d.counts, scaling: singleMs / d.ms },
     api: a && d && { seconds: a.ms / 1000, dealsPerSecond: apiRate, counts: a.status.counts, overheadRatio: a.ms / d.ms, scaling: singleMs / a.ms },
-    solveLatencyMs: { idle, duringBatch: busy, batchDealsPerSecondMeanwhile: batchRate },
+    solveLatencyMs: idle && { idle, duringBatch: busy, batchDealsPerSecondMeanwhile: batchRate },
+    readers: reading,
     loadAverageAtEnd: load(),
   };
 } finally {

@@ -5,7 +5,7 @@
  * from chunk to chunk), each side timed separately. The scaling is the
  * single engine's wall time over the pool's, summed over the chunks; the
  * per-chunk ratios give its spread. The host's speed drifts by ±30 % over
- * minutes (docs/engine.md, "Pool scaling"), far more than a pool change, so
+ * minutes (docs/benchmarks.md, "Pool scaling"), far more than a pool change, so
  * two separate runs (`npm run bench` single, then pool) cannot show a
  * 1.8× reliably; chunks of a second or two can. Prints numbers; not a test.
  *

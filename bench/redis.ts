@@ -8,15 +8,21 @@
  *    server on loopback and, for `redis:NxT`, N worker processes of T
  *    threads (`server/batch-worker-main.ts`); `POST /v1/batches` with the deals,
  *    deals/s = deals / (finishedAt - createdAt) of the batch. `embedded:T`
- *    is the default backend (SQLite, THREADS=T) for comparison. For the redis
- *    runs, Redis's own counters before and after (INFO commandstats, stats,
- *    cpu): commands executed per deal (those inside scripts included),
- *    EVALSHA calls per deal, bytes in/out per deal, Redis CPU per deal.
- * 2. Redis cost by chunk size (`--chunks`), without the engine: two
- *    in-process workers whose "solve" answers at once (a 94-move solution,
- *    the size of a real one), `--chunk-deals` deals per chunk size: Redis
- *    CPU per deal and commands per deal, and the deals/s that one Redis core
- *    would carry at 100 % and at 10 %.
+ *    is the default backend (SQLite, THREADS=T) for comparison;
+ *    `redis-census:NxT` and `embedded-census:T` the same batch keeping
+ *    exceptions only (`"results": "exceptions"`, jobs of `--census-chunk`
+ *    deals). For the redis runs, Redis's own counters before and after
+ *    (INFO commandstats, stats, cpu): commands executed per deal (those
+ *    inside scripts included), EVALSHA calls per deal, bytes in/out per
+ *    deal, Redis CPU per deal.
+ * 2. Redis cost by chunk size (`--chunks`, and `--census-chunks` for
+ *    batches that keep exceptions only), without the engine: two in-process
+ *    workers whose "solve" answers at once (a 94-move solution, the size of
+ *    a real one; a census worker's range solver summarises its sub-range at
+ *    once), `--chunk-deals` deals per chunk size (a census: at least ten
+ *    jobs): Redis CPU per deal, also beyond what the same seconds cost Redis
+ *    with the workers idle (measured for 3 s before), commands per deal,
+ *    and the deals/s that one Redis core would carry at 100 % and at 10 %.
  * 3. redis-benchmark of the commands the backend runs per deal: the RECORD
  *    script with 1 and with 100 results, the HMGET of a 200-deal chunk, and
  *    PING for scale (ops/s, 50 clients).
@@ -41,6 +47,9 @@ import { batchFields, encodeResult } from '../server/batches/redis/codec.js';
 import { RedisKeys } from '../server/batches/redis/keys.js';
 import { RECORD } from '../server/batches/redis/scripts.js';
 import { BatchConsumer } from '../server/batches/redis/consumer.js';
+import { summariseRange } from '../server/batches/census.js';
+import type { ResultInput } from '../server/batches/model.js';
+import type { RangeSolver } from '../server/batches/range-solver.js';
 import { planBatch } from '../server/batches/positions.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { deletePrefix, startWorker, type WorkerProcess } from '../tests/helpers/redis.js';
@@ -52,7 +61,9 @@ interface Options {
   to: number;
   runs: string;
   chunk: number;
+  censusChunk: number;
   chunks: string;
+  censusChunks: string;
   chunkDeals: number;
   skipEngine?: boolean;
   skipChunks?: boolean;
@@ -64,9 +75,11 @@ const options = new Command()
   .name('bench:redis')
   .option('--from <n>', 'first MS FreeCell deal', positiveInt, 1)
   .option('--to <n>', 'last MS FreeCell deal', positiveInt, 32000)
-  .option('--runs <list>', 'engine runs: embedded:THREADS or redis:WORKERSxTHREADS', 'embedded:1,embedded:2,redis:1x1,redis:2x1,redis:1x2')
+  .option('--runs <list>', 'engine runs: embedded[-census]:THREADS or redis[-census]:WORKERSxTHREADS', 'embedded:2,redis:2x1,embedded-census:2,redis-census:2x1')
   .option('--chunk <n>', 'BATCH_CHUNK_DEALS of the engine runs', positiveInt, 200)
+  .option('--census-chunk <n>', 'BATCH_CENSUS_CHUNK_DEALS of the engine runs', positiveInt, 10_000)
   .option('--chunks <list>', 'chunk sizes of the Redis cost runs', '1,10,50,200,1000')
+  .option('--census-chunks <list>', 'chunk sizes of the Redis cost runs of batches that keep exceptions', '200,1000,10000')
   .option('--chunk-deals <n>', 'deals per Redis cost run', positiveInt, 20000)
   .option('--skip-engine', 'skip the engine runs (1)')
   .option('--skip-chunks', 'skip the Redis cost runs (2)')
@@ -155,11 +168,11 @@ async function connectRedis(): Promise<Redis> {
 
 // ------------------------------------------------------------ 1. engine runs
 
-async function runBatch(api: ServerProcess, deals: string): Promise<BatchStatus> {
+async function runBatch(api: ServerProcess, deals: string, census: boolean): Promise<BatchStatus> {
   const res = await fetch(`${api.url}/v1/batches`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ game: 'freecell', numbering: 'ms', deals, limits: { maxStates: 5_000_000, timeoutMs: 30_000 } }),
+    body: JSON.stringify({ game: 'freecell', numbering: 'ms', deals, limits: { maxStates: 5_000_000, timeoutMs: 30_000 }, ...(census ? { results: 'exceptions' } : {}) }),
   });
   if (res.status !== 202) throw new Error(`POST /v1/batches: ${res.status} ${await res.text()}`);
   const { id } = (await res.json()) as BatchStatus;
@@ -173,9 +186,10 @@ async function runBatch(api: ServerProcess, deals: string): Promise<BatchStatus>
 async function engineRun(redis: Redis, spec: string) {
   const total = options.to - options.from + 1;
   const deals = `${options.from}..${options.to}`;
-  const embedded = /^embedded:(\d+)$/.exec(spec);
-  const distributed = /^redis:(\d+)x(\d+)$/.exec(spec);
-  if (!embedded && !distributed) throw new Error(`--runs: "${spec}" is neither embedded:T nor redis:NxT`);
+  const embedded = /^embedded(?:-census)?:(\d+)$/.exec(spec);
+  const distributed = /^redis(?:-census)?:(\d+)x(\d+)$/.exec(spec);
+  const census = spec.includes('-census:');
+  if (!embedded && !distributed) throw new Error(`--runs: "${spec}" is neither embedded[-census]:T nor redis[-census]:NxT`);
   const loadBefore = load();
   let st: BatchStatus;
   let redisWork: ReturnType<typeof perDeal> | null = null;
@@ -183,19 +197,27 @@ async function engineRun(redis: Redis, spec: string) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-redis-'));
     const api = await startServer({ BATCH_DB_PATH: join(dir, 'b.sqlite'), THREADS: embedded[1], LOG_LEVEL: 'warn' });
     try {
-      st = await runBatch(api, deals);
+      st = await runBatch(api, deals, census);
     } finally {
       await api.kill();
       rmSync(dir, { recursive: true, force: true });
     }
   } else {
     const prefix = `bench-${Date.now()}`;
-    const api = await startServer({ BATCH_BACKEND: 'redis', REDIS_URL, REDIS_PREFIX: prefix, BATCH_CHUNK_DEALS: String(options.chunk), THREADS: '1', LOG_LEVEL: 'warn' });
+    const api = await startServer({
+      BATCH_BACKEND: 'redis',
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      BATCH_CHUNK_DEALS: String(options.chunk),
+      BATCH_CENSUS_CHUNK_DEALS: String(options.censusChunk),
+      THREADS: '1',
+      LOG_LEVEL: 'warn',
+    });
     const workers: WorkerProcess[] = [];
     try {
       for (let i = 0; i < Number(distributed![1]); i++) workers.push(await startWorker({ REDIS_URL, REDIS_PREFIX: prefix, THREADS: distributed![2] }));
       const a = await counters(redis);
-      st = await runBatch(api, deals);
+      st = await runBatch(api, deals, census);
       const b = await counters(redis);
       redisWork = perDeal(a, b, total);
     } finally {
@@ -237,19 +259,43 @@ const MOVES: Move[] = Array.from({ length: 94 }, (_, i) => ({
 }));
 const INSTANT: SolveOutcome = { verdict: 'solved', moves: MOVES, stats: { statesExpanded: 800, statesStored: 1400, elapsedMs: 3.1, memoryBytes: 0 } };
 
-async function chunkRun(redis: Redis, chunk: number) {
+/**
+ * A census worker's range solver without the engine: every deal solved at
+ * once with INSTANT's solution and stats (0.01 ms, so sub-ranges are of the
+ * most deals), summarised as the real one does (census.ts).
+ */
+const instantRange: RangeSolver = async (job) => {
+  await new Promise((r) => setImmediate(r));
+  const results: ResultInput[] = [];
+  for (let index = job.lo; index < job.hi; index++) results.push({ index, ...INSTANT, statesExpanded: 800, statesStored: 1400, elapsedMs: 0.01 });
+  return { kind: 'done', ...summariseRange(results, job.mode) };
+};
+
+/** Redis CPU seconds a second with the workers idle (their heartbeats, BullMQ's checks, Redis's cron), over `ms`. */
+async function idleCpuPerSecond(redis: Redis, ms: number): Promise<number> {
+  const a = await counters(redis);
+  await sleep(ms);
+  const b = await counters(redis);
+  return (b.cpu - a.cpu) / (ms / 1000);
+}
+
+async function chunkRun(redis: Redis, chunk: number, census: boolean) {
   const prefix = `bench-chunk-${chunk}-${Date.now()}`;
-  const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix, chunkDeals: chunk });
+  const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix, chunkDeals: chunk, censusChunkDeals: chunk });
   const solve = async () => {
     await new Promise((r) => setImmediate(r));
     return structuredClone(INSTANT);
   };
-  const workers = await Promise.all([0, 1].map((i) => BatchConsumer.start({ url: REDIS_URL, prefix, solve, threads: 4, name: `bench-${i}` })));
-  const total = options.chunkDeals;
+  const workers = await Promise.all(
+    [0, 1].map((i) => BatchConsumer.start({ url: REDIS_URL, prefix, solve, ...(census ? { solveRange: instantRange } : {}), threads: 4, name: `bench-${i}` })),
+  );
+  // a census counts whole jobs: enough deals for ten jobs of the largest size
+  const total = census ? Math.max(options.chunkDeals, 10 * chunk) : options.chunkDeals;
   try {
+    const idle = await idleCpuPerSecond(redis, 3000);
     const a = await counters(redis);
     const t = performance.now();
-    const st = await backend.create({ game: 'freecell', deals: `1..${total}` });
+    const st = await backend.create({ game: 'freecell', deals: `1..${total}`, ...(census ? { results: 'exceptions' as const } : {}) });
     for (;;) {
       const s = (await backend.status(st.id))!;
       if (s.status !== 'running') break;
@@ -258,9 +304,12 @@ async function chunkRun(redis: Redis, chunk: number) {
     const seconds = (performance.now() - t) / 1000;
     const b = await counters(redis);
     const work = perDeal(a, b, total);
-    const result = { chunk, deals: total, seconds: round(seconds, 1), dealsPerSecond: Math.round(total / seconds), loadAverage: load(), ...work };
+    /** Redis CPU a deal beyond what the same seconds cost with nothing to do. */
+    const beyondIdleUs = round(Math.max(0, (b.cpu - a.cpu - idle * seconds) * 1e6) / total, 3);
+    const result = { chunk, census, deals: total, seconds: round(seconds, 1), dealsPerSecond: Math.round(total / seconds), idleRedisCpuMsPerSecond: round(idle * 1000, 2), redisCpuUsPerDealBeyondIdle: beyondIdleUs, loadAverage: load(), ...work };
     console.log(
-      `chunk ${String(chunk).padStart(5)}: ${work.commandsPerDeal} commands/deal (${work.evalshaPerDeal} EVALSHA), ${work.redisCpuUsPerDeal} µs Redis CPU/deal ` +
+      `${census ? 'census ' : ''}chunk ${String(chunk).padStart(5)}: ${work.commandsPerDeal} commands/deal (${work.evalshaPerDeal} EVALSHA), ${work.redisCpuUsPerDeal} µs Redis CPU/deal ` +
+        `(${beyondIdleUs} µs beyond the idle ${result.idleRedisCpuMsPerSecond} ms/s) ` +
         `→ one Redis core at 100 %: ${work.redisCapacityDealsPerSecond} deals/s, at 10 %: ${work.redisCapacityDealsPerSecond ? Math.round(work.redisCapacityDealsPerSecond / 10) : '-'}; ` +
         `${result.dealsPerSecond} deals/s reached here (2 workers, no engine); load ${result.loadAverage}`,
     );
@@ -312,11 +361,12 @@ try {
   if (!options.skipEngine) {
     const runs = [];
     for (const spec of options.runs.split(',')) runs.push(await engineRun(redis, spec.trim()));
-    report.engine = { chunk: options.chunk, runs };
+    report.engine = { chunk: options.chunk, censusChunk: options.censusChunk, runs };
   }
   if (!options.skipChunks) {
     const chunks = [];
-    for (const c of options.chunks.split(',')) chunks.push(await chunkRun(redis, positiveInt(c.trim())));
+    for (const c of options.chunks.split(',')) chunks.push(await chunkRun(redis, positiveInt(c.trim()), false));
+    for (const c of options.censusChunks.split(',')) chunks.push(await chunkRun(redis, positiveInt(c.trim()), true));
     report.chunks = chunks;
   }
   if (!options.skipBenchmark) report.redisBenchmark = await redisBenchmark(redis);

@@ -5,7 +5,7 @@
  * other for minutes (a neighbour on its host core); a single engine left to
  * the scheduler sat on either and moved the scaling by as much, while the
  * pool runs on both. Pinned in turn, the baseline is one engine on an
- * average vCPU (docs/engine.md, pool scaling). Only the main
+ * average vCPU (docs/benchmarks.md, "Pool scaling"). Only the main
  * thread is pinned (its thread id is the process id): the pool's workers
  * and V8's threads, started before the first chunk, keep their affinity (a
  * thread started while the main thread is pinned would inherit its one

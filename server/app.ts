@@ -24,6 +24,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MIMEType } from 'node:util';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { swaggerUI } from '@hono/swagger-ui';
@@ -88,8 +89,8 @@ export interface AppDeps {
   solveRequest?: (job: RequestJob, signal?: Cancellation) => Promise<WireResponse>;
   /** Overrides of `DEFAULT_APP_CONFIG`. */
   config?: { bodyLimitBytes?: number; limits?: Partial<LimitsConfig>; proofs?: Partial<ProofCaps> };
-  /** Extra fields for `GET /healthz` (e.g. pool numbers). */
-  health?: () => Record<string, unknown>;
+  /** Extra fields for `GET /healthz` (e.g. pool numbers), now or later. */
+  health?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Where unexpected errors are logged; default `console.error`. */
   logError?: (message: string, err: unknown) => void;
   /**
@@ -128,7 +129,24 @@ export const WEB_ROOT = dirname(fileURLToPath(import.meta.resolve('#web/index.ht
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /**
- * Checks the content type (415 otherwise), that the body is UTF-8 (400
+ * The charset a `Content-Type` header declares, lower-cased, or undefined
+ * when it declares none (or cannot be parsed: the media type check refuses
+ * it then). Parsed by Node's WHATWG MIME type parser (`util.MIMEType`),
+ * only when the header has parameters.
+ */
+function declaredCharset(contentType: string): string | undefined {
+  if (!contentType.includes(';')) return undefined;
+  try {
+    return new MIMEType(contentType).params.get('charset')?.toLowerCase() ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks the content type (415 otherwise; also 415 for a charset other than
+ * UTF-8: JSON travels in UTF-8, RFC 8259 §8.1, and a body declared UTF-16 or
+ * Latin-1 would otherwise be read as UTF-8), that the body is UTF-8 (400
  * `invalid_utf8` with the byte offset otherwise: `Request.json()` alone would
  * replace bad bytes by U+FFFD and so solve another board) and that it is JSON
  * (400 `malformed_json` otherwise, with the parser's position), before the
@@ -142,6 +160,10 @@ const jsonBody: MiddlewareHandler = async (c, next) => {
       'unsupported_media_type',
       contentType ? `send the request as application/json, not ${mediaType}` : 'send the request as application/json (Content-Type header missing)',
     );
+  }
+  const charset = declaredCharset(contentType!);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new SolverError('unsupported_media_type', `send the request body in UTF-8 (charset=utf-8 or none), not charset=${charset.slice(0, 40)}`);
   }
   const text = decodeUtf8Strict(new Uint8Array(await c.req.arrayBuffer()), 'the request body');
   try {
@@ -450,7 +472,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     c.json(gamesResponse(), 200),
   );
 
-  app.openapi(healthRoute, (c) => c.json({ ...deps.health?.(), status: 'ok' as const }, 200));
+  app.openapi(healthRoute, async (c) => c.json({ ...(await deps.health?.()), status: 'ok' as const }, 200));
 
   app.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, BEARER_SECURITY_SCHEME);
   app.doc31('/openapi.json', {
@@ -490,18 +512,18 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   app.get('/docs', swaggerUI({ url: '/openapi.json', title: 'Solitaire solver API', ...(assets ? { baseUrl: '/docs/assets' } : {}) }));
 
   // The web page, last: a path no route above answers is looked up in the
-  // build folder; a miss falls through to notFound. Hashed assets are immutable.
+  // build folder; a miss falls through to notFound. Hashed assets are
+  // immutable. Source maps are never served (the build makes none; one left
+  // in the folder by a development build stays private): 404.
   const webRoot = deps.webRoot === undefined ? WEB_ROOT : deps.webRoot;
   if (webRoot !== null && existsSync(join(webRoot, 'index.html'))) {
-    app.use(
-      '/*',
-      serveStatic({
-        root: webRoot,
-        onFound: (path, c) => {
-          c.header('Cache-Control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
-        },
-      }),
-    );
+    const files = serveStatic({
+      root: webRoot,
+      onFound: (path, c) => {
+        c.header('Cache-Control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.use('/*', (c, next) => (c.req.path.endsWith('.map') ? next() : files(c, next)));
   }
 
   return app;

@@ -49,6 +49,7 @@ try {
     prefix,
     solve: (deal, limits, signal) => solverPool.solve(deal, limits, signal, BATCH_SOLVE),
     solveBatch: (source, limits, signal) => solverPool.solveBatch(source, limits, signal),
+    solveCensus: (source, limits, signal) => solverPool.solveCensus(source, limits, signal),
     threads: config.threads,
     concurrency: config.worker.concurrency,
     lockMs: config.worker.lockMs,

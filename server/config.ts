@@ -8,8 +8,9 @@
  * |---|---|---|
  * | `PORT` | 3000 | TCP port (0 = any free port) |
  * | `HOST` | 0.0.0.0 | interface to listen on: all of them, as a service in a container or behind a load balancer needs; set 127.0.0.1 to keep it local |
- * | `THREADS` | `os.availableParallelism()` | solver worker threads, at most 4 per CPU (`MAX_THREADS`) |
- * | `MAX_QUEUE` | 4 × THREADS | solves that may wait for a worker; beyond that 503 `overloaded` |
+ * | `FRONTS` | `defaultFronts()`: 1 below 4 CPUs, then about one per 4 CPUs | HTTP front processes sharing the port (node:cluster), each with its share of THREADS and MAX_QUEUE; at most THREADS |
+ * | `THREADS` | `os.availableParallelism()` | solver worker threads of the whole service (split among the fronts), at most 4 per CPU (`MAX_THREADS`) |
+ * | `MAX_QUEUE` | 4 × THREADS | solves that may wait for a worker (split among the fronts); beyond that 503 `overloaded` |
  * | `BODY_LIMIT_BYTES` | 1048576 | largest request body (413 beyond) |
  * | `DEFAULT_MAX_STATES` | 5000000 | state budget when a request gives none |
  * | `MAX_STATES_CAP` | 50000000 | largest state budget a request may ask for |
@@ -33,12 +34,16 @@
  * | `METRICS_TOKEN` | (none) | when set, `GET /metrics` needs `Authorization: Bearer <token>` |
  * | `LOG_LEVEL` | info | `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent` |
  * | `BATCH_DB_PATH` | data/batches.sqlite | SQLite file of the batches and their results (`:memory:` = not durable) |
- * | `BATCH_CONCURRENCY` | THREADS | most batch solves in flight at once (single solves always go first) |
- * | `BATCH_MAX_DEALS` | 1000000 | largest batch accepted |
+ * | `BATCH_CONCURRENCY` | THREADS (with several fronts: the batch front's threads) | most batch solves in flight at once (single solves always go first) |
+ * | `BATCH_MAX_DEALS` | 1000000 | largest batch accepted that keeps every result (`"results": "exceptions"` has no such cap) |
+ * | `BATCH_QUEUE_MAX_DEALS` | 5000000 | most deals queued (not yet finished) in running batches that keep every result, per API key when keys are on, overall otherwise; beyond: 429 `quota_exceeded` |
+ * | `BATCH_QUEUE_MAX_CENSUS_DEALS` | 17179869184 (2^34) | the same for batches that keep exceptions only |
+ * | `BATCH_RETENTION_HOURS` | 0 | the stored results of a batch that ended this long ago are deleted (its status and summary stay); 0 = kept until `DELETE /v1/batches/{id}/results` |
  * | `BATCH_BACKEND` | embedded | `embedded` (SQLite + this process's pool) or `redis` (BullMQ jobs run by `npm run worker` processes) |
  * | `REDIS_URL` | redis://127.0.0.1:6379 | the Redis server of the `redis` backend (API servers and workers) |
  * | `REDIS_PREFIX` | solver | prefix of every Redis key and of the BullMQ queue (several deployments may share a server) |
  * | `BATCH_CHUNK_DEALS` | 200 | deals per BullMQ job (`redis` backend) |
+ * | `BATCH_CENSUS_CHUNK_DEALS` | 10000 | deals per BullMQ job of a batch that keeps exceptions (`redis` backend): a job is counted whole, so this is what a lost or drained worker redoes |
  * | `WORKER_CONCURRENCY` | THREADS | jobs a worker runs at once (one deal of each at a time) |
  * | `WORKER_LOCK_MS` | 30000 | BullMQ job lock: a dead worker's job is picked up again this long after its last renewal (plus up to `WORKER_STALLED_INTERVAL_MS`) |
  * | `WORKER_STALLED_INTERVAL_MS` | 15000 | how often workers look for stalled jobs |
@@ -73,6 +78,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ServiceConfig extends AppConfig {
   port: number;
   host: string;
+  /**
+   * HTTP front processes on the port (`FRONTS`); 1: this process serves
+   * alone. `loadConfig` gives the service's totals of `threads`, `maxQueue`
+   * and `batch.concurrency`; `frontConfig` one front's share.
+   */
+  fronts: number;
   threads: number;
   maxQueue: number;
   /** Engine memory cap per solve, bytes. */
@@ -104,8 +115,12 @@ export interface ServiceConfig extends AppConfig {
     dbPath: string;
     concurrency: number;
     maxDeals: number;
+    /** Quotas on the deals queued in running batches (per API key, or overall). */
+    quotas: { maxQueuedDeals: number; maxQueuedCensusDeals: number };
+    /** Stored results are deleted this long after their batch ended, ms; 0 = kept. */
+    retentionMs: number;
     backend: BatchBackendKind;
-    redis: { url: string; prefix: string; chunkDeals: number };
+    redis: { url: string; prefix: string; chunkDeals: number; censusChunkDeals: number };
   };
   /** A batch worker process (`npm run worker`, backend `redis`). */
   worker: { concurrency: number; lockMs: number; stalledIntervalMs: number; metricsPort: number | null; name: string };
@@ -139,6 +154,60 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** Most solves MAX_QUEUE lets wait (each waiting request holds its socket and body). */
 const MAX_QUEUE_CAP = 1_000_000;
 
+/**
+ * CPUs one HTTP front serves by default (`defaultFronts`). One event loop
+ * parses, validates and answers every request of its front: with `m` ms of
+ * its CPU a request and `s` ms of the whole server's (event loop, workers,
+ * V8's helper threads), it keeps `s / m` CPUs busy before it is the
+ * bottleneck. For the cheapest requests (MS FreeCell deals, about 0.2 ms of
+ * engine each) `s / m` is about 1.6 today, so fronts of 4 CPUs let those
+ * use about 40 % of a big machine, and requests of a few ms of engine all
+ * of it; each front keeps a pool of about 4 threads, which balances long
+ * searches against quick ones better than fronts of 1-2 threads (the
+ * primary hands out connections without regard to a front's load).
+ * docs/operations.md "Several fronts", docs/benchmarks.md "Several fronts"
+ * (the projection for 16 and 64 CPUs).
+ */
+export const CPUS_PER_FRONT = 4;
+
+/**
+ * The default `FRONTS` on a machine of `cpus` CPUs for `threads` solver
+ * threads: one front per `CPUS_PER_FRONT` CPUs, rounded down, at least 1 and
+ * at most `threads` (each front needs a thread). 1 on this project's 2-CPU
+ * machines, 4 on 16 CPUs, 16 on 64.
+ */
+export function defaultFronts(cpus: number, threads: number): number {
+  return Math.max(1, Math.min(threads, Math.floor(cpus / CPUS_PER_FRONT)));
+}
+
+/**
+ * Part `index` (0-based) of `total` split into `parts` near-equal whole
+ * parts, the larger ones first: 5 in 2 → 3, 2.
+ */
+export function shareOf(total: number, parts: number, index: number): number {
+  return Math.floor(total / parts) + (index < total % parts ? 1 : 0);
+}
+
+/** The front that runs the embedded backend's batches (its scheduler and SQLite store); the others pass batch calls to it. */
+export const BATCH_FRONT = 0;
+
+/**
+ * The configuration front `index` of `config.fronts` runs with: its share
+ * of `threads` and `maxQueue` (`shareOf`), and for the batch front
+ * (`BATCH_FRONT`) a `batch.concurrency` of at most its threads (its pool
+ * runs the embedded batches). With one front, `config` itself.
+ */
+export function frontConfig(config: ServiceConfig, index: number): ServiceConfig {
+  if (config.fronts === 1) return config;
+  const threads = shareOf(config.threads, config.fronts, index);
+  return {
+    ...config,
+    threads,
+    maxQueue: shareOf(config.maxQueue, config.fronts, index),
+    batch: { ...config.batch, concurrency: Math.min(config.batch.concurrency, threads) },
+  };
+}
+
 /** SHUTDOWN_DRAIN_MS when unset: 5 s, at most half of the shutdown timeout. */
 function defaultDrainMs(shutdownTimeoutMs: number): number {
   return Math.min(5000, Math.floor(shutdownTimeoutMs / 2));
@@ -162,6 +231,7 @@ function envSchema() {
       PORT: intVar(3000, 0, 65535),
       HOST: z.string().trim().min(1).default('0.0.0.0'),
       THREADS: intVar(availableParallelism(), 1, MAX_THREADS),
+      FRONTS: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(MAX_THREADS)).optional(),
       MAX_QUEUE: z
         .string()
         .trim()
@@ -205,6 +275,9 @@ function envSchema() {
       BATCH_DB_PATH: z.string().trim().min(1).default('data/batches.sqlite'),
       BATCH_CONCURRENCY: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(1024)).optional(),
       BATCH_MAX_DEALS: intVar(1_000_000, 1),
+      BATCH_QUEUE_MAX_DEALS: intVar(5_000_000, 1),
+      BATCH_QUEUE_MAX_CENSUS_DEALS: intVar(2 ** 34, 1),
+      BATCH_RETENTION_HOURS: intVar(0, 0, 24 * 365 * 100),
       BATCH_BACKEND: z.enum(BATCH_BACKENDS, { error: `must be one of ${BATCH_BACKENDS.join(', ')}` }).default('embedded'),
       REDIS_URL: z
         .string()
@@ -213,6 +286,7 @@ function envSchema() {
         .default('redis://127.0.0.1:6379'),
       REDIS_PREFIX: z.string().trim().regex(/^[A-Za-z0-9_.-]{1,64}$/, { error: 'must be 1-64 letters, digits, _ . -' }).default('solver'),
       BATCH_CHUNK_DEALS: intVar(200, 1, 100_000),
+      BATCH_CENSUS_CHUNK_DEALS: intVar(10_000, 1, 10_000_000),
       WORKER_CONCURRENCY: z.string().trim().regex(/^\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(z.number().int().min(1).max(1024)).optional(),
       WORKER_LOCK_MS: intVar(30_000, 1000, 3_600_000),
       WORKER_STALLED_INTERVAL_MS: intVar(15_000, 100, 3_600_000),
@@ -220,6 +294,9 @@ function envSchema() {
       WORKER_NAME: z.string().trim().regex(/^[A-Za-z0-9_.:@-]{1,128}$/, { error: 'must be 1-128 letters, digits, _ . : @ -' }).optional(),
     })
     .superRefine((env, ctx) => {
+      if (env.FRONTS !== undefined && env.FRONTS > env.THREADS) {
+        ctx.addIssue({ code: 'custom', path: ['FRONTS'], message: `must not exceed THREADS (${env.THREADS}): each front needs a solver thread` });
+      }
       if (env.DEFAULT_MAX_STATES > env.MAX_STATES_CAP) {
         ctx.addIssue({ code: 'custom', path: ['DEFAULT_MAX_STATES'], message: `must not exceed MAX_STATES_CAP (${env.MAX_STATES_CAP})` });
       }
@@ -372,6 +449,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    fronts: e.FRONTS ?? defaultFronts(availableParallelism(), e.THREADS),
     threads: e.THREADS,
     maxQueue: e.MAX_QUEUE ?? 4 * e.THREADS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -400,8 +478,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dbPath: e.BATCH_DB_PATH,
       concurrency: e.BATCH_CONCURRENCY ?? e.THREADS,
       maxDeals: e.BATCH_MAX_DEALS,
+      quotas: { maxQueuedDeals: e.BATCH_QUEUE_MAX_DEALS, maxQueuedCensusDeals: e.BATCH_QUEUE_MAX_CENSUS_DEALS },
+      retentionMs: e.BATCH_RETENTION_HOURS * 3_600_000,
       backend: e.BATCH_BACKEND,
-      redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX, chunkDeals: e.BATCH_CHUNK_DEALS },
+      redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX, chunkDeals: e.BATCH_CHUNK_DEALS, censusChunkDeals: e.BATCH_CENSUS_CHUNK_DEALS },
     },
     worker: {
       concurrency: e.WORKER_CONCURRENCY ?? e.THREADS,

@@ -21,12 +21,53 @@
 import type { Server } from 'node:http';
 import type { Logger } from './logger.js';
 
-/** Ready and stopping flags, read by `/readyz` and the shutdown gate. */
+/** The whole service's readiness when it runs several fronts: the primary's view (server/fronts/). */
+export interface FrontsReadiness {
+  /** Fronts running (not stopping, not exited). */
+  fronts: number;
+  /** Of those, the ones ready. */
+  ready: number;
+  /** The primary is shutting the service down. */
+  stopping: boolean;
+}
+
+/**
+ * Ready and stopping flags, read by `/readyz` and the shutdown gate; with
+ * several fronts, also the service's readiness (`fronts`). A change of
+ * `ready` or `stopping` calls the `onChange` listeners (a front reports it
+ * to the primary).
+ */
 export class ServiceState {
+  #ready = false;
+  #stopping = false;
+  readonly #listeners = new Set<() => void>();
+  /** With several fronts: the service's readiness as the primary last told it; absent: this process is the service. */
+  fronts?: () => FrontsReadiness;
+
   /** True once the pool is warm and the server listens; false again at shutdown. */
-  ready = false;
+  get ready(): boolean {
+    return this.#ready;
+  }
+  set ready(value: boolean) {
+    if (value === this.#ready) return;
+    this.#ready = value;
+    for (const listener of this.#listeners) listener();
+  }
+
   /** True from the first shutdown signal on. */
-  stopping = false;
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+  set stopping(value: boolean) {
+    if (value === this.#stopping) return;
+    this.#stopping = value;
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** Calls `listener` after each change of `ready` or `stopping`. */
+  onChange(listener: () => void): void {
+    this.#listeners.add(listener);
+  }
 }
 
 /** What a shutdown hook is told. */
@@ -120,39 +161,53 @@ export async function gracefulShutdown(o: ShutdownOptions): Promise<void> {
 
 /**
  * Wires SIGTERM and SIGINT to `stop` for a process that ends when it stops
- * (the service, the batch worker). The first signal runs `stop(signal)`; the
- * process then exits with 0, or with 1 when `stop` throws. A second signal,
- * or `timeoutMs` (ms) passing after the first, exits with 1 at once,
- * whatever hangs. The logs are flushed before every exit.
+ * (the service, a front, the batch worker). The first signal runs
+ * `stop(signal)`; the process then exits with 0, or with 1 when `stop`
+ * throws. A second signal, or `timeoutMs` (ms) passing after the first,
+ * exits with 1 at once, whatever hangs. The logs are flushed before every
+ * exit.
+ *
+ * @returns a function that starts the same shutdown without a signal (a
+ *   front told to stop by its primary, `reason` e.g. "SIGTERM"): it counts as
+ *   the first signal but not as a signal, so that a front that gets the
+ *   primary's word and the signal itself (a terminal's Ctrl+C, systemd's
+ *   SIGTERM to the whole group) drains once instead of exiting at once.
  */
 export function exitOnTermination(
-  stop: (signal: NodeJS.Signals) => Promise<void>,
+  stop: (reason: string) => Promise<void>,
   options: { timeoutMs: number; logger: Logger },
-): void {
+): (reason: string) => void {
   const { timeoutMs, logger } = options;
   let stopping = false;
+  let signalled = false;
   const exit = (code: number): never => {
     logger.flush();
     process.exit(code);
   };
-  const onSignal = async (signal: NodeJS.Signals): Promise<void> => {
-    if (stopping) {
-      logger.error({ signal }, 'second signal: exiting now');
-      exit(1);
-    }
+  const begin = async (reason: string): Promise<void> => {
+    if (stopping) return;
     stopping = true;
     setTimeout(() => {
       logger.error({ timeoutMs }, 'shutdown took too long: exiting');
       exit(1);
     }, timeoutMs).unref();
     try {
-      await stop(signal);
+      await stop(reason);
       exit(0);
     } catch (err) {
       logger.error({ err }, 'error during shutdown');
       exit(1);
     }
   };
-  process.on('SIGTERM', (s) => void onSignal(s));
-  process.on('SIGINT', (s) => void onSignal(s));
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      logger.error({ signal }, 'second signal: exiting now');
+      exit(1);
+    }
+    signalled = true;
+    void begin(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return (reason) => void begin(reason);
 }

@@ -21,6 +21,12 @@
  * `unmatched`, so label values stay few.
  *
  * Every registry is its own (no global state), so tests can build many apps.
+ * With several fronts (`FRONTS`), each front has its registry and `GET
+ * /metrics` answers the sum over the fronts (server/fronts/primary.ts): the
+ * counters and histograms add up, and so do the pool gauges (queue depth,
+ * running, capacity, threads: the service's), as prom-client's cluster
+ * aggregation does; `service_fronts` and `service_fronts_scraped` say how
+ * many fronts there are and how many the scrape summed.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats, SolveEvent } from './pool.js';
@@ -50,6 +56,11 @@ export interface MetricsOptions {
   poolStats?: () => PoolStats | undefined;
   /** Also collect prom-client's default process metrics; default true. */
   defaultMetrics?: boolean;
+  /**
+   * What `render` answers instead of this registry's text: with several
+   * fronts, the whole service's metrics (server/fronts/front-link.ts).
+   */
+  render?: () => Promise<string>;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -170,6 +181,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         queueWait.observe(event.queuedMs / 1000);
       } else if (event.error) {
         failures.inc({ code: event.error.code });
+      } else if (event.census) {
+        // a census job's deals, counted by verdict on the worker: no time, reason or error code of each (its exceptions are in the batch)
+        const c = event.census;
+        for (const verdict of ['solved', 'unsolvable', 'unknown'] as const) if (c[verdict] > 0) solves.inc({ verdict, reason: '' }, c[verdict]);
+        expanded.inc(c.sumPositions);
       }
     },
     observeRefusal(code) {
@@ -180,6 +196,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     observeRecycle() {
       recycles.inc();
     },
-    render: () => registry.metrics(),
+    render: options.render ?? (() => registry.metrics()),
   };
 }

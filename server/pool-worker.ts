@@ -103,7 +103,7 @@ function solveDeal(job: WireJob, deal: Deal, limits: SolveLimits, stop: Int32Arr
     if (job.pass === 'pooled') return { outcome: pooledPass(used, job, deal, limits, options) };
     options.claimPooledPass = () => flags.claimPooledPass(job.slot, POOLED_HERE);
     // the moves stay packed unless the job reads them as objects (a response to build, a solution to shorten)
-    const packed = job.answer === 'outcomes' && job.optimize === undefined;
+    const packed = job.answer !== 'response' && job.optimize === undefined;
     if (packed) {
       options.packedSolution = solution;
       solution.moves = undefined;

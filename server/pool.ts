@@ -53,14 +53,16 @@ import { poolingApplies } from '../client-sdk/core/pools.js';
 import { findPreset, type Deal, type Rules } from '../client-sdk/core/rules.js';
 import type { ShortenOptions } from '../client-sdk/core/shorten.js';
 import type { SolveLimits, SolveOutcome } from '../client-sdk/core/solve-types.js';
-import type { JobClass, JobResult, JobSpec } from './pool/job.js';
+import type { Cancellation, JobClass, JobResult, JobSpec } from './pool/job.js';
+
+export type { Cancellation } from './pool/job.js';
 import { packDeals } from './pool/packing.js';
 import { PROGRESS_FIELDS, progressSlot } from './pool/progress.js';
 import { Scheduler, type PoolLog, type SolveEvent } from './pool/scheduler.js';
-import type { DealSource, DealTemplate, WireResponse } from './pool/wire.js';
+import type { CensusPart, DealSource, DealTemplate, WireResponse } from './pool/wire.js';
 
 export type { PoolLog, SolveEvent } from './pool/scheduler.js';
-export type { WireResponse } from './pool/wire.js';
+export type { CensusPart, WireResponse } from './pool/wire.js';
 
 /** Default of `PoolOptions.groupMax`. */
 export const DEFAULT_GROUP_MAX = 16;
@@ -152,17 +154,6 @@ export interface SolveOptions {
   priority?: SolvePriority;
   /** `Date.now()` by which the search must end; default its arrival plus its time budget. */
   deadline?: number;
-}
-
-/**
- * What stops a job from outside: an `AbortSignal`, or anything that fires
- * `abort` as one does (the HTTP layer's client-gone signal, which costs no
- * AbortController a request).
- */
-export interface Cancellation {
-  readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 /** A solve function as the app routes take it. */
@@ -359,6 +350,22 @@ export class SolverPool {
     const count = source.kind === 'range' ? source.count : source.requests.length;
     if (count === 0) return [];
     return this.#batch(source, count, limits, signal, true);
+  }
+
+  /**
+   * A sub-range of a batch that keeps exceptions only (server/batches/census.ts),
+   * dealt and counted by the workers as one batch job (`answer: 'census'`):
+   * resolves with its census summary, its exceptions (each `index` the
+   * deal's index in `source`) and how many deals were stopped or never
+   * begun (`stopped`: a cancel or the pool closing; nonzero means the
+   * sub-range has no complete count). The pool's thread does no work a deal.
+   * @throws as `solveMany`.
+   */
+  async solveCensus(source: BatchSource, limits: SolveLimits, signal?: AbortSignal): Promise<CensusPart> {
+    const count = source.kind === 'range' ? source.count : source.requests.length;
+    const result = await this.#scheduler.submit({ cls: 'batch', source, count, limits, deadline: Infinity, answer: 'census', shared: true, groupable: false, ...(signal ? { signal } : {}) });
+    if (result instanceof SolverError) throw result;
+    return result.census!;
   }
 
   async #batch(source: DealSource, count: number, limits: SolveLimits, signal: AbortSignal | undefined, packedMoves: boolean): Promise<(PackedOutcome | SolverError)[]> {

@@ -7,6 +7,7 @@
  * around a fake or fixture solve.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Store } from 'hono-rate-limiter';
 import { SolverError } from '../client-sdk/core/errors.js';
 import { createServer, type RequestListener, type ServerOptions } from 'node:http';
 import { createApp, RETRY_AFTER_SECONDS, type AppDeps } from './app.js';
@@ -27,7 +28,8 @@ export interface ServiceAppDeps {
   logger: Logger;
   metrics?: Metrics;
   state?: ServiceState;
-  poolStats?: () => PoolStats;
+  /** The pool's numbers for `/healthz` and `/readyz`, now or later (several fronts: the sum over the fronts, from the primary). */
+  poolStats?: () => PoolStats | Promise<PoolStats>;
   /**
    * True when work of a class would be refused now (`!pool.admits(priority)`):
    * a request that got past the refusal before its body is read
@@ -38,6 +40,10 @@ export interface ServiceAppDeps {
   shed?: (priority: SolvePriority) => boolean;
   /** Configuration; the fields absent take the app's defaults and no security options. */
   config?: Partial<Pick<ServiceConfig, 'bodyLimitBytes' | 'limits' | 'apiKeys' | 'rateLimit' | 'corsOrigins' | 'metricsToken'>>;
+  /** With several fronts: this one's number and their count, shown by `/healthz` and `/readyz` (`front: {index, count}`). */
+  front?: { index: number; count: number };
+  /** Where the per-key rate limits' counts are kept; default this process's memory (server/middleware/api-keys.ts). */
+  rateLimitStore?: Store;
   /** Passed on to `createApp` (e.g. `webRoot`). */
   app?: Partial<Pick<AppDeps, 'webRoot' | 'batches' | 'parallelism'>>;
 }
@@ -82,7 +88,7 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
     ...(deps.solveRequest ? { solveRequest: deps.solveRequest } : {}),
     ...(deps.shed ? { admit: admission(deps.shed, deps.metrics) } : {}),
     config: { bodyLimitBytes: config.bodyLimitBytes, limits: config.limits },
-    health: deps.poolStats ? () => ({ pool: deps.poolStats!() }) : undefined,
+    health: deps.poolStats ? async () => ({ pool: await deps.poolStats!(), ...(deps.front ? { front: deps.front } : {}) }) : undefined,
     // A 503 (overloaded, stopping) is expected under load: the access log's
     // warn line records it; a stack per refusal would only cost time.
     logError: (message, err) => {
@@ -93,8 +99,10 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
       metrics: deps.metrics,
       state: deps.state,
       poolStats: deps.poolStats,
+      front: deps.front,
       apiKeys: config.apiKeys,
       rateLimit: config.rateLimit,
+      rateLimitStore: deps.rateLimitStore,
       corsOrigins: config.corsOrigins,
       metricsToken: config.metricsToken,
     }),

@@ -26,7 +26,9 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // no source maps: the built pages are what the service serves in production (862 KB of map
+    // for nobody's use); `npm run dev:web` serves the sources themselves
+    sourcemap: false,
     reportCompressedSize: false,
     rolldownOptions: {
       input: {

@@ -566,7 +566,9 @@ function dealNumber(n: bigint): number | string {
  * before the last offered that were `unsolvable` or `unknown` (never
  * offered). The answer depends only on the query, as long as no deal's
  * verdict depends on the time budget (a `timeout` makes it machine-bound:
- * use `maxStates` for reproducible draws).
+ * use `maxStates` for reproducible draws). When `signal` fires first (the
+ * client went away), it answers what was decided by then: the deals whose
+ * search it stopped are skipped as `unknown`/`cancelled`, `exhausted` false.
  * @throws SolverError `unknown_game`, `layout_required`,
  *   `numbering_not_supported`, `deal_out_of_range` (path `from`/`to`),
  *   `invalid_request` (count, seed, `winnable=false`), `bad_limits`; the decider's errors.
@@ -649,9 +651,11 @@ export async function winnableDeals(query: DealsQuery, decider: Decider, config:
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  if (signal?.aborted) throw new SolverError('overloaded', 'the request was cancelled');
+  // Cancelled (the client went away) before `count` were found: what was decided by then, the deals
+  // whose search was stopped among `skipped` as unknown/cancelled; not a refusal, and not an exhausted draw.
+  const cancelled = signal?.aborted === true && found < count;
   // past the deadline: the deals decided in draw order so far (a search the deadline cut is skipped, unknown/timeout)
-  if (found < count && Date.now() >= deadline) timedOut = true;
+  if (!cancelled && found < count && Date.now() >= deadline) timedOut = true;
   const end = last >= 0 ? last + 1 : scanned;
   const offered: DealsResponse['deals'] = [];
   const skipped: DealsResponse['skipped'] = [];
@@ -678,7 +682,7 @@ export async function winnableDeals(query: DealsQuery, decider: Decider, config:
     deals: offered,
     skipped,
     tried: end,
-    exhausted: !timedOut && offered.length < count,
+    exhausted: !timedOut && !cancelled && offered.length < count,
     ...(timedOut && offered.length < count ? { timedOut: true } : {}),
     limits,
   };

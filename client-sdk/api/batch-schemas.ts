@@ -10,10 +10,20 @@
  */
 import { z } from 'zod';
 import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
-import { DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
+import { DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MAX_DEAL_DIGITS, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
 
-/** `"1..100000"`, `"1-100000"`: a range of deal numbers, both ends included. */
-export const DEAL_RANGE_PATTERN = /^\s*(\d{1,40})\s*(?:\.\.|-)\s*(\d{1,40})\s*$/;
+/**
+ * `"1..100000"`, `"1-100000"`: a range of deal numbers, both ends included.
+ * The shape only: `BatchDealsSchema` refuses an end of more than
+ * `MAX_DEAL_DIGITS` digits as out of range.
+ */
+export const DEAL_RANGE_PATTERN = /^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$/;
+
+/** The longer end of a range that has the shape of `DEAL_RANGE_PATTERN`, in digits (0 when it has not). */
+function longestEnd(range: string): number {
+  const m = DEAL_RANGE_PATTERN.exec(range);
+  return m ? Math.max(m[1].length, m[2].length) : 0;
+}
 
 /** The positions of a batch given by deal numbers. */
 export const BatchDealsSchema = z
@@ -21,6 +31,11 @@ export const BatchDealsSchema = z
     z
       .string()
       .regex(DEAL_RANGE_PATTERN, { error: 'a deal range is written "first..last", e.g. "1..1000"' })
+      // the shape of a range, with an end longer than any numbering's: out of range (as a lone deal number of that length)
+      .refine((range) => longestEnd(range) <= MAX_DEAL_DIGITS, {
+        error: (issue) => `a deal number of ${longestEnd(issue.input as string)} digits is out of range: no numbering has deals beyond ${MAX_DEAL_DIGITS} digits`,
+        params: { code: 'deal_out_of_range' },
+      })
       .meta({ description: 'A range of deal numbers, both ends included: `"1..100000"` (or `"1-100000"`).', example: '1..1000' }),
     z
       .strictObject({ from: DealNumberSchema, to: DealNumberSchema })
@@ -28,6 +43,19 @@ export const BatchDealsSchema = z
     z.array(DealNumberSchema).min(1).meta({ description: 'A list of deal numbers, in the order they get their `index`.', example: [1, 617, 11982] }),
   ], { error: 'expected a range "1..1000" (or "1-1000"), {"from": 1, "to": 1000}, or a list of deal numbers like [1, 617, 11982]' })
   .meta({ id: 'BatchDeals' });
+
+/**
+ * What a batch keeps of its deals: `all` stores every deal's result one by
+ * one (with its solution); `exceptions` stores only the deals that are not
+ * solved (unsolvable, unknown, error) and counts the solved ones in the
+ * summary (a census: no cap on the size of a range).
+ */
+export const BatchResultsModeSchema = z.enum(['all', 'exceptions']).meta({
+  id: 'BatchResultsMode',
+  description:
+    '`all` (default): every deal\'s result is stored and streamed, with its solution. `exceptions`: only the unsolvable, unknown and error deals are stored one by one; ' +
+    'the solved deals are counted and summarised (counts, histograms of moves, positions and time) but not stored, so a range of any size costs the same storage.',
+});
 
 /** Body of `POST /v1/batches`. Exactly one of `deals` and `boards`. */
 export const BatchRequestSchema = z
@@ -43,6 +71,7 @@ export const BatchRequestSchema = z
     rules: RulesOverrideSchema.optional(),
     limits: LimitsRequestSchema.optional(),
     name: z.string().max(200).optional().meta({ description: 'A label of your choice, echoed in the status.' }),
+    results: BatchResultsModeSchema.optional(),
   })
   .superRefine((req, ctx) => {
     const given = (['deals', 'boards'] as const).filter((k) => req[k] !== undefined);
@@ -76,6 +105,27 @@ export const BatchCountsSchema = z
   })
   .meta({ id: 'BatchCounts' });
 
+/** One bucket of a histogram over a range of values, `from` included, `to` not. */
+const RangeBucketSchema = z.object({ from: z.number(), to: z.number(), count: z.number().int() });
+
+/**
+ * Distributions of the solved deals, over fixed buckets (the same for every
+ * batch, so the histograms of two batches, or of parts of one, add up).
+ */
+export const BatchDistributionsSchema = z
+  .object({
+    moves: z
+      .array(z.object({ moves: z.number().int(), count: z.number().int() }))
+      .meta({ description: 'Solved deals by solution length (moves as `moveCount` counts them), one entry per length that occurs, shortest first.' }),
+    positions: z.array(RangeBucketSchema).meta({
+      description: 'Solved deals by positions the search expanded (`stats.statesExpanded`), in powers of two: [0, 1), [1, 2), [2, 4), [4, 8), …; buckets with no deal left out.',
+    }),
+    timeMs: z.array(RangeBucketSchema).meta({
+      description: 'Solved deals by engine time in ms, rounded to whole microseconds, in powers of two of microseconds: [0, 0.001), [0.001, 0.002), [0.002, 0.004), …; buckets with no deal left out.',
+    }),
+  })
+  .meta({ id: 'BatchDistributions' });
+
 /** Statistics over the finished deals. */
 export const BatchSummarySchema = z
   .object({
@@ -92,6 +142,8 @@ export const BatchSummarySchema = z
     unknownShare: z.number().meta({ description: 'unknown / done.' }),
     meanMoves: z.number().nullable().meta({ description: 'Mean solution length of the solved deals (moves as `stats.moveCount` counts them).' }),
     meanMsPerDeal: z.number().nullable().meta({ description: 'Mean engine time per finished deal, milliseconds (search time on one thread).' }),
+    meanPositionsPerDeal: z.number().nullable().meta({ description: 'Mean positions expanded per finished deal (`stats.statesExpanded`).' }),
+    distributions: BatchDistributionsSchema,
   })
   .meta({ id: 'BatchSummary' });
 
@@ -115,6 +167,9 @@ export const BatchStatusSchema = z
     dealsPerSecond: z.number().meta({ description: 'Recent throughput (last 30 s while running; over the whole run once finished).' }),
     etaSeconds: z.number().nullable().meta({ description: 'Estimated seconds to the end at the recent throughput; null when unknown or finished.' }),
     summary: BatchSummarySchema,
+    results: BatchResultsModeSchema,
+    stored: z.number().int().meta({ description: 'Results stored one by one and readable from `urls.results`: every finished deal in `all` mode, the unsolvable, unknown and error ones in `exceptions` mode; 0 once purged.' }),
+    purgedAt: z.string().nullable().meta({ description: 'ISO 8601 time the stored results were deleted (`DELETE /v1/batches/{id}/results`, or the retention time); null while they are kept. The status and summary stay.' }),
     urls: z
       .object({
         self: z.string(),
@@ -149,8 +204,20 @@ export const BatchResultSchema = z
   })
   .meta({ id: 'BatchResult' });
 
+/** `unsolvable,unknown,error`: a comma-separated list of verdicts. */
+export const VERDICT_LIST_PATTERN = /^(solved|unsolvable|unknown|error)(,(solved|unsolvable|unknown|error))*$/;
+
 /** Query of `GET /v1/batches/{id}/results`. */
 export const BatchResultsQuerySchema = z.object({
+  verdict: z
+    .string()
+    .regex(VERDICT_LIST_PATTERN, { error: 'must be a comma-separated list of verdicts: solved, unsolvable, unknown, error (e.g. "unsolvable,unknown,error")' })
+    .optional()
+    .meta({
+      description:
+        'Only the results of these verdicts, comma-separated (e.g. `unsolvable,unknown,error`); default all. `seq` stays the result\'s place among all stored results, so a filtered stream has gaps in `seq` and resumes with `after` as usual. ' +
+        '`solved` in a batch that keeps `exceptions` is a 400: solved deals are not stored there.',
+    }),
   after: z
     .string()
     .regex(/^\d{1,15}$/, { error: 'must be a whole number of at most 15 digits: the seq of the last result received (0 = from the start)' })
@@ -179,6 +246,10 @@ export type BatchResult = z.infer<typeof BatchResultSchema>;
 export type BatchVerdict = z.infer<typeof BatchVerdictSchema>;
 /** Statistics of a batch. */
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
+/** What a batch keeps: `all` or `exceptions`. */
+export type BatchResultsMode = z.infer<typeof BatchResultsModeSchema>;
+/** The histograms of a batch's solved deals. */
+export type BatchDistributions = z.infer<typeof BatchDistributionsSchema>;
 
 /** z of the 95 % two-sided normal quantile. */
 const Z95 = 1.959963984540054;

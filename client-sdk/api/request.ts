@@ -16,11 +16,12 @@ import { layoutFromJson, validateLayout } from '../core/layout.js';
 import { toFcsMoves, toStandardNotation } from '../core/notation.js';
 import {
   BUILD_RULES,
+  EMPTY_CELL_RULES,
   EMPTY_COLUMN_RULES,
   findPreset,
   PRESETS,
   SEQUENCE_MOVE_RULES,
-  MAX_COLUMNS,
+  ENGINE_MAX_COLUMNS,
   MAX_FREE_CELLS,
   type Deal,
   type GamePreset,
@@ -71,17 +72,19 @@ export function requirePreset(game: string): GamePreset {
 }
 
 /**
- * The preset's rules with `override` applied, checked: columns 1..10, free
- * cells 0..8, foundation base 1..13, known enum values.
+ * The preset's rules with `override` applied, checked: columns
+ * 1..ENGINE_MAX_COLUMNS (18, what the engine plays), free cells 0..8,
+ * foundation base 1..13, known enum values (`emptyCell` when given).
  * @throws SolverError `bad_rules` naming the field and its allowed range.
  */
 export function applyRules(base: Rules, override: RulesOverride | undefined): Rules {
   const rules: Rules = { ...base, ...stripUndefined(override ?? {}) };
-  checkInt(rules.columns, 1, MAX_COLUMNS, 'rules.columns');
+  checkInt(rules.columns, 1, ENGINE_MAX_COLUMNS, 'rules.columns');
   checkInt(rules.freeCells, 0, MAX_FREE_CELLS, 'rules.freeCells');
   checkInt(rules.foundationBase, 1, 13, 'rules.foundationBase');
   checkEnum(rules.build, BUILD_RULES, 'rules.build');
   checkEnum(rules.emptyColumn, EMPTY_COLUMN_RULES, 'rules.emptyColumn');
+  if (rules.emptyCell !== undefined) checkEnum(rules.emptyCell, EMPTY_CELL_RULES, 'rules.emptyCell');
   checkEnum(rules.sequenceMove, SEQUENCE_MOVE_RULES, 'rules.sequenceMove');
   if (typeof rules.wrap !== 'boolean') throw new SolverError('bad_rules', 'rules.wrap must be true or false', { path: 'rules.wrap' });
   checkBaseWraps(rules);

@@ -18,17 +18,28 @@ import { ERROR_STATUS, SolverError, type ErrorCode } from '../core/errors.js';
 import { LayoutJsonSchema } from '../core/layout.js';
 import { MOVE_SOURCES, MOVE_TARGETS } from '../core/moves.js';
 import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from '../core/proof/format.js';
+import { MS_MAX } from '../core/deals/ms.js';
+import { PYSOLFC_MAX } from '../core/deals/pysolfc.js';
 import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
-import { BUILD_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, PRESETS, SEQUENCE_MOVE_RULES } from '../core/rules.js';
+import { BUILD_RULES, EMPTY_CELL_RULES, EMPTY_COLUMN_RULES, ENGINE_MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, PRESETS, SEQUENCE_MOVE_RULES } from '../core/rules.js';
+
+/** Longest game id accepted (every preset's is far shorter). */
+const MAX_GAME_ID_LENGTH = 64;
 
 /** Game identifier, one of `GET /v1/games`. */
 export const GameIdSchema = z
   .string({
-    error: (issue) =>
-      issue.input === undefined ? 'required: a game id from GET /v1/games, e.g. "freecell"' : 'must be a game id (a string) from GET /v1/games, e.g. "freecell"',
+    error: (issue) => {
+      if (issue.input === undefined) return 'required: a game id from GET /v1/games, e.g. "freecell"';
+      if (typeof issue.input !== 'string') return 'must be a game id (a string) from GET /v1/games, e.g. "freecell"';
+      // a string, of a length no game id has
+      return issue.input.length === 0
+        ? 'must not be empty: a game id from GET /v1/games, e.g. "freecell"'
+        : `no game has an id of ${issue.input.length} characters (at most ${MAX_GAME_ID_LENGTH}); GET /v1/games lists the games`;
+    },
   })
   .min(1)
-  .max(64)
+  .max(MAX_GAME_ID_LENGTH)
   .meta({
     // Every preset named, from the presets themselves (so the document cannot leave one out).
     description: `Game preset id, as listed by \`GET /v1/games\`: ${PRESETS.map((p) => `\`${p.id}\``).join(', ')}.`,
@@ -42,22 +53,35 @@ export const NumberingSchema = z.enum(NUMBERINGS).meta({
 });
 
 /** Most digits a deal number string may have (every numbering's last deal is far shorter). */
-const MAX_DEAL_DIGITS = 40;
+export const MAX_DEAL_DIGITS = 40;
+
+/** The last deal of any numbering (PySolFC's 10^20 − 1; `ms` ends at 2^33 − 1). */
+const LAST_DEAL = MS_MAX > PYSOLFC_MAX ? MS_MAX : PYSOLFC_MAX;
 
 /**
  * A deal number: a JSON integer, or a string of decimal digits for numbers
  * beyond 2^53 (which a JSON number cannot carry exactly). A digit string
- * longer than `MAX_DEAL_DIGITS` fails with code `deal_out_of_range`.
+ * longer than `MAX_DEAL_DIGITS`, and a number beyond every numbering's last
+ * deal (`1e40`: as a string it would be out of range too), fail with code
+ * `deal_out_of_range`.
  */
 export const DealNumberSchema = z
   .union(
     [
-      z.number().int({
-        error: (issue) =>
-          issue.code === 'too_big' || issue.code === 'too_small'
-            ? 'deal numbers beyond 2^53 must be sent as a string of digits'
-            : 'deal must be an integer or a string of decimal digits',
-      }),
+      z
+        .number()
+        // first, and the end of the checks: a number no numbering reaches is out of range, whatever its form
+        .refine((n) => !(Math.abs(n) > Number(LAST_DEAL)), {
+          error: (issue) => `deal number ${String(issue.input)} is out of range: no numbering has deals beyond ${LAST_DEAL}`,
+          params: { code: 'deal_out_of_range' },
+          abort: true,
+        })
+        .int({
+          error: (issue) =>
+            issue.code === 'too_big' || issue.code === 'too_small'
+              ? 'deal numbers beyond 2^53 must be sent as a string of digits'
+              : 'deal must be an integer or a string of decimal digits',
+        }),
       z
         .string()
         .regex(/^\d+$/, { error: 'deal must be a string of decimal digits' })
@@ -80,14 +104,18 @@ export const BuildRuleSchema = z.enum(BUILD_RULES).meta({
 export const EmptyColumnRuleSchema = z.enum(EMPTY_COLUMN_RULES).meta({
   description: 'Which cards an empty column takes: any card, kings only (with wrapping ranks: the rank below the foundation base), or none.',
 });
+export const EmptyCellRuleSchema = z.enum(EMPTY_CELL_RULES).meta({
+  description: 'What an empty free cell takes: any card, or none (the cells are a reserve the deal fills, played from and never filled: King Albert). Absent: any.',
+});
 export const SequenceMoveRuleSchema = z.enum(SEQUENCE_MOVE_RULES).meta({
   description:
     'How many cards move at once between columns: `none` single cards; `supermove` (f+1)·2^e; `cells_plus_one` f+1; `unlimited` any valid sequence (f = empty free cells, e = empty columns other than the destination).',
 });
 
 const rulesShape = {
-  columns: z.number().int().min(1).max(MAX_COLUMNS).meta({ description: `Tableau columns, 1..${MAX_COLUMNS}.` }),
-  freeCells: z.number().int().min(0).max(MAX_FREE_CELLS).meta({ description: `Free cells, 0..${MAX_FREE_CELLS}.` }),
+  columns: z.number().int().min(1).max(ENGINE_MAX_COLUMNS).meta({ description: `Tableau columns, 1..${ENGINE_MAX_COLUMNS}.` }),
+  freeCells: z.number().int().min(0).max(MAX_FREE_CELLS).meta({ description: `Free cells (or reserve cells, see emptyCell), 0..${MAX_FREE_CELLS}.` }),
+  emptyCell: EmptyCellRuleSchema.optional(),
   build: BuildRuleSchema,
   emptyColumn: EmptyColumnRuleSchema,
   sequenceMove: SequenceMoveRuleSchema,
@@ -369,11 +397,37 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []
         continue;
       }
     }
-    if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) path.push(issue.keys[0]);
+    if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) {
+      path.push(shortened(issue.keys[0]));
+      out.push({ path, message: unknownKeysMessage(issue.keys) });
+      continue;
+    }
     const asked = issue.code === 'custom' ? (issue.params as { code?: ErrorCode } | undefined)?.code : undefined;
     out.push({ path, message: issue.message, ...(asked ? { code: asked } : {}) });
   }
   return out;
+}
+
+/** Most unknown fields one message names; the rest are counted. */
+const MAX_LISTED_KEYS = 10;
+/** Most characters of a field name quoted in a message or a path. */
+const MAX_QUOTED_KEY = 64;
+
+/** `key`, cut to `MAX_QUOTED_KEY` characters (with `…`) when longer. */
+function shortened(key: string): string {
+  return key.length > MAX_QUOTED_KEY ? `${key.slice(0, MAX_QUOTED_KEY)}…` : key;
+}
+
+/**
+ * The message of fields a strict object does not have: the first
+ * `MAX_LISTED_KEYS` named (each cut to `MAX_QUOTED_KEY` characters), the rest
+ * counted, so that a body of 80,000 made-up fields gets an answer of a few
+ * hundred bytes, not one that lists them all.
+ */
+function unknownKeysMessage(keys: readonly string[]): string {
+  const named = keys.slice(0, MAX_LISTED_KEYS).map((k) => JSON.stringify(shortened(k)));
+  const rest = keys.length - named.length;
+  return `unknown field${keys.length > 1 ? 's' : ''} ${named.join(', ')}${rest > 0 ? ` (and ${rest} more)` : ''}`;
 }
 
 /**

@@ -5,6 +5,7 @@
  * ```
  * Foundations: H-5 C-A D-0 S-K      optional, any order of suits, missing suits empty
  * Freecells: - 2H 6H                optional, one token per cell, "-" empty, missing trailing cells empty
+ * Reserve: 3D 8C TC 6S 9C 2H 6H     the same line for a reserve (King Albert): our extension
  * JD KD 2S 4C 3S 6D 6S              one line per column, deepest card first
  * : 5H 4C                           a leading ":" is allowed
  *                                   an empty line (or ":") is an empty column
@@ -15,6 +16,13 @@
  *   two header lines may come in either order, each at most once, and only
  *   before the first column line (a leading blank line is already an empty
  *   first column).
+ * - `Reserve:` is one more alias of `Freecells:`, our extension for the cells
+ *   of a game whose cells take no card (`rules.emptyCell: 'none'`, King
+ *   Albert's reserve: docs/rules.md "Board text format"); fc-solve has no such
+ *   game. Either keyword is read under any rules; {@link formatBoard} writes
+ *   `Reserve:` for those games, `Freecells:` otherwise.
+ * - Any number of columns up to the rules' (13 for Baker's Dozen, 18 for
+ *   Fan): one line each, as fc-solve writes them.
  * - Column lines: exactly `rules.columns` lines are read; blank lines count as
  *   (empty) columns up to that number. Blank lines after the last column are
  *   ignored; a non-blank line beyond the column count is `wrong_column_count`.
@@ -81,7 +89,7 @@ function at(token: Token): ErrorLocation {
   return { line: token.line, column: token.column, token: token.text };
 }
 
-const HEADER_RE = /^([ \t]*)(freecells|fc|foundations|founds)([ \t]*):/i;
+const HEADER_RE = /^([ \t]*)(freecells|fc|reserve|foundations|founds)([ \t]*):/i;
 
 /**
  * A line break of the board text: `\r\n`, `\n`, or a lone `\r` (CR-only
@@ -138,7 +146,7 @@ function foundationTokenRank(text: string): number {
  * see this module's header for the decisions it documents) and checks it with
  * {@link validateLayout}.
  *
- * @param text the board text: optional `Freecells:`/`FC:` and
+ * @param text the board text: optional `Freecells:`/`FC:`/`Reserve:` and
  *   `Foundations:`/`Founds:` lines, then one line per column, deepest card first.
  * @param rules the game's rules: `columns`, `freeCells` and `foundationBase` are used.
  * @returns the layout: `columns[i]` deepest card first, `freeCells` padded with
@@ -205,7 +213,7 @@ export function parseBoard(text: string, rules: Rules): Layout {
           at(headerToken),
         );
       }
-      if (keyword === 'freecells' || keyword === 'fc') {
+      if (keyword === 'freecells' || keyword === 'fc' || keyword === 'reserve') {
         if (cellTokens !== null) {
           throw new SolverError('malformed_board', `line ${lineNo}: a second free-cell line (the first is line ${cellHeaderLine})`, at(headerToken));
         }
@@ -334,12 +342,14 @@ function foundationTopText(count: number, base: number): string {
  *    rank or `0`), only when some foundation is non-empty;
  * 2. `Freecells: ...` (one token per cell, `-` when empty; how many tokens: see
  *    {@link FormatBoardOptions.cells}), only when some cell is filled;
+ *    `Reserve: ...` instead when `rules.emptyCell` is `none` (King Albert);
  * 3. one line per column, deepest card first, cards as `TH`, `AS`; an empty
  *    column is written as `:` (unambiguous even at the end of the text).
  *
  * @param layout a valid position (see {@link validateLayout}).
  * @param rules optional: `foundationBase` (default Ace) names the foundation
- *   top cards, `freeCells` is the cell count listed under `cells: 'all'`.
+ *   top cards, `freeCells` is the cell count listed under `cells: 'all'`,
+ *   `emptyCell: 'none'` names the cells line `Reserve:`.
  * @param options see {@link FormatBoardOptions}.
  * @throws {SolverError} `invalid_layout` when a card code is not a card.
  */
@@ -370,7 +380,7 @@ export function formatBoard(layout: Layout, rules?: Rules, options: FormatBoardO
       const card = layout.freeCells[i] ?? null;
       tokens.push(card === null ? '-' : text(card, `free cell ${i + 1}`));
     }
-    out.push(`Freecells: ${tokens.join(' ')}`);
+    out.push(`${rules?.emptyCell === 'none' ? 'Reserve' : 'Freecells'}: ${tokens.join(' ')}`);
   }
 
   layout.columns.forEach((column, c) => {

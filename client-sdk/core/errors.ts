@@ -26,10 +26,14 @@ export const ERROR_STATUS = {
   not_found: 404,
   /** The path exists, not for this method (`Allow` names those it takes). */
   method_not_allowed: 405,
+  /** The request conflicts with the state of its target (e.g. deleting the results of a batch still running). */
+  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unauthorized: 401,
   rate_limited: 429,
+  /** A quota would be passed (e.g. the deals queued in running batches): retry once earlier work has finished. */
+  quota_exceeded: 429,
   overloaded: 503,
   solution_check_failed: 500,
   engine_error: 500,

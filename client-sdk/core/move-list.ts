@@ -21,18 +21,16 @@
 import { cardToString } from './cards.js';
 import { SolverError } from './errors.js';
 import type { Move } from './moves.js';
+import { CELL_SYMBOLS, COLUMN_SYMBOLS } from './notation.js';
 import type { Layout, Rules } from './rules.js';
 import { checkMove, cloneLayout, applyMove, INDEX_PLACE_NAMES, type PlaceNames } from './verify.js';
-
-/** Free-cell letters of the standard notation (index = cell; `h` means the foundations). */
-const CELL_LETTERS = 'abcdefgi';
 
 /**
  * Places as standard notation writes them (docs/rules.md "Move notation"),
  * for the checker's reasons about a notation token: columns from 1 (`66` is
  * "the same column 6"), free cells by letter (`free cell a`).
  */
-export const NOTATION_PLACE_NAMES: PlaceNames = { column: (i) => `column ${i + 1}`, cell: (i) => `free cell ${CELL_LETTERS[i] ?? i}` };
+export const NOTATION_PLACE_NAMES: PlaceNames = { column: (i) => `column ${i + 1}`, cell: (i) => `free cell ${CELL_SYMBOLS[i] ?? i}` };
 
 /** One entry of a move list: a standard-notation token (`"3a"`) or a JSON move. */
 export type MoveListEntry = string | Move;
@@ -63,11 +61,9 @@ export function splitMoveText(text: string): string[] {
 /** Place named by one notation symbol, or null when the symbol names none in these rules. */
 function place(symbol: string, rules: Rules): { kind: 'column' | 'cell' | 'foundation'; index: number } | null {
   if (symbol === 'h') return { kind: 'foundation', index: 0 };
-  if (/^[0-9]$/.test(symbol)) {
-    const index = symbol === '0' ? 9 : Number(symbol) - 1;
-    return index < rules.columns ? { kind: 'column', index } : null;
-  }
-  const cell = CELL_LETTERS.indexOf(symbol);
+  const column = COLUMN_SYMBOLS.indexOf(symbol);
+  if (column >= 0) return column < rules.columns ? { kind: 'column', index: column } : null;
+  const cell = CELL_SYMBOLS.indexOf(symbol);
   return cell >= 0 && cell < rules.freeCells ? { kind: 'cell', index: cell } : null;
 }
 
@@ -90,8 +86,12 @@ export function moveFromNotation(token: string, rules: Rules, layout: Layout, in
 function notationSingle(token: string, rules: Rules, layout: Layout, index: number): Move {
   const where = { path: `moves.${index}`, token };
   const text = token.trim().toLowerCase();
-  if (!/^[0-9a-i]{2}$/.test(text)) {
-    throw new SolverError('illegal_move', `move ${index} "${token}": standard notation is a source and a target (columns 1-9 and 0, cells a-g and i, h the foundations)`, where);
+  if (!/^[0-9a-q]{2}$/.test(text)) {
+    throw new SolverError(
+      'illegal_move',
+      `move ${index} "${token}": standard notation is a source and a target (columns 1-9, 0 and j-q, cells a-g and i, h the foundations)`,
+      where,
+    );
   }
   const from = place(text[0], rules);
   const to = place(text[1], rules);

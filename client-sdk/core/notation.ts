@@ -14,21 +14,28 @@ import type { Move } from './moves.js';
 import type { Layout, Rules } from './rules.js';
 import { applyMove, checkMove, cloneLayout, sequenceCapacity } from './verify.js';
 
-/** Free-cell letters of the standard notation, index = cell; `h` is skipped (it means the foundations). */
-const CELL_LETTERS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'i'] as const;
+/**
+ * Column symbols of the standard notation, index = column (docs/rules.md
+ * "Move notation"): `1`..`9`, `0` for the tenth column, then our extension
+ * for wider games (Baker's Dozen, Fan), the letters `j`..`q` for columns
+ * 11..18: one character each, clear of the cell letters and of `h`.
+ */
+export const COLUMN_SYMBOLS = '1234567890jklmnopq';
+/** Free-cell symbols of the standard notation, index = cell; `h` is skipped (it means the foundations). */
+export const CELL_SYMBOLS = 'abcdefgi';
 
 function columnSymbol(index: number, rules: Rules, where: string): string {
-  if (!Number.isInteger(index) || index < 0 || index >= rules.columns || index > 9) {
+  if (!Number.isInteger(index) || index < 0 || index >= rules.columns || index >= COLUMN_SYMBOLS.length) {
     throw new SolverError('illegal_move', `${where}: no column ${JSON.stringify(index)} (${rules.columns} columns)`);
   }
-  return index === 9 ? '0' : String(index + 1);
+  return COLUMN_SYMBOLS[index];
 }
 
 function cellSymbol(index: number, rules: Rules, where: string): string {
-  if (!Number.isInteger(index) || index < 0 || index >= rules.freeCells || index >= CELL_LETTERS.length) {
+  if (!Number.isInteger(index) || index < 0 || index >= rules.freeCells || index >= CELL_SYMBOLS.length) {
     throw new SolverError('illegal_move', `${where}: no free cell ${JSON.stringify(index)} (${rules.freeCells} free cells)`);
   }
-  return CELL_LETTERS[index];
+  return CELL_SYMBOLS[index];
 }
 
 /**
@@ -38,6 +45,8 @@ function cellSymbol(index: number, rules: Rules, where: string): string {
  *   so every symbol is one character and 10-column games (Seahaven Towers,
  *   Fortress) stay unambiguous: `10` means column 1 to column 10. Games with at
  *   most 9 columns never use `0`, so 8-column output is the usual `1`..`8`.
+ *   Columns 11..18 (Baker's Dozen, Fan) are `j`..`q`, our extension
+ *   ({@link COLUMN_SYMBOLS}): `jh` is column 11 to the foundations.
  * - Free cells: `a`,`b`,`c`,`d` for cells 0..3 and, for up to 8 cells (Eight
  *   Off, Penguin), `e`,`f`,`g`,`i` for cells 4..7; `h` is skipped because it
  *   means the foundations.
@@ -99,7 +108,8 @@ export function toFcsMoves(moves: Move[]): string[] {
  * moves through free cells and empty columns, each legal on its own (docs/rules.md
  * "Sequence-move capacity": a sequence move is a shortcut for such moves).
  *
- * Method, with f empty free cells and e usable empty columns (columns other than
+ * Method, with f empty free cells (none when they are a reserve,
+ * `rules.emptyCell: 'none'`) and e usable empty columns (columns other than
  * the destination, and only when `rules.emptyColumn` is `any`):
  * - n ≤ f + 1: the top n − 1 cards go to free cells (lowest-numbered first),
  *   the deepest moved card goes to the destination, then the parked cards come
@@ -144,9 +154,11 @@ export function expandSequenceMoves(rules: Rules, start: Layout, moves: Move[]):
   /** Moves the top n cards of column `src` onto column `dst` one card at a time. */
   const moveRun = (n: number, src: number, dst: number): void => {
     const cells: number[] = [];
-    layout.freeCells.forEach((c, i) => {
-      if (c === null) cells.push(i);
-    });
+    if (rules.emptyCell !== 'none') {
+      layout.freeCells.forEach((c, i) => {
+        if (c === null) cells.push(i);
+      });
+    }
     if (n <= cells.length + 1) {
       const used = cells.slice(0, n - 1);
       for (const c of used) step('column', src, 'cell', c);

@@ -16,7 +16,7 @@
  * `["CS", "DH"]` makes two pools of two. At least one group has two suits or
  * more (else it is the real game).
  */
-import type { Rules } from './rules.js';
+import { NARROW_KEY_MAX_COLUMNS, type Rules } from './rules.js';
 import { SUIT_LETTERS } from './cards.js';
 
 /** A pooling: its groups of suit letters, canonical (see the module comment), e.g. `["C", "DH", "S"]`. */
@@ -70,9 +70,12 @@ export function poolRepresentatives(pools: SuitPools): [number, number, number, 
 
 /**
  * True when the pooled game is sound for `rules`: the tableau never looks at
- * suit (`rank` build, no wrap); cells, empty-column and sequence-move rules
- * do not look at suit under any setting.
+ * suit (`rank` build, no wrap); cells (a reserve too), empty-column and
+ * sequence-move rules do not look at suit under any setting. And its
+ * certificate can be written: pooled keys are 48 bytes, so at most
+ * NARROW_KEY_MAX_COLUMNS columns (Good Measure, Siegecraft and Stronghold,
+ * not Baker's Dozen).
  */
 export function poolingApplies(rules: Rules): boolean {
-  return rules.build === 'rank' && !rules.wrap;
+  return rules.build === 'rank' && !rules.wrap && rules.columns <= NARROW_KEY_MAX_COLUMNS;
 }

@@ -38,6 +38,16 @@ export const EMPTY_COLUMN_RULES = ['any', 'kings', 'none'] as const;
 export type EmptyColumnRule = (typeof EMPTY_COLUMN_RULES)[number];
 
 /**
+ * What an empty free cell accepts (docs/rules.md, "Rule parameters"): `any`
+ * card (FreeCell and every game with free cells); `none`: the cells are a
+ * reserve, filled by the deal and played from, never filled again (King
+ * Albert). {@link Rules.emptyCell} absent means `any`.
+ */
+export const EMPTY_CELL_RULES = ['any', 'none'] as const;
+/** One of {@link EMPTY_CELL_RULES}. */
+export type EmptyCellRule = (typeof EMPTY_CELL_RULES)[number];
+
+/**
  * How many cards move at once from column to column (docs/rules.md, "Rule parameters"):
  * - `none`: single cards only;
  * - `supermove`: at most (f + 1) * 2^e, f = empty free cells, e = empty columns not counting the destination;
@@ -58,10 +68,17 @@ export type Numbering = (typeof NUMBERINGS)[number];
 
 /** Every rule parameter of a game. */
 export interface Rules {
-  /** Number of tableau columns, 1..10. */
+  /** Number of tableau columns, 1..{@link MAX_COLUMNS}. */
   columns: number;
-  /** Number of free cells, 0..8. */
+  /** Number of free cells (or reserve cells, see {@link emptyCell}), 0..8. */
   freeCells: number;
+  /**
+   * What an empty free cell accepts; absent means `any`. `none` makes the
+   * cells a reserve: cards leave them (to a column or a foundation) and
+   * none ever enters, so an emptied cell stays empty and counts for no
+   * sequence move (King Albert; docs/rules.md "Rule parameters").
+   */
+  emptyCell?: EmptyCellRule;
   /** Tableau build rule. */
   build: BuildRule;
   /** What an empty column accepts. */
@@ -119,8 +136,12 @@ export interface GamePreset {
   foundationBaseFromDeal?: boolean;
 }
 
-/** Default budgets of the Castle games: about 2.2 GB of engine memory and a minute. */
-const CASTLE_LIMITS = { maxStates: 30_000_000, timeoutMs: 60_000 };
+/**
+ * Default budgets of the games whose hard deals need tens of millions of
+ * positions: the Castle games, Baker's Dozen, Good Measure and King Albert
+ * (about 2.2 GB of engine memory at most, and a minute).
+ */
+const LARGE_SPACE_LIMITS = { maxStates: 30_000_000, timeoutMs: 60_000 };
 
 const FREECELL: Rules = {
   columns: 8,
@@ -152,8 +173,22 @@ const BELEAGUERED_CASTLE: Rules = {
   wrap: false,
 };
 
-/** Every preset, in the order `GET /v1/games` lists them. */
-export const PRESETS: readonly GamePreset[] = [
+/** Baker's Dozen (PySolFC `BakersDozen`: `RK_RowStack`, `max_move=1`, `base_rank=NO_RANK`; fc-solve preset `bakers_dozen`). */
+const BAKERS_DOZEN: Rules = {
+  columns: 13,
+  freeCells: 0,
+  build: 'rank',
+  emptyColumn: 'none',
+  sequenceMove: 'none',
+  foundationBase: 1,
+  wrap: false,
+};
+
+/**
+ * Every preset the model knows, served or not ({@link PRESETS} are the served
+ * ones), in the order `GET /v1/games` lists them.
+ */
+export const ALL_PRESETS: readonly GamePreset[] = [
   {
     id: 'freecell',
     name: 'FreeCell',
@@ -238,7 +273,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: '8 columns of 6 with the aces on the foundations, build down regardless of suit, any card to an empty column, single cards only.',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'sham_battle',
@@ -246,7 +281,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: 'Another name of Beleaguered Castle (PySolFC, Wikipedia); the seed page\'s 42-card description cannot hold a deck (see docs/rules.md).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'streets_and_alleys',
@@ -254,7 +289,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: 'Beleaguered Castle with all 52 cards dealt to 8 columns (7,7,7,7,6,6,6,6); no aces start on the foundations.',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'citadel',
@@ -262,7 +297,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: 'Beleaguered Castle where a card that fits a foundation while the deal is made goes there (PySolFC).',
     rules: BELEAGUERED_CASTLE,
     numberings: ['pysolfc'],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'selective_castle',
@@ -270,7 +305,7 @@ export const PRESETS: readonly GamePreset[] = [
     description: "Beleaguered Castle rules on a layout the player arranged (the seed page); a board or layout is required. PySolFC's game of this name is a different one.",
     rules: BELEAGUERED_CASTLE,
     numberings: [],
-    defaultLimits: CASTLE_LIMITS,
+    defaultLimits: LARGE_SPACE_LIMITS,
   },
   {
     id: 'fortress',
@@ -279,13 +314,100 @@ export const PRESETS: readonly GamePreset[] = [
     rules: { columns: 10, freeCells: 0, build: 'suit_up_or_down', emptyColumn: 'any', sequenceMove: 'none', foundationBase: 1, wrap: false },
     numberings: ['pysolfc'],
   },
+  {
+    id: 'bakers_dozen',
+    name: "Baker's Dozen",
+    description: '13 columns of 4, every king dealt under the other cards of its column, no free cells, build down regardless of suit, single cards only, an emptied column is never filled (PySolFC, fc-solve).',
+    rules: BAKERS_DOZEN,
+    numberings: ['pysolfc'],
+    defaultLimits: LARGE_SPACE_LIMITS,
+  },
+  {
+    id: 'good_measure',
+    name: 'Good Measure',
+    description: "Baker's Dozen on 10 columns of 5, with two aces dealt to the foundations (PySolFC, fc-solve).",
+    rules: { ...BAKERS_DOZEN, columns: 10 },
+    numberings: ['pysolfc'],
+    defaultLimits: LARGE_SPACE_LIMITS,
+  },
+  {
+    id: 'fan',
+    name: 'Fan',
+    description: '18 columns, 17 of 3 cards and one of 1, no free cells, build down in suit, single cards only, kings only to empty columns (PySolFC, fc-solve).',
+    rules: { columns: 18, freeCells: 0, build: 'suit', emptyColumn: 'kings', sequenceMove: 'none', foundationBase: 1, wrap: false },
+    numberings: ['pysolfc'],
+  },
+  {
+    id: 'king_albert',
+    name: 'King Albert',
+    description: '9 columns of 1 to 9 cards and a reserve of 7 that is played from and never filled, build down in alternate colours, single cards only, any card to an empty column (PySolFC).',
+    rules: { columns: 9, freeCells: 7, emptyCell: 'none', build: 'alternate_color', emptyColumn: 'any', sequenceMove: 'none', foundationBase: 1, wrap: false },
+    numberings: ['pysolfc'],
+    defaultLimits: LARGE_SPACE_LIMITS,
+  },
+  {
+    id: 'siegecraft',
+    name: 'Siegecraft',
+    description: 'Beleaguered Castle with one free cell (PySolFC).',
+    rules: { ...BELEAGUERED_CASTLE, freeCells: 1 },
+    numberings: ['pysolfc'],
+    defaultLimits: LARGE_SPACE_LIMITS,
+  },
+  {
+    id: 'stronghold',
+    name: 'Stronghold',
+    description: 'Streets and Alleys with one free cell (PySolFC).',
+    rules: { ...BELEAGUERED_CASTLE, freeCells: 1 },
+    numberings: ['pysolfc'],
+    defaultLimits: LARGE_SPACE_LIMITS,
+  },
 ];
 
-/** Looks up a preset by id; `undefined` when there is none. */
+/**
+ * The presets the engine cannot play yet: dealt, parsed, printed and checked
+ * (client-sdk/core/deals, board.ts, verify.ts), but listed nowhere in the
+ * service, the CLI or the SDK's solver, and refused there as unknown games.
+ * Empty: the engine plays every preset. (A game added to the model before
+ * the engine can play it goes here until it can.)
+ */
+export const ENGINE_PENDING_GAMES: ReadonlySet<string> = new Set<string>();
+
+/** The served presets: {@link ALL_PRESETS} but the {@link ENGINE_PENDING_GAMES}, in the order `GET /v1/games` lists them. */
+export const PRESETS: readonly GamePreset[] = ALL_PRESETS.filter((p) => !ENGINE_PENDING_GAMES.has(p.id));
+
+/** Looks up a served preset ({@link PRESETS}) by id; `undefined` when there is none. */
 export function findPreset(id: string): GamePreset | undefined {
   return PRESETS.find((p) => p.id === id);
 }
 
-/** Largest number of columns and free cells the engine supports. */
-export const MAX_COLUMNS = 10;
+/**
+ * Looks up any preset ({@link ALL_PRESETS}, served or not) by id, for the code
+ * that deals, parses and checks positions without the engine; `undefined`
+ * when there is none.
+ */
+export function findAnyPreset(id: string): GamePreset | undefined {
+  return ALL_PRESETS.find((p) => p.id === id);
+}
+
+/**
+ * Most tableau columns of the model: the rules, the board text, the JSON
+ * layout, the notation and the checker (Fan has 18).
+ */
+export const MAX_COLUMNS = 18;
+/**
+ * Most tableau columns the engine plays (assembly/position.ts MAX_COLUMNS):
+ * what the service's request check and wire schemas accept; the model's
+ * {@link MAX_COLUMNS}.
+ */
+export const ENGINE_MAX_COLUMNS = MAX_COLUMNS;
+/**
+ * Most columns whose canonical key fits 48 bytes: a key holds 53 + columns
+ * six-bit symbols, at most 64 in 48 bytes (docs/proofs.md "Key encoding";
+ * `keyBytesFor` in client-sdk/core/proof/format.ts). Pooled and layered
+ * certificates have 48-byte keys, so the pooled and layered passes run only
+ * in games of at most this many columns (Good Measure's 10, not Baker's
+ * Dozen's 13).
+ */
+export const NARROW_KEY_MAX_COLUMNS = 11;
+/** Most free cells (or reserve cells) of the model and the engine. */
 export const MAX_FREE_CELLS = 8;

@@ -66,7 +66,7 @@ export interface ShardedOptions {
   memoryLimitBytes: number;
   /** Engines (1..MAX_SHARDS); default `shardsForMemory(memoryLimitBytes)`. Tests force 2 or 3 under a small cap. */
   shards?: number;
-  /** Children an outbox holds before it is sent (1..256, default 256; 1 sends each child on its own, for the measurement in docs/engine.md). */
+  /** Children an outbox holds before it is sent (1..256, default 256; 1 sends each child on its own, for the measurement in docs/benchmarks.md). */
   batch?: number;
   /** Cancel flag (nonzero at index 0 stops the pass: `unknown`, `cancelled`). */
   stop?: Int32Array;
@@ -112,7 +112,7 @@ const FORWARD_OK = 0;
 const FORWARD_FAILED = 2;
 /** Layers of the pass (assembly/layers.ts MAX_LAYERS). */
 const MAX_LAYERS = 128 * 32;
-/** Bytes of a canonical key (assembly/position.ts KEY_BYTES, docs/proofs.md). */
+/** Bytes of a canonical key (assembly/key.ts KEY_BYTES, docs/proofs.md). */
 const KEY_BYTES = 48;
 /** Bit of a parent reference where the shard starts (assembly/shards.ts SHARD_SHIFT). */
 const SHARD_SHIFT = 28;

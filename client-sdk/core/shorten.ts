@@ -40,7 +40,7 @@ export interface ShortenOptions {
   cpuClock?: boolean;
 }
 
-/** The engine's beam, as the Engine class exposes it to this file (assembly/beam.ts documents each). */
+/** The engine's beam, as the Engine class exposes it to this file (assembly/beam.ts and beam-cost.ts document each). */
 export interface BeamEngine {
   /** Starts a session from the solution in the engine's buffer; its counted length, or -1. */
   begin(maxWidth: number): number;
@@ -48,7 +48,7 @@ export interface BeamEngine {
   beam(width: number, prefix: number): number;
   /** Counted moves in the best path. */
   pathMoves(): number;
-  /** Sets the cost weights of the next beams (cards not home, unsorted cards, occupied cells, empty columns as a bonus, blockers; assembly/beam.ts `setBeamWeights`). */
+  /** Sets the cost weights of the next beams (cards not home, unsorted cards, occupied cells, empty columns as a bonus, blockers; assembly/beam-cost.ts `setBeamWeights`). */
   weights(notHome: number, unsorted: number, cells: number, emptyColumns: number, blockers: number): void;
   /** True once the deadline or a cancel stopped the session. */
   stopped(): boolean;
@@ -86,7 +86,7 @@ const JUMP_SHARE = 0.5;
 const PREFIX_STEP = 16;
 /**
  * Cost weights of the beams (cards not home, cards above the bottom sorted
- * run, occupied free cells, empty columns as a bonus; assembly/beam.ts),
+ * run, occupied free cells, empty columns as a bonus; assembly/beam-cost.ts),
  * the first for the main beam, the others in turn afterwards: two beams with
  * different costs of one width found shorter solutions than one beam twice
  * as wide (docs/short-solutions.md).
@@ -96,7 +96,7 @@ export const WEIGHTS: readonly BeamCost[] = [
   [1, 1, 4, 0, 1],
 ];
 
-/** Cost weights of one beam: cards not home, cards above the bottom sorted run, occupied free cells, empty columns (a bonus), blockers (assembly/beam.ts `setBeamWeights`). */
+/** Cost weights of one beam: cards not home, cards above the bottom sorted run, occupied free cells, empty columns (a bonus), blockers (assembly/beam-cost.ts `setBeamWeights`). */
 export type BeamCost = readonly [notHome: number, unsorted: number, cells: number, emptyColumns: number, blockers: number];
 
 /** Counted moves of a solution: every move not flagged as a safe auto-move (a sequence move counts one). */

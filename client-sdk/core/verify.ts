@@ -30,6 +30,10 @@
  *   K → A ("Penguin's beak").
  * - Foundation-to-tableau moves do not exist in {@link Move}, so they are never
  *   legal here (docs/rules.md: a house rule, only as an explicit option).
+ * - `emptyCell: 'none'` (King Albert's reserve): a card may leave a cell, to a
+ *   column or a foundation, but no card enters one, so an empty cell is no
+ *   room for a sequence move either (f counts the empty cells that take a
+ *   card). Absent `emptyCell` is `any`.
  */
 import {
   DECK_SIZE,
@@ -48,6 +52,7 @@ import { SolverError } from './errors.js';
 import { PACKED_MOVE_BYTES, readPackedMove, type Move } from './moves.js';
 import {
   BUILD_RULES,
+  EMPTY_CELL_RULES,
   EMPTY_COLUMN_RULES,
   MAX_COLUMNS,
   MAX_FREE_CELLS,
@@ -152,8 +157,13 @@ function firstBreakIn(rules: Rules, under: Card | null, cards: Card[], from: num
 // Sequence-move capacity (docs/rules.md, "Sequence-move capacity")
 // ---------------------------------------------------------------------------
 
-/** Empty free cells of `layout` (counted in a loop: the checker asks once per sequence move). */
-function emptyFreeCells(layout: Layout): number {
+/**
+ * Empty free cells of `layout` that take a card (counted in a loop: the
+ * checker asks once per sequence move); none when the cells are a reserve
+ * (`emptyCell: 'none'`).
+ */
+function emptyFreeCells(rules: Rules, layout: Layout): number {
+  if (rules.emptyCell === 'none') return 0;
   let n = 0;
   for (const c of layout.freeCells) if (c === null) n++;
   return n;
@@ -172,15 +182,16 @@ function usableEmptyColumns(rules: Rules, layout: Layout, toColumn: number): num
  * `toColumn` (0-based), per docs/rules.md "Rule parameters" / "Sequence-move
  * capacity":
  * - `none`: 1;
- * - `supermove`: (f + 1) · 2^e, f = empty free cells, e = empty columns not
- *   counting the destination (counted only when `emptyColumn` is `any`, see
- *   the file comment);
+ * - `supermove`: (f + 1) · 2^e, f = empty free cells (0 when they are a
+ *   reserve, `emptyCell: 'none'`), e = empty columns not counting the
+ *   destination (counted only when `emptyColumn` is `any`, see the file
+ *   comment);
  * - `cells_plus_one`: f + 1 (Seahaven seed: "(free cells + 1) cards per move");
  * - `unlimited`: `Infinity`.
  * Does not check that the move is otherwise legal. Never throws.
  */
 export function sequenceCapacity(rules: Rules, layout: Layout, toColumn: number): number {
-  const f = emptyFreeCells(layout);
+  const f = emptyFreeCells(rules, layout);
   switch (rules.sequenceMove) {
     case 'none':
       return 1;
@@ -194,7 +205,7 @@ export function sequenceCapacity(rules: Rules, layout: Layout, toColumn: number)
 }
 
 function capacityDetail(rules: Rules, layout: Layout, toColumn: number): string {
-  const f = emptyFreeCells(layout);
+  const f = emptyFreeCells(rules, layout);
   switch (rules.sequenceMove) {
     case 'none':
       return 'sequenceMove none: single cards only';
@@ -282,7 +293,8 @@ export const INDEX_PLACE_NAMES: PlaceNames = { column: (i) => `column ${i}`, cel
  * 6. a run of n > 1 cards is one tableau sequence under `rules.build`
  *    (docs/rules.md "tableau build");
  * 7. n does not exceed {@link sequenceCapacity} (docs/rules.md "Sequence-move capacity");
- * 8. the destination accepts the card(s): an empty cell; the foundation of the
+ * 8. the destination accepts the card(s): an empty cell, unless the cells are
+ *    a reserve (`emptyCell: 'none'`: no cell takes a card); the foundation of the
  *    card's suit whose next rank it is (from `foundationBase`, wrapping K→A
  *    with `wrap`); a non-empty column whose top card the run continues; an
  *    empty column under `emptyColumn` (`any`: any card; `kings`: only the top
@@ -359,6 +371,7 @@ function moveFaultUnderValidRules(rules: Rules, layout: Layout, move: Move, name
 
   // The destination accepts the card(s).
   if (to === 'cell') {
+    if (rules.emptyCell === 'none') return fault('destination_refuses', `${names.cell(toIndex)} is a reserve cell: no card enters it (emptyCell none)`);
     const held = layout.freeCells[toIndex];
     if (held !== null) return fault('destination_refuses', `${names.cell(toIndex)} is occupied by ${cardToString(held)}`);
     return null;
@@ -526,6 +539,7 @@ function rulesProblem(rules: Rules): string | null {
   if (!Number.isInteger(rules.freeCells) || rules.freeCells < 0 || rules.freeCells > MAX_FREE_CELLS) return `invalid rules: freeCells ${JSON.stringify(rules.freeCells)} (0..${MAX_FREE_CELLS})`;
   if (!BUILD_RULES.includes(rules.build)) return `invalid rules: build ${JSON.stringify(rules.build)}`;
   if (!EMPTY_COLUMN_RULES.includes(rules.emptyColumn)) return `invalid rules: emptyColumn ${JSON.stringify(rules.emptyColumn)}`;
+  if (rules.emptyCell !== undefined && !EMPTY_CELL_RULES.includes(rules.emptyCell)) return `invalid rules: emptyCell ${JSON.stringify(rules.emptyCell)}`;
   if (!SEQUENCE_MOVE_RULES.includes(rules.sequenceMove)) return `invalid rules: sequenceMove ${JSON.stringify(rules.sequenceMove)}`;
   if (!Number.isInteger(rules.foundationBase) || rules.foundationBase < 1 || rules.foundationBase > 13) return `invalid rules: foundationBase ${JSON.stringify(rules.foundationBase)} (1..13)`;
   if (typeof rules.wrap !== 'boolean') return 'invalid rules: wrap must be true or false';

@@ -34,7 +34,7 @@ import { hint, type Solver } from './hints.js';
  * (about 70 MB of engine memory) or 4 s, whichever runs out first, then the
  * shortening of a solution found (PLAYER_OPTIMIZE_MS, 150 ms). Most
  * positions of a FreeCell game are decided in a small part of it
- * (docs/web.md, "Analysis time").
+ * (docs/web.md, "Sizes and analysis time").
  */
 export const PLAY_LIMITS: Readonly<{ maxStates: number; timeoutMs: number }> = Object.freeze({ maxStates: 1_000_000, timeoutMs: 4_000 });
 

@@ -7,7 +7,7 @@
  *   const client = createClient({ baseUrl: 'http://localhost:3000', apiKey });
  *   const answer = await client.solve({ game: 'freecell', deal: 617 });
  *
- * Retries: an answer 429 (`rate_limited`) or 503 (`overloaded`) is retried
+ * Retries: an answer 429 (`rate_limited`, not `quota_exceeded`) or 503 (`overloaded`) is retried
  * after its `Retry-After` (seconds or an HTTP date), else after an exponential
  * backoff with jitter (250 ms, 500 ms, 1 s, ... capped at 30 s), up to
  * `retries` times (default 4). A network failure is retried the same way for
@@ -26,6 +26,7 @@ import {
   type BatchRequestSchema,
   type BatchResult,
   type BatchStatus,
+  type BatchVerdict,
 } from '../api/batch-schemas.js';
 import { SolverError, type ErrorCode, type ErrorLocation } from '../core/errors.js';
 import {
@@ -91,6 +92,12 @@ export interface BatchResultsOptions extends CallOptions {
   moves?: boolean;
   /** Wait for results still to come until the batch ends (default true). */
   follow?: boolean;
+  /**
+   * Only the results of these verdicts (default: every stored result). A
+   * batch that keeps `exceptions` stores no `solved` result, so asking it
+   * for `solved` is a 400 (`invalid_request`).
+   */
+  verdicts?: readonly BatchVerdict[];
 }
 
 /**
@@ -155,6 +162,12 @@ export interface SolverClient {
   batchResults(id: string, options?: BatchResultsOptions): AsyncIterable<BatchResult>;
   /** `DELETE /v1/batches/{id}`: cancels; resolves with the status. */
   cancelBatch(id: string, options?: CallOptions): Promise<BatchStatus>;
+  /**
+   * `DELETE /v1/batches/{id}/results`: deletes the stored results of an
+   * ended batch (the status and summary stay); resolves with the status
+   * (`stored` 0, `purgedAt` set). A running batch is a 409 (`conflict`): cancel it first.
+   */
+  deleteBatchResults(id: string, options?: CallOptions): Promise<BatchStatus>;
   /** Polls the status every `intervalMs` (default 500) until the batch is no longer running. */
   waitForBatch(id: string, options?: CallOptions & { intervalMs?: number; onProgress?: (status: BatchStatus) => void }): Promise<BatchStatus>;
 }
@@ -216,7 +229,8 @@ export function createClient(options: ClientOptions): SolverClient {
       }
       if (res.ok) return res;
       const error = await toServiceError(res);
-      if (RETRY_STATUSES.has(res.status) && attempt < retries) {
+      // a quota (`quota_exceeded`) frees up when earlier batches end, not after a backoff
+      if (RETRY_STATUSES.has(res.status) && error.code !== 'quota_exceeded' && attempt < retries) {
         await res.body?.cancel().catch(() => {});
         await sleep(Math.min(maxDelay, error.retryAfterMs ?? backoff(attempt)), signal);
         continue;
@@ -276,6 +290,9 @@ export function createClient(options: ClientOptions): SolverClient {
     async cancelBatch(id, opts) {
       return json(BatchStatusSchema, await send('DELETE', `/v1/batches/${encodeURIComponent(id)}`, undefined, true, opts?.signal));
     },
+    async deleteBatchResults(id, opts) {
+      return json(BatchStatusSchema, await send('DELETE', `/v1/batches/${encodeURIComponent(id)}/results`, undefined, true, opts?.signal));
+    },
     async waitForBatch(id, opts = {}) {
       for (;;) {
         const status = await client.batchStatus(id, opts);
@@ -294,16 +311,19 @@ export function createClient(options: ClientOptions): SolverClient {
   async function* resultsIterator(id: string, opts: BatchResultsOptions): AsyncGenerator<BatchResult> {
     let after = opts.after ?? 0;
     const follow = opts.follow ?? true;
+    const verdicts = opts.verdicts && opts.verdicts.length > 0 ? `&verdict=${[...new Set(opts.verdicts)].join(',')}` : '';
     let failures = 0;
     for (;;) {
-      const query = `?after=${after}${opts.moves ? '&moves=true' : ''}${follow ? '' : '&follow=false'}`;
+      const query = `?after=${after}${opts.moves ? '&moves=true' : ''}${follow ? '' : '&follow=false'}${verdicts}`;
       const res = await send('GET', `/v1/batches/${encodeURIComponent(id)}/results${query}`, undefined, true, opts.signal);
+      let given = 0;
       try {
         for await (const line of ndjsonLines(res.body!)) {
           const result = BatchResultSchema.parse(JSON.parse(line));
           if (result.seq <= after) continue;
           after = result.seq;
           failures = 0;
+          given++;
           yield result;
         }
       } catch (err) {
@@ -315,7 +335,8 @@ export function createClient(options: ClientOptions): SolverClient {
       if (!follow) return;
       // The stream ended: the batch ended, or the server went away (restart). Ask.
       const status = await client.batchStatus(id, opts);
-      if (status.status !== 'running' && after >= status.done) return;
+      // Every stored result given; with a filter the last ones may not match, so an ended batch's stream that gave nothing more is the end.
+      if (status.status !== 'running' && (after >= status.stored || (verdicts !== '' && given === 0))) return;
     }
   }
 

@@ -67,7 +67,18 @@ export {
 } from '../api/apps-schemas.js';
 export { drawDeals, findBoundary, MEASURE_DEFINITIONS } from '../api/apps.js';
 export { replayMoveList, splitMoveText, moveFromNotation } from '../core/move-list.js';
-export { findPreset, PRESETS, type Deal, type GamePreset, type Layout, type Numbering, type Rules } from '../core/rules.js';
+export {
+  ALL_PRESETS,
+  ENGINE_PENDING_GAMES,
+  findAnyPreset,
+  findPreset,
+  PRESETS,
+  type Deal,
+  type GamePreset,
+  type Layout,
+  type Numbering,
+  type Rules,
+} from '../core/rules.js';
 export type { Move } from '../core/moves.js';
 export type { SolveLimits, SolveOutcome, SolveStats, UnknownReason, Verdict } from '../core/solve-types.js';
 export { formatBoard, parseBoard } from '../core/board.js';

@@ -7,13 +7,14 @@
  * status and a result (client-sdk/api/batch-schemas.ts). Nothing here opens a database or a
  * connection, so a Redis worker that imports it loads no SQLite.
  */
-import { wilsonInterval, type BatchResult, type BatchStatus, type BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
+import { wilsonInterval, type BatchDistributions, type BatchResult, type BatchStatus, type BatchVerdict } from '../../client-sdk/api/batch-schemas.js';
 import type { RulesOverride } from '../../client-sdk/api/schemas.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { PACKED_MOVE_BYTES, packMoves, unpackMoves, type Move } from '../../client-sdk/core/moves.js';
+import { packMoves, unpackMoves, type Move } from '../../client-sdk/core/moves.js';
 import { toStandardNotation } from '../../client-sdk/core/notation.js';
 import type { Numbering, Rules } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/core/solve-types.js';
+import { bucketRange, type CensusSummary, type Histogram, type ResultsMode } from './census.js';
 
 /**
  * Default worker time of one pool task of several deals of a batch, ms (the
@@ -25,8 +26,46 @@ import type { SolveLimits, SolveOutcome, UnknownReason } from '../../client-sdk/
  */
 export const DEFAULT_CHUNK_MS = 100;
 
-/** Largest batch by default, in deals. */
+/** Largest batch that keeps every result, by default, in deals (`BATCH_MAX_DEALS`). */
 export const DEFAULT_MAX_BATCH_DEALS = 1_000_000;
+
+/**
+ * Default quotas on the deals queued in running batches, per API key when
+ * keys are on, overall otherwise (`BATCH_QUEUE_MAX_DEALS`,
+ * `BATCH_QUEUE_MAX_CENSUS_DEALS`): 5,000,000 deals of batches that keep
+ * every result (about 5 GB of stored results at ~1 KB a deal), and 2^34
+ * (17,179,869,184: twice the FreeCell Pro range 1..8,589,934,591) of
+ * batches that keep exceptions only, whose storage does not grow with their size.
+ */
+export const DEFAULT_QUOTAS: Readonly<{ maxQueuedDeals: number; maxQueuedCensusDeals: number }> = {
+  maxQueuedDeals: 5_000_000,
+  maxQueuedCensusDeals: 2 ** 34,
+};
+
+/**
+ * Refuses a batch of `total` deals of `mode` when, with the `queued` deals
+ * its owner already has in running batches of that mode, it would pass
+ * the owner's quota (`quotas`; per API key when `owner` is a key's name,
+ * overall when it is null).
+ * @throws SolverError `quota_exceeded` (429), path `deals`.
+ */
+export function checkQuota(
+  quotas: { maxQueuedDeals: number; maxQueuedCensusDeals: number },
+  mode: ResultsMode,
+  owner: string | null,
+  queued: number,
+  total: number,
+): void {
+  const most = mode === 'exceptions' ? quotas.maxQueuedCensusDeals : quotas.maxQueuedDeals;
+  if (queued + total <= most) return;
+  const whose = owner === null ? 'the service has' : `API key "${owner}" has`;
+  const kind = mode === 'exceptions' ? 'batches that keep exceptions' : 'batches that keep every result';
+  throw new SolverError(
+    'quota_exceeded',
+    `${whose} ${queued} deals queued in running ${kind}; with these ${total} that is more than the ${most} allowed: wait for them to finish, or cancel some`,
+    { path: 'deals' },
+  );
+}
 
 /** The positions of a batch, as stored. Deal numbers are decimal strings (they may exceed 2^53). */
 export type BatchPositions =
@@ -45,6 +84,13 @@ export interface BatchSpec {
   limits: SolveLimits;
   positions: BatchPositions;
   name?: string;
+  /** What the batch keeps (census.ts); absent = `all`. */
+  results?: 'exceptions';
+}
+
+/** What `spec` keeps of its deals. */
+export function resultsMode(spec: BatchSpec): ResultsMode {
+  return spec.results ?? 'all';
 }
 
 /** The deal number of deal `index` (a number when exact, else a digit string); null for a board. */
@@ -78,6 +124,14 @@ export interface BatchRecord {
   sumElapsedMs: number;
   /** Wall-clock ms the batch has been worked on (summed over server runs), for the final deals/s. */
   activeMs: number;
+  /** Results stored one by one (every deal's in `all` mode, the exceptions in `exceptions` mode); 0 once purged. */
+  stored: number;
+  /** The census summary of the finished deals (census.ts); its counts equal the counters above. */
+  summary: CensusSummary;
+  /** When the stored results were deleted (ms since the epoch), or null. */
+  purgedAt: number | null;
+  /** The API key that created the batch (its name), or null without keys: whose quota it counts against. */
+  owner: string | null;
 }
 
 /** One deal's result as a solve gives it, before a store numbers it (`seq`). */
@@ -100,10 +154,7 @@ export interface ResultInput {
   error?: { code: string; message: string };
 }
 
-/** The number of moves of `r`'s solution, packed or not. */
-export function resultMoveCount(r: ResultInput): number {
-  return r.packedMoves !== undefined ? r.packedMoves.length / PACKED_MOVE_BYTES : r.moves.length;
-}
+export { resultMoveCount } from './census.js';
 
 /** `r`'s solution as the stores keep it (`encodeMoves`; the packed bytes as they are), or null for none. */
 export function resultMoveBytes(r: ResultInput): Buffer | null {
@@ -216,8 +267,30 @@ export function toStatus(record: BatchRecord, live: { dealsPerSecond: number; et
       unknownShare: record.done > 0 ? round(record.unknown / record.done, 6) : 0,
       meanMoves: record.solved > 0 ? round(record.sumMoves / record.solved, 2) : null,
       meanMsPerDeal: record.done > 0 ? round(record.sumElapsedMs / record.done, 3) : null,
+      meanPositionsPerDeal: record.done > 0 ? round(record.summary.sumPositions / record.done, 1) : null,
+      distributions: toWireDistributions(record.summary),
     },
+    results: resultsMode(spec),
+    stored: record.stored,
+    purgedAt: record.purgedAt === null ? null : new Date(record.purgedAt).toISOString(),
     urls: { self: `/v1/batches/${record.id}`, results: `/v1/batches/${record.id}/results` },
+  };
+}
+
+/** The summary's histograms as the status shows them (batch-schemas.ts `BatchDistributions`). */
+export function toWireDistributions(s: CensusSummary): BatchDistributions {
+  const sorted = (h: Histogram) =>
+    Object.entries(h)
+      .map(([bucket, count]) => [Number(bucket), count] as const)
+      .filter(([, count]) => count > 0)
+      .sort((a, b) => a[0] - b[0]);
+  return {
+    moves: sorted(s.moves).map(([moves, count]) => ({ moves, count })),
+    positions: sorted(s.positions).map(([b, count]) => ({ ...bucketRange(b), count })),
+    timeMs: sorted(s.time).map(([b, count]) => {
+      const { from, to } = bucketRange(b);
+      return { from: from / 1000, to: to / 1000, count };
+    }),
   };
 }
 

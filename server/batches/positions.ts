@@ -15,15 +15,19 @@ import { dealNumberAt, type BatchPositions, type BatchSpec } from './model.js';
 /**
  * Validates a batch request and returns what to store: the spec (rules and
  * limits resolved) and the number of deals.
- * @param maxDeals largest batch accepted.
+ * @param maxDeals largest batch accepted that keeps every result (one that
+ *   keeps exceptions only has no such cap: its storage does not grow with
+ *   its size; the queued-deals quotas bound it, see `checkQuota`).
  * @throws SolverError as `POST /v1/solve` does for the game, rules, numbering
  *   and limits; `deal_out_of_range` for a deal outside the numbering's range
  *   (path `deals` or `deals.<i>`); any board error with path `boards.<i>`;
  *   `bad_rules` for `rules.foundationBase` with the deal numbers of a game
  *   whose deals fix their own base (Penguin);
- *   `invalid_request` for an empty or reversed range or more than `maxDeals` deals.
+ *   `invalid_request` for an empty or reversed range or more than `maxDeals` deals
+ *   (more than 2^53 - 1 in any mode).
  */
 export function planBatch(req: BatchRequest, limitsConfig: LimitsConfig, maxDeals: number): { spec: BatchSpec; total: number } {
+  if (req.results === 'exceptions') maxDeals = Number.MAX_SAFE_INTEGER;
   const preset = requirePreset(req.game);
   const limits = resolveLimits(req.limits, limitsConfig, req.game);
   // batches keep the fast default: the first solution of each deal
@@ -85,6 +89,7 @@ export function planBatch(req: BatchRequest, limitsConfig: LimitsConfig, maxDeal
     limits,
     positions,
     ...(req.name !== undefined ? { name: req.name } : {}),
+    ...(req.results === 'exceptions' ? { results: 'exceptions' as const } : {}),
   };
   // Deals that fix their own foundation base (Penguin's beak) each fix a
   // different one: a batch-wide override would contradict most of them.
@@ -116,7 +121,8 @@ export function planBatch(req: BatchRequest, limitsConfig: LimitsConfig, maxDeal
 const REQUEST_LEVEL_CODES = new Set(['unknown_game', 'bad_rules', 'layout_required', 'numbering_not_supported']);
 
 function tooMany(count: number | bigint, maxDeals: number): SolverError {
-  return new SolverError('invalid_request', `deals: ${count} deals is more than the ${maxDeals} a batch may hold`, { path: 'deals' });
+  const hint = maxDeals < Number.MAX_SAFE_INTEGER ? ' that keeps every result; "results": "exceptions" keeps only the deals not solved and has no such cap' : '';
+  return new SolverError('invalid_request', `deals: ${count} deals is more than the ${maxDeals} a batch may hold${hint}`, { path: 'deals' });
 }
 
 /** The solve request of deal `index`, as `POST /v1/solve` would take it. */

@@ -8,6 +8,17 @@
  *   npm run batch -- --game freecell --deals 1,617,11982 --max-states 1000000 --moves --out r.ndjson
  *   npm run batch -- --game freecell --deals 1-100000 --db runs/ms.sqlite   # Ctrl-C, run again: resumes
  *   npm run batch -- --game freecell --deals 1..2000 --analysis min_cells --out cells.ndjson
+ *   npm run batch -- --game freecell --deals 1..10000000 --results exceptions --db census.sqlite --out census.ndjson
+ *
+ * `--results exceptions` runs a census: only the deals that are not solved
+ * (unsolvable, unknown, error) are kept one by one; the solved ones are
+ * counted in the summary (counts, histograms of moves, positions and time:
+ * server/batches/census.ts), so a range of any size costs the same memory
+ * and storage. `--out` then writes the exceptions, and the summary goes to
+ * a JSON file beside it (`--summary`, default `<out>.summary.json`): the
+ * batch's status as `GET /v1/batches/{id}` answers it. With `--db`, Ctrl-C
+ * stops it and the same command resumes it, neither losing nor counting
+ * twice a deal.
  *
  * `--analysis min_cells|castle_ladder` rates every deal's difficulty instead
  * of solving it once (server/batches/difficulty.ts, docs/apps.md) and prints
@@ -21,7 +32,7 @@
  * (explicit values win). Each thread may then hold up to that much engine
  * memory: `--threads` × `--max-memory-mb` in all.
  *
- * `--out` writes one JSON object per deal, in deal order (the API's result
+ * `--out` writes one JSON object per deal kept, in deal order (the API's result
  * lines; `--moves` adds each solution's JSON moves; `--out -` writes them to
  * standard output as the deals are done, in deal order). Without `--db` the
  * batch lives in memory; with it, an interrupted run picks up where it stopped.
@@ -29,7 +40,7 @@
  * error code); 130 when interrupted; 141 when the reader of `--out -` went
  * away (EPIPE: the batch stops at once, no error line); 1 otherwise.
  */
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -51,6 +62,7 @@ import { exitOnUsageError, isEntryPoint, outputPathFault, positiveInt, userPath 
 import type { Measure } from '../../client-sdk/api/apps-schemas.js';
 import { DEFAULT_PROOF_CAPS } from '../../client-sdk/core/proof/certificate.js';
 import { formatDistribution, runDifficultyBatch } from '../batches/difficulty.js';
+import { RESULTS_MODES } from '../batches/census.js';
 
 interface CliOptions {
   game: string;
@@ -67,6 +79,8 @@ interface CliOptions {
   analysis?: Measure;
   deep?: boolean;
   maxMemoryMb?: number;
+  results: 'all' | 'exceptions';
+  summary?: string;
 }
 
 function threadCount(text: string): number {
@@ -105,6 +119,8 @@ export function batchCommand(): Command {
     .option('--threads <n>', `solver threads (at most ${MAX_THREADS}: 4 per CPU)`, threadCount, availableParallelism())
     .option('--out <file>', "write the results as NDJSON, in deal order ('-' = standard output; the summary then goes to standard error)", userPath)
     .option('--moves', 'with --out: include each solution as JSON moves')
+    .addOption(new Option('--results <mode>', "what the batch keeps: every result, or only the deals not solved (a census; the solved ones are counted)").choices(RESULTS_MODES).default('all'))
+    .option('--summary <file>', 'write the final status and summary (JSON) here (default with --results exceptions and --out <file>: <out>.summary.json)', userPath)
     .option('--db <file>', 'keep the batch in this SQLite file; an interrupted run resumes from it', userPath)
     .option('--quiet', 'no progress bar')
     .addOption(new Option('--analysis <measure>', 'rate each deal\'s difficulty instead (docs/apps.md); prints the distribution').choices(['min_cells', 'castle_ladder']))
@@ -137,10 +153,22 @@ function checkFiles(o: CliOptions): void {
     const why = outputPathFault(o.out);
     if (why !== undefined) throw new SolverError('invalid_request', `--out ${o.out}: ${why}`, { path: '--out' });
   }
+  const summary = summaryPath(o);
+  if (summary !== undefined) {
+    const why = outputPathFault(summary);
+    if (why !== undefined) throw new SolverError('invalid_request', `--summary ${summary}: ${why}`, { path: '--summary' });
+  }
   if (o.db !== undefined) {
     const why = batchDbFolderFault(o.db);
     if (why !== undefined) throw new SolverError('invalid_request', `--db ${o.db}: ${why}`, { path: '--db' });
   }
+}
+
+/** Where the summary file goes: `--summary`, else beside an `--out` file of a census (`<out>.summary.json`), else nowhere. */
+function summaryPath(o: CliOptions): string | undefined {
+  if (o.summary !== undefined) return o.summary;
+  if (o.results === 'exceptions' && o.out !== undefined && o.out !== STDOUT) return `${o.out.replace(/\.ndjson$/, '')}.summary.json`;
+  return undefined;
 }
 
 /** Whether `err` is better-sqlite3's `SqliteError` (it carries a `SQLITE_*` code). */
@@ -239,17 +267,26 @@ function streamToStdout(service: BatchService, id: string, withMoves: boolean, o
       process.stdout.once('error', done);
     });
   };
-  /** Writes the results from `next` on: while they follow one another (`contiguous`), or all that are done. */
+  /**
+   * Writes the results from `next` on: while every deal before them is
+   * done (`contiguous`: in a census, below the end of the first done span,
+   * since only exceptions have a result), or all that are stored.
+   */
   const pump = async (contiguous: boolean): Promise<void> => {
     const record = service.store.get(id);
     if (record === undefined) return;
+    const census = record.spec.results === 'exceptions';
+    const first = census ? service.store.doneSpans(id)[0] : undefined;
+    const doneBelow = first !== undefined && first.lo === 0 ? first.hi : 0;
     for (const r of service.resultsByIndex(record, next)) {
-      if (state !== 'written' || (contiguous && r.index !== next)) return;
+      if (state !== 'written') return;
+      if (contiguous && (census ? r.index >= doneBelow : r.index !== next)) return;
       if (!withMoves) delete r.moves;
       await write(`${JSON.stringify(r)}\n`);
       next = r.index + 1;
       lines++;
     }
+    if (contiguous && census) next = Math.max(next, doneBelow);
   };
   const tick = () => {
     pumping ??= pump(true).finally(() => {
@@ -293,7 +330,7 @@ function request(o: CliOptions, budget: DeepBudget): BatchRequest {
   const maxStates = o.maxStates ?? (o.deep ? budget.maxStates : undefined);
   const timeoutMs = o.timeoutMs ?? (o.deep ? budget.timeoutMs : undefined);
   const limits = { ...(maxStates !== undefined ? { maxStates } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
-  const raw: Record<string, unknown> = { game: o.game, ...(Object.keys(limits).length > 0 ? { limits } : {}) };
+  const raw: Record<string, unknown> = { game: o.game, ...(Object.keys(limits).length > 0 ? { limits } : {}), ...(o.results === 'exceptions' ? { results: 'exceptions' } : {}) };
   if (o.numbering) raw.numbering = o.numbering;
   if (o.deals !== undefined) raw.deals = dealsValue(o.deals);
   if (o.boards !== undefined) {
@@ -328,8 +365,25 @@ export function formatSummary(s: BatchStatus, wallMs: number): string {
       : '  solvable: no deal decided',
     `  unknown: ${s.summary.unknown} (${pct(s.summary.unknownShare)}), budget per deal ${s.limits.maxStates.toLocaleString('en')} states / ${s.limits.timeoutMs} ms`,
     `  mean moves (solved): ${s.summary.meanMoves ?? '-'}; engine time per deal: ${s.summary.meanMsPerDeal ?? '-'} ms`,
+    ...(s.counts.solved > 0 ? [`  moves of the solved deals: ${movesPercentiles(s)}`] : []),
+    ...(s.results === 'exceptions' ? [`  kept: the ${s.stored} deals not solved (a census: the solved ones are counted, not stored)`] : []),
     `  wall time ${(wallMs / 1000).toFixed(1)} s, ${s.dealsPerSecond} deals/s`,
   ].join('\n');
+}
+
+/** "min 60, median 94, p99 120, max 150" of the solved deals' move counts (the summary's histogram). */
+function movesPercentiles(s: BatchStatus): string {
+  const histogram = s.summary.distributions.moves;
+  const total = histogram.reduce((n, b) => n + b.count, 0);
+  const at = (q: number) => {
+    let seen = 0;
+    for (const b of histogram) {
+      seen += b.count;
+      if (seen >= q * total) return b.moves;
+    }
+    return histogram[histogram.length - 1].moves;
+  };
+  return `min ${histogram[0].moves}, median ${at(0.5)}, p99 ${at(0.99)}, max ${histogram[histogram.length - 1].moves}`;
 }
 
 /**
@@ -487,7 +541,18 @@ async function main(options: CliOptions): Promise<number> {
     return EXIT_CLOSED_PIPE;
   }
   if (written === 'failed') return 1;
-  if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${final.done} lines, deal order)`);
+  const lines = final.results === 'exceptions' ? final.stored : final.done;
+  if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${lines} lines, deal order)`);
+  const summaryFile = summaryPath(options);
+  if (summaryFile !== undefined) {
+    try {
+      writeFileSync(summaryFile, `${JSON.stringify(final, null, 2)}\n`);
+      say(`  summary: ${summaryFile}`);
+    } catch (err) {
+      console.error(`error: --summary ${summaryFile}: the summary could not be written (${err instanceof Error && 'code' in err ? String(err.code) : String(err)})`);
+      return 1;
+    }
+  }
   if (interrupted) {
     say(options.db ? `  interrupted: run the same command again to resume from ${options.db}` : '  interrupted');
     return 130;

@@ -5,8 +5,10 @@
  *
  *  1. request id, access log, HTTP metrics (`request-log.ts`);
  *  2. secure headers on every answer; CORS where configured (`security.ts`);
- *  3. `GET /metrics` (Prometheus; bearer `METRICS_TOKEN` when set) and
- *     `GET /readyz` (200 when warm and not stopping, else 503);
+ *  3. `GET /metrics` (Prometheus; bearer `METRICS_TOKEN` when set; with
+ *     several fronts the whole service's, `Metrics.render`) and `GET
+ *     /readyz` (200 when warm and not stopping, and with several fronts when
+ *     every front is: `ServiceState.fronts`; else 503);
  *  4. on `/v1/*`: the shutdown gate (503 `overloaded` + `Connection: close`
  *     once stopping), then API keys and per-key rate limits when keys are
  *     configured (`api-keys.ts`).
@@ -22,6 +24,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { HTTPException } from 'hono/http-exception';
+import type { Store } from 'hono-rate-limiter';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import type { ApiKey } from '../config.js';
 import type { ServiceState } from '../lifecycle.js';
@@ -37,10 +40,14 @@ export interface OperationsOptions {
   logger: Logger;
   metrics?: Metrics;
   state?: ServiceState;
-  /** Pool numbers for `/readyz`. */
-  poolStats?: () => PoolStats;
+  /** Pool numbers for `/readyz`, now or later. */
+  poolStats?: () => PoolStats | Promise<PoolStats>;
+  /** With several fronts: this one's number and their count, for `/readyz`. */
+  front?: { index: number; count: number };
   apiKeys?: ApiKey[];
   rateLimit?: { max: number; windowMs: number };
+  /** Where the rate limits' counts are kept; default this process's memory (`api-keys.ts`). */
+  rateLimitStore?: Store;
   corsOrigins?: '*' | string[] | null;
   metricsToken?: string | null;
 }
@@ -87,13 +94,20 @@ export function operations(options: OperationsOptions): (app: OpenAPIHono) => vo
       });
     }
 
-    app.get('/readyz', (c) => {
+    app.get('/readyz', async (c) => {
       const state = options.state;
-      const pool = options.poolStats?.();
-      const ready = (state?.ready ?? true) && !(state?.stopping ?? false) && (pool === undefined || pool.threads > 0);
-      const status = state?.stopping ? 'stopping' : ready ? 'ready' : 'starting';
+      const pool = await options.poolStats?.();
+      const fronts = state?.fronts?.();
+      const stopping = (state?.stopping ?? false) || (fronts?.stopping ?? false);
+      const ready =
+        (state?.ready ?? true) && !stopping && (pool === undefined || pool.threads > 0) && (fronts === undefined || (fronts.fronts > 0 && fronts.ready === fronts.fronts));
+      const status = stopping ? 'stopping' : ready ? 'ready' : 'starting';
       c.header('Cache-Control', 'no-store');
-      return c.json({ status, ...(pool ? { pool } : {}) }, ready ? 200 : 503);
+      const front = options.front;
+      return c.json(
+        { status, ...(pool ? { pool } : {}), ...(front ? { front } : {}), ...(fronts ? { fronts: { running: fronts.fronts, ready: fronts.ready } } : {}) },
+        ready ? 200 : 503,
+      );
     });
 
     const state = options.state;
@@ -107,7 +121,7 @@ export function operations(options: OperationsOptions): (app: OpenAPIHono) => vo
       });
     }
     if (options.apiKeys && options.apiKeys.length > 0) {
-      app.use('/v1/*', ...apiKeys({ keys: options.apiKeys, rateLimit: options.rateLimit }));
+      app.use('/v1/*', ...apiKeys({ keys: options.apiKeys, rateLimit: options.rateLimit, store: options.rateLimitStore }));
     }
   };
 }

@@ -16,7 +16,8 @@ import type { Rules } from '../../client-sdk/core/rules.js';
 import type { ShortenOptions } from '../../client-sdk/core/shorten.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { unpackAnswers } from './packing.js';
-import { cancelledOutcome, failureError, type DealSource, type JobAnswer, type ResponseSpec, type WireJob, type WireResponse } from './wire.js';
+import { emptySummary, mergeSummary, summaryCount } from '../batches/census.js';
+import { cancelledOutcome, failureError, type AnswerMode, type CensusPart, type DealSource, type JobAnswer, type ResponseSpec, type WireJob, type WireResponse } from './wire.js';
 
 /**
  * Who a job serves, highest first: `interactive` (a request a person waits
@@ -40,6 +41,17 @@ export type StopReason =
   /** its request's deadline passed before it began */
   | 'deadline';
 
+/**
+ * What stops a job from outside: an `AbortSignal`, or anything that fires
+ * `abort` as one does (the HTTP layer's client-gone signal, which costs no
+ * AbortController a request).
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 /** What a caller submits. */
 export interface JobSpec {
   cls: JobClass;
@@ -49,7 +61,7 @@ export interface JobSpec {
   limits: SolveLimits;
   /** `Date.now()` by which its searches end (Infinity: each deal has its own `limits.timeoutMs` only). */
   deadline: number;
-  answer: 'outcomes' | 'response';
+  answer: AnswerMode;
   response?: ResponseSpec;
   proof?: ProofRequest;
   optimize?: ShortenOptions;
@@ -65,7 +77,7 @@ export interface JobSpec {
   groupable: boolean;
   /** The rules its helper pass would run under, when one may run (a Castle-family single solve). */
   helperRules?: Rules;
-  signal?: import('../pool.js').Cancellation;
+  signal?: Cancellation;
   /** Keep each solution's moves packed (`packMoves` bytes) rather than as objects. */
   packedMoves?: boolean;
 }
@@ -73,8 +85,12 @@ export interface JobSpec {
 /** One deal's answer: its outcome (moves as objects, or packed in `moves` when the job keeps them so), or its failure. */
 export type DealAnswer = { outcome: SolveOutcome; moves: Uint8Array } | SolverError;
 
-/** A settled job's answer: one entry a deal, or the failure of the whole job. */
-export type JobResult = { deals: DealAnswer[]; response?: WireResponse } | SolverError;
+/**
+ * A settled job's answer: one entry a deal (none for a `census` job, whose
+ * `census` counts them: its `stopped` includes the deals never begun), or
+ * the failure of the whole job.
+ */
+export type JobResult = { deals: DealAnswer[]; response?: WireResponse; census?: CensusPart } | SolverError;
 
 const NO_MOVES = new Uint8Array(0);
 
@@ -107,6 +123,8 @@ export class Job {
   /** Deals a worker answered (`PoolStats.completed`). */
   answered = 0;
   response: WireResponse | undefined;
+  /** A `census` job's counts so far, merged over its shares. */
+  census: CensusPart | undefined;
   /** The last resort's timer after a stop. */
   killTimer: NodeJS.Timeout | undefined;
   /** Its helper passes and their outcome, when it has any (helper-pass.ts). */
@@ -120,7 +138,8 @@ export class Job {
     this.submitted = Date.now();
     this.startBy = spec.cls === 'interactive' ? this.submitted + startWaitMs : Infinity;
     this.scope = new AsyncResource('SolverPool.job');
-    this.answers = new Array(spec.count);
+    this.answers = new Array(spec.answer === 'census' ? 0 : spec.count);
+    if (spec.answer === 'census') this.census = { summary: emptySummary(), kept: [], stopped: 0 };
     this.#settle = settle;
     this.onAbort = () => onAbort(this);
   }
@@ -152,6 +171,15 @@ export class Job {
    * @throws RangeError on a malformed answer (an index out of range or answered twice).
    */
   take(answer: JobAnswer, log: (message: string, detail: unknown) => void): void {
+    if (this.census !== undefined) {
+      const part = answer.census;
+      if (part === undefined) throw new RangeError('a census job answered without its counts');
+      mergeSummary(this.census.summary, part.summary);
+      for (const r of part.kept) this.census.kept.push(r);
+      this.census.stopped += part.stopped;
+      this.answered += summaryCount(part.summary) + part.stopped;
+      return;
+    }
     const claimed = answer.claimed;
     let k = 0;
     const index = (i: number): number => {
@@ -181,16 +209,13 @@ export class Job {
     if (answer.response !== undefined) this.response = answer.response;
   }
 
-  /** Deals without an answer yet. */
-  unanswered(): number {
-    let n = 0;
-    for (let i = 0; i < this.spec.count; i++) if (this.answers[i] === undefined) n++;
-    return n;
-  }
-
   /** The job's result now: the failure, or every deal's answer (those never run `cancelled`, or `timeout` past the deadline). */
   result(): JobResult {
     if (this.failure !== undefined) return this.failure;
+    if (this.census !== undefined) {
+      // the deals no share ran are stopped ones: the sub-range is solved again
+      return { deals: [], census: { ...this.census, stopped: this.census.stopped + this.spec.count - this.answered } };
+    }
     const late = this.why === 'deadline';
     const deals = Array.from(this.answers, (a) => a ?? { outcome: late ? { ...cancelledOutcome(), reason: 'timeout' as const } : cancelledOutcome(), moves: NO_MOVES });
     return this.response !== undefined ? { deals, response: this.response } : { deals };

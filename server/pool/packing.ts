@@ -8,7 +8,16 @@
 import { PACKED_MOVE_BYTES, packMovesInto } from '../../client-sdk/core/moves.js';
 import type { Deal, Rules } from '../../client-sdk/core/rules.js';
 import { UNKNOWN_REASONS, VERDICTS, type SolveOutcome } from '../../client-sdk/core/solve-types.js';
-import type { DealFailure } from './wire.js';
+import type { ErrorCode, ErrorLocation } from '../../client-sdk/core/errors.js';
+
+/** A deal's failure as the worker reports it (rebuilt as a `SolverError` by the pool). */
+export interface DealFailure {
+  code: ErrorCode;
+  message: string;
+  location?: ErrorLocation;
+  /** For the server log only, never for a response body: the original error's name, message and stack. */
+  detail?: string;
+}
 
 // ------------------------------------------------------------ deals
 

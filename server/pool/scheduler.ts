@@ -26,6 +26,7 @@
  */
 import { Piscina } from 'piscina';
 import { SolverError } from '../../client-sdk/core/errors.js';
+import { emptySummary } from '../batches/census.js';
 import { SharedFlags } from './flags.js';
 import { HelperPasses } from './helper-pass.js';
 import { Job, type JobClass, type JobResult, type JobSpec, type StopReason } from './job.js';
@@ -38,10 +39,12 @@ export interface PoolLog {
   error(message: string, detail?: unknown): void;
 }
 
-/** What happened to one deal, reported to `onSettled` (metrics). */
+/** What happened to one deal, or (`census`) to the deals a census job counted, reported to `onSettled` (metrics). */
 export interface SolveEvent {
   outcome?: import('../../client-sdk/core/solve-types.js').SolveOutcome;
   error?: SolverError;
+  /** A census job's counts (server/batches/census.ts): its deals by verdict, with no outcome of each. */
+  census?: import('../batches/census.js').CensusSummary;
   /** Milliseconds the deal's job waited for a worker (0 when it never ran). */
   queuedMs: number;
   /** Milliseconds from submission to the answer. */
@@ -223,6 +226,7 @@ export class Scheduler {
 
   /** A job refused or cancelled before it was accepted: its events, and its result. */
   #refused(spec: JobSpec, error: SolverError | undefined): JobResult {
+    if (spec.answer === 'census') return error ?? { deals: [], census: { summary: emptySummary(), kept: [], stopped: spec.count } };
     if (spec.cls !== 'helper') for (let i = 0; i < spec.count; i++) this.#event(error ? { error } : { outcome: cancelled() }, 0, 0);
     if (error) return error;
     return { deals: Array.from({ length: spec.count }, () => ({ outcome: cancelled(), moves: new Uint8Array(0) })) };
@@ -408,6 +412,7 @@ export class Scheduler {
         const queuedMs = started === 0 ? 0 : Math.max(0, started - job.submitted);
         const totalMs = Date.now() - job.submitted;
         if (result instanceof SolverError) for (let i = 0; i < job.spec.count; i++) this.#event({ error: result }, queuedMs, totalMs);
+        else if (result.census !== undefined) this.#event({ census: result.census.summary }, queuedMs, totalMs);
         else for (const d of result.deals) this.#event(d instanceof SolverError ? { error: d } : { outcome: d.outcome }, queuedMs, totalMs);
       }
       job.settleWith(result);
@@ -420,7 +425,7 @@ export class Scheduler {
     this.flags.releaseJob(job.slot);
   }
 
-  #event(e: Pick<SolveEvent, 'outcome' | 'error'>, queuedMs: number, totalMs: number): void {
+  #event(e: Pick<SolveEvent, 'outcome' | 'error' | 'census'>, queuedMs: number, totalMs: number): void {
     try {
       this.#s.onSettled?.({ ...e, queuedMs, totalMs });
     } catch (err) {

@@ -14,12 +14,13 @@
  * a request job the response's bytes, which the worker builds.
  *
  * Answer modes (`WireJob.answer`): `outcomes` (each deal's outcome, its
- * moves packed) and `response` (the outcome and the HTTP answer's bytes).
- * A third, `aggregate` (counts and histograms of a job's deals with only
- * the exceptions kept, for censuses over billions of deals), plugs in at
- * two places: the worker's `JobSink` (worker-run.ts: how a deal's outcome
- * is added to the job's answer) and the pool's `JobResults` (job.ts: how
- * the answers of a job's shares are merged); neither exists yet.
+ * moves packed), `response` (the outcome and the HTTP answer's bytes) and
+ * `census` (the job's deals counted where they were solved: a census
+ * summary and the exceptions only, server/batches/census.ts, so that a
+ * batch that keeps exceptions costs the pool's thread nothing a deal). The
+ * worker's `runJob` (worker-run.ts) adds each deal's outcome to the job's
+ * answer in its mode; the pool's `Job.take` (job.ts) merges the answers of
+ * a job's shares.
  *
  * Errors travel as data (`DealFailure`): structured cloning keeps an
  * Error's message but drops its `code`, which chooses the HTTP status.
@@ -33,7 +34,11 @@ import type { SuitPools } from '../../client-sdk/core/pools.js';
 import type { ShortenOptions } from '../../client-sdk/core/shorten.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import type { FlagSizes } from './flags.js';
-import type { PackedAnswers, PackedDeals } from './packing.js';
+import type { DealFailure, PackedAnswers, PackedDeals } from './packing.js';
+
+export type { DealFailure } from './packing.js';
+import type { CensusSummary } from '../batches/census.js';
+import type { ResultInput } from '../batches/model.js';
 
 /** What the pool hands every worker once, in `workerData`. */
 export interface PoolWorkerData {
@@ -75,6 +80,21 @@ export interface ResponseSpec {
   limits: SolveLimits;
 }
 
+/** How a job's deals are answered (see the file comment). */
+export type AnswerMode = 'outcomes' | 'response' | 'census';
+
+/**
+ * What a task's share of a `census` job counted: the summary of the deals
+ * it decided (a failed deal counts as an `error`), those census.ts keeps
+ * one by one (`index`: the deal's index in the job), and the deals that
+ * were stopped before their verdict (counted nowhere).
+ */
+export interface CensusPart {
+  summary: CensusSummary;
+  kept: ResultInput[];
+  stopped: number;
+}
+
 /** One job of a task. */
 export interface WireJob {
   /** Its slot in the pool's `SharedFlags`: stop, claims, finished count, pooled-pass claim. */
@@ -89,7 +109,7 @@ export interface WireJob {
    * time counts from its arrival, its wait included).
    */
   deadline: number;
-  answer: 'outcomes' | 'response';
+  answer: AnswerMode;
   /** With `answer: 'response'`: what to build. */
   response?: ResponseSpec;
   /** True for a job several tasks share: each claims deals until none is left. */
@@ -122,15 +142,6 @@ export interface WireTask {
   jobs: WireJob[];
 }
 
-/** A deal's failure as the worker reports it (rebuilt as a `SolverError` by the pool). */
-export interface DealFailure {
-  code: ErrorCode;
-  message: string;
-  location?: ErrorLocation;
-  /** For the server log only, never for a response body: the original error's name, message and stack. */
-  detail?: string;
-}
-
 /** The response a worker built for a request job. */
 export interface WireResponse {
   /** The body: the JSON answer, or (`certificate` set) the certificate file. */
@@ -148,6 +159,8 @@ export interface JobAnswer {
   claimed?: number[];
   /** With `answer: 'response'`: the response of the job's one deal (absent when it failed or was not run). */
   response?: WireResponse;
+  /** With `answer: 'census'`: what this task counted (`packed` then holds no deal). */
+  census?: CensusPart;
 }
 
 /** A task's answer: one entry a job, in the task's order. */

@@ -10,7 +10,8 @@
  * pool took back is never begun), deal it (deal-source.ts), mark it begun on
  * this worker's slot, solve it with what is left of the job's deadline, add
  * its outcome to the job's answer (and, for a request job, its response),
- * and mark it done. A shared job's share stops claiming when the job is
+ * (or, `census`, count it: the deal's result added to the share's census
+ * summary, kept only when it is an exception), and mark it done. A shared job's share stops claiming when the job is
  * done, when this worker asked to be retired, or (`yields`, after one deal
  * at least) when the pool says jobs above batches wait for a worker.
  */
@@ -19,7 +20,9 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { dealReader } from './deal-source.js';
 import type { SharedFlags } from './flags.js';
 import { AnswerPacker } from './packing.js';
-import { describeFailure, type JobAnswer, type WireAnswer, type WireJob, type WireResponse, type WireTask } from './wire.js';
+import { addToSummary, emptySummary, keepsResult } from '../batches/census.js';
+import { failedResult, outcomeResult } from '../batches/model.js';
+import { describeFailure, failureError, type CensusPart, type JobAnswer, type WireAnswer, type WireJob, type WireResponse, type WireTask } from './wire.js';
 
 /** What a solved deal gives back: its outcome, and its moves already packed when the solver has them so (`outcome.moves` then unread). */
 export interface DealResult {
@@ -65,15 +68,18 @@ function runJob(job: WireJob, flags: SharedFlags, worker: number, solver: DealSo
   const { slot, count } = job;
   const answer: JobAnswer = { slot, packed: undefined as never };
   const claimed: number[] | undefined = job.shared ? [] : undefined;
+  const census: CensusPart | undefined = job.answer === 'census' ? { summary: emptySummary(), kept: [], stopped: 0 } : undefined;
   const stop = flags.stopView(slot);
   let dealAt: ((i: number) => Deal) | undefined;
+  let ran = 0;
   packer.begin();
   for (;;) {
     if (flags.stopped(slot)) break;
-    if (job.shared && packer.count > 0 && (flags.retireAsked(worker) || (job.yields === true && flags.yieldRequested()))) break;
+    if (job.shared && ran > 0 && (flags.retireAsked(worker) || (job.yields === true && flags.yieldRequested()))) break;
     const i = flags.claim(slot, count);
     if (i < 0) break;
-    claimed?.push(i);
+    ran++;
+    if (census === undefined) claimed?.push(i);
     flags.beginDeal(worker, slot);
     try {
       dealAt ??= dealReader(job.source);
@@ -86,7 +92,9 @@ function runJob(job: WireJob, flags: SharedFlags, worker: number, solver: DealSo
         const limits = left < job.limits.timeoutMs ? { ...job.limits, timeoutMs: left } : job.limits;
         result = solver.solve(job, deal, limits, stop);
       }
-      if (job.answer === 'response') {
+      if (census !== undefined) {
+        countDeal(census, i, result);
+      } else if (job.answer === 'response') {
         answer.response = solver.respond(job, deal, result.outcome);
         // the moves are in the response: the pool reads only the verdict and the counters
         packer.add(result.outcome.moves.length === 0 ? result.outcome : { ...result.outcome, moves: [] });
@@ -94,12 +102,25 @@ function runJob(job: WireJob, flags: SharedFlags, worker: number, solver: DealSo
         packer.add(result.outcome, result.packedMoves);
       }
     } catch (err) {
-      packer.fail(describeFailure(err));
+      if (census !== undefined) counted(census, failedResult(i, failureError(describeFailure(err))));
+      else packer.fail(describeFailure(err));
     } finally {
       flags.endDeal(worker, slot);
     }
   }
   answer.packed = packer.finish();
   if (claimed !== undefined) answer.claimed = claimed;
+  if (census !== undefined) answer.census = census;
   return answer;
+}
+
+/** Counts deal `i`'s solve in a census share: a stopped search counts nowhere (the pool solves its sub-range again). */
+function countDeal(census: CensusPart, i: number, result: DealResult): void {
+  if (result.outcome.reason === 'cancelled') census.stopped++;
+  else counted(census, outcomeResult(i, result.outcome, result.packedMoves));
+}
+
+function counted(census: CensusPart, r: ReturnType<typeof failedResult>): void {
+  addToSummary(census.summary, r);
+  if (keepsResult('exceptions', r.verdict)) census.kept.push(r);
 }

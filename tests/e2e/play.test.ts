@@ -347,6 +347,35 @@ describe('the play page (headless Chromium, real server)', () => {
     await page.close();
   });
 
+  it("Fan at 390 px: its 18 columns in two rows of 9 with cards at least 30 px wide, every card on the board; King Albert's reserve", async () => {
+    const page = await openPlay('game=fan&deal=2&numbering=pysolfc', { name: 'phone', width: 390, height: 844 });
+    await page.locator('.play-board').waitFor();
+    const fit = await page.evaluate(() => {
+      const board = document.querySelector('.play-board')!.getBoundingClientRect();
+      const columns = Array.from(document.querySelectorAll('.play-board .column')).map((c) => c.getBoundingClientRect());
+      const cards = Array.from(document.querySelectorAll('.play-board .card')).map((c) => c.getBoundingClientRect());
+      return {
+        scroll: document.documentElement.scrollWidth,
+        columns: columns.length,
+        rows: new Set(columns.map((c) => Math.round(c.top))).size,
+        narrowest: Math.min(...cards.map((c) => c.width)),
+        outside: cards.filter((c) => c.left < board.left - 0.5 || c.right > board.right + 0.5).length,
+      };
+    });
+    expect(fit).toMatchObject({ columns: 18, rows: 2, outside: 0 });
+    expect(fit.scroll).toBeLessThanOrEqual(390);
+    expect(fit.narrowest).toBeGreaterThanOrEqual(30);
+    await screenshot(page, join(REVIEW_SHOTS, 'play-fan-390.png'));
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+    const albert = await openPlay('game=king_albert&deal=2&numbering=pysolfc', { name: 'phone', width: 390, height: 844 });
+    await albert.locator('.play-board').waitFor();
+    expect(await albert.locator('.play-board .group-title').first().textContent()).toBe('Reserve');
+    expect(await albert.locator('.play-board [aria-label^="Reserve cell"] .card').count()).toBe(7);
+    expect(problemsOf(albert)).toEqual([]);
+    await albert.close();
+  });
+
   it('deals every game at 360 px, every column on the screen', async () => {
     const page = await context.newPage();
     await page.setViewportSize({ width: 360, height: 740 });

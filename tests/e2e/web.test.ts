@@ -472,6 +472,36 @@ describe('web page (headless Chromium, real server)', () => {
     });
   }
 
+  it("Fan's 18 columns on a 390×844 phone: two rows of 9, cards wide enough to read, every card on the felt, no sideways scroll; King Albert's reserve", async () => {
+    const width = 390;
+    const page = await openPage('#game=fan&deal=2&numbering=pysolfc', baseUrl, true, { width, height: 844 });
+    await page.locator('[data-testid="verdict"]').waitFor();
+    const layout = await page.evaluate(() => {
+      const board = document.querySelector('.board')!.getBoundingClientRect();
+      const columns = Array.from(document.querySelectorAll('.board .column')).map((c) => c.getBoundingClientRect());
+      const cards = Array.from(document.querySelectorAll('.board .card, .board .slot')).map((c) => c.getBoundingClientRect());
+      return {
+        scroll: document.documentElement.scrollWidth,
+        columns: columns.length,
+        rows: new Set(columns.map((c) => Math.round(c.top))).size,
+        narrowest: Math.min(...cards.map((c) => c.width)),
+        outside: cards.filter((c) => c.left < board.left - 0.5 || c.right > board.right + 0.5).length,
+      };
+    });
+    expect(layout).toMatchObject({ columns: 18, rows: 2, outside: 0 });
+    expect(layout.scroll).toBeLessThanOrEqual(width);
+    expect(layout.narrowest).toBeGreaterThanOrEqual(30);
+    await page.screenshot({ path: join(REVIEW_SHOTS, 'fan-2-phone-390.png'), fullPage: true });
+    // King Albert's reserve: titled so, its seven cards dealt
+    await page.goto(`${baseUrl}/#game=king_albert&deal=2&numbering=pysolfc`);
+    await page.reload();
+    await page.locator('[data-testid="verdict"]').waitFor();
+    expect(await page.locator('.board .group-title').first().textContent()).toBe('Reserve');
+    expect(await page.locator('.board [data-cell] .card').count()).toBe(7);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+
   it('counts every key press: 30 quick ArrowRight presses land on move 30', async () => {
     const page = await openPage('#game=freecell&deal=617&numbering=ms');
     await page.locator('[data-testid="verdict"]').waitFor();

@@ -6,7 +6,7 @@ import { cardToString, parseCard, type Card } from '../../client-sdk/core/cards.
 import type { Move } from '../../client-sdk/core/moves.js';
 import { applyMove, checkMove } from '../../client-sdk/core/verify.js';
 import type { Engine } from '../../client-sdk/core/engine/index.js';
-import { findPreset, type Deal, type Layout, type Rules } from '../../client-sdk/core/rules.js';
+import { findAnyPreset, type Deal, type Layout, type Rules } from '../../client-sdk/core/rules.js';
 
 /** Cards from text, e.g. `"KH QS 10D"`. */
 export function cards(text: string): Card[] {
@@ -45,27 +45,38 @@ export function mv(from: string, to: string, card: string, count = 1, auto = fal
   };
 }
 
-/** A preset's rules. */
+/** A preset's rules (served or not: `findAnyPreset`). */
 export function rulesOf(id: string): Rules {
-  const preset = findPreset(id);
+  const preset = findAnyPreset(id);
   if (!preset) throw new Error(`no preset ${id}`);
   return preset.rules;
 }
 
-/** Rules for format tests: only the column and cell counts (and the foundation base) matter there. */
-export function rulesWith(columns: number, freeCells: number, foundationBase = 1): Rules {
-  return { columns, freeCells, build: 'suit', emptyColumn: 'any', sequenceMove: 'none', foundationBase, wrap: foundationBase !== 1 };
+/**
+ * Rules for format tests: only the column and cell counts, the foundation
+ * base and whether the cells are a reserve (`emptyCell`, which names the
+ * `Reserve:` line) matter there.
+ */
+export function rulesWith(columns: number, freeCells: number, foundationBase = 1, emptyCell: 'any' | 'none' = 'any'): Rules {
+  const rules: Rules = { columns, freeCells, build: 'suit', emptyColumn: 'any', sequenceMove: 'none', foundationBase, wrap: foundationBase !== 1 };
+  return emptyCell === 'none' ? { ...rules, emptyCell } : rules;
 }
 
-/** Columns and cells of each game in the shared deal vectors. */
-export const GAME_SHAPE: Record<string, [number, number]> = {
-  freecell: [8, 4],
-  bakers_game: [8, 4],
-  streets_and_alleys: [8, 0],
-  beleaguered_castle: [8, 0],
-  citadel: [8, 0],
-  eight_off: [8, 8],
-  seahaven_towers: [10, 4],
+/** Columns, cells and whether the cells are a reserve (King Albert) of each game in the shared deal vectors. */
+export const GAME_SHAPE: Record<string, [number, number, 'any' | 'none']> = {
+  freecell: [8, 4, 'any'],
+  bakers_game: [8, 4, 'any'],
+  streets_and_alleys: [8, 0, 'any'],
+  beleaguered_castle: [8, 0, 'any'],
+  citadel: [8, 0, 'any'],
+  eight_off: [8, 8, 'any'],
+  seahaven_towers: [10, 4, 'any'],
+  bakers_dozen: [13, 0, 'any'],
+  good_measure: [10, 0, 'any'],
+  fan: [18, 0, 'any'],
+  king_albert: [9, 7, 'none'],
+  siegecraft: [8, 1, 'any'],
+  stronghold: [8, 1, 'any'],
 };
 
 /**
@@ -107,13 +118,16 @@ export function latePosition(engine: Engine, deal: Deal): Deal {
 }
 
 /**
- * Small unsolvable PySolFC deals of the no-cell Castle games (reference
- * verdicts), each a complete search of at most a few hundred thousand
- * positions: the deals the layered pass, the sharded pass and the layered
- * certificate are compared with the full search on.
+ * Small unsolvable PySolFC deals of the no-cell Castle games the layered
+ * pass runs in (reference verdicts), each a complete search of at most a
+ * few hundred thousand positions: the deals the layered pass, the sharded
+ * pass and the layered certificate are compared with the full search on.
+ * Good Measure's emptied columns are never filled (docs/proofs.md "The
+ * layer order").
  */
 export const SMALL_UNSOLVABLE_CASTLE_DEALS = [
   ['beleaguered_castle', [1, 3, 21, 26]],
   ['streets_and_alleys', [1, 2, 5, 6]],
   ['citadel', [21, 26, 46]],
+  ['good_measure', [1, 15, 40, 55]],
 ] as const;

@@ -19,7 +19,7 @@ export const TUNING_WASM = join(ROOT, 'build', 'engine.tuning.wasm');
  * documented where it is defined). Counts are unsigned 32-bit (read `>>> 0`).
  */
 export interface TuningHooks {
-  // heuristic tuning (assembly/search.ts)
+  // heuristic tuning (assembly/presets.ts)
   /** Fixes one scan's weights for every later solve: not home, unsorted, cell, empty column, next-card depth, unsorted mode, depth (sixteenths a move). */
   setHeuristicWeights(scan: number, ...weights: number[]): void;
   /** Back to the build rule's default weights, scan count, prelude and scan stick. */

@@ -13,7 +13,7 @@ import { generateDeal } from '../../client-sdk/core/deals/index.js';
 import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { layoutToJson } from '../../client-sdk/core/layout.js';
-import { findPreset, PRESETS, type Deal } from '../../client-sdk/core/rules.js';
+import { ENGINE_PENDING_GAMES, findPreset, PRESETS, type Deal } from '../../client-sdk/core/rules.js';
 import {
   ErrorResponseSchema,
   GamesResponseSchema,
@@ -164,6 +164,13 @@ describe('POST /v1/solve: every 4xx', () => {
     const e = await expectError(await post(app, { game: 'klondike', deal: 1 }), 404, 'unknown_game');
     expect(e.path).toBe('game');
     expect(e.message).toContain('klondike');
+  });
+
+  it("more than the engine's 18 columns, and an empty-cell rule that is none of any and none, are bad rules", async () => {
+    const e = await expectError(await post(app, { game: 'fan', deal: 1, rules: { columns: 19 } }), 400, 'bad_rules');
+    expect(e.path).toBe('rules.columns');
+    const cell = await expectError(await post(app, { game: 'king_albert', deal: 1, rules: { emptyCell: 'kings' } }), 400, 'bad_rules');
+    expect(cell.path).toBe('rules.emptyCell');
   });
 
   it('malformed JSON → 400 malformed_json with the line and column where parsing stopped', async () => {
@@ -426,6 +433,10 @@ describe('GET endpoints', () => {
     expect(res.status).toBe(200);
     const body = GamesResponseSchema.parse(await res.json());
     expect(body.games.map((g) => g.id)).toEqual(PRESETS.map((p) => p.id));
+    expect(ENGINE_PENDING_GAMES.size).toBe(0);
+    for (const game of ['bakers_dozen', 'good_measure', 'fan', 'king_albert', 'siegecraft', 'stronghold']) expect(body.games.map((g) => g.id)).toContain(game);
+    expect(body.games.find((g) => g.id === 'king_albert')).toMatchObject({ rules: { columns: 9, freeCells: 7, emptyCell: 'none' } });
+    expect(body.games.find((g) => g.id === 'fan')).toMatchObject({ rules: { columns: 18, freeCells: 0, build: 'suit', emptyColumn: 'kings' } });
     const fc = body.games.find((g) => g.id === 'freecell')!;
     expect(fc).toMatchObject({ rules: FREECELL_RULES, numberings: ['ms', 'pysolfc'], defaultNumbering: 'ms' });
     expect(body.games.find((g) => g.id === 'seahaven_towers')).toMatchObject({ numberings: ['pysolfc'], defaultNumbering: 'pysolfc' });

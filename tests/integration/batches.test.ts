@@ -390,7 +390,7 @@ describe('routes', () => {
     const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
     expect(Object.keys(doc.paths['/v1/batches'])).toEqual(['post']);
     expect(Object.keys(doc.paths['/v1/batches/{id}']).sort()).toEqual(['delete', 'get']);
-    expect(Object.keys(doc.paths['/v1/batches/{id}/results'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/v1/batches/{id}/results']).sort()).toEqual(['delete', 'get']);
     for (const name of ['BatchRequest', 'BatchStatus', 'BatchResult', 'BatchSummary']) expect(doc.components.schemas[name]).toBeDefined();
   });
 });

@@ -60,7 +60,7 @@ describe('relative paths of the command-line tools', () => {
     foreign.close();
     faults.push([
       ['--db', 'other.sqlite'],
-      `error invalid_request: --db ${join(user, 'other.sqlite')}: cannot open it as a batch database (NOT_A_BATCH_DATABASE: it holds tables of another program (notes); a batch database holds only the tables batches and results)`,
+      `error invalid_request: --db ${join(user, 'other.sqlite')}: cannot open it as a batch database (NOT_A_BATCH_DATABASE: it holds tables of another program (notes); a batch database holds only the tables batches, results and spans)`,
     ]);
     // another program's table that happens to be called batches (its columns are not the store's)
     const namesake = new Database(join(user, 'namesake.sqlite'));
@@ -69,7 +69,7 @@ describe('relative paths of the command-line tools', () => {
     const namesakeBytes = readFileSync(join(user, 'namesake.sqlite'));
     faults.push([
       ['--db', 'namesake.sqlite'],
-      `error invalid_request: --db ${join(user, 'namesake.sqlite')}: cannot open it as a batch database (NOT_A_BATCH_DATABASE: it holds tables of another program (batches); a batch database holds only the tables batches and results)`,
+      `error invalid_request: --db ${join(user, 'namesake.sqlite')}: cannot open it as a batch database (NOT_A_BATCH_DATABASE: it holds tables of another program (batches); a batch database holds only the tables batches, results and spans)`,
     ]);
     for (const [args, message] of faults) {
       const r = batch(args);

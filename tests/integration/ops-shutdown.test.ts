@@ -5,7 +5,7 @@
  * under load: it answers what it accepted and exits 0 within its deadline.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -14,6 +14,7 @@ import { gracefulShutdown, ServiceState, type ShutdownContext } from '../../serv
 import { createLogger } from '../../server/logger.js';
 import { createPool } from '../../server/pool.js';
 import { createServiceApp } from '../../server/service.js';
+import { postOnce, type OnceAnswer as Answer } from '../helpers/http.js';
 import { ROOT } from '../helpers/paths.js';
 import { until } from '../helpers/wait.js';
 
@@ -26,30 +27,6 @@ const LONG_REQUEST = {
   rules: { build: 'rank', freeCells: 0, sequenceMove: 'none' },
   limits: { maxStates: 50_000_000, timeoutMs: 60_000 },
 };
-
-interface Answer {
-  status?: number;
-  body?: string;
-  error?: string;
-}
-
-/** One POST on a fresh connection (no keep-alive), never rejecting. */
-function postOnce(port: number, body: unknown): Promise<Answer> {
-  return new Promise((resolve) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, method: 'POST', path: '/v1/solve', agent: false, headers: { 'content-type': 'application/json', connection: 'close' } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode, body: text }));
-        res.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
-      },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
-    req.end(JSON.stringify(body));
-  });
-}
 
 /** The service app on a loopback port over a fixture pool (one thread, queue of 2), marked ready. */
 async function startFixtureService() {

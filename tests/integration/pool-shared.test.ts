@@ -23,6 +23,8 @@ import { unpackMoves } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
+import { summariseRange, summaryCount, type CensusSummary } from '../../server/batches/census.js';
+import { failedResult, outcomeResult } from '../../server/batches/model.js';
 import { createPool, type SolveEvent } from '../../server/pool.js';
 import type { WireTask } from '../../server/pool/wire.js';
 import { engineBuilt } from '../helpers/engine.js';
@@ -348,6 +350,45 @@ describe.skipIf(!engineBuilt())('shared runs (real worker and engine)', () => {
       expect(unpackMoves(got.moves)).toEqual((many[i] as SolveOutcome).moves);
     }
     expect(pool.stats()).toMatchObject({ completed: before + 3 * deals.length, inFlight: 0 });
+  });
+
+  it('solveCensus deals and counts a range on the workers: the summary and exceptions of solveBatch over the same range, the deals spread over both workers', async () => {
+    const pool = createPool({ module: await loadEngineModule(), threads: 2 });
+    pools.push(pool);
+    await pool.warmUp(msDeal(1));
+    // MS 11900..12099 holds 11982, the one unsolvable deal of the first 32,000
+    const source = { kind: 'range' as const, template: { game: 'freecell', numbering: 'ms' as const }, first: '11900', count: 200 };
+    const seen = countShares();
+    const before = pool.stats().completed;
+    const census = await pool.solveCensus(source, limits);
+    expect(seen.shares).toBeGreaterThanOrEqual(2);
+    expect(pool.stats().completed).toBe(before + 200);
+    const each = await pool.solveBatch(source, limits);
+    const expected = summariseRange(
+      each.map((a, i) => (a instanceof SolverError ? failedResult(i, a) : outcomeResult(i, a.outcome, a.moves))),
+      'exceptions',
+    );
+    expect(census.stopped).toBe(0);
+    // the engine's times differ run to run; every count, move and position does not
+    const timeless = (s: CensusSummary) => ({ ...s, sumElapsedUs: 0, time: {} });
+    expect(timeless(census.summary)).toEqual(timeless(expected.summary));
+    expect(summaryCount(census.summary)).toBe(200);
+    expect(census.kept.map((r) => [r.index, r.verdict])).toEqual([[82, 'unsolvable']]);
+  });
+
+  it('solveCensus stopped part way: the deals not counted are `stopped`, and nothing is counted twice', async () => {
+    const pool = createPool({ module: await loadEngineModule(), threads: 2 });
+    pools.push(pool);
+    const controller = new AbortController();
+    const source = { kind: 'range' as const, template: { game: 'freecell', numbering: 'ms' as const }, first: '1', count: 20_000 };
+    const running = pool.solveCensus(source, limits, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    const census = await running;
+    const counted = summaryCount(census.summary);
+    expect(counted).toBeLessThan(20_000);
+    expect(census.stopped).toBe(20_000 - counted);
+    expect(census.summary.solved + census.summary.unsolvable).toBe(counted);
+    expect(pool.stats().inFlight).toBe(0);
   });
 
   it('a worker retired after every deal (recycleMemoryBytes 1): the run is answered completely, its rest by the replacements', async () => {

@@ -23,10 +23,11 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { createApp } from '../../server/app.js';
 import { planBatch } from '../../server/batches/positions.js';
 import { RedisBatchBackend } from '../../server/batches/redis/backend.js';
-import { batchFields, encodeResult } from '../../server/batches/redis/codec.js';
-import { VERDICT_COUNTER } from '../../server/batches/model.js';
+import { batchFields, encodeResult, recordFields } from '../../server/batches/redis/codec.js';
+import { summariseRange, summaryFromHash, summaryIncrements } from '../../server/batches/census.js';
+import type { ResultInput } from '../../server/batches/model.js';
 import { RedisKeys } from '../../server/batches/redis/keys.js';
-import { RECORD } from '../../server/batches/redis/scripts.js';
+import { RECORD, RECORD_RANGE } from '../../server/batches/redis/scripts.js';
 import { BatchConsumer } from '../../server/batches/redis/consumer.js';
 import { createBatchService } from '../../server/batches/embedded/service.js';
 import { DEFAULT_LIMITS_CONFIG } from '../../server/limits.js';
@@ -193,7 +194,35 @@ describe.skipIf(!available)('redis backend in-process', () => {
       later.counts.solved + later.counts.unsolvable + later.counts.unknown + later.counts.error === later.done,
     ]);
 
-    for (const [method, path] of [['GET', '/v1/batches/nope'], ['DELETE', '/v1/batches/nope'], ['GET', '/v1/batches/nope/results']]) {
+    // A census (only the deals not solved kept) to the end; its exceptions, filtered; its results deleted.
+    const census = BatchStatusSchema.parse(
+      await (await app.request('/v1/batches', { method: 'POST', headers: json, body: JSON.stringify({ game: 'freecell', deals: '1..300', results: 'exceptions' }) })).json(),
+    );
+    const censusDone = await waitEnded(app, census.id);
+    seen.push(['census', statusShape(censusDone)]);
+    const indicesOf = async (query: string) =>
+      (await (await app.request(`/v1/batches/${census.id}/results${query}`)).text())
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => (JSON.parse(l) as { index: number; verdict: string }))
+        .map((r) => [r.index, r.verdict])
+        .sort((a, b) => Number(a[0]) - Number(b[0]));
+    seen.push(['census exceptions', await indicesOf('')]);
+    seen.push(['census unknown', await indicesOf('?verdict=unknown')]);
+    const solvedAsked = await app.request(`/v1/batches/${census.id}/results?verdict=solved`);
+    seen.push(['census solved', solvedAsked.status, await solvedAsked.json()]);
+    const endless = BatchStatusSchema.parse(
+      await (await app.request('/v1/batches', { method: 'POST', headers: json, body: JSON.stringify({ game: 'freecell', deals: '1..8589934591', results: 'exceptions' }) })).json(),
+    );
+    const busy = await app.request(`/v1/batches/${endless.id}/results`, { method: 'DELETE' });
+    seen.push(['purge running', busy.status, norm(JSON.stringify(await busy.json()), endless.id)]);
+    await app.request(`/v1/batches/${endless.id}`, { method: 'DELETE' });
+    const purged = await app.request(`/v1/batches/${census.id}/results`, { method: 'DELETE' });
+    const purgedStatus = BatchStatusSchema.parse(await purged.json());
+    seen.push(['purged', purged.status, { ...statusShape(purgedStatus), purgedAt: typeof purgedStatus.purgedAt }]);
+    seen.push(['purged results', await indicesOf('')]);
+
+    for (const [method, path] of [['GET', '/v1/batches/nope'], ['DELETE', '/v1/batches/nope'], ['GET', '/v1/batches/nope/results'], ['DELETE', '/v1/batches/nope/results']]) {
       const r = await app.request(path, { method });
       seen.push(['missing', method, path, r.status, await r.json()]);
     }
@@ -208,7 +237,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
     await service.close();
 
     const p = prefix('contract');
-    const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix: p, chunkDeals: 7, pollMs: 50 });
+    const backend = await RedisBatchBackend.open({ url: REDIS_URL, prefix: p, chunkDeals: 7, censusChunkDeals: 40, censusWindow: 3, pollMs: 50 });
     const redisSolve = fakeSolve();
     const workers = await Promise.all([0, 1].map((i) => BatchConsumer.start({ url: REDIS_URL, prefix: p, solve: redisSolve.solve, threads: 1, name: `w${i}`, flushMs: 20 })));
     const redisApp = createApp({ solve: redisSolve.solve, batches: backend, logError: () => {}, webRoot: null });
@@ -240,8 +269,8 @@ describe.skipIf(!available)('redis backend in-process', () => {
     const record = (results: ReturnType<typeof result>[]) =>
       RECORD.run(
         redis,
-        [k.batch('b'), k.index('b'), k.results('b'), k.running],
-        [k.events, 'b', results.length, ...results.flatMap((r) => [r.index, VERDICT_COUNTER[r.verdict], r.moves.length, r.elapsedMs, encodeResult(r)])],
+        [k.batch('b'), k.index('b'), k.results('b'), k.running, k.ended],
+        [k.events, 'b', results.length, ...results.flatMap(recordFields)],
       );
     expect(await record([result(2, 'solved', 3), result(0, 'unsolvable')])).toEqual([2, 2]);
     // The same job again (its worker was thought dead), with a different verdict for deal 2: refused.
@@ -255,6 +284,36 @@ describe.skipIf(!available)('redis backend in-process', () => {
     await redis.hset(k.batch('b'), 'status', 'cancelled');
     expect(await record([result(3, 'solved')])).toEqual([-1, 3]);
     expect(await redis.hlen(k.results('b'))).toBe(3);
+  });
+
+  it('counts a census job once: the same job again changes nothing, a cancelled batch takes no more', async () => {
+    const k = new RedisKeys(prefix('record-range'));
+    const { spec } = planBatch({ game: 'freecell', deals: '1..30', results: 'exceptions' }, DEFAULT_LIMITS_CONFIG, 10);
+    await redis.hset(k.batch('b'), batchFields('b', spec, 30, 10, Date.now(), { window: 2 }));
+    const solved = (index: number): ResultInput => ({ index, verdict: 'solved', moves: [], packedMoves: new Uint8Array(8 * (50 + index)), statesExpanded: 100, statesStored: 100, elapsedMs: 0.25 });
+    const unsolvable = (index: number): ResultInput => ({ index, verdict: 'unsolvable', moves: [], statesExpanded: 5000, statesStored: 5000, elapsedMs: 40 });
+    const job = (n: number, bad: number[]) => {
+      const { summary, kept } = summariseRange(Array.from({ length: 10 }, (_, i) => (bad.includes(n * 10 + i) ? unsolvable(n * 10 + i) : solved(n * 10 + i))), 'exceptions');
+      const increments = summaryIncrements(summary);
+      return RECORD_RANGE.run(
+        redis,
+        [k.batch('b'), k.results('b'), k.running, k.jobs('b'), k.ended],
+        [k.events, 'b', n, 10, summary.sumElapsedUs / 1000, increments.length / 2, ...increments, ...kept.map(encodeResult)],
+      );
+    };
+    expect(await job(1, [13, 17])).toEqual([1, 10]);
+    // the same job again (its worker was thought dead), with other verdicts: refused whole
+    expect(await job(1, [])).toEqual([0, 10]);
+    expect(await job(0, [2])).toEqual([1, 20]);
+    const h = await redis.hgetall(k.batch('b'));
+    expect(h).toMatchObject({ status: 'running', done: '20', stored: '3', solved: '17', unsolvable: '3' });
+    const summary = summaryFromHash(h);
+    expect(summary.sumMoves).toBe(Array.from({ length: 20 }, (_, i) => i).filter((i) => ![2, 13, 17].includes(i)).reduce((a, i) => a + 50 + i, 0));
+    expect(summary.moves[50]).toBe(1);
+    expect(Object.values(await redis.hgetall(k.results('b'))).map((t) => (JSON.parse(t) as { i: number }).i).sort((a, b) => a - b)).toEqual([2, 13, 17]);
+    await redis.hset(k.batch('b'), 'status', 'cancelled');
+    expect(await job(2, [])).toEqual([-1, 20]);
+    expect(await redis.hget(k.batch('b'), 'done')).toBe('20');
   });
 
   it('hands quick deals out several a task once one is timed (solveManyPacked); a task that fails as a whole has its deals solved again alone; every deal once, verdicts as one a task', async () => {
@@ -282,7 +341,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       // a job of 20 deals ends with what is left (3 after the first deal)
       expect(sizes.filter((n) => n === 4).length).toBeGreaterThanOrEqual(12);
       expect(sizes.every((n) => n === 4 || n === 3)).toBe(true);
-      const page = (await backend.page(st.id, 0, 1000, true))!;
+      const page = (await backend.page(st.id, { after: 0, limit: 1000, withMoves: true }))!;
       const indices = page.results.map((r) => r.index).sort((x, y) => x - y);
       expect(indices).toEqual(Array.from({ length: 60 }, (_, i) => i));
       const reference = fakeSolve();
@@ -348,7 +407,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
       const end = (await backend.status(st.id))!;
       expect(end).toMatchObject({ status: 'done', done: 200 });
       expect(secondSolve.started()).toBe(200 - kept); // only the deals without a result
-      const page = (await backend.page(st.id, 0, 500, false))!;
+      const page = (await backend.page(st.id, { after: 0, limit: 500, withMoves: false }))!;
       expect(new Set(page.results.map((r) => r.index)).size).toBe(200);
     } finally {
       await second?.close();

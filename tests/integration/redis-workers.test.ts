@@ -13,7 +13,10 @@
  *   gives its job to the other, the batch completes, every deal's result
  *   exactly once (also counted in Redis itself);
  * - SIGTERM: the worker drains (exit 0) and hands its job back, so the batch
- *   completes long before that job's 60 s lock could have run out.
+ *   completes long before that job's 60 s lock could have run out;
+ * - a census (exceptions only) with a worker killed with SIGKILL part way:
+ *   the same counts, histograms and exceptions as the embedded backend's
+ *   run of the same range, every job counted once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -38,8 +41,9 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
   let w1: WorkerProcess;
   let w2: WorkerProcess;
   let w3: WorkerProcess | undefined;
+  let w4: WorkerProcess | undefined;
 
-  const apiEnv = { BATCH_BACKEND: 'redis', REDIS_URL, REDIS_PREFIX: prefix, BATCH_CHUNK_DEALS: '25', THREADS: '1' };
+  const apiEnv = { BATCH_BACKEND: 'redis', REDIS_URL, REDIS_PREFIX: prefix, BATCH_CHUNK_DEALS: '25', BATCH_CENSUS_CHUNK_DEALS: '500', THREADS: '1' };
   const workerEnv = (lockMs: number) => ({ REDIS_PREFIX: prefix, WORKER_LOCK_MS: String(lockMs), WORKER_STALLED_INTERVAL_MS: '1000', LOG_LEVEL: 'info' });
 
   beforeAll(async () => {
@@ -48,7 +52,7 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([apiA?.kill(), apiB?.kill(), w1?.kill('SIGKILL'), w2?.kill('SIGKILL'), w3?.kill('SIGKILL')]);
+    await Promise.all([apiA?.kill(), apiB?.kill(), w1?.kill('SIGKILL'), w2?.kill('SIGKILL'), w3?.kill('SIGKILL'), w4?.kill('SIGKILL')]);
     redis?.disconnect();
     await deletePrefix(prefix);
   });
@@ -203,5 +207,37 @@ describe.skipIf(!available)('redis backend: API servers and worker processes', (
     expect(doneMs).toBeLessThan(40_000);
     expect(stalledLines(w3)).toBe(stalledBefore);
     console.log(`SIGTERM: exit 0 after ${exitMs} ms, ${stopped.jobsHandedBack} job(s) handed back, batch done ${doneMs} ms after the signal`);
+  }, TEST_TIMEOUT_MS);
+
+  it('a census with a worker killed with SIGKILL part way: the same counts, histograms and exceptions as the embedded backend, each job counted once', async () => {
+    w4 = await startWorker(workerEnv(3000));
+    const body = { game: 'freecell', deals: '1..12000', results: 'exceptions' };
+    const { id } = await createBatch(apiA, body);
+    await waitForBatch(apiB, id, (st) => st.done >= 3000, 90_000, 10);
+    let before = await w4.health();
+    for (const end = Date.now() + 30_000; before.dealsInFlight === 0; before = await w4.health()) {
+      if (Date.now() > end) throw new Error(`worker 4 took no job for 30 s: ${JSON.stringify(before)}`);
+    }
+    expect(await w4.kill('SIGKILL')).toBeNull();
+    w4 = undefined;
+    const st = await waitForBatch(apiB, id, (s) => s.status !== 'running', 90_000);
+    expect(st).toMatchObject({ status: 'done', done: 12_000, stored: 1, results: 'exceptions', counts: { solved: 11_999, unsolvable: 1, unknown: 0, error: 0 } });
+    expect((await batchResults(apiA, id)).map((r) => [r.deal, r.verdict])).toEqual([[11982, 'unsolvable']]);
+    // every one of the 24 jobs counted, once
+    expect(await redis.bitcount(keys.jobs(id))).toBe(24);
+    expect(await redis.hlen(keys.results(id))).toBe(1);
+    // the embedded backend's census of the same range (engine times aside, which vary run to run)
+    const embedded = await startServer({ THREADS: '1' });
+    try {
+      const local = await createBatch(embedded, body);
+      const want = await waitForBatch(embedded, local.id, (s) => s.status !== 'running', 90_000);
+      expect(st.counts).toEqual(want.counts);
+      expect(st.summary.distributions.moves).toEqual(want.summary.distributions.moves);
+      expect(st.summary.distributions.positions).toEqual(want.summary.distributions.positions);
+      expect(st.summary.meanPositionsPerDeal).toBe(want.summary.meanPositionsPerDeal);
+    } finally {
+      await embedded.kill();
+    }
+    console.log(`census SIGKILL: worker 4 killed after ${before.dealsTotal} deals; the census completed on the others, equal to the embedded one`);
   }, TEST_TIMEOUT_MS);
 });

@@ -58,7 +58,7 @@ describe('test vectors', () => {
     for (const { file, v } of vectors) {
       const shape = GAME_SHAPE[v.game];
       expect(shape, `${file}: unknown game ${v.game}`).toBeDefined();
-      const rules = rulesWith(shape[0], shape[1]);
+      const rules = rulesWith(shape[0], shape[1], 1, shape[2]);
       const layout = parseBoard(v.board, rules);
       expect(layout.columns.length).toBe(shape[0]);
       expect(layout.freeCells.length).toBe(shape[1]);
@@ -70,7 +70,7 @@ describe('test vectors', () => {
 
   it('also round-trips with generous rules (more cells than the game)', () => {
     for (const { v } of vectors) {
-      const rules = rulesWith(GAME_SHAPE[v.game][0], 8);
+      const rules = rulesWith(GAME_SHAPE[v.game][0], 8, 1, GAME_SHAPE[v.game][2]);
       expect(formatBoard(parseBoard(v.board, rules), rules)).toBe(v.board);
     }
   });
@@ -387,5 +387,54 @@ describe('size guard and empty input', () => {
     const err = caught(() => parseBoard(MS1.replace('9S 9D', '9S ZZ'), FC8));
     expect(err.status).toBe(400);
     expect(err.toJSON()).toEqual({ error: { code: 'malformed_board', message: err.message, line: 3, column: 7, token: 'ZZ' } });
+  });
+});
+
+describe("wide games and King Albert's reserve (docs/rules.md \"Board text format\")", () => {
+  const FAN = rulesWith(18, 0);
+  const KA = rulesWith(9, 7, 1, 'none');
+  const fan1 = readVectors().find(({ v }) => v.game === 'fan' && v.deal === 1)!.v.board;
+  const ka1 = readVectors().find(({ v }) => v.game === 'king_albert' && v.deal === 1)!.v.board;
+
+  it('reads 18 columns, one line each, and names a 19th at its line', () => {
+    const layout = parseBoard(fan1, FAN);
+    expect(layout.columns.map((col) => col.length)).toEqual([...new Array(17).fill(3), 1]);
+    expect(formatBoard(layout, FAN)).toBe(fan1);
+    const err = caught(() => parseBoard(`${fan1}AS\n`, FAN));
+    expect(err.code).toBe('wrong_column_count');
+    expect(err.location).toEqual({ line: 19, column: 1, token: 'AS' });
+    expect(err.message).toBe('line 19: the game has 18 columns, this would be column 19');
+    // a Fan board read as a 13-column game: its 14th line is the fault
+    expect(caught(() => parseBoard(fan1, rulesWith(13, 0))).location).toEqual({ line: 14, column: 1, token: 'QC' });
+  });
+
+  it('reads a truncated wide board as missing columns, at the line after the last', () => {
+    const lines = fan1.trimEnd().split('\n');
+    const err = caught(() => parseBoard(lines.slice(0, 16).join('\n') + '\n', FAN));
+    expect(err.code).toBe('wrong_column_count');
+    expect(err.location).toEqual({ line: 17 });
+  });
+
+  it('writes a reserve as Reserve: and reads it back; Freecells: and FC: are the same line', () => {
+    const layout = parseBoard(ka1, KA);
+    expect(ka1.startsWith('Reserve: 3D 8C TC 6S 9C 2H 6H\n')).toBe(true);
+    expect(layout.freeCells.map((c) => c !== null)).toEqual(new Array(7).fill(true));
+    expect(formatBoard(layout, KA)).toBe(ka1);
+    expect(formatBoard(layout)).toBe(ka1.replace('Reserve:', 'Freecells:')); // without rules nothing says it is a reserve
+    expect(parseBoard(ka1.replace('Reserve:', 'Freecells:'), KA)).toEqual(layout);
+    expect(parseBoard(ka1.replace('Reserve:', 'reserve :'), KA)).toEqual(layout);
+  });
+
+  it('reports reserve faults at their token, and a second cells line', () => {
+    const eight = caught(() => parseBoard(ka1.replace('Reserve: 3D', 'Reserve: - 3D'), KA));
+    expect(eight.code).toBe('wrong_cell_count');
+    expect(eight.location).toEqual({ line: 1, column: 30, token: '6H' });
+    const bad = caught(() => parseBoard(ka1.replace('Reserve: 3D', 'Reserve: 3X'), KA));
+    expect(bad.code).toBe('malformed_board');
+    expect(bad.location).toEqual({ line: 1, column: 10, token: '3X' });
+    const twice = caught(() => parseBoard(`FC: -\n${ka1}`, KA));
+    expect(twice.code).toBe('malformed_board');
+    expect(twice.message).toBe('line 2: a second free-cell line (the first is line 1)');
+    expect(twice.location).toEqual({ line: 2, column: 1, token: 'Reserve:' });
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The compact layout of the no-cell Castle games (assembly/castle-key.ts:
- * 17-byte keys, 25-byte records, u32 slots, open stacks) against the 72-byte
- * layout, in one engine, by the test hook `setCompactLayoutAllowed`.
+ * 17- to 19-byte keys, 25- to 27-byte records, u32 slots, open stacks)
+ * against the full key's layout (48-byte keys and 56-byte records up to 11 columns, 56-byte keys past them), in one engine, by the test hook
+ * `setCompactLayoutAllowed`.
  *
  * The two layouts expand the same positions in the same order, so record i
  * of one is record i of the other: every stored position's compact key,
- * decoded and re-encoded as position.ts's canonical 48-byte key (the export
- * path of certificates), must equal the key the 72-byte layout stored. That
+ * decoded and re-encoded as key.ts's canonical key (the export path of
+ * certificates), must equal the key the full layout stored. That
  * checks decode(encode(p)) == p on every position of the search (reachable
  * positions, tens of thousands a deal), and that the compact key is
  * injective on them (a collision would merge two records, and the record
@@ -17,7 +18,7 @@ import type { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { checkCertificate } from '../../client-sdk/core/proof/check.js';
-import { KEY_BYTES } from '../../client-sdk/core/proof/format.js';
+import { keyBytesFor } from '../../client-sdk/core/proof/format.js';
 import { applyMove } from '../../client-sdk/core/verify.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import { legalSingleCardMoves } from '../helpers/positions.js';
@@ -54,6 +55,9 @@ function expectSameSearch(deal: Deal, maxStates: number): number {
   expect(compact.outcome.moves).toEqual(wide.outcome.moves);
   const a = compact.keys!;
   const b = wide.keys!;
+  // canonical keys of the game's width (56 bytes past 11 columns: Baker's Dozen)
+  const KEY_BYTES = keyBytesFor(deal.rules);
+  expect(engine.keyBytes).toBe(KEY_BYTES);
   expect(a.length).toBe(compact.outcome.stats.statesStored * KEY_BYTES);
   // record by record (a mismatch names the first record that differs)
   let firstDiff = -1;
@@ -85,7 +89,7 @@ function randomWalk(deal: Deal, count: number, seed: number): Deal {
 }
 
 describe('the compact layout of the no-cell Castle games', () => {
-  it('is chosen for Streets and Alleys, Beleaguered Castle and Citadel, and not for FreeCell, Fortress or a pooled solve', () => {
+  it('is chosen for Streets and Alleys, Beleaguered Castle, Citadel, Good Measure and Baker\'s Dozen, and not for FreeCell, Fortress, Fan, Siegecraft or a pooled solve', () => {
     const used = (game: string, deal: number) => {
       engine.solve(resolveDeal({ game, deal, numbering: 'pysolfc' }), { limits: { maxStates: 1000, timeoutMs: 10_000 } });
       return hooks.compactLayoutInUse() === 1;
@@ -93,8 +97,13 @@ describe('the compact layout of the no-cell Castle games', () => {
     expect(used('streets_and_alleys', 1)).toBe(true);
     expect(used('beleaguered_castle', 1)).toBe(true);
     expect(used('citadel', 1)).toBe(true);
+    // 30 and 39 bits of prefix lengths: 18- and 19-byte keys
+    expect(used('good_measure', 1)).toBe(true);
+    expect(used('bakers_dozen', 1)).toBe(true);
     expect(used('freecell', 1)).toBe(false);
     expect(used('fortress', 1)).toBe(false);
+    expect(used('fan', 1)).toBe(false);
+    expect(used('siegecraft', 1)).toBe(false);
     engine.solvePooled(resolveDeal({ game: 'streets_and_alleys', deal: 1, numbering: 'pysolfc' }), ['CD', 'H', 'S'], { limits: { maxStates: 1000, timeoutMs: 10_000 } });
     expect(hooks.compactLayoutInUse()).toBe(0);
   });
@@ -103,7 +112,9 @@ describe('the compact layout of the no-cell Castle games', () => {
     ['streets_and_alleys', [1, 2, 3, 4, 5, 77], 50_000],
     ['beleaguered_castle', [1, 2, 3, 10, 954], 50_000],
     ['citadel', Array.from({ length: 40 }, (_, i) => i + 1), 2_000],
-  ] as const)('%s: every stored position round-trips to the 72-byte layout\'s key, record by record', (game, deals, least) => {
+    ['good_measure', [1, 2, 4, 15, 40], 50_000],
+    ['bakers_dozen', [1, 2, 12, 14, 64], 30_000],
+  ] as const)('%s: every stored position round-trips to the full layout\'s key, record by record', (game, deals, least) => {
     let positions = 0;
     for (const n of deals) positions += expectSameSearch(resolveDeal({ game, deal: n, numbering: 'pysolfc' }), 60_000);
     expect(positions).toBeGreaterThan(least);
@@ -111,7 +122,7 @@ describe('the compact layout of the no-cell Castle games', () => {
 
   it('from random positions as the start (start columns that end in runs, emptied columns): the same searches', () => {
     let positions = 0;
-    for (const [game, n, steps] of [['streets_and_alleys', 11, 25], ['streets_and_alleys', 12, 60], ['beleaguered_castle', 13, 40], ['citadel', 14, 10], ['streets_and_alleys', 77, 6]] as const) {
+    for (const [game, n, steps] of [['streets_and_alleys', 11, 25], ['streets_and_alleys', 12, 60], ['beleaguered_castle', 13, 40], ['citadel', 14, 10], ['streets_and_alleys', 77, 6], ['good_measure', 11, 30], ['bakers_dozen', 12, 30]] as const) {
       for (let seed = 1; seed <= 3; seed++) {
         const dealt = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
         const start = randomWalk(dealt, steps, seed * 7919 + n);

@@ -77,7 +77,7 @@ describe('the layered pass of the compact Castle layout', () => {
     let checked = 0;
     let linkBreaks = 0;
     let sameClass = 0;
-    for (const game of ['streets_and_alleys', 'beleaguered_castle', 'citadel'] as const) {
+    for (const game of ['streets_and_alleys', 'beleaguered_castle', 'citadel', 'good_measure'] as const) {
       for (const n of [1, 5, 11, 77, 954]) {
         const deal = resolveDeal({ game, deal: n, numbering: 'pysolfc' });
         for (let seed = 1; seed <= 3; seed++) {

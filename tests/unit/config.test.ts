@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadDeepBudget, MAX_THREADS } from '../../server/config.js';
+import { BATCH_FRONT, defaultFronts, frontConfig, loadConfig, loadDeepBudget, MAX_THREADS, shareOf } from '../../server/config.js';
 import { DEFAULT_LIMITS_CONFIG, offlineLimitsPolicy } from '../../server/limits.js';
 
 describe('loadConfig', () => {
@@ -46,6 +46,29 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', threads: 3, maxQueue: 0, bodyLimitBytes: 2048, shutdownTimeoutMs: 10_000 });
     expect(c.limits).toEqual({ defaultMaxStates: 10, maxStatesCap: 20, defaultTimeoutMs: 100, timeoutMsCap: 200 });
     expect(loadConfig({ THREADS: '5' }).maxQueue).toBe(20);
+  });
+
+  it('FRONTS: one front a 4 CPUs by default (at least 1, at most THREADS), each front its share of THREADS and MAX_QUEUE', () => {
+    expect([1, 2, 3, 4, 7, 8, 16, 64].map((cpus) => defaultFronts(cpus, 4 * cpus))).toEqual([1, 1, 1, 1, 1, 2, 4, 16]);
+    expect(defaultFronts(64, 3)).toBe(3);
+    expect(loadConfig({}).fronts).toBe(defaultFronts(availableParallelism(), availableParallelism()));
+    expect(loadConfig({ FRONTS: '2', THREADS: '2' }).fronts).toBe(2);
+    expect(() => loadConfig({ FRONTS: '3', THREADS: '2' })).toThrow(/FRONTS: must not exceed THREADS \(2\): each front needs a solver thread/);
+    expect(() => loadConfig({ FRONTS: '0' })).toThrow(/FRONTS/);
+    expect(() => loadConfig({ FRONTS: 'two' })).toThrow(/FRONTS: must be a whole number/);
+
+    // THREADS and MAX_QUEUE are the service's; each front runs with its share, the larger shares first
+    expect([0, 1, 2].map((i) => shareOf(5, 3, i))).toEqual([2, 2, 1]);
+    const c = loadConfig({ FRONTS: '3', THREADS: '5', MAX_QUEUE: '7', BATCH_CONCURRENCY: '4' });
+    expect([0, 1, 2].map((i) => frontConfig(c, i)).map((f) => [f.threads, f.maxQueue, f.batch.concurrency])).toEqual([
+      [2, 3, 2],
+      [2, 2, 2],
+      [1, 2, 1],
+    ]);
+    // the batch front runs the batches on its own threads: BATCH_CONCURRENCY defaults to them
+    expect(frontConfig(loadConfig({ FRONTS: '2', THREADS: '4' }), BATCH_FRONT).batch.concurrency).toBe(2);
+    const one = loadConfig({ FRONTS: '1', THREADS: '3' });
+    expect(frontConfig(one, 0)).toBe(one);
   });
 
   it('refuses more solver threads than 4 per CPU', () => {

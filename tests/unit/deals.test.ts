@@ -11,7 +11,7 @@ import { dealRange, dealableGames, generateDeal, supportedNumberings } from '../
 import { MS_MAX, msDealOrder, msFreeCellColumns, shuffleForDealing } from '../../client-sdk/core/deals/ms.js';
 import { MersenneTwister, PYSOLFC_MAX, pysolfcDeck, pysolfcDealOrder } from '../../client-sdk/core/deals/pysolfc.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { PRESETS, type Layout, type Numbering } from '../../client-sdk/core/rules.js';
+import { ALL_PRESETS, findAnyPreset, type Layout, type Numbering } from '../../client-sdk/core/rules.js';
 import { pathToFileURL } from 'node:url';
 import { REFERENCE_DEALS } from '../helpers/paths.js';
 
@@ -71,8 +71,8 @@ const VECTORS = loadVectors();
 
 describe('reference vectors (tests/fixtures/data/deals/*.jsonl)', () => {
   it('are all there', () => {
-    expect(VECTORS.length).toBe(1443);
-    expect(new Set(VECTORS.map((v) => v.file)).size).toBe(8);
+    expect(VECTORS.length).toBe(1443 + 6 * 205);
+    expect(new Set(VECTORS.map((v) => v.file)).size).toBe(14);
   });
 
   // Deal 32000 (pysolfc_mt_vectors.jsonl, all seven games): the vectors follow
@@ -83,7 +83,8 @@ describe('reference vectors (tests/fixtures/data/deals/*.jsonl)', () => {
   // and the '32000 edge case' test below.
   it.each(VECTORS.map((v) => [`${v.game} ${v.numbering} #${v.deal} (${v.file})`, v] as const))('%s', (_name, v) => {
     const { layout } = generateDeal(v.game, v.numbering, v.deal);
-    expect(normalizeBoard(formatBoard(layout))).toBe(normalizeBoard(v.board));
+    // with the game's rules, so that King Albert's reserve is written `Reserve:`
+    expect(normalizeBoard(formatBoard(layout, findAnyPreset(v.game)?.rules))).toBe(normalizeBoard(v.board));
   });
 });
 
@@ -254,7 +255,7 @@ describe('games without outside vectors', () => {
   });
 
   it('agrees with the presets in rules.ts on columns, cells and numberings', () => {
-    for (const p of PRESETS) {
+    for (const p of ALL_PRESETS) {
       if (p.numberings.length === 0) {
         // a layout is required (selective_castle): no deal generator may exist
         expect(dealableGames(), p.id).not.toContain(p.id);
@@ -264,6 +265,56 @@ describe('games without outside vectors', () => {
       expect(layout.columns.length, p.id).toBe(p.rules.columns);
       expect(layout.freeCells.length, p.id).toBe(p.rules.freeCells);
       expect(supportedNumberings(p.id).sort(), p.id).toEqual([...p.numberings].sort());
+    }
+  });
+});
+
+describe("the games of PySolFC's Baker's Dozen, Fan, Raglan and Castle types", () => {
+  // The card-for-card check of these games is the vectors above (1..200 and
+  // the Mersenne-Twister numbers, made by PySolFC's own classes:
+  // tests/fixtures/data/README.md); these pin the dealing rules themselves.
+  const kingsUnder = (layout: Layout): boolean =>
+    layout.columns.every((col) => col.every((card, i) => rankOf(card) !== 13 || col.slice(0, i).every((c) => rankOf(c) === 13)));
+
+  it("Baker's Dozen: 13 columns of 4, every king under the other cards of its column", () => {
+    for (let n = 1; n <= 1000; n++) {
+      const { layout } = generateDeal('bakers_dozen', 'pysolfc', n);
+      expect(layout.columns.map((c) => c.length)).toEqual(new Array(13).fill(4));
+      expect(kingsUnder(layout), `deal ${n}`).toBe(true);
+    }
+    expect(kingsUnder(generateDeal('bakers_dozen', 'pysolfc', '99999999999999999999').layout)).toBe(true);
+  });
+
+  it('Good Measure: 10 columns of 5, two aces on the foundations; taking them out after the kings moves some kings up', () => {
+    const above: number[] = [];
+    for (let n = 1; n <= 1000; n++) {
+      const { layout } = generateDeal('good_measure', 'pysolfc', n);
+      expect(layout.columns.map((c) => c.length)).toEqual(new Array(10).fill(5));
+      expect(layout.foundations.reduce((a, b) => a + b, 0)).toBe(2);
+      if (!kingsUnder(layout)) above.push(n);
+    }
+    // The deals where PySolFC's own GoodMeasure class leaves a king above
+    // another card of its column (found by running it on 1..1000).
+    expect(above).toEqual([2, 20, 67, 118, 155, 386, 434, 448, 606, 672, 737, 751, 832, 934, 982, 998]);
+  });
+
+  it('Fan: 17 columns of 3, then one of 1; King Albert: columns of 1..9 and a full reserve of 7', () => {
+    const fan = generateDeal('fan', 'pysolfc', 123456789).layout;
+    expect(fan.columns.map((c) => c.length)).toEqual([...new Array(17).fill(3), 1]);
+    expect(fan.freeCells).toEqual([]);
+    const ka = generateDeal('king_albert', 'pysolfc', 1).layout;
+    expect(ka.columns.map((c) => c.length)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(cellsText(ka)).toEqual(['3D', '8C', 'TC', '6S', '9C', '2H', '6H']);
+    expect(columnsText(ka)[8]).toBe('5H KH JS 5C AC 3S 4S TH 6C');
+  });
+
+  it('Siegecraft and Stronghold: the deals of Beleaguered Castle and Streets and Alleys, with one empty free cell', () => {
+    for (const n of [1, 954, 32001, '99999999999999999999']) {
+      const siege = generateDeal('siegecraft', 'pysolfc', n).layout;
+      const castle = generateDeal('beleaguered_castle', 'pysolfc', n).layout;
+      expect(siege).toEqual({ ...castle, freeCells: [null] });
+      const strong = generateDeal('stronghold', 'pysolfc', n).layout;
+      expect(strong).toEqual({ ...generateDeal('streets_and_alleys', 'pysolfc', n).layout, freeCells: [null] });
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The lazy phase's filter of stored positions by hash (assembly/seen.ts,
- * search.ts `lazyLoop`/`verifySkipped`): a pending move whose result's hash
+ * lazy.ts `lazyLoop`/`verifySkipped`): a pending move whose result's hash
  * is in the filter is dropped without the key comparison, and checked by its
  * key before a search may end complete (or played by the hand-over).
  *

@@ -6,6 +6,8 @@ import type { Move } from '../../client-sdk/core/moves.js';
 import { expandSequenceMoves, toFcsMoves, toStandardNotation } from '../../client-sdk/core/notation.js';
 import type { Layout, Rules } from '../../client-sdk/core/rules.js';
 import { applyMove, checkMove, checkSolution } from '../../client-sdk/core/verify.js';
+import { generateDeal } from '../../client-sdk/core/deals/index.js';
+import { replayMoveList } from '../../client-sdk/core/move-list.js';
 
 const FREECELL = rulesOf('freecell');
 const RELAXED = rulesOf('relaxed_freecell');
@@ -246,3 +248,54 @@ describe('expandSequenceMoves', () => {
     }
   }
 });
+
+describe('wide games and reserves (docs/rules.md "Move notation")', () => {
+  const BAKERS_DOZEN = rulesOf('bakers_dozen');
+  const FAN = rulesOf('fan');
+  const KING_ALBERT = rulesOf('king_albert');
+
+  it('columns 11..18 are j..q, after 1..9 and 0', () => {
+    const moves = [mv('c10', 'h0', 'AC'), mv('c12', 'c0', 'QS'), mv('c9', 'c11', '5D'), mv('c17', 'c16', 'KH'), mv('c13', 'c14', '2S')];
+    expect(toStandardNotation(moves.slice(0, 3), BAKERS_DOZEN)).toEqual(['jh', 'l1', '0k']);
+    expect(toStandardNotation(moves, FAN)).toEqual(['jh', 'l1', '0k', 'qp', 'mn']);
+    expect(thrown(() => toStandardNotation([mv('c13', 'h0', 'AC')], BAKERS_DOZEN)).message).toBe('move 0: no column 13 (13 columns)');
+  });
+
+  it('reads j..q back, and refuses a column the game lacks', () => {
+    const e = thrown(() => replayMoveList(BAKERS_DOZEN, generateDeal('bakers_dozen', 'pysolfc', 1).layout, ['nh']));
+    expect(e.message).toContain('"n" is no column or free cell of this game (13 columns, 0 free cells)');
+    const won = replayMoveList(FAN, FAN_END, ['qh', 'jh', 'kh', 'lh']);
+    expect(won.moves.map((m) => [m.fromIndex, m.card])).toEqual([[17, 'KH'], [10, 'KC'], [11, 'KD'], [12, 'KS']]);
+    expect(toStandardNotation(won.moves, FAN)).toEqual(['qh', 'jh', 'kh', 'lh']);
+  });
+
+  it('a reserve cell is a source only: a7 plays, 7a is refused', () => {
+    const start = generateDeal('king_albert', 'pysolfc', 1).layout; // reserve 3D 8C TC 6S 9C 2H 6H
+    expect(toStandardNotation([mv('f6', 'h2', '6H'), mv('f0', 'c8', '3D')], KING_ALBERT)).toEqual(['gh', 'a9']);
+    const e = thrown(() => replayMoveList(KING_ALBERT, start, ['1a']));
+    expect(e.message).toBe('move 0 "1a" is illegal: free cell a is a reserve cell: no card enters it (emptyCell none)');
+  });
+
+  it('expansion of a sequence move never parks a card in a reserve cell', () => {
+    // King Albert with supermoves (an override): empty reserve cells are no room, an empty column is
+    const rules: Rules = { ...KING_ALBERT, sequenceMove: 'supermove' };
+    const l = layout(['KD QS JH', 'QC', '', 'KS', 'KC', 'KH', '', '', ''], [null, null, 'QH', null, null, null, null], [11, 12, 10, 11]);
+    // e = 4 empty columns (2, 6, 7, 8), f = 0: four empty reserve cells make no room
+    expect(checkMove(rules, l, mv('c0', 'c5', 'QS', 2))).toBeNull();
+    expect(checkMove({ ...rules, sequenceMove: 'cells_plus_one' }, l, mv('c0', 'c5', 'QS', 2))).toBe(
+      '2 cards exceed the sequence-move capacity 1 (sequenceMove cells_plus_one: f + 1 with f = 0)',
+    );
+    const run = [mv('c0', 'c5', 'QS', 2)];
+    const single = expandSequenceMoves(rules, l, run);
+    expect(single.every((m) => m.to !== 'cell')).toBe(true);
+    expect(single.map((m) => [m.card, m.toIndex])).toEqual([['JH', 2], ['QS', 5], ['JH', 5]]);
+    expect(checkSolution({ ...rules, sequenceMove: 'none' }, l, single)).toMatchObject({ ok: false, moveIndex: 3 });
+  });
+});
+
+/** Fan, the four kings left: KC in column 10, KD in 11, KS in 12, KH in 17. */
+const FAN_END: Layout = layout(
+  ['', '', '', '', '', '', '', '', '', '', 'KC', 'KD', 'KS', '', '', '', '', 'KH'],
+  [],
+  [12, 12, 12, 12],
+);

@@ -5,6 +5,11 @@ import type { Move } from '../../client-sdk/core/moves.js';
 import type { Layout, Rules } from '../../client-sdk/core/rules.js';
 import { applyMove, checkMove, checkPackedSolution, checkSolution, isWon, moveFault, sequenceCapacity } from '../../client-sdk/core/verify.js';
 import { packMoves, readPackedMove } from '../../client-sdk/core/moves.js';
+import { cardToString } from '../../client-sdk/core/cards.js';
+import { generateDeal } from '../../client-sdk/core/deals/index.js';
+
+const cardText = (card: number | undefined): string => (card === undefined ? '' : cardToString(card));
+const KA_CELLS = [0, 1, 2, 3, 4, 5, 6];
 
 // ---------------------------------------------------------------------------
 // Helpers: layouts from card text, moves from short place names.
@@ -453,5 +458,148 @@ describe('isWon', () => {
     expect(isWon(layout(['', '', '', ''], [null], [13, 13, 13, 13]))).toBe(true);
     expect(isWon(layout(['', 'KS', '', ''], [null], [13, 13, 13, 12]))).toBe(false);
     expect(isWon(layout(['', '', '', ''], ['KS'], [13, 13, 13, 12]))).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The games of issue 40 (docs/rules.md "Presets"): more than 10 columns,
+// empty columns that are never filled, a reserve that is never filled, one
+// free cell for the Castle games.
+// ---------------------------------------------------------------------------
+
+describe("Baker's Dozen and Good Measure: rank build, single cards, an emptied column stays empty", () => {
+  const BD = rulesOf('bakers_dozen');
+  // 13 columns; column 12 is empty; hearts and spades up to 9, clubs and diamonds up to 8.
+  const end = (): Layout =>
+    layout(['KC QD', 'KH QS JH', 'KS', 'KD TC', 'QC', 'JC', 'QH', 'JS TD', 'TH 9C', 'TS', 'JD', '9D', ''], [], [8, 8, 9, 9]);
+
+  it('builds down regardless of suit, one card at a time, onto any of 13 columns', () => {
+    expect(reasonOf(BD, end(), mv('c8', 'c10', '9C'))).toBe('9C cannot go on JD in column 10 (build rank)');
+    expect(reasonOf(BD, end(), mv('c8', 'c7', '9C'))).toBeNull(); // 9C on TD
+    expect(reasonOf(BD, end(), mv('c11', 'c3', '9D'))).toBeNull(); // 9D on TC, column 11 empties
+    expect(reasonOf(BD, end(), mv('c5', 'c1', 'JC'))).toBe('JC cannot go on JH in column 1 (build rank)');
+    expect(reasonOf(BD, end(), mv('c7', 'c9', 'JS', 2))).toBe('2 cards exceed the sequence-move capacity 1 (sequenceMove none: single cards only)');
+  });
+
+  it('an empty column takes nothing, and there are no free cells', () => {
+    expect(reasonOf(BD, end(), mv('c4', 'c12', 'QC'))).toBe('empty column 12 takes no cards (emptyColumn none)');
+    expect(reasonOf(BD, end(), mv('c2', 'c12', 'KS'))).toBe('empty column 12 takes no cards (emptyColumn none)');
+    expect(reasonOf(BD, end(), mv('c4', 'f0', 'QC'))).toBe('no free cell 0 (0 free cells)');
+    expect(reasonOf(BD, end(), mv('c4', 'c13', 'QC'))).toBe('no column 13 (13 columns)');
+  });
+
+  it('replays a win of 13 columns', () => {
+    const win = [
+      mv('c8', 'c7', '9C'), mv('c8', 'h2', 'TH'), mv('c9', 'h3', 'TS'), mv('c7', 'h0', '9C'), mv('c11', 'h1', '9D'),
+      mv('c7', 'h1', 'TD'), mv('c3', 'h0', 'TC'), mv('c5', 'h0', 'JC'), mv('c4', 'h0', 'QC'), mv('c10', 'h1', 'JD'),
+      mv('c0', 'h1', 'QD'), mv('c0', 'h0', 'KC'), mv('c3', 'h1', 'KD'), mv('c1', 'h2', 'JH'), mv('c6', 'h2', 'QH'),
+      mv('c1', 'h3', 'QS', 1, true), mv('c7', 'h3', 'JS'), mv('c1', 'h3', 'QS'), mv('c1', 'h2', 'KH'), mv('c2', 'h3', 'KS'),
+    ];
+    // JS must go home before QS: the auto move of QS at 15 is out of order
+    expect(checkSolution(BD, end(), win)).toEqual({ ok: false, moveIndex: 15, reason: 'foundation S takes JS next, not QS' });
+    const fixed = win.filter((_, i) => i !== 15);
+    expect(checkSolution(BD, end(), fixed)).toMatchObject({ ok: true });
+  });
+
+  it('Good Measure: the same rules on 10 columns; its dealt positions are valid starts', () => {
+    const GM = rulesOf('good_measure');
+    expect({ ...GM, columns: 13 }).toEqual(BD);
+    for (const game of ['bakers_dozen', 'good_measure']) {
+      const rules = rulesOf(game);
+      const start = generateDeal(game, 'pysolfc', 5).layout;
+      // a valid start (not -1), not won before any move
+      expect(checkSolution(rules, start, [])).toMatchObject({ ok: false, moveIndex: 0 });
+    }
+  });
+});
+
+describe('Fan: 18 columns, suit build, kings only to an empty column', () => {
+  const FAN = rulesOf('fan');
+  const deal = (): Layout => generateDeal('fan', 'pysolfc', 1).layout; // column 17 is 6H, column 5 ends 7D
+
+  it('knows columns 0..17 and no more; builds down in suit', () => {
+    const start = deal();
+    expect(start.columns[17]).toEqual(cards('6H'));
+    expect(checkSolution(FAN, start, [])).toMatchObject({ ok: false, moveIndex: 0 });
+    expect(reasonOf(FAN, start, mv('c17', 'c18', '6H'))).toBe('no column 18 (18 columns)');
+    expect(reasonOf(FAN, start, mv('c17', 'c5', '6H'))).toBe('6H cannot go on 7D in column 5 (build suit)');
+  });
+
+  it('an emptied column takes only a king', () => {
+    const l = layout([...new Array<string>(17).fill(''), ''], [], [13, 13, 13, 13]);
+    // a hand-made end: the four kings left, column 0..3 hold them, column 4 empty
+    l.columns[0] = cards('KC');
+    l.columns[1] = cards('KD');
+    l.columns[2] = cards('KH QH');
+    l.columns[3] = cards('KS');
+    l.foundations = [12, 12, 11, 12];
+    expect(reasonOf(FAN, l, mv('c2', 'c4', 'QH'))).toBe('empty column 4 takes only Ks (emptyColumn kings), not QH');
+    expect(reasonOf(FAN, l, mv('c3', 'c17', 'KS'))).toBeNull();
+    expect(reasonOf(FAN, l, mv('c2', 'c1', 'QH'))).toBe('QH cannot go on KD in column 1 (build suit)');
+    expect(checkSolution(FAN, l, [mv('c2', 'h2', 'QH'), mv('c2', 'h2', 'KH'), mv('c0', 'h0', 'KC'), mv('c1', 'h1', 'KD'), mv('c3', 'h3', 'KS')]).ok).toBe(true);
+  });
+});
+
+describe('King Albert: a reserve that is played from and never filled', () => {
+  const KA = rulesOf('king_albert');
+  // Near the end: KC and KH in the reserve, KD in column 0, QD on KS in column 8.
+  const end = (): Layout => layout(['KD', '', '', '', '', '', '', '', 'KS QD'], ['KC', null, null, 'KH', null, null, null], [12, 11, 12, 12]);
+
+  it('a reserve card goes to a column or a foundation, and no card enters a reserve cell', () => {
+    expect(reasonOf(KA, end(), mv('f0', 'h0', 'KC'))).toBeNull();
+    expect(reasonOf(KA, end(), mv('f3', 'c1', 'KH'))).toBeNull(); // any card to an empty column
+    expect(reasonOf(KA, end(), mv('c8', 'f1', 'QD'))).toBe('free cell 1 is a reserve cell: no card enters it (emptyCell none)');
+    expect(reasonOf(KA, end(), mv('f0', 'f1', 'KC'))).toBe('free cell 1 is a reserve cell: no card enters it (emptyCell none)');
+    expect(reasonOf(KA, end(), mv('c8', 'c1', 'QD'))).toBeNull();
+    expect(reasonOf(KA, end(), mv('c8', 'c0', 'QD'))).toBe('QD cannot go on KD in column 0 (build alternate_color)');
+  });
+
+  it('an emptied reserve cell stays empty', () => {
+    const after = applyMove(KA, end(), mv('f0', 'h0', 'KC'));
+    expect(after.freeCells[0]).toBeNull();
+    expect(reasonOf(KA, after, mv('c0', 'f0', 'KD'))).toBe('free cell 0 is a reserve cell: no card enters it (emptyCell none)');
+    const win = [mv('f0', 'h0', 'KC'), mv('c8', 'h1', 'QD'), mv('c0', 'h1', 'KD'), mv('f3', 'h2', 'KH'), mv('c8', 'h3', 'KS')];
+    expect(checkSolution(KA, end(), win).ok).toBe(true);
+    expect(checkSolution({ ...KA, emptyCell: 'any' }, end(), [mv('c8', 'f1', 'QD'), ...win.slice(0, 1), mv('f1', 'h1', 'QD'), ...win.slice(2)]).ok).toBe(true);
+    expect(checkSolution(KA, end(), [mv('c8', 'f1', 'QD'), ...win.slice(0, 1), mv('f1', 'h1', 'QD'), ...win.slice(2)])).toEqual({
+      ok: false,
+      moveIndex: 0,
+      reason: 'free cell 1 is a reserve cell: no card enters it (emptyCell none)',
+    });
+  });
+
+  it('empty reserve cells are no room for a sequence move', () => {
+    const l = layout(['KD', '', 'KS QD', '', '', '', '', '', ''], ['KC', null, null, 'KH', null, null, null], [12, 11, 12, 12]);
+    // f = 0 though five reserve cells are empty; e = 7 empty columns (the target, column 0, is not one)
+    expect(sequenceCapacity({ ...KA, sequenceMove: 'supermove' }, l, 0)).toBe(2 ** 7);
+    expect(sequenceCapacity({ ...KA, sequenceMove: 'cells_plus_one' }, l, 0)).toBe(1);
+    expect(sequenceCapacity({ ...KA, sequenceMove: 'cells_plus_one', emptyCell: 'any' }, l, 0)).toBe(6);
+  });
+
+  it('its deals are valid starts: 9 columns of 1..9 and 7 reserve cards', () => {
+    const start = generateDeal('king_albert', 'pysolfc', 1).layout;
+    expect(checkSolution(KA, start, [])).toMatchObject({ ok: false, moveIndex: 0 });
+    const toCell = start.columns.flatMap((col, c) => KA_CELLS.map((t) => mv(`c${c}`, `f${t}`, cardText(col[col.length - 1]))));
+    expect(toCell.filter((m) => reasonOf(KA, start, m) === null)).toEqual([]);
+  });
+
+  it('rules must name a known emptyCell', () => {
+    expect(checkSolution({ ...KA, emptyCell: 'some' as 'any' }, end(), [])).toEqual({ ok: false, moveIndex: -1, reason: 'invalid rules: emptyCell "some"' });
+  });
+});
+
+describe('Siegecraft and Stronghold: the Castle games with one free cell', () => {
+  it('one card to the free cell, a second refused; single cards between columns', () => {
+    for (const game of ['siegecraft', 'stronghold']) {
+      const rules = rulesOf(game);
+      const start = generateDeal(game, 'pysolfc', 1).layout;
+      const tops = start.columns.map((col) => cardText(col[col.length - 1]));
+      // every exposed card may go to the empty cell
+      tops.forEach((card, c) => expect(reasonOf(rules, start, mv(`c${c}`, 'f0', card)), `${game} ${card}`).toBeNull());
+      const parked = applyMove(rules, start, mv('c0', 'f0', tops[0]));
+      expect(reasonOf(rules, parked, mv('c1', 'f0', tops[1]))).toBe(`free cell 0 is occupied by ${tops[0]}`);
+      expect(reasonOf(rules, parked, mv('c1', 'f1', tops[1]))).toBe('no free cell 1 (1 free cells)');
+      expect(sequenceCapacity(rules, parked, 1)).toBe(1);
+    }
   });
 });

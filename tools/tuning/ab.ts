@@ -7,7 +7,7 @@
  * included) and the median ratio B / A, and counts the deals whose verdict,
  * solution length, or positions expanded or stored differ (a build that
  * changes only the cost per position must show 0). A development tool
- * (docs/engine.md); not a test.
+ * (docs/engine.md, "Tuned values"); not a test.
  *
  *   npx tsx tools/tuning/ab.ts A.wasm B.wasm [game] [from] [to] [rounds]
  *   npx tsx tools/tuning/ab.ts /tmp/base.tuning.wasm build/engine.tuning.wasm freecell 1 4000 3
@@ -17,7 +17,8 @@
  * asbuild:tuning`; copy one aside before changing assembly/). AB_WIDE=A (or
  * B) forbids the compact layout of the no-cell Castle games (castle-key.ts
  * `setCompactLayoutAllowed`, a hook of the tuning build) in that build's
- * engine, so one build can be A/B'd against itself in the 72-byte layout.
+ * engine, so one build can be A/B'd against itself in the layout of the
+ * other games (56-byte records).
  */
 import { parseArgs } from 'node:util';
 import { createTuningEngine, tuningHooks } from '../../tests/helpers/tuning-engine.js';

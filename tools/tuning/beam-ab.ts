@@ -37,7 +37,7 @@ const to = Number(values.to);
 const width = Number(values.width);
 const reps = Number(values.reps);
 
-/** The engine's beam exports this tool drives (assembly/beam.ts documents each). */
+/** The engine's beam exports this tool drives (assembly/beam.ts and beam-cost.ts document each). */
 interface Raw {
   shortenBegin(width: number, mem: number): number;
   shortenBeam(width: number, prefix: number): number;

@@ -4,7 +4,7 @@
  * Deterministic: no wall or CPU budget decides anything.
  *
  *   npx tsx tools/tuning/beam-fixed.ts freecell 1 100 width [a,b,c,d]
- *     one beam of `width` from the start with cost weights a,b,c,d,e (default 2,4,6,2,0; assembly/beam.ts setBeamWeights)
+ *     one beam of `width` from the start with cost weights a,b,c,d,e (default 2,4,6,2,0; assembly/beam-cost.ts setBeamWeights)
  *   SCHEDULE=n npx tsx tools/tuning/beam-fixed.ts freecell 1 100
  *     client-sdk/core/shorten.ts runBeams with a budget of n expanded positions
  *     (its clock counts expanded positions instead of ms)

@@ -1,6 +1,6 @@
 /**
- * Coordinate descent over the search's scan weights (docs/engine.md, the
- * heuristic's tuning): from a start set of weights, tries every weight of
+ * Coordinate descent over the search's scan weights (the tables of
+ * assembly/presets.ts; docs/engine.md, "Tuned values"): from a start set of weights, tries every weight of
  * every scan one step up and one step down (the depth weight by 16), keeps a
  * step when it lowers the mean count of positions expanded a deal on the
  * training deals without raising the mean solution length past a cap, and
@@ -12,7 +12,7 @@
  *     --scan 5,3,5,6,2,0,32 --scan 5,3,3,6,2,0,64 --scan 5,2,6,8,1,0,32 --scan 4,6,4,6,2,0,32
  *   npx tsx tools/tuning/climb.ts --game seahaven_towers --ranges 1-400 --solved-only --moves-cap 81.9 --scan ...
  *
- * `--scan` takes one scan's seven weights in the order of assembly/search.ts
+ * `--scan` takes one scan's seven weights in the order of assembly/presets.ts
  * `setHeuristicWeights` (see tools/tuning/tune.ts); the number of `--scan`s is the
  * scan count. `--solved-only` drops the deals the start weights do not
  * solve: a complete search of an unsolvable deal expands the same set under
@@ -20,8 +20,8 @@
  * `--objective cost` lowers a CPU model instead of the positions expanded:
  * `--cost E,P` µs per position expanded and per pending move queued (the
  * lazy phase's measured and queued children), by default 0.63 and 0.066, a
- * least-squares fit of the engine's time per deal on MS 1..32000 (docs/engine.md,
- * the heuristic's tuning); still from exact counts.
+ * least-squares fit of the engine's time per deal on MS 1..32000 (kept in
+ * git: docs/engine.md at bd7bc28); still from exact counts.
  * Each kept step is printed (and appended to `--log`, if given).
  */
 import { Command, InvalidArgumentError } from 'commander';

@@ -1,10 +1,11 @@
 /**
  * The compact layout of the no-cell Castle games (assembly/castle-key.ts)
- * against the 72-byte one, in one engine: each deal solved under the same
- * memory cap with the compact layout allowed and forbidden, printing the
+ * against the layout of the other games (56-byte records), in one engine:
+ * each deal solved under the same memory cap with the compact layout
+ * allowed and forbidden (`wide`: forbidden only), printing the
  * verdict, positions stored and expanded, engine memory, bytes per stored
  * position, the open stacks' peak entries and the CPU seconds of each solve.
- * A development tool (docs/engine.md, "Memory layouts"); not a test.
+ * A development tool (docs/benchmarks.md, "What 4 GiB holds"); not a test.
  *
  *   npx tsx tools/tuning/compact-memory.ts streets_and_alleys 77 [capMiB=256] [maxStates=100000000] [both|compact|wide]
  *   npx tsx tools/tuning/compact-memory.ts streets_and_alleys 523 4095 2000000000 compact   # the deep budget's full search
@@ -31,7 +32,7 @@ for (const compact of which === 'both' ? [true, false] : [which === 'compact']) 
   const cpuS = (cpu.user + cpu.system) / 1e6;
   const { statesStored: stored, statesExpanded: expanded, memoryBytes } = out.stats;
   console.log(
-    `${game} ${dealArg} cap ${capArg} MiB ${compact && raw.compactLayoutInUse() ? 'compact' : '72-byte'}: ${out.verdict}` +
+    `${game} ${dealArg} cap ${capArg} MiB ${compact && raw.compactLayoutInUse() ? 'compact' : '56-byte'}: ${out.verdict}` +
       `${out.verdict === 'unknown' ? ` (${out.reason})` : ''}, stored ${stored}, expanded ${expanded}, ` +
       `memory ${(memoryBytes / 2 ** 20).toFixed(1)} MiB, ${(memoryBytes / stored).toFixed(1)} B/stored, ` +
       `slots ${(raw.slotBytes() / stored).toFixed(1)} B/stored, open peak ${raw.openEntriesPeakCount()} entries (${raw.openBlocksCount()} blocks), cpu ${cpuS.toFixed(2)} s, ` +

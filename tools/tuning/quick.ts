@@ -1,7 +1,7 @@
 /**
  * Engine search statistics on a range of deals, one engine in process: CPU
  * seconds, positions expanded and stored per deal, solution lengths, tail.
- * A development tool for search changes (docs/engine.md); not a test.
+ * A development tool for search changes (docs/engine.md, "Tuned values"); not a test.
  *
  *   npx tsx tools/tuning/quick.ts freecell 1 2000 [maxStates] [timeoutMs]
  *   ENGINE_WASM=/tmp/base.tuning.wasm npx tsx tools/tuning/quick.ts freecell 1 2000   # another build
@@ -28,7 +28,7 @@ const deals = [];
 for (let n = from; n <= to; n++) deals.push(resolveDeal({ game, deal: n } as Parameters<typeof resolveDeal>[0]));
 // ENGINE_WASM=path compares another tuning build of the engine (e.g. main's) on the same deals
 const engine = await tuningEngine();
-// LAZY_QUOTA=n sets the engine's lazy-phase quota (a tuning hook of assembly/search.ts)
+// LAZY_QUOTA=n sets the engine's lazy-phase quota (a tuning hook of assembly/presets.ts)
 if (process.env.LAZY_QUOTA) tuningHooks(engine).setLazyQuota(Number(process.env.LAZY_QUOTA));
 engine.solve(deals[0], { limits });
 const rows: { n: number; v: string; moves: number; noAuto: number; exp: number; st: number; ms: number }[] = [];

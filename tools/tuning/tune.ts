@@ -1,5 +1,6 @@
 /**
- * Tuning runs for the search's heuristic (docs/engine.md): solves a range of
+ * Tuning runs for the search's heuristic (assembly/presets.ts; docs/engine.md,
+ * "Tuned values"): solves a range of
  * deals with one engine in process under one or more configurations of the
  * engine's tuning hooks (scan weights, scan count, scan step, lazy quota) and
  * prints, per configuration, the deterministic position counts that tuning
@@ -18,7 +19,7 @@
  *   npx tsx tools/tuning/tune.ts --game seahaven_towers --to 300 --configs configs.json
  *
  * `--scan a,b,c,d,e,f,g` (repeatable) gives one scan's weights in the order of
- * assembly/search.ts `setHeuristicWeights`: not home, unsorted, cell, empty
+ * assembly/presets.ts `setHeuristicWeights`: not home, unsorted, cell, empty
  * column, next-card depth, unsorted mode (0 top run, 1 bottom sequence),
  * depth (sixteenths of a point per move); the number of `--scan`s is the scan
  * count. Without `--scan` the engine's defaults for the game run. `--configs`

@@ -22,7 +22,7 @@ export function tuningEngine(): Promise<Engine> {
 
 /**
  * One scan's weights from `--scan` text: seven integers separated by commas,
- * in the order of assembly/search.ts `setHeuristicWeights` (not home,
+ * in the order of assembly/presets.ts `setHeuristicWeights` (not home,
  * unsorted, cell, empty column, next-card depth, unsorted mode, depth in
  * sixteenths of a point per move).
  * @throws Error naming the text when it is not seven integers.

@@ -8,7 +8,10 @@
  * - `pysollib/games/bakersgame.py`: Baker's Game, King Only Baker's Game,
  *   Eight Off, Seahaven Towers, Relaxed Seahaven Towers, Penguin;
  * - `pysollib/games/beleagueredcastle.py`: Streets and Alleys, Beleaguered
- *   Castle, Citadel, Fortress;
+ *   Castle, Citadel, Fortress, Siegecraft, Stronghold;
+ * - `pysollib/games/bakersdozen.py`: Baker's Dozen, Good Measure;
+ * - `pysollib/games/fan.py`: Fan;
+ * - `pysollib/games/klondike.py`: King Albert;
  * cross-checked with pysol_cards `deal_game.py` where it covers the game.
  * Presets and cell counts: `docs/rules.md`, "Presets".
  */
@@ -82,6 +85,11 @@ class Table {
     for (let k = 0; k < count; k++) cols[k % cols.length].push(this.take());
   }
 
+  /** One card to each listed column, in order (PySolFC `dealRow(rows=…)`). */
+  toColumns(columns: readonly number[]): void {
+    for (const c of columns) this.layout.columns[c].push(this.take());
+  }
+
   /** One card to each listed free cell, in order (PySolFC `dealRow(rows=reserves…)`). */
   toCells(cells: readonly number[]): void {
     for (const c of cells) this.layout.freeCells[c] = this.take();
@@ -137,18 +145,25 @@ const FREECELL_FAMILY = roundRobinGame(8, 4, [], ['ms', 'pysolfc']);
  */
 const SEAHAVEN = roundRobinGame(10, 4, [1, 2], ['pysolfc']);
 
-/** Beleaguered Castle (`BeleagueredCastle`): aces moved to the end and dealt to the foundations; 48 cards to 8 columns of 6. */
-const BELEAGUERED_CASTLE: GameDealer = {
-  columns: 8,
-  cells: 0,
-  numberings: ['pysolfc'],
-  deal(order) {
-    const t = new Table(moveSelected(order, ACES, 'bottom'), 8, 0);
-    t.roundRobin(48);
-    t.toFoundations(4);
-    return { layout: t.layout };
-  },
-};
+/**
+ * Beleaguered Castle (`BeleagueredCastle`): aces moved to the end and dealt
+ * to the foundations; 48 cards to 8 columns of 6; `cells` empty free cells
+ * (Siegecraft: 1).
+ */
+function beleagueredCastle(cells: number): GameDealer {
+  return {
+    columns: 8,
+    cells,
+    numberings: ['pysolfc'],
+    deal(order) {
+      const t = new Table(moveSelected(order, ACES, 'bottom'), 8, cells);
+      t.roundRobin(48);
+      t.toFoundations(4);
+      return { layout: t.layout };
+    },
+  };
+}
+const BELEAGUERED_CASTLE = beleagueredCastle(0);
 
 /**
  * Citadel (`Citadel`): aces moved to the front and dealt to the foundations;
@@ -197,6 +212,111 @@ const PENGUIN: GameDealer = {
   },
 };
 
+/**
+ * PySolFC's `BakersDozen._shuffleHook` (`pysollib/games/bakersdozen.py`) for
+ * `columns` columns; returns the new dealing order (docs/rules.md "Baker's
+ * Dozen's kings"). The hook gets the shuffled list, whose first card PySolFC
+ * would deal last, and reverses it when done, so the list it works on is
+ * `order` reversed, and its place i is the i-th card dealt: column
+ * i mod `columns`. Each king, from the first place to the last, is swapped
+ * with the first non-king among places i mod `columns`, i mod `columns` +
+ * `columns`, … before its own: the deepest non-king of its column.
+ */
+function kingsToBottom(order: readonly Card[], columns: number): Card[] {
+  const cards = order.slice().reverse();
+  const kings: number[] = [];
+  cards.forEach((card, i) => {
+    if (rankOf(card) === 13) kings.push(i);
+  });
+  for (const i of kings) {
+    for (let j = i % columns; j < i; j += columns) {
+      if (rankOf(cards[j]) !== 13) {
+        [cards[i], cards[j]] = [cards[j], cards[i]];
+        break;
+      }
+    }
+  }
+  return cards;
+}
+
+/**
+ * Baker's Dozen (`BakersDozen`): the kings moved under their columns
+ * ({@link kingsToBottom}), then all 52 round-robin to 13 columns of 4.
+ */
+const BAKERS_DOZEN: GameDealer = {
+  columns: 13,
+  cells: 0,
+  numberings: ['pysolfc'],
+  deal(order) {
+    const t = new Table(kingsToBottom(order, 13), 13, 0);
+    t.roundRobin(52);
+    return { layout: t.layout };
+  },
+};
+
+/**
+ * Good Measure (`GoodMeasure`): Baker's Dozen's hook for 10 columns, then
+ * the last two aces of that order are taken out and go to the foundations
+ * (`_shuffleHookMoveToBottom` with 2 cards scans from the card dealt last);
+ * the other 50 go round-robin to 10 columns of 5. Taking the aces out after
+ * the kings were placed shifts the cards dealt after them, so a king can end
+ * up above other cards of its column (16 of deals 1..1000; docs/rules.md
+ * "Deals").
+ */
+const GOOD_MEASURE: GameDealer = {
+  columns: 10,
+  cells: 0,
+  numberings: ['pysolfc'],
+  deal(order) {
+    const cards = kingsToBottom(order, 10);
+    const aces: number[] = [];
+    for (let i = cards.length - 1; i >= 0 && aces.length < 2; i--) if (rankOf(cards[i]) === 1) aces.push(i);
+    const rest = cards.filter((_, i) => !aces.includes(i));
+    const t = new Table([...rest, ...aces.map((i) => cards[i])], 10, 0);
+    t.roundRobin(50);
+    t.toFoundations(2);
+    return { layout: t.layout };
+  },
+};
+
+/** Column indices from..to-1. */
+const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
+
+/**
+ * Fan (`Fan.startGame`): two rounds to the first 17 columns, then one round
+ * to all 18: 17 columns of 3 and the last of 1.
+ */
+const FAN: GameDealer = {
+  columns: 18,
+  cells: 0,
+  numberings: ['pysolfc'],
+  deal(order) {
+    const t = new Table(order, 18, 0);
+    for (let round = 0; round < 2; round++) t.toColumns(range(0, 17));
+    t.toColumns(range(0, 18));
+    return { layout: t.layout };
+  },
+};
+
+/**
+ * King Albert (`KingAlbert.startGame`, Klondike's dealing without reversal):
+ * for k = 1..8 one card to each of columns k..8, then one to each of the 9
+ * columns (column k ends with k + 1 cards, 45 in all), then the last 7 to the
+ * reserve (cells 0..6).
+ */
+const KING_ALBERT: GameDealer = {
+  columns: 9,
+  cells: 7,
+  numberings: ['pysolfc'],
+  deal(order) {
+    const t = new Table(order, 9, 7);
+    for (let k = 1; k < 9; k++) t.toColumns(range(k, 9));
+    t.toColumns(range(0, 9));
+    t.toCells(range(0, 7));
+    return { layout: t.layout };
+  },
+};
+
 /** Every game id with a dealer. `sham_battle` is PySolFC's and Wikipedia's other name for Beleaguered Castle (docs/rules.md "Presets"). */
 export const GAME_DEALERS: Readonly<Record<string, GameDealer>> = {
   freecell: FREECELL_FAMILY,
@@ -219,4 +339,12 @@ export const GAME_DEALERS: Readonly<Record<string, GameDealer>> = {
   // Fortress (`Fortress.startGame`): all 52 round-robin to 10 columns (6,6,5,5,5,5,5,5,5,5).
   fortress: roundRobinGame(10, 0, [], ['pysolfc']),
   penguin: PENGUIN,
+  bakers_dozen: BAKERS_DOZEN,
+  good_measure: GOOD_MEASURE,
+  fan: FAN,
+  king_albert: KING_ALBERT,
+  // Siegecraft (`Siegecraft`): Beleaguered Castle's deal, one empty free cell.
+  siegecraft: beleagueredCastle(1),
+  // Stronghold (`Stronghold`): Streets and Alleys' deal, one empty free cell.
+  stronghold: roundRobinGame(8, 1, [], ['pysolfc']),
 };

@@ -5,12 +5,12 @@
  * The engine is the one definition of its interface: the rule, verdict and
  * reason codes and the offsets of the input block and the output buffer are
  * exported globals of the module (assembly/index.ts; layouts documented in
- * assembly/search.ts and assembly/output.ts). `readInterface` reads them when
+ * assembly/input.ts and assembly/output.ts). `readInterface` reads them when
  * a module is instantiated and throws when one is missing, as it does for a
  * missing function, so a glue and a module out of step fail at start instead
  * of searching the wrong position.
  */
-import { BUILD_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES } from '../rules.js';
+import { BUILD_RULES, EMPTY_CELL_RULES, EMPTY_COLUMN_RULES, SEQUENCE_MOVE_RULES } from '../rules.js';
 import { MOVE_SOURCES, MOVE_TARGETS, type Move } from '../moves.js';
 import { UNKNOWN_REASONS, type UnknownReason } from '../solve-types.js';
 
@@ -18,13 +18,16 @@ import { UNKNOWN_REASONS, type UnknownReason } from '../solve-types.js';
  * The words come from the vocabularies (BUILD_RULES, ..., UNKNOWN_REASONS,
  * MOVE_SOURCES, MOVE_TARGETS); the module exports the code of word `w` as
  * `PREFIX_W` in upper case: `BUILD_SUIT_UP_OR_DOWN`, `EMPTY_KINGS`,
- * `SEQ_CELLS_PLUS_ONE`, `REASON_MAX_STATES`, `TARGET_FOUNDATION`.
+ * `CELL_NONE` (EMPTY_CELL_RULES), `SEQ_CELLS_PLUS_ONE`, `REASON_MAX_STATES`,
+ * `TARGET_FOUNDATION`.
  */
 
 /** The engine's interface constants, as read from one instantiated module (see `readInterface`). */
 export interface EngineInterface {
   build: Record<string, number>;
   empty: Record<string, number>;
+  /** Codes of what an empty free cell accepts (EMPTY_CELL_RULES). */
+  emptyCell: Record<string, number>;
   sequence: Record<string, number>;
   /** Engine reason code → the API's unknown reason. */
   reasons: Map<number, UnknownReason>;
@@ -32,10 +35,10 @@ export interface EngineInterface {
   verdictSolved: number;
   verdictUnsolvable: number;
   verdictUnknown: number;
-  /** Input block: its size and the byte offset of each field (assembly/search.ts). */
+  /** Input block: its size and the byte offset of each field (assembly/input.ts). */
   input: {
     bytes: number; columns: number; cells: number; build: number; empty: number; sequence: number; wrap: number;
-    pooled: number; pools: number; foundations: number; freeCells: number; lengths: number; cards: number; columnStride: number;
+    pooled: number; pools: number; emptyCell: number; foundations: number; freeCells: number; lengths: number; cards: number; columnStride: number;
   };
   /** Output buffer: bytes per move and the offset of each field (assembly/output.ts). */
   output: {
@@ -103,6 +106,7 @@ export function readInterface(exports: WebAssembly.Exports): EngineInterface {
   return {
     build: codes('BUILD', BUILD_RULES),
     empty: codes('EMPTY', EMPTY_COLUMN_RULES),
+    emptyCell: codes('CELL', EMPTY_CELL_RULES),
     sequence: codes('SEQ', SEQUENCE_MOVE_RULES),
     reasons: new Map(Object.entries(reasonCode).map(([word, code]) => [code, word as UnknownReason])),
     reasonCode,
@@ -112,7 +116,7 @@ export function readInterface(exports: WebAssembly.Exports): EngineInterface {
     input: {
       bytes: constant('INPUT_BYTES'), columns: constant('IN_COLUMNS'), cells: constant('IN_CELLS'), build: constant('IN_BUILD'),
       empty: constant('IN_EMPTY'), sequence: constant('IN_SEQUENCE'), wrap: constant('IN_WRAP'),
-      pooled: constant('IN_POOLED'), pools: constant('IN_POOLS'),
+      pooled: constant('IN_POOLED'), pools: constant('IN_POOLS'), emptyCell: constant('IN_EMPTY_CELL'),
       foundations: constant('IN_FOUNDATIONS'), freeCells: constant('IN_FREE_CELLS'), lengths: constant('IN_LENGTHS'),
       cards: constant('IN_CARDS'), columnStride: constant('IN_COLUMN_STRIDE'),
     },

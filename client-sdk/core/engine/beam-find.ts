@@ -15,7 +15,7 @@ import { requireCheckedSolution } from './checked.js';
 
 /**
  * One beam of a guided pass (`Engine.beamFind`): its width (positions per
- * level) and cost weights (assembly/beam.ts `setBeamWeights`: cards not
+ * level) and cost weights (assembly/beam-cost.ts `setBeamWeights`: cards not
  * home, cards above the bottom sorted run, occupied cells, empty columns as
  * a bonus, blockers).
  */

@@ -7,7 +7,7 @@
  * pass over several (client-sdk/core/sharded-layers.ts, through
  * `shardAccess`). The module's interface is abi.ts's.
  */
-import type { Deal, Rules } from '../rules.js';
+import { NARROW_KEY_MAX_COLUMNS, type Deal, type Rules } from '../rules.js';
 import { SolverError } from '../errors.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome, type UnknownReason } from '../solve-types.js';
 import type { Move } from '../moves.js';
@@ -30,7 +30,7 @@ import { beamFind, type BeamFindOptions, type GuidedOutcome } from './beam-find.
  * pool's workers, whose answers cross packed): no object is made a move.
  * Such an outcome cannot be handed to `Engine.shorten`, which starts from
  * the outcome's moves: solve without a sink when the solution is to be
- * shortened (server/worker.ts does).
+ * shortened (server/pool-worker.ts does).
  */
 export interface PackedSolutionSink {
   moves: Uint8Array | undefined;
@@ -86,12 +86,15 @@ export interface PooledOutcome {
 /**
  * True when the layered pass (`SolveLimits.layered`) can run under `rules`:
  * the compact layout's games (assembly/castle-key.ts `chooseLayout`): any-suit
- * building, no free cells, no wrapping ranks. (A board whose start columns
- * need more than 32 bits of prefix lengths gets the plain eager search, still
- * complete.)
+ * building, no free cells, no wrapping ranks, whatever the empty-column rule
+ * (Good Measure's emptied columns are never filled: docs/proofs.md "The
+ * layer order"), and keys of 48 bytes, the layered certificate's, so at most
+ * NARROW_KEY_MAX_COLUMNS columns (not Baker's Dozen's 13). (A board whose
+ * start columns need more than 40 bits of prefix lengths gets the plain
+ * eager search, still complete.)
  */
 export function layeredApplies(rules: Rules): boolean {
-  return rules.build === 'rank' && rules.freeCells === 0 && !rules.wrap;
+  return rules.build === 'rank' && rules.freeCells === 0 && !rules.wrap && rules.columns <= NARROW_KEY_MAX_COLUMNS;
 }
 
 /** The hooks of the sharded layered pass (sharded-layers.ts): its stop poll, and where a shard's forwarded children go. */
@@ -198,7 +201,7 @@ export class Engine {
    */
   solvePooled(deal: Deal, pools: SuitPools, options: PooledSolveOptions): PooledOutcome {
     const representatives = poolRepresentatives(pools);
-    if (!poolingApplies(deal.rules)) throw new SolverError('bad_rules', 'suits can be pooled only under rules whose tableau ignores suit (rank build, no wrap)');
+    if (!poolingApplies(deal.rules)) throw new SolverError('bad_rules', 'suits can be pooled only under rules whose tableau ignores suit (rank build, no wrap) in games of at most 11 columns (48-byte pooled keys)');
     const outcome = this.run(deal, options, representatives);
     if (outcome === 'pooled_solvable') return { verdict: 'pooled_solvable', pools, stats: this.lastStats };
     return { verdict: outcome.verdict as PooledOutcome['verdict'], ...(outcome.reason ? { reason: outcome.reason } : {}), pools, stats: outcome.stats };
@@ -336,7 +339,7 @@ export class Engine {
     return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
   }
 
-  /** Bytes of one canonical key (assembly/position.ts documents the encoding). */
+  /** Bytes of one canonical key (assembly/key.ts documents the encoding). */
   get keyBytes(): number {
     return this.exports.keyBytes();
   }

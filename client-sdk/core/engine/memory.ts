@@ -1,6 +1,6 @@
 /**
  * The engine's memory as the glue writes and reads it: the deal into the
- * input block (its layout in assembly/search.ts), the solution out of the
+ * input block (its layout in assembly/input.ts), the solution out of the
  * output buffer (assembly/output.ts), as move objects or packed bytes. The
  * offsets and codes come from the module (abi.ts `readInterface`).
  */
@@ -49,6 +49,7 @@ export class EngineMemory {
     input[at.cells] = rules.freeCells;
     input[at.build] = this.abi.build[rules.build];
     input[at.empty] = this.abi.empty[rules.emptyColumn];
+    input[at.emptyCell] = this.abi.emptyCell[rules.emptyCell ?? 'any'];
     input[at.sequence] = this.abi.sequence[rules.sequenceMove];
     input[at.wrap] = rules.wrap ? 1 : 0;
     if (pools !== undefined) {

@@ -25,7 +25,7 @@ export interface SolveProgress {
 
 /**
  * Progress reports of a long solve. The engine calls its host's `pollStop`
- * every 512 positions taken from its open lists (assembly/search.ts
+ * every 512 positions taken from its open lists (assembly/search-state.ts
  * `POLL_INTERVAL`; a table's rehash polls too); at a poll at least
  * `intervalMs` after the last report (or the start) the glue reads the
  * engine's counters and calls `onProgress`, synchronously, inside the

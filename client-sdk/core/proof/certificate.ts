@@ -14,6 +14,7 @@ import {
   CERTIFICATE_VERSION,
   FINGERPRINT_ALGORITHM,
   KEY_BYTES,
+  keyBytesFor,
   KEY_ENCODING,
   POOLED_KEY_ENCODING,
   pooledReductions,
@@ -107,7 +108,8 @@ function sameKey(keys: Uint8Array, a: number, b: number, keyBytes: number): bool
  * @throws SolverError `engine_error` on a repeated key (see {@link sortKeys}).
  */
 export function certificateBody(input: CertificateInput): Uint8Array {
-  const sorted = sortKeys(input.keys);
+  const keyBytes = keyBytesFor(input.rules);
+  const sorted = sortKeys(input.keys, keyBytes);
   const header: CertificateHeader = {
     format: CERTIFICATE_FORMAT,
     version: CERTIFICATE_VERSION,
@@ -115,8 +117,8 @@ export function certificateBody(input: CertificateInput): Uint8Array {
     deal: input.deal ?? null,
     rules: { ...input.rules },
     start: formatBoard(input.start, input.rules),
-    positions: sorted.length / KEY_BYTES,
-    keyBytes: KEY_BYTES,
+    positions: sorted.length / keyBytes,
+    keyBytes,
     keyEncoding: input.pools !== undefined ? POOLED_KEY_ENCODING : KEY_ENCODING,
     ...(input.pools !== undefined ? { pools: [...input.pools] } : {}),
     reductions: (input.pools !== undefined ? pooledReductions(input.pools) : reductionsFor(input.rules)).map((r) => (r.rule !== undefined ? { name: r.name, rule: r.rule } : { name: r.name })),
@@ -144,12 +146,14 @@ export function certificateBodyFromEngine(
   request: ProofRequest,
   pools?: readonly string[],
 ): { body: Uint8Array } | CertificateResult {
+  // the engine's keys must be as wide as the format says for these rules (format.ts keyBytesFor)
+  const keyBytes = keyBytesFor(deal.rules);
   if (positions > request.maxPositions) {
-    return { included: false, reason: 'over_position_cap', positions, maxPositions: request.maxPositions, estimatedRawBytes: positions * KEY_BYTES };
+    return { included: false, reason: 'over_position_cap', positions, maxPositions: request.maxPositions, estimatedRawBytes: positions * keyBytes };
   }
   const keys = engine.storedKeys(request.maxPositions);
-  if (keys === null || keys.length !== positions * KEY_BYTES) {
-    throw new SolverError('engine_error', `the engine exported ${keys === null ? 'no' : keys.length / KEY_BYTES} keys for ${positions} stored positions`);
+  if (keys === null || keys.length !== positions * keyBytes) {
+    throw new SolverError('engine_error', `the engine exported ${keys === null ? 'no' : keys.length / keyBytes} keys of ${keyBytes} bytes for ${positions} stored positions`);
   }
   return { body: certificateBody({ rules: deal.rules, start: deal.layout, keys, fingerprint, game: request.game ?? '', deal: request.deal ?? null, ...(pools !== undefined ? { pools } : {}) }) };
 }

@@ -6,7 +6,6 @@
 import { cardToString, makeCard, rankOf, suitOf, type Card } from '../cards.js';
 import type { Layout, Rules } from '../rules.js';
 import { Rejection } from './check-result.js';
-import { KEY_BYTES } from './format.js';
 
 // ---------------------------------------------------------------------------
 // Relative ranks (docs/proofs.md, "Key encoding")
@@ -32,12 +31,13 @@ function cardOfSymbol(symbol: number, base: number): Card {
 // Keys
 // ---------------------------------------------------------------------------
 
-const ORDER = new Int32Array(16);
-const SORT_KEY = new Int32Array(16);
+const ORDER = new Int32Array(32);
+const SORT_KEY = new Int32Array(32);
 const CELLS = new Int32Array(16);
 
 /**
- * Writes the canonical key of `layout` into `out` (KEY_BYTES bytes): columns
+ * Writes the canonical key of `layout` into `out` (its whole length: the
+ * certificate's key width, `keyBytesFor` in format.ts): columns
  * ascending by the symbol of their deepest card, empty columns last, each
  * deepest card first and ended by 0; then the cell cards in descending
  * symbol order, ended by 0; symbol k at bits 6k..6k+5, little-endian.
@@ -90,27 +90,27 @@ export function encodeKey(layout: Layout, base: number, out: Uint8Array): void {
   }
 }
 
-/** Symbol k (0..63) of a key. */
+/** Symbol k of a key (0 .. its length · 8 / 6 − 1). */
 function symbolAt(key: Uint8Array, k: number): number {
   const bit = 6 * k;
   const byte = bit >> 3;
   const shift = bit & 7;
   const lo = key[byte];
-  const hi = byte + 1 < KEY_BYTES ? key[byte + 1] : 0;
+  const hi = byte + 1 < key.length ? key[byte + 1] : 0;
   return ((lo | (hi << 8)) >> shift) & 63;
 }
 
-const SYMBOLS = (KEY_BYTES * 8) / 6;
-
 /**
- * Decodes a key into a position: columns in key order, the cells filled from
- * cell 0 in key order, foundations from the missing cards.
+ * Decodes a key (of any width: `key.length` bytes) into a position: columns
+ * in key order, the cells filled from cell 0 in key order, foundations from
+ * the missing cards.
  * @throws Rejection `bad_position` when the key is not a valid position.
  */
 export function decodeKey(key: Uint8Array, rules: Rules, index: number): Layout {
   const base = rules.foundationBase;
   const bad = (why: string) => new Rejection('bad_position', `position ${index} (key ${hex(key)}): ${why}`, { positionIndex: index });
   const seen = new Uint8Array(64);
+  const SYMBOLS = Math.floor((key.length * 8) / 6);
   let k = 0;
   const next = (): number => {
     if (k >= SYMBOLS) throw bad('the key ends before its last terminator');

@@ -61,7 +61,7 @@ import { checkReductions } from './check-reductions.js';
 import { Rejection, type ProofCheckFail, type ProofCheckOptions } from './check-result.js';
 import { compareAt, contains, toWords, WORDS } from './check-set.js';
 import { fingerprintKeys } from './fingerprint.js';
-import { KEY_BYTES, type AutoMoveRule, type CertificateHeader } from './format.js';
+import { KEY_BYTES, keyBytesFor, type AutoMoveRule, type CertificateHeader } from './format.js';
 import { BLOCK_HEAD_BYTES, LAYER_END, LAYERED_CERTIFICATE_VERSION, LayeredHeaderSchema, LayeredTrailerSchema, type LayeredHeader } from './layered-format.js';
 
 /** Most keys one block may announce (3.2 GB of keys): a bound on the checker's memory for one layer. */
@@ -342,6 +342,9 @@ export class LayeredChecker {
     const header = parseLine(text, LayeredHeaderSchema, 'header');
     this.header = header;
     this.rules = header.rules;
+    if (keyBytesFor(header.rules) !== KEY_BYTES) {
+      throw new Rejection('bad_header', `header field rules: layered certificates have ${KEY_BYTES}-byte keys, for games of at most 11 columns (this one has ${header.rules.columns})`);
+    }
     // the v1 steps on the header, with the v1 checker's own code
     const asV1 = header as unknown as CertificateHeader;
     this.rule = checkReductions(asV1);
@@ -482,7 +485,7 @@ export class LayeredChecker {
       },
       lastKeyHex: () => hex(scratch),
     };
-    const prepared = { header: { rules, positions: n } as unknown as CertificateHeader, rule: this.rule, body: keys, set, rulesChanged: [] };
+    const prepared = { header: { rules, positions: n } as unknown as CertificateHeader, rule: this.rule, body: keys, set, keyBytes: KEY_BYTES, rulesChanged: [] };
     let counts;
     try {
       counts = checkMoves(prepared, 0, n, this.options, lookup);

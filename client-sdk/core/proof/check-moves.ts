@@ -14,7 +14,6 @@ import { decodeKey } from './check-keys.js';
 import type { Prepared } from './check-prepare.js';
 import { Rejection, type MoveCounts, type ProofCheckOptions } from './check-result.js';
 import { makeLookup } from './check-set.js';
-import { KEY_BYTES } from './format.js';
 
 const CARD_TEXT: string[] = Array.from({ length: 56 }, (_, c) => (c >= 4 ? cardToString(c) : ''));
 
@@ -63,11 +62,11 @@ export interface SetLookup {
  * @throws Rejection `not_closed` at the first move whose result is missing.
  */
 export function checkMoves(prepared: Prepared, from: number, to: number, options: ProofCheckOptions, setLookup?: SetLookup): MoveCounts {
-  const { header, rule, body, set } = prepared;
+  const { header, rule, body, set, keyBytes } = prepared;
   const rules = header.rules;
   const base = rules.foundationBase;
   const n = header.positions;
-  const lookup: SetLookup = setLookup ?? makeLookup(set, n, base);
+  const lookup: SetLookup = setLookup ?? makeLookup(set, n, base, keyBytes);
   const exhaustive = options.exhaustive === true;
   const progressEvery = options.progressEvery ?? 10_000;
   const move: Move = { from: 'column', fromIndex: 0, to: 'column', toIndex: 0, count: 1, card: '', auto: false };
@@ -133,7 +132,7 @@ export function checkMoves(prepared: Prepared, from: number, to: number, options
   };
 
   for (index = from; index < to; index++) {
-    layout = decodeKey(body.subarray(index * KEY_BYTES, (index + 1) * KEY_BYTES), rules, index);
+    layout = decodeKey(body.subarray(index * keyBytes, (index + 1) * keyBytes), rules, index);
     for (let c = 0; c < layout.columns.length; c++) {
       const col = layout.columns[c];
       move.from = 'column';

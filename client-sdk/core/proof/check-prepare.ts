@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { formatBoard, parseBoard } from '../board.js';
 import { generateDeal } from '../deals/index.js';
 import { SolverError } from '../errors.js';
-import { findPreset, type Layout, type Rules } from '../rules.js';
+import { findAnyPreset, type Layout, type Rules } from '../rules.js';
 import { isWon } from '../verify.js';
 import { closeUnderAutoMoves } from './check-auto-moves.js';
 import { decodeKey, encodeKey, hex } from './check-keys.js';
@@ -17,7 +17,7 @@ import { Rejection } from './check-result.js';
 import { compareAt, contains, makeLookup, toWords, WORDS } from './check-set.js';
 import { fingerprintKeys } from './fingerprint.js';
 import { closePooled, decodePooledKey, encodePooledKey, pooledFromLayout, pooledIsWon, pooledText, readPools } from './check-pooled.js';
-import { CERTIFICATE_VERSION, CertificateHeaderSchema, KEY_BYTES, type AutoMoveRule, type CertificateHeader } from './format.js';
+import { CERTIFICATE_VERSION, CertificateHeaderSchema, KEY_BYTES, keyBytesFor, type AutoMoveRule, type CertificateHeader } from './format.js';
 import { LAYERED_CERTIFICATE_VERSION } from './layered-format.js';
 
 /** The certificate versions a checker of this SDK reads: 1 (check.ts, plain and pooled) and 2 (layered, check-layered.ts). */
@@ -93,10 +93,12 @@ function readCertificate(file: Uint8Array): { header: CertificateHeader; body: U
 export interface Prepared {
   header: CertificateHeader;
   rule: AutoMoveRule;
-  /** The key bytes, `positions` × KEY_BYTES. */
+  /** The key bytes, `positions` × `keyBytes`. */
   body: Uint8Array;
   /** The same keys as big-endian words, for lookups. */
   set: Uint32Array;
+  /** Bytes of one key: `header.keyBytes`, which the checker holds to `keyBytesFor(header.rules)`. */
+  keyBytes: number;
   /** See ProofCheckPass. */
   rulesChanged: string[];
 }
@@ -112,33 +114,52 @@ export function prepare(file: Uint8Array): Prepared {
   }
 }
 
+/**
+ * The key width of a certificate: the header's `keyBytes`, which must be
+ * `keyBytesFor` its rules (48 bytes up to 11 columns, 56 beyond); a pooled
+ * certificate is defined for 48-byte keys only.
+ * @throws Rejection `bad_header`.
+ */
+export function checkKeyWidth(header: CertificateHeader): number {
+  const wanted = keyBytesFor(header.rules);
+  if (header.keyBytes !== wanted) {
+    throw new Rejection('bad_header', `header field keyBytes: ${header.keyBytes}, but a key of ${header.rules.columns} columns is ${wanted} bytes (docs/proofs.md "Key encoding")`, { header });
+  }
+  if (header.pools !== undefined && wanted !== KEY_BYTES) {
+    throw new Rejection('bad_header', `header field pools: pooled certificates have ${KEY_BYTES}-byte keys, for games of at most 11 columns (this one has ${header.rules.columns})`, { header });
+  }
+  return wanted;
+}
+
 function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
   const rules = header.rules;
   const base = rules.foundationBase;
   const rule = checkReductions(header);
+  const keyBytes = checkKeyWidth(header);
+  const words = keyBytes / 4;
 
   // 3. length, order, fingerprint
   const n = header.positions;
-  if (body.length !== n * KEY_BYTES) {
+  if (body.length !== n * keyBytes) {
     throw new Rejection(
       'bad_length',
-      `the header announces ${n} positions (${n * KEY_BYTES} bytes of keys) but the file holds ${body.length} bytes` +
-        (body.length % KEY_BYTES === 0 ? ` (${body.length / KEY_BYTES} positions)` : ` (not a whole number of ${KEY_BYTES}-byte keys)`),
+      `the header announces ${n} positions (${n * keyBytes} bytes of keys) but the file holds ${body.length} bytes` +
+        (body.length % keyBytes === 0 ? ` (${body.length / keyBytes} positions)` : ` (not a whole number of ${keyBytes}-byte keys)`),
       { header },
     );
   }
-  const set = toWords(body, n);
+  const set = toWords(body, n, words);
   for (let i = 1; i < n; i++) {
-    const c = compareAt(set, (i - 1) * WORDS, set, i * WORDS);
+    const c = compareAt(set, (i - 1) * words, set, i * words, words);
     if (c === 0) {
-      throw new Rejection('duplicate_position', `positions ${i - 1} and ${i} are the same key ${hex(body.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES))}`, {
+      throw new Rejection('duplicate_position', `positions ${i - 1} and ${i} are the same key ${hex(body.subarray(i * keyBytes, (i + 1) * keyBytes))}`, {
         header,
         positionIndex: i,
       });
     }
     if (c > 0) throw new Rejection('not_sorted', `position ${i} sorts before position ${i - 1}: the keys must be in ascending byte order`, { header, positionIndex: i });
   }
-  const fingerprint = fingerprintKeys(body);
+  const fingerprint = fingerprintKeys(body, keyBytes);
   if (fingerprint !== header.fingerprint) {
     throw new Rejection('fingerprint_mismatch', `the keys' fingerprint is ${fingerprint}, the header says ${header.fingerprint}`, { header });
   }
@@ -146,9 +167,9 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
   if (header.pools !== undefined) return preparePooled(header, rule, body, set);
 
   // 4. every key a canonical, valid, unwon position
-  const scratch = new Uint8Array(KEY_BYTES);
+  const scratch = new Uint8Array(keyBytes);
   for (let i = 0; i < n; i++) {
-    const key = body.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
+    const key = body.subarray(i * keyBytes, (i + 1) * keyBytes);
     const layout = decodeKey(key, rules, i);
     encodeKey(layout, base, scratch);
     if (Buffer.compare(scratch, key) !== 0) {
@@ -171,7 +192,7 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
   const start = parseStart(header, rules);
   const dealtBase = checkDealOrigin(header, start);
   closeUnderAutoMoves(start, rule, base);
-  const lookup = makeLookup(set, n, base);
+  const lookup = makeLookup(set, n, base, keyBytes);
   if (!lookup.has(start)) {
     throw new Rejection('start_missing', 'the start position (after the auto-move closure) is not in the set', {
       header,
@@ -179,7 +200,7 @@ function prepareRead(header: CertificateHeader, body: Uint8Array): Prepared {
       resultKey: lookup.lastKeyHex(),
     });
   }
-  return { header, rule, body, set, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
+  return { header, rule, body, set, keyBytes, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
 }
 
 /**
@@ -230,7 +251,7 @@ function preparePooled(header: CertificateHeader, rule: AutoMoveRule, body: Uint
   if (!contains(set, n, probe)) {
     throw new Rejection('start_missing', 'the start position (its cards pooled, after the pooled auto-move closure) is not in the set', { header, result: pooledText(pooledStart, poolOf), resultKey: hex(scratch) });
   }
-  return { header, rule, body, set, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
+  return { header, rule, body, set, keyBytes: KEY_BYTES, rulesChanged: rulesChangedFromPreset(header, dealtBase) };
 }
 
 function dealLabel(header: CertificateHeader): string {
@@ -268,14 +289,18 @@ export function checkDealOrigin(header: CertificateHeader, start: Layout): numbe
 
 /** The header's rules that differ from its game's preset (see ProofCheckPass `rulesChanged`). */
 export function rulesChangedFromPreset(header: CertificateHeader, dealtBase: number | undefined): string[] {
-  const preset = findPreset(header.game);
+  const preset = findAnyPreset(header.game);
   if (!preset) return [];
   const expected: Rules = { ...preset.rules, ...(dealtBase !== undefined ? { foundationBase: dealtBase } : {}) };
   const changed: string[] = [];
-  for (const key of Object.keys(header.rules) as (keyof Rules)[]) {
+  // emptyCell is optional in both: compared even when the header leaves it out
+  for (const key of new Set([...Object.keys(header.rules), 'emptyCell']) as Set<keyof Rules>) {
     // a board of a game whose deal picks the foundation base (Penguin) sets its own
     if (key === 'foundationBase' && header.deal === null && preset.rules.wrap) continue;
-    if (header.rules[key] !== expected[key]) changed.push(`${key} ${String(header.rules[key])} instead of ${String(expected[key])}`);
+    // an absent emptyCell is `any` (rules.ts)
+    const given = key === 'emptyCell' ? (header.rules.emptyCell ?? 'any') : header.rules[key];
+    const wanted = key === 'emptyCell' ? (expected.emptyCell ?? 'any') : expected[key];
+    if (given !== wanted) changed.push(`${key} ${String(given)} instead of ${String(wanted)}`);
   }
   return changed;
 }

@@ -47,7 +47,7 @@
  */
 import type { CertificateHeader } from './format.js';
 import { checkMoves } from './check-moves.js';
-import { prepare, type Prepared } from './check-prepare.js';
+import { checkKeyWidth, prepare, type Prepared } from './check-prepare.js';
 import { checkReductions } from './check-reductions.js';
 import { Rejection, type MoveCounts, type ProofCheckFail, type ProofCheckOptions, type ProofCheckPass, type ProofCheckResult } from './check-result.js';
 import { toWords } from './check-set.js';
@@ -115,7 +115,8 @@ export type CheckWorkerResult = { ok: true; counts: MoveCounts } | { ok: false; 
 export function checkRange(data: CheckWorkerData): CheckWorkerResult {
   try {
     const rule = checkReductions(data.header);
-    const prepared: Prepared = { header: data.header, rule, body: data.body, set: toWords(data.body, data.header.positions), rulesChanged: [] };
+    const keyBytes = checkKeyWidth(data.header);
+    const prepared: Prepared = { header: data.header, rule, body: data.body, set: toWords(data.body, data.header.positions, keyBytes / 4), keyBytes, rulesChanged: [] };
     return { ok: true, counts: stepSix(prepared, data.from, data.to, {}) };
   } catch (err) {
     return { ok: false, failure: failure(err, 0) };

@@ -7,7 +7,8 @@
  *
  *   1. one header line: a JSON object ({@link CertificateHeader}) in UTF-8,
  *      with no line break inside, ended by one `\n` (0x0A);
- *   2. `positions` canonical keys of `keyBytes` (48) bytes each, sorted
+ *   2. `positions` canonical keys of `keyBytes` bytes each (48; 56 for a
+ *      game of more than 11 columns, {@link keyBytesFor}), sorted
  *      ascending bytewise, no duplicates, nothing after them.
  *
  * A pooled certificate (docs/proofs.md "Pooled certificates") adds `pools`
@@ -24,7 +25,7 @@
  * summary.ts attaches the summary to an outcome).
  */
 import { z } from 'zod';
-import { BUILD_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, SEQUENCE_MOVE_RULES, type Rules } from '../rules.js';
+import { BUILD_RULES, EMPTY_CELL_RULES, EMPTY_COLUMN_RULES, MAX_COLUMNS, MAX_FREE_CELLS, NUMBERINGS, SEQUENCE_MOVE_RULES, type Rules } from '../rules.js';
 
 /** `format` field of every certificate header. */
 export const CERTIFICATE_FORMAT = 'solitaire-unsolvability-certificate';
@@ -39,8 +40,20 @@ export const KEY_ENCODING = 'canonical-6bit-le-v1';
  * symbol sequence.
  */
 export const POOLED_KEY_ENCODING = 'pooled-6bit-le-v1';
-/** Bytes of one canonical key: 64 symbols of 6 bits. */
+/** Bytes of one canonical key of a game of up to 11 columns: 64 symbols of 6 bits. */
 export const KEY_BYTES = 48;
+/** Bytes of one canonical key of a wider game, 12..21 columns (Baker's Dozen, Fan): 74 symbols of 6 bits. */
+export const WIDE_KEY_BYTES = 56;
+
+/**
+ * The key width of a certificate of `rules` (docs/proofs.md, "Key
+ * encoding"): a key holds at most 52 cards, one terminator a column and one
+ * after the cells, 53 + columns symbols of 6 bits, so {@link KEY_BYTES} (64
+ * symbols) up to 11 columns and {@link WIDE_KEY_BYTES} (74) up to 21.
+ */
+export function keyBytesFor(rules: { columns: number }): typeof KEY_BYTES | typeof WIDE_KEY_BYTES {
+  return 53 + rules.columns <= (KEY_BYTES * 8) / 6 ? KEY_BYTES : WIDE_KEY_BYTES;
+}
 /** Name of the fingerprint function (docs/proofs.md, "Fingerprint"). */
 export const FINGERPRINT_ALGORITHM = 'sum-mod-2^64-of-fnv1a64';
 /** MIME type of a certificate file. */
@@ -144,6 +157,7 @@ export function pooledReductions(pools: readonly string[]): Reduction[] {
 const RulesShape = z.strictObject({
   columns: z.number().int().min(1).max(MAX_COLUMNS),
   freeCells: z.number().int().min(0).max(MAX_FREE_CELLS),
+  emptyCell: z.enum(EMPTY_CELL_RULES).optional(),
   build: z.enum(BUILD_RULES),
   emptyColumn: z.enum(EMPTY_COLUMN_RULES),
   sequenceMove: z.enum(SEQUENCE_MOVE_RULES),
@@ -163,7 +177,8 @@ export const CertificateHeaderSchema = z.strictObject({
   /** The start position, fc-solve board text, as given (before auto-moves). */
   start: z.string().max(16_384),
   positions: z.number().int().min(1),
-  keyBytes: z.literal(KEY_BYTES),
+  /** {@link keyBytesFor} the rules: 48, or 56 for more than 11 columns (checked against the rules by the checker). */
+  keyBytes: z.union([z.literal(KEY_BYTES), z.literal(WIDE_KEY_BYTES)]),
   keyEncoding: z.enum([KEY_ENCODING, POOLED_KEY_ENCODING]),
   /**
    * Pooled certificates only (keyEncoding `pooled-6bit-le-v1`): the pools,

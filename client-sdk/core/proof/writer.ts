@@ -437,7 +437,7 @@ export const GUIDED_HELPER_SHARE = 0.5;
  *   as `Engine.solvePooled`.
  */
 export function solvePooledPass(engine: Engine, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions = {}): SolveOutcome {
-  if (!poolingApplies(deal.rules)) throw new RangeError('the pooled pass needs rules whose tableau ignores suit (rank build, no wrap)');
+  if (!poolingApplies(deal.rules)) throw new RangeError('the pooled pass needs rules whose tableau ignores suit (rank build, no wrap) and at most 11 columns');
   const started = performance.now();
   const none = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
   // with limits.guided, the helper pass begins with the guided pass (a solution, never a proof), then the poolings in the time left

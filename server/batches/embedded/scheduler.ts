@@ -22,40 +22,35 @@
  * several deals that fails as a whole (a worker lost) gives its deals back
  * to be solved one a task, so one bad deal cannot fail others.
  *
- * Durability: a deal is done when its result is committed (`BatchStore`);
- * nothing else is remembered. At start, `resume()` reloads every running
- * batch and skips the deals that have a result; deals that were in flight
- * when the process died have none and are solved again. A result of a deal
- * whose solve was cancelled (batch cancelled, server shutting down) is
- * dropped, never stored as `unknown`.
+ * Batches that keep exceptions only (`results: "exceptions"`, census.ts)
+ * are handed out as sub-ranges of deal indices, never deal by deal: a
+ * dispatch is a sub-range [lo, hi) of the batch's deals not yet done, as
+ * many as fit in `chunkMs` by the same rule, solved by the pool's
+ * `RangeSolver` (range-solver.ts: the workers deal, solve and count it),
+ * whose answer (the sub-range's summary and exceptions) is recorded in one transaction (`BatchStore.recordSpan`).
+ * Such a batch is kept in memory as its gaps (the parts neither done nor in
+ * flight) and its sub-ranges in flight, so its memory does not grow with
+ * its size: a range of 8.6 billion deals costs what a range of a thousand
+ * does.
+ *
+ * Durability: a deal is done when its result (or its sub-range) is
+ * committed (`BatchStore`); nothing else is remembered. At start,
+ * `resume()` reloads every running batch and skips the deals that have a
+ * result (the done spans of an `exceptions` batch); deals that were in
+ * flight when the process died have none and are solved again. A result of
+ * a deal whose solve was cancelled (batch cancelled, server shutting down)
+ * is dropped, never stored as `unknown`; a sub-range with a stopped deal is
+ * dropped whole.
  */
 import { SolverError } from '../../../client-sdk/core/errors.js';
-import type { Deal } from '../../../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../../../client-sdk/core/solve-types.js';
-import type { BatchSource, PackedOutcome, SolveFn } from '../../pool.js';
-import { DealTimes, sourceOf } from '../chunks.js';
-import { dealAt } from '../positions.js';
-import { DEFAULT_CHUNK_MS, failedResult, outcomeResult, type BatchRecord, type ResultInput, type StoredResult } from '../model.js';
+import { summariseRange, summaryCount } from '../census.js';
+import { DealTimes, solveIndices, takesChunks, type BatchPool } from '../chunks.js';
+import { DEFAULT_CHUNK_MS, failedResult, resultsMode, type BatchRecord, type ResultInput, type StoredResult } from '../model.js';
+import { answerResult, poolRangeSolver, type RangeAnswer, type RangeSolver } from '../range-solver.js';
 import type { BatchStore } from './store.js';
 import { BatchListeners } from '../listeners.js';
 
-/** What the scheduler needs from the solver pool. */
-export interface BatchPool {
-  /** `pool.solve`. */
-  solve: SolveFn;
-  /**
-   * `pool.solveManyPacked`: several deals as one shared run, each solution
-   * left as bytes (stored as they are: no move object on this thread).
-   * Absent: every task is one deal.
-   */
-  solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
-  /**
-   * `pool.solveBatch`: several deals as one shared run that the workers deal
-   * themselves (server/batches/chunks.ts `sourceOf`), each solution left as
-   * bytes. Preferred over `solveManyPacked` when present.
-   */
-  solveBatch?: (source: BatchSource, limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
-}
+export type { BatchPool } from '../chunks.js';
 
 /** Options of `BatchScheduler`. */
 export interface SchedulerOptions {
@@ -64,9 +59,11 @@ export interface SchedulerOptions {
   /**
    * Worker time one dispatch of several deals should take, by the batch's
    * mean time a deal, ms; default 100 (DEFAULT_CHUNK_MS). 0: one deal a task.
-   * Needs `pool.solveManyPacked`.
+   * Needs a pool that takes several deals a call (chunks.ts `takesChunks`).
    */
   chunkMs?: number;
+  /** Solves a sub-range of a batch that keeps exceptions only; default `poolRangeSolver(pool)` (range-solver.ts). */
+  solveRange?: RangeSolver;
   /** Where unexpected failures (e.g. a failed database write) are reported; default `console.error`. */
   onError?: (message: string, err: unknown) => void;
 }
@@ -82,11 +79,24 @@ const SETTLE_SLICE_MS = 5;
 /** Most results stored in one transaction (`#settleAll`). */
 const STORE_GROUP = 128;
 
+/** A batch being run: its record, its work left, its live numbers. */
 interface ActiveBatch {
   record: BatchRecord;
+  /** `all`: deal by deal (`DealWork`); `exceptions`: by sub-range (`RangeWork`). */
+  work: DealWork | RangeWork;
+  doneCount: number;
+  /** Deals finished within the rate window: [completion time ms, deals]. */
+  recent: [number, number][];
+  activeSince: number;
+  /** Start of the work time not yet saved (`addActiveMs`). */
+  activeMark: number;
+}
+
+/** The work left of a batch that keeps every result: one byte a deal. */
+interface DealWork {
+  kind: 'deals';
   /** One byte a deal: 1 once its result is stored. */
   done: Uint8Array;
-  doneCount: number;
   /** Lowest index not yet handed out. */
   next: number;
   /** Indices handed out whose solve came back without a result (to hand out again). */
@@ -94,11 +104,17 @@ interface ActiveBatch {
   /** Indices of a task of several deals that failed as a whole: each goes again alone. */
   alone: number[];
   inFlight: Map<number, AbortController>;
-  /** Completion times (ms) within the rate window. */
-  recent: number[];
-  activeSince: number;
-  /** Start of the work time not yet saved (`addActiveMs`). */
-  activeMark: number;
+}
+
+/** The work left of a batch that keeps exceptions only: its gaps and its sub-ranges in flight. */
+interface RangeWork {
+  kind: 'ranges';
+  /** Sub-ranges [lo, hi) neither done nor in flight, in order. */
+  gaps: [number, number][];
+  /** Single deals to go alone (their sub-range failed as a whole). */
+  alone: number[];
+  /** Sub-ranges in flight by their `lo`. */
+  inFlight: Map<number, { hi: number; controller: AbortController }>;
 }
 
 /** Live numbers of a running batch. */
@@ -113,6 +129,7 @@ export class BatchScheduler {
   readonly #concurrency: number;
   readonly #chunkMs: number;
   readonly #dealTimes = new DealTimes();
+  readonly #solveRange: RangeSolver;
   readonly #onError: (message: string, err: unknown) => void;
   readonly #active = new Map<string, ActiveBatch>();
   readonly #listeners = new BatchListeners();
@@ -127,7 +144,8 @@ export class BatchScheduler {
     this.#store = store;
     this.#pool = pool;
     this.#concurrency = Math.max(1, options.concurrency ?? 1);
-    this.#chunkMs = pool.solveBatch || pool.solveManyPacked ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#chunkMs = takesChunks(pool) || options.solveRange ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#solveRange = options.solveRange ?? poolRangeSolver(pool);
     this.#onError = options.onError ?? ((message, err) => console.error(message, err));
     this.#flushTimer = setInterval(() => this.#flushActive(), ACTIVE_FLUSH_MS);
     this.#flushTimer.unref();
@@ -148,25 +166,28 @@ export class BatchScheduler {
   /** Starts (or resumes) a batch. */
   add(record: BatchRecord): void {
     if (this.#stopped || this.#active.has(record.id) || record.status !== 'running') return;
-    const done = this.#store.doneIndices(record.id, record.total);
-    let doneCount = 0;
-    for (let i = 0; i < done.length; i++) doneCount += done[i];
+    const work = resultsMode(record.spec) === 'exceptions' ? this.#rangeWork(record) : this.#dealWork(record);
     const now = Date.now();
-    const batch: ActiveBatch = {
-      record,
-      done,
-      doneCount,
-      next: 0,
-      retry: [],
-      alone: [],
-      inFlight: new Map(),
-      recent: [],
-      activeSince: now,
-      activeMark: now,
-    };
+    const batch: ActiveBatch = { record, work, doneCount: record.done, recent: [], activeSince: now, activeMark: now };
     this.#active.set(record.id, batch);
-    if (doneCount >= record.total) this.#finish(batch);
+    if (batch.doneCount >= record.total) this.#finish(batch);
     else this.#pump();
+  }
+
+  #dealWork(record: BatchRecord): DealWork {
+    return { kind: 'deals', done: this.#store.doneIndices(record.id, record.total), next: 0, retry: [], alone: [], inFlight: new Map() };
+  }
+
+  /** The gaps of a batch's done spans over [0, total). */
+  #rangeWork(record: BatchRecord): RangeWork {
+    const gaps: [number, number][] = [];
+    let at = 0;
+    for (const { lo, hi } of this.#store.doneSpans(record.id)) {
+      if (lo > at) gaps.push([at, lo]);
+      at = Math.max(at, hi);
+    }
+    if (at < record.total) gaps.push([at, record.total]);
+    return { kind: 'ranges', gaps, alone: [], inFlight: new Map() };
   }
 
   /**
@@ -182,7 +203,7 @@ export class BatchScheduler {
     if (batch) {
       this.#active.delete(id);
       this.#saveActive(batch);
-      for (const controller of batch.inFlight.values()) controller.abort();
+      abortAll(batch);
     }
     this.#listeners.notify(id);
     return true;
@@ -195,7 +216,9 @@ export class BatchScheduler {
     const now = Date.now();
     this.#prune(batch, now);
     const span = Math.min(RATE_WINDOW_MS, now - batch.activeSince) / 1000;
-    const rate = span > 0 ? batch.recent.length / span : 0;
+    let recent = 0;
+    for (const [, n] of batch.recent) recent += n;
+    const rate = span > 0 ? recent / span : 0;
     const left = batch.record.total - batch.doneCount;
     return { dealsPerSecond: rate, etaSeconds: rate > 0 ? left / rate : null };
   }
@@ -219,7 +242,7 @@ export class BatchScheduler {
     clearTimeout(this.#pumpTimer);
     clearInterval(this.#flushTimer);
     if (this.#inFlight > 0 && drainMs > 0) await this.#whenIdle(drainMs);
-    for (const batch of this.#active.values()) for (const controller of batch.inFlight.values()) controller.abort();
+    for (const batch of this.#active.values()) abortAll(batch);
     if (this.#inFlight > 0) await this.#whenIdle(Number.POSITIVE_INFINITY);
     for (const batch of this.#active.values()) this.#saveActive(batch);
     this.#listeners.notifyAll();
@@ -245,16 +268,17 @@ export class BatchScheduler {
     while (this.#inFlight < this.#concurrency) {
       const pick = this.#pick();
       if (!pick) return;
-      this.#dispatch(pick.batch, pick.alone ? [pick.index] : this.#withMore(pick.batch, pick.index));
+      if (pick.kind === 'range') this.#dispatchRange(pick.batch, pick.work, pick.lo, pick.hi);
+      else this.#dispatch(pick.batch, pick.work, pick.alone ? [pick.index] : this.#withMore(pick.batch, pick.work, pick.index));
     }
   }
 
   /** `first` and the batch's next deals, as many as fit in `chunkMs` (see the file comment). */
-  #withMore(batch: ActiveBatch, first: number): number[] {
+  #withMore(batch: ActiveBatch, work: DealWork, first: number): number[] {
     const indices = [first];
     const size = this.#dealTimes.chunkSize(batch.record.id, this.#chunkMs);
     while (indices.length < size) {
-      const index = this.#nextIndex(batch);
+      const index = this.#nextIndex(work);
       if (index === null) break;
       indices.push(index);
     }
@@ -270,92 +294,170 @@ export class BatchScheduler {
   }
 
   /**
-   * The next deal to start: round robin over the batches with work left; in
-   * a batch, a deal that must go alone first (`alone` set), then the next.
+   * The next work to start: round robin over the batches with work left; in
+   * a batch that keeps every result, a deal that must go alone first
+   * (`alone` set), then the next; in one that keeps exceptions, a sub-range.
    */
-  #pick(): { batch: ActiveBatch; index: number; alone: boolean } | null {
+  #pick(): Pick | null {
     const batches = [...this.#active.values()];
     for (let k = 0; k < batches.length; k++) {
       const batch = batches[(this.#roundRobin + k) % batches.length];
-      const lone = this.#nextAlone(batch);
-      const index = lone ?? this.#nextIndex(batch);
-      if (index !== null) {
+      const pick = batch.work.kind === 'ranges' ? this.#nextRange(batch, batch.work) : this.#nextDeal(batch, batch.work);
+      if (pick !== null) {
         this.#roundRobin = (this.#roundRobin + k + 1) % batches.length;
-        return { batch, index, alone: lone !== null };
+        return pick;
       }
     }
     return null;
   }
 
-  /** A deal of `batch` that must go alone (its task of several deals failed as a whole), or null. */
-  #nextAlone(batch: ActiveBatch): number | null {
-    while (batch.alone.length > 0) {
-      const index = batch.alone.pop()!;
-      if (!batch.done[index] && !batch.inFlight.has(index)) return index;
+  #nextDeal(batch: ActiveBatch, work: DealWork): Pick | null {
+    const lone = this.#nextAlone(work);
+    const index = lone ?? this.#nextIndex(work);
+    return index === null ? null : { kind: 'deal', batch, work, index, alone: lone !== null };
+  }
+
+  /** The next sub-range of `batch`: a deal that must go alone, else the start of its first gap. */
+  #nextRange(batch: ActiveBatch, work: RangeWork): Pick | null {
+    const lone = work.alone.pop();
+    if (lone !== undefined) return { kind: 'range', batch, work, lo: lone, hi: lone + 1, alone: true };
+    const gap = work.gaps[0];
+    if (gap === undefined) return null;
+    const lo = gap[0];
+    const hi = Math.min(gap[1], lo + this.#dealTimes.chunkSize(batch.record.id, this.#chunkMs));
+    if (hi >= gap[1]) work.gaps.shift();
+    else gap[0] = hi;
+    return { kind: 'range', batch, work, lo, hi, alone: false };
+  }
+
+  /** A deal of a batch that must go alone (its task of several deals failed as a whole), or null. */
+  #nextAlone(work: DealWork): number | null {
+    while (work.alone.length > 0) {
+      const index = work.alone.pop()!;
+      if (!work.done[index] && !work.inFlight.has(index)) return index;
     }
     return null;
   }
 
-  /** The next deal of `batch` to hand out (one to solve again first), or null. */
-  #nextIndex(batch: ActiveBatch): number | null {
-    while (batch.retry.length > 0) {
-      const index = batch.retry.pop()!;
-      if (!batch.done[index] && !batch.inFlight.has(index)) return index;
+  /** The next deal of a batch to hand out (one to solve again first), or null. */
+  #nextIndex(work: DealWork): number | null {
+    while (work.retry.length > 0) {
+      const index = work.retry.pop()!;
+      if (!work.done[index] && !work.inFlight.has(index)) return index;
     }
-    const total = batch.record.total;
-    while (batch.next < total && (batch.done[batch.next] || batch.inFlight.has(batch.next))) batch.next++;
-    return batch.next < total ? batch.next++ : null;
+    const total = work.done.length;
+    while (work.next < total && (work.done[work.next] || work.inFlight.has(work.next))) work.next++;
+    return work.next < total ? work.next++ : null;
   }
 
-  #dispatch(batch: ActiveBatch, indices: number[]): void {
-    const spec = batch.record.spec;
-    const limits = spec.limits;
+  // ---------------------------------------------------------- exceptions: sub-ranges
+
+  /**
+   * Solves the sub-range [lo, hi) of an `exceptions` batch and records its
+   * answer: the summary and exceptions in one transaction (done), the
+   * sub-range back in the gaps (stopped by shutdown, refused), or each of
+   * its deals alone (failed as a whole).
+   */
+  #dispatchRange(batch: ActiveBatch, work: RangeWork, lo: number, hi: number): void {
     const controller = new AbortController();
-    let live = indices;
-    let solving: Promise<readonly (PackedOutcome | SolveOutcome | SolverError)[]>;
-    if (this.#pool.solveBatch) {
-      // the workers deal them (a deal a position can no longer be dealt is that deal's error)
-      solving = this.#pool.solveBatch(sourceOf(spec, live), limits, controller.signal);
-    } else {
-      const deals: Deal[] = [];
-      live = [];
-      for (const index of indices) {
-        try {
-          deals.push(dealAt(spec, index));
-          live.push(index);
-        } catch (err) {
-          // Validated when the batch was created; only a changed preset could get here.
-          this.#record(batch, [failedResult(index, err)]);
-        }
-      }
-      if (live.length === 0) return;
-      solving =
-        live.length > 1 && this.#pool.solveManyPacked
-          ? this.#pool.solveManyPacked(deals, limits, controller.signal)
-          : this.#pool.solve(deals[0], limits, controller.signal).then((outcome) => [outcome]);
-    }
-    for (const index of live) batch.inFlight.set(index, controller);
+    work.inFlight.set(lo, { hi, controller });
     this.#inFlight++;
+    // The pool call of a sub-range (the worker pool's range task when it has one).
+    this.#solveRange({ spec: batch.record.spec, lo, hi, mode: 'exceptions' }, controller.signal)
+      .then((answer) => this.#settleRange(batch, work, lo, hi, answer, controller))
+      .catch((err: unknown) => this.#onError('batch scheduler: could not record a sub-range', err))
+      .finally(() => {
+        work.inFlight.delete(lo);
+        this.#inFlightDone();
+      });
+  }
+
+  #settleRange(batch: ActiveBatch, work: RangeWork, lo: number, hi: number, answer: RangeAnswer, controller: AbortController): void {
+    const live = this.#active.get(batch.record.id) === batch;
+    if (!live || controller.signal.aborted) return; // cancelled: nothing of it counts
+    if (answer.kind === 'failed') {
+      if (hi - lo === 1) answer = this.#failedAlone(lo, answer.error);
+      else {
+        for (let index = hi - 1; index >= lo; index--) work.alone.push(index);
+        return;
+      }
+    }
+    if (answer.kind !== 'done') {
+      insertGap(work.gaps, lo, hi);
+      if (answer.kind === 'overloaded') this.#pumpLater(OVERLOAD_BACKOFF_MS);
+      return;
+    }
+    let stored: StoredResult[] | null;
+    try {
+      stored = this.#store.recordSpan(batch.record.id, lo, hi, answer.summary, answer.kept);
+    } catch (err) {
+      this.#onError(`batch ${batch.record.id}: could not store deals ${lo}..${hi - 1}; they will be solved again`, err);
+      insertGap(work.gaps, lo, hi);
+      this.#pumpLater(OVERLOAD_BACKOFF_MS);
+      return;
+    }
+    if (stored === null) {
+      // Not written: the batch ended meanwhile (cancelled, or finished by another process on the
+      // same file), or another process counted deals of [lo, hi) first. Take the store's word.
+      const record = this.#store.get(batch.record.id);
+      if (record?.status !== 'running') {
+        this.#active.delete(batch.record.id);
+        abortAll(batch);
+        this.#listeners.notify(batch.record.id);
+        return;
+      }
+      batch.doneCount = record.done;
+      if (batch.doneCount >= batch.record.total) this.#finish(batch);
+      return;
+    }
+    const n = summaryCount(answer.summary);
+    if (n > 0) {
+      const ms = answer.summary.sumElapsedUs / 1000 / n;
+      this.#dealTimes.observe(batch.record.id, ms, n);
+    }
+    this.#counted(batch, hi - lo);
+  }
+
+  /** A deal whose task failed alone: an `error` result of its own. */
+  #failedAlone(index: number, error: unknown): RangeAnswer {
+    const { summary, kept } = summariseRange([failedResult(index, error)], 'exceptions');
+    return { kind: 'done', summary, kept };
+  }
+
+  // ---------------------------------------------------------- every result kept: deal by deal
+
+  #dispatch(batch: ActiveBatch, work: DealWork, indices: number[]): void {
+    const live = indices;
+    const controller = new AbortController();
+    for (const index of live) work.inFlight.set(index, controller);
+    this.#inFlight++;
+    // the workers deal them (chunks.ts): a deal that can no longer be dealt answers its error
+    const solving = solveIndices(this.#pool, batch.record.spec, live, controller.signal);
     solving
       .then(
-        (answers) => this.#settleAll(batch, live, answers, controller),
+        (answers) => this.#settleAll(batch, work, live, answers, controller),
         (err: unknown) => {
           if (live.length > 1 && !(err instanceof SolverError && err.code === 'overloaded') && !controller.signal.aborted) {
             // The task failed as a whole (a lost worker): each deal goes again alone.
-            if (this.#active.get(batch.record.id) === batch) batch.alone.push(...live);
+            if (this.#active.get(batch.record.id) === batch) work.alone.push(...live);
             return;
           }
           // every deal's answer is the task's error (stored, or the deal goes out again)
-          return this.#settleAll(batch, live, live.map(() => err), controller);
+          return this.#settleAll(batch, work, live, live.map(() => err), controller);
         },
       )
       .catch((err: unknown) => this.#onError('batch scheduler: could not record a result', err))
       .finally(() => {
-        for (const index of live) batch.inFlight.delete(index);
-        this.#inFlight--;
-        if (this.#inFlight === 0) for (const resolve of [...this.#idle]) resolve();
-        this.#pump();
+        for (const index of live) work.inFlight.delete(index);
+        this.#inFlightDone();
       });
+  }
+
+  /** One dispatch less in flight: wakes `stop` when none is left, and dispatches more. */
+  #inFlightDone(): void {
+    this.#inFlight--;
+    if (this.#inFlight === 0) for (const resolve of [...this.#idle]) resolve();
+    this.#pump();
   }
 
   /**
@@ -367,7 +469,7 @@ export class BatchScheduler {
    * result was a transaction of its own, and back to back for seconds when
    * the workers' next answers were already waiting.
    */
-  async #settleAll(batch: ActiveBatch, live: number[], answers: readonly unknown[], controller: AbortController): Promise<void> {
+  async #settleAll(batch: ActiveBatch, work: DealWork, live: number[], answers: readonly unknown[], controller: AbortController): Promise<void> {
     let sliceStart = performance.now();
     for (let k = 0; k < answers.length; ) {
       if (performance.now() - sliceStart >= SETTLE_SLICE_MS) {
@@ -376,10 +478,10 @@ export class BatchScheduler {
       }
       const results: ResultInput[] = [];
       for (const end = Math.min(answers.length, k + STORE_GROUP); k < end; k++) {
-        const result = this.#resultOf(batch, live[k], answers[k], controller);
+        const result = this.#resultOf(batch, work, live[k], answers[k], controller);
         if (result !== undefined) results.push(result);
       }
-      this.#record(batch, results);
+      this.#record(batch, work, results);
     }
   }
 
@@ -387,60 +489,61 @@ export class BatchScheduler {
    * The result to store for deal `index`'s answer (an outcome, packed or
    * not, or the error of its solve), or undefined when the deal goes out again.
    */
-  #resultOf(batch: ActiveBatch, index: number, given: PackedOutcome | SolveOutcome | unknown, controller: AbortController): ResultInput | undefined {
-    const packed = isPackedOutcome(given) ? given : undefined;
-    const answer = packed !== undefined ? packed.outcome : given;
-    if (answer instanceof SolverError || !isOutcome(answer)) {
-      if (controller.signal.aborted) return undefined;
-      if (answer instanceof SolverError && answer.code === 'overloaded') {
-        // The pool is full or closing: this deal has no verdict yet.
-        this.#again(batch, index);
-        this.#pumpLater(OVERLOAD_BACKOFF_MS);
-        return undefined;
-      }
-      return failedResult(index, answer);
-    }
-    // A stopped solve (cancel, shutdown) is not a verdict on the deal.
-    if (controller.signal.aborted || this.#stopped || answer.reason === 'cancelled') {
-      this.#again(batch, index);
+  #resultOf(batch: ActiveBatch, work: DealWork, index: number, answer: unknown, controller: AbortController): ResultInput | undefined {
+    const result = answerResult(index, answer, controller.signal.aborted);
+    if (result === 'overloaded') {
+      // The pool is full or closing: this deal has no verdict yet.
+      this.#again(batch, work, index);
+      this.#pumpLater(OVERLOAD_BACKOFF_MS);
       return undefined;
     }
-    this.#dealTimes.observe(batch.record.id, answer.stats.elapsedMs);
-    return outcomeResult(index, answer, packed?.moves);
+    if (result === 'stopped') {
+      // A stopped solve (cancel, shutdown) is not a verdict on the deal.
+      if (!controller.signal.aborted) this.#again(batch, work, index);
+      return undefined;
+    }
+    if (result.error === undefined) this.#dealTimes.observe(batch.record.id, result.elapsedMs);
+    return result;
   }
 
-  #again(batch: ActiveBatch, index: number): void {
-    if (this.#active.get(batch.record.id) === batch) batch.retry.push(index);
+  #again(batch: ActiveBatch, work: DealWork, index: number): void {
+    if (this.#active.get(batch.record.id) === batch) work.retry.push(index);
   }
 
   /** Stores `results` (of `batch`'s deals) in one transaction; when that fails, their deals go out again. */
-  #record(batch: ActiveBatch, results: readonly ResultInput[]): void {
+  #record(batch: ActiveBatch, work: DealWork, results: readonly ResultInput[]): void {
     if (results.length === 0 || this.#active.get(batch.record.id) !== batch) return; // nothing, or cancelled meanwhile
-    let stored: (StoredResult | null)[];
     try {
-      stored = this.#store.addResults(batch.record.id, results);
+      this.#store.addResults(batch.record.id, results);
     } catch (err) {
       const which = results.length === 1 ? `deal ${results[0].index}` : `${results.length} deals (${results[0].index}, ...)`;
       this.#onError(`batch ${batch.record.id}: could not store the results of ${which}; they will be solved again`, err);
-      for (const result of results) this.#again(batch, result.index);
+      for (const result of results) this.#again(batch, work, result.index);
       this.#pumpLater(OVERLOAD_BACKOFF_MS);
       return;
     }
-    const now = Date.now();
-    for (let k = 0; k < results.length; k++) {
-      const index = results[k].index;
-      if (!batch.done[index]) {
-        batch.done[index] = 1;
-        batch.doneCount++;
+    let fresh = 0;
+    for (const { index } of results) {
+      if (!work.done[index]) {
+        work.done[index] = 1;
+        fresh++;
       }
-      if (stored[k] !== null) batch.recent.push(now);
     }
+    this.#counted(batch, fresh);
+  }
+
+  /** `n` more deals of `batch` are finished: its rate, its listeners, its end. */
+  #counted(batch: ActiveBatch, n: number): void {
+    const now = Date.now();
+    batch.doneCount += n;
+    if (n > 0) batch.recent.push([now, n]);
     this.#prune(batch, now);
     this.#listeners.notify(batch.record.id);
     if (batch.doneCount >= batch.record.total) this.#finish(batch);
   }
 
   #finish(batch: ActiveBatch): void {
+    this.#dealTimes.forget(batch.record.id);
     this.#active.delete(batch.record.id);
     this.#saveActive(batch);
     this.#store.setStatus(batch.record.id, 'done');
@@ -450,7 +553,7 @@ export class BatchScheduler {
   #prune(batch: ActiveBatch, now: number): void {
     const cut = now - RATE_WINDOW_MS;
     let drop = 0;
-    while (drop < batch.recent.length && batch.recent[drop] < cut) drop++;
+    while (drop < batch.recent.length && batch.recent[drop][0] < cut) drop++;
     if (drop > 0) batch.recent.splice(0, drop);
   }
 
@@ -469,12 +572,20 @@ export class BatchScheduler {
   }
 }
 
-/** True for an answer of `solveManyPacked`: an outcome with its moves as bytes. */
-function isPackedOutcome(value: unknown): value is PackedOutcome {
-  return typeof value === 'object' && value !== null && 'outcome' in value && 'moves' in value && value.moves instanceof Uint8Array;
+/** A dispatch about to start: some deals of a batch that keeps every result, or a sub-range of one that keeps exceptions. */
+type Pick =
+  | { kind: 'deal'; batch: ActiveBatch; work: DealWork; index: number; alone: boolean }
+  | { kind: 'range'; batch: ActiveBatch; work: RangeWork; lo: number; hi: number; alone: boolean };
+
+/** Stops every solve of `batch` in flight. */
+function abortAll(batch: ActiveBatch): void {
+  if (batch.work.kind === 'deals') for (const controller of batch.work.inFlight.values()) controller.abort();
+  else for (const { controller } of batch.work.inFlight.values()) controller.abort();
 }
 
-/** True for an engine outcome (as opposed to a thrown value). */
-function isOutcome(value: unknown): value is SolveOutcome {
-  return typeof value === 'object' && value !== null && 'verdict' in value && 'stats' in value;
+/** Puts [lo, hi) back into the sorted gaps (it overlaps none: it was taken from them). */
+function insertGap(gaps: [number, number][], lo: number, hi: number): void {
+  let at = 0;
+  while (at < gaps.length && gaps[at][0] < lo) at++;
+  gaps.splice(at, 0, [lo, hi]);
 }

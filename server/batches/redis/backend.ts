@@ -6,59 +6,69 @@
  * a third cancels it.
  *
  * - `create` validates the request exactly as the embedded mode does
- *   (`planBatch`), writes the batch hash (keys.ts), and enqueues one BullMQ
- *   job per `chunkDeals` deals, in pages. The job id is the batch id and the
- *   chunk number, so adding a page twice adds nothing; `enqueued` counts the
- *   pages done, and a server that dies half way leaves the rest to the
- *   sweep of any API server (the `enq` lock expires, the next sweep goes on).
- *   A chunk's priority is its number: batches share the workers chunk by
- *   chunk (a new batch's first chunks go before an old batch's later ones),
- *   as the embedded scheduler shares the pool round robin.
- * - Results are stored by the workers (consumer.ts, `RECORD`); the backend
- *   reads them by `seq` (`PAGE`) and wakes result streams on the `events`
+ *   (`planBatch`), checks the quotas, writes the batch hash (keys.ts), and
+ *   enqueues the first `window` of its BullMQ jobs, in pages: a job is a
+ *   sub-range of `chunkDeals` deals (a batch that keeps every result: all
+ *   its jobs at once) or `censusChunkDeals` (one that keeps exceptions: at
+ *   most `censusWindow` jobs in the queue at once, each worker adding job
+ *   k + window when it ends job k, so a batch of billions of deals holds a
+ *   thousand jobs in Redis, not a million). The job id is the batch id and
+ *   the chunk number, so adding a page twice adds nothing; `enqueued`
+ *   counts the pages done, and a server that dies half way leaves the rest
+ *   of the first window to the sweep of any API server (the `enq` lock
+ *   expires, the next sweep goes on). A chunk's priority is its number:
+ *   batches share the workers chunk by chunk (a new batch's first chunks
+ *   go before an old batch's later ones), as the embedded scheduler shares
+ *   the pool round robin.
+ * - Results are stored by the workers (consumer.ts, `RECORD`; a job of a
+ *   batch that keeps exceptions in one `RECORD_RANGE`); the backend reads
+ *   them by `seq` (`PAGE`) and wakes result streams on the `events`
  *   channel (and every `pollMs`, in case a message was lost).
+ * - Quotas count the deals queued in the running batches (one read a
+ *   running batch), so two API servers creating batches at the same moment
+ *   may both pass a quota that only one of them should have.
+ * - `purge` deletes an ended batch's stored results (`PURGE`: UNLINK, which
+ *   Redis frees in the background); the sweep purges those of batches that
+ *   ended longer ago than `retentionMs`.
  * - `cancel` flips the status in Redis (`CANCEL`) and publishes on the
  *   `control` channel; every worker stops that batch's deals.
  *
  * A Redis that cannot be reached answers 503 `overloaded` (retry later).
  */
 import { randomUUID } from 'node:crypto';
-import { Queue, type JobsOptions } from 'bullmq';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { BatchRequest, BatchStatus } from '../../../client-sdk/api/batch-schemas.js';
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from '../../limits.js';
 import type { Logger } from '../../logger.js';
-import type { BatchBackend, BatchProgressState, BatchResultsPage } from '../backend.js';
+import type { BatchBackend, BatchCaller, BatchPageQuery, BatchProgressState, BatchQuotas, BatchResultsPage } from '../backend.js';
+import type { ResultsMode } from '../census.js';
 import { planBatch } from '../positions.js';
-import { DEFAULT_MAX_BATCH_DEALS, toStatus, toWireResult, type BatchSpec, type BatchState } from '../model.js';
-import { batchFields, decodeResult, pairs, toRecord } from './codec.js';
-import { jobId, QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
-import { CANCEL, PAGE, STATUS } from './scripts.js';
+import { checkQuota, DEFAULT_MAX_BATCH_DEALS, DEFAULT_QUOTAS, resultsMode, toStatus, toWireResult, type BatchSpec, type BatchState } from '../model.js';
+import { batchFields, decodeResult, pairs, payloadVerdict, toRecord } from './codec.js';
+import { CHUNK_JOB_OPTIONS, chunkJob, QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
+import { CANCEL, PAGE, PURGE, STATUS } from './scripts.js';
 import { BatchListeners } from '../listeners.js';
+
+export { CHUNK_JOB_OPTIONS };
 
 /** Jobs added per `addBulk` call. */
 const ENQUEUE_PAGE = 1000;
 /** Lifetime of the enqueuing lock, renewed after every page, ms. */
 const ENQUEUE_LOCK_MS = 30_000;
-/** BullMQ's largest priority. */
-const MAX_PRIORITY = 2_097_152;
 /** A worker heartbeat older than this is a worker gone, ms. */
 export const WORKER_STALE_MS = 30_000;
 /** Specs kept in memory (they never change; a boards batch's may be large). */
 const SPEC_CACHE = 256;
-
-/**
- * What every chunk job gets: retried on failure (a worker's Redis write that
- * failed) with backoff; removed once completed, so that Redis holds the
- * batches and their results, not a million finished jobs.
- */
-export const CHUNK_JOB_OPTIONS: JobsOptions = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: true,
-  removeOnFail: 1000,
-};
+/** Deals per job of a batch that keeps exceptions, by default (`BATCH_CENSUS_CHUNK_DEALS`): about 2 s of MS FreeCell deals on one thread. */
+export const DEFAULT_CENSUS_CHUNK_DEALS = 10_000;
+/** Jobs of a batch that keeps exceptions in the queue at once. */
+export const CENSUS_WINDOW = 1000;
+/** Seqs read per page of a filtered results stream (`?verdict=`): bounds a page's cost however few results match. */
+const FILTER_WINDOW = 1024;
+/** Ended batches purged per sweep by retention. */
+const RETENTION_PAGE = 100;
 
 /** Options of `RedisBatchBackend.open`. */
 export interface RedisBackendOptions {
@@ -66,8 +76,16 @@ export interface RedisBackendOptions {
   url: string;
   /** Key prefix (keys.ts). */
   prefix: string;
-  /** Deals per BullMQ job. */
+  /** Deals per BullMQ job of a batch that keeps every result. */
   chunkDeals: number;
+  /** Deals per BullMQ job of a batch that keeps exceptions; default `DEFAULT_CENSUS_CHUNK_DEALS`. */
+  censusChunkDeals?: number;
+  /** Jobs of a batch that keeps exceptions in the queue at once; default `CENSUS_WINDOW`. */
+  censusWindow?: number;
+  /** Quotas on the deals queued; default `DEFAULT_QUOTAS`. */
+  quotas?: BatchQuotas;
+  /** Stored results of an ended batch are deleted this long after its end, ms; 0 (default): kept until deleted. */
+  retentionMs?: number;
   /** Budgets' defaults and caps (as for `POST /v1/solve`). */
   limits?: LimitsConfig;
   /** Largest batch accepted; default 1,000,000 deals. */
@@ -102,6 +120,10 @@ export class RedisBatchBackend implements BatchBackend {
   readonly queue: Queue<ChunkJob>;
   readonly #sub: Redis;
   readonly #chunk: number;
+  readonly #censusChunk: number;
+  readonly #censusWindow: number;
+  readonly #quotas: BatchQuotas;
+  readonly #retentionMs: number;
   readonly #limits: LimitsConfig;
   readonly #maxDeals: number;
   readonly #log: Pick<Logger, 'info' | 'warn' | 'error'> | undefined;
@@ -118,6 +140,10 @@ export class RedisBatchBackend implements BatchBackend {
     this.redis = redis;
     this.#sub = sub;
     this.#chunk = options.chunkDeals;
+    this.#censusChunk = options.censusChunkDeals ?? DEFAULT_CENSUS_CHUNK_DEALS;
+    this.#censusWindow = options.censusWindow ?? CENSUS_WINDOW;
+    this.#quotas = options.quotas ?? DEFAULT_QUOTAS;
+    this.#retentionMs = options.retentionMs ?? 0;
     this.#limits = options.limits ?? DEFAULT_LIMITS_CONFIG;
     this.#maxDeals = options.maxDeals ?? DEFAULT_MAX_BATCH_DEALS;
     this.#log = options.log;
@@ -167,23 +193,37 @@ export class RedisBatchBackend implements BatchBackend {
     return this.#closed;
   }
 
-  async create(req: BatchRequest): Promise<BatchStatus> {
+  async create(req: BatchRequest, caller: BatchCaller = { owner: null }): Promise<BatchStatus> {
     if (this.#closed) throw new SolverError('overloaded', 'the service is shutting down');
     const { spec, total } = planBatch(req, this.#limits, this.#maxDeals);
+    const mode = resultsMode(spec);
+    checkQuota(this.#quotas, mode, caller.owner, await this.#guard(() => this.#queuedDeals(mode, caller.owner)), total);
     const id = randomUUID();
-    const chunk = this.#chunk;
+    const chunk = mode === 'exceptions' ? this.#censusChunk : this.#chunk;
+    const fields = batchFields(id, spec, total, chunk, Date.now(), { window: mode === 'exceptions' ? this.#censusWindow : undefined, owner: caller.owner });
     await this.#guard(async () => {
       const k = this.keys;
-      await this.redis
-        .multi()
-        .hset(k.batch(id), batchFields(id, spec, total, chunk, Date.now()))
-        .sadd(k.running, id)
-        .set(k.enqueueLock(id), this.#token, 'PX', ENQUEUE_LOCK_MS)
-        .exec();
+      await this.redis.multi().hset(k.batch(id), fields).sadd(k.running, id).set(k.enqueueLock(id), this.#token, 'PX', ENQUEUE_LOCK_MS).exec();
       this.#cacheSpec(id, spec);
-      await this.#enqueue(id, total, chunk, 0);
+      await this.#enqueue(id, total, chunk, 0, Number(fields.window));
     });
     return (await this.status(id))!;
+  }
+
+  /** Deals not finished in the running batches of `mode` (of `owner`, or of everyone when null). */
+  async #queuedDeals(mode: ResultsMode, owner: string | null): Promise<number> {
+    const ids = await this.redis.smembers(this.keys.running);
+    if (ids.length === 0) return 0;
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hmget(this.keys.batch(id), 'total', 'done', 'mode', 'owner');
+    let queued = 0;
+    for (const [err, row] of (await pipeline.exec()) ?? []) {
+      if (err) throw err;
+      const [total, done, batchMode, batchOwner] = row as (string | null)[];
+      if ((batchMode ?? 'all') !== mode || (owner !== null && batchOwner !== owner)) continue;
+      queued += Number(total ?? 0) - Number(done ?? 0);
+    }
+    return queued;
   }
 
   async status(id: string): Promise<BatchStatus | undefined> {
@@ -209,28 +249,46 @@ export class RedisBatchBackend implements BatchBackend {
 
   async cancel(id: string): Promise<BatchStatus | undefined> {
     const k = this.keys;
-    await this.#guard(() => CANCEL.run(this.redis, [k.batch(id), k.running], [k.events, k.control, id]));
+    await this.#guard(() => CANCEL.run(this.redis, [k.batch(id), k.running, k.ended], [k.events, k.control, id]));
     return this.status(id);
   }
 
   async state(id: string): Promise<BatchProgressState | undefined> {
-    const [status, done, total] = await this.#guard(() => this.redis.hmget(this.keys.batch(id), 'status', 'done', 'total'));
-    return status === null ? undefined : { status: status as BatchState, done: Number(done), total: Number(total) };
+    const [status, done, total, stored, mode] = await this.#guard(() => this.redis.hmget(this.keys.batch(id), 'status', 'done', 'total', 'stored', 'mode'));
+    if (status === null) return undefined;
+    return { status: status as BatchState, done: Number(done), total: Number(total), stored: Number(stored ?? done), mode: (mode ?? 'all') as ResultsMode };
   }
 
-  async page(id: string, after: number, limit: number, withMoves: boolean): Promise<BatchResultsPage | undefined> {
-    const reply = (await this.#guard(() => PAGE.run(this.redis, [this.keys.batch(id), this.keys.results(id)], [after, limit]))) as
-      | [string, string, string, (string | null)[]]
+  async page(id: string, query: BatchPageQuery): Promise<BatchResultsPage | undefined> {
+    const { after, limit, verdicts } = query;
+    const filter = verdicts !== undefined && verdicts.length < 4 ? new Set<string>(verdicts) : null;
+    const count = filter ? Math.max(limit, FILTER_WINDOW) : limit;
+    const reply = (await this.#guard(() => PAGE.run(this.redis, [this.keys.batch(id), this.keys.results(id)], [after, count]))) as
+      | [string, string, string, string, (string | null)[]]
       | null;
     if (!reply) return undefined;
-    const [status, done, total, rows] = reply;
-    const record = { spec: await this.#spec(id) } as Parameters<typeof toWireResult>[0];
+    const [status, done, total, stored, rows] = reply;
+    const spec = await this.#spec(id);
+    const record = { spec } as Parameters<typeof toWireResult>[0];
     const results = [];
-    for (let i = 0; i < rows.length; i++) {
+    let scannedTo = after;
+    for (let i = 0; i < rows.length && results.length < limit; i++) {
       const text = rows[i];
-      if (text !== null) results.push(toWireResult(record, decodeResult(after + 1 + i, text), withMoves));
+      scannedTo = after + 1 + i;
+      if (text === null || (filter !== null && !filter.has(payloadVerdict(text)))) continue;
+      results.push(toWireResult(record, decodeResult(after + 1 + i, text), query.withMoves));
     }
-    return { status: status as BatchState, done: Number(done), total: Number(total), results };
+    return { status: status as BatchState, done: Number(done), total: Number(total), stored: Number(stored), mode: resultsMode(spec), results, scannedTo };
+  }
+
+  async purge(id: string): Promise<BatchStatus | undefined> {
+    const k = this.keys;
+    const purged = await this.#guard(() => PURGE.run(this.redis, [k.batch(id), k.index(id), k.results(id), k.jobs(id), k.ended], [id]));
+    if (purged === null) return undefined;
+    if (purged === -1) {
+      throw new SolverError('conflict', `batch "${id}" is running: cancel it first (DELETE /v1/batches/${id}), then delete its results`, { path: 'id' });
+    }
+    return this.status(id);
   }
 
   subscribe(id: string, listener: () => void): () => void {
@@ -275,31 +333,29 @@ export class RedisBatchBackend implements BatchBackend {
     try {
       const ids = await this.redis.smembers(this.keys.running);
       for (const id of ids) {
-        const [total, chunk, chunks, enqueued] = (await this.redis.hmget(this.keys.batch(id), 'total', 'chunk', 'chunks', 'enqueued')).map(Number);
-        if (!(enqueued < chunks)) continue;
+        const [total, chunk, chunks, window, enqueued] = (await this.redis.hmget(this.keys.batch(id), 'total', 'chunk', 'chunks', 'window', 'enqueued')).map(Number);
+        const first = Math.min(chunks, window || chunks);
+        if (!(enqueued < first)) continue;
         const locked = await this.redis.set(this.keys.enqueueLock(id), this.#token, 'PX', ENQUEUE_LOCK_MS, 'NX');
         if (locked !== 'OK') continue;
         this.#log?.warn({ batch: id, enqueued, chunks }, 'batch: enqueuing the jobs another API server left');
-        await this.#enqueue(id, total, chunk, enqueued);
+        await this.#enqueue(id, total, chunk, enqueued, first);
+      }
+      if (this.#retentionMs > 0) {
+        const now = Number((await this.redis.time())[0]) * 1000;
+        for (const id of await this.redis.zrangebyscore(this.keys.ended, 0, now - this.#retentionMs, 'LIMIT', 0, RETENTION_PAGE)) await this.purge(id);
       }
     } catch (err) {
       this.#log?.error({ err }, 'batch sweep failed; retrying later');
     }
   }
 
-  /** Adds the jobs of chunks `from`.. of a batch, a page at a time, holding the enqueuing lock. */
-  async #enqueue(id: string, total: number, chunk: number, from: number): Promise<void> {
-    const chunks = Math.ceil(total / chunk);
-    for (let k = from; k < chunks; k += ENQUEUE_PAGE) {
-      const end = Math.min(chunks, k + ENQUEUE_PAGE);
+  /** Adds the jobs of chunks `from` to `to` (excluded) of a batch, a page at a time, holding the enqueuing lock. */
+  async #enqueue(id: string, total: number, chunk: number, from: number, to: number): Promise<void> {
+    for (let k = from; k < to; k += ENQUEUE_PAGE) {
+      const end = Math.min(to, k + ENQUEUE_PAGE);
       const jobs = [];
-      for (let j = k; j < end; j++) {
-        jobs.push({
-          name: 'deals',
-          data: { b: id, f: j * chunk, t: Math.min(total, (j + 1) * chunk) },
-          opts: { jobId: jobId(id, j), priority: Math.min(j + 1, MAX_PRIORITY) },
-        });
-      }
+      for (let j = k; j < end; j++) jobs.push(chunkJob(id, j, chunk, total));
       await this.queue.addBulk(jobs);
       await this.redis.multi().hset(this.keys.batch(id), 'enqueued', end).pexpire(this.keys.enqueueLock(id), ENQUEUE_LOCK_MS).exec();
     }

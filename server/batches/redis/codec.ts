@@ -10,7 +10,8 @@
  */
 import type { BatchVerdict } from '../../../client-sdk/api/batch-schemas.js';
 import type { UnknownReason } from '../../../client-sdk/core/solve-types.js';
-import { decodeMoves, resultMoveBytes, type BatchRecord, type BatchSpec, type BatchState, type ResultInput, type StoredResult } from '../model.js';
+import { elapsedUs, positionBucket, resultMoveCount, summaryFromHash, timeBucket } from '../census.js';
+import { decodeMoves, resultMoveBytes, VERDICT_COUNTER, type BatchRecord, type BatchSpec, type BatchState, type ResultInput, type StoredResult } from '../model.js';
 
 interface Payload {
   i: number;
@@ -33,6 +34,33 @@ export function encodeResult(r: ResultInput): string {
   return JSON.stringify(p);
 }
 
+/**
+ * A result as `RECORD` takes it (scripts.ts, `RECORD_FIELDS` values): its
+ * index, counter field, move count, engine ms, stored form, engine µs,
+ * positions, and its summary's histogram fields (census.ts; '' unless solved).
+ */
+export function recordFields(r: ResultInput): (string | number)[] {
+  const solved = r.verdict === 'solved';
+  const moves = solved ? resultMoveCount(r) : 0;
+  return [
+    r.index,
+    VERDICT_COUNTER[r.verdict],
+    moves,
+    r.elapsedMs,
+    encodeResult(r),
+    elapsedUs(r.elapsedMs),
+    Math.max(0, Math.floor(r.statesExpanded)),
+    solved ? `m:${moves}` : '',
+    solved ? `p:${positionBucket(r.statesExpanded)}` : '',
+    solved ? `t:${timeBucket(r.elapsedMs)}` : '',
+  ];
+}
+
+/** The verdict of a stored form, without decoding the rest (for a filter). */
+export function payloadVerdict(text: string): BatchVerdict {
+  return (JSON.parse(text) as Payload).v;
+}
+
 /** The inverse of `encodeResult`, with the result's `seq`. */
 export function decodeResult(seq: number, text: string): StoredResult {
   const p = JSON.parse(text) as Payload;
@@ -49,15 +77,29 @@ export function decodeResult(seq: number, text: string): StoredResult {
   };
 }
 
-/** The fields written when a batch is created. */
-export function batchFields(id: string, spec: BatchSpec, total: number, chunk: number, createdAt: number): Record<string, string | number> {
+/**
+ * The fields written when a batch is created: its jobs are `chunk` deals
+ * each, and at most `window` of them are in the queue at once (consumer.ts
+ * adds job k + window when job k ends).
+ */
+export function batchFields(
+  id: string,
+  spec: BatchSpec,
+  total: number,
+  chunk: number,
+  createdAt: number,
+  options: { window?: number; owner?: string | null } = {},
+): Record<string, string | number> {
+  const chunks = Math.ceil(total / chunk);
   return {
     id,
     spec: JSON.stringify(spec),
+    mode: spec.results ?? 'all',
     status: 'running',
     createdAt,
     total,
     done: 0,
+    stored: 0,
     solved: 0,
     unsolvable: 0,
     unknown: 0,
@@ -66,8 +108,10 @@ export function batchFields(id: string, spec: BatchSpec, total: number, chunk: n
     sumElapsedMs: 0,
     activeMs: 0,
     chunk,
-    chunks: Math.ceil(total / chunk),
+    chunks,
+    window: Math.min(chunks, options.window ?? chunks),
     enqueued: 0,
+    ...(options.owner != null ? { owner: options.owner } : {}),
   };
 }
 
@@ -89,6 +133,10 @@ export function toRecord(h: Record<string, string>, spec?: BatchSpec): BatchReco
     sumMoves: n('sumMoves'),
     sumElapsedMs: n('sumElapsedMs'),
     activeMs: n('activeMs'),
+    stored: h.stored === undefined ? n('done') : n('stored'),
+    summary: summaryFromHash(h),
+    purgedAt: h.purgedAt === undefined ? null : n('purgedAt'),
+    owner: h.owner ?? null,
   };
 }
 

@@ -12,7 +12,7 @@
  * running mean time a deal, as the embedded scheduler hands them
  * (server/batches/chunks.ts: one until a deal is timed; the workers deal
  * them, `pool.solveBatch`, and every free worker claims them one at a
- * time). A task of several deals that fails as a whole (its worker lost)
+ * time): the pool's cost a task is paid once for several quick deals. A task of several deals that fails as a whole (its worker lost)
  * has each of its deals solved again alone.
  *
  * Exactly once although BullMQ delivers at least once: at the start of a
@@ -24,6 +24,16 @@
  * Results are buffered and written in one `RECORD` call per batch every
  * `flushMs` or `flushMax` results, and always before the job completes:
  * a job is complete only once every one of its deals is stored.
+ *
+ * A job of a batch that keeps exceptions only (census.ts) is one unit:
+ * its deals are solved a sub-range a task (`RangeSolver`, range-solver.ts:
+ * the same as the embedded scheduler's; the workers deal, solve and count
+ * them), their summaries merged here, and
+ * the job's summary and exceptions written in one `RECORD_RANGE` call,
+ * which counts a job only once (its bit in the batch's `jobs` bitmap). A
+ * job run again after its worker died is redone whole, unless its bit is
+ * set (then it is skipped). Such a batch has at most `window` jobs in the
+ * queue: the worker that ends job k adds job k + window.
  *
  * Cancel reaches every worker three ways: the `control` channel (the deals
  * of that batch running here are stopped at once through the pool's stop
@@ -38,31 +48,34 @@
  * out after `lockMs`, and another worker runs them again.
  */
 import { hostname } from 'node:os';
-import { WaitingError, Worker, type Job } from 'bullmq';
+import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Logger } from '../../logger.js';
-import type { BatchSource, PackedOutcome, SolveFn } from '../../pool.js';
-import { DealTimes, sourceOf } from '../chunks.js';
-import type { Deal } from '../../../client-sdk/core/rules.js';
-import type { SolveLimits } from '../../../client-sdk/core/solve-types.js';
-import { dealAt } from '../positions.js';
-import { DEFAULT_CHUNK_MS, failedResult, outcomeResult, resultMoveCount, VERDICT_COUNTER, type BatchSpec, type ResultInput } from '../model.js';
-import { encodeResult } from './codec.js';
-import { QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
-import { RECORD } from './scripts.js';
+import type { SolveFn } from '../../pool.js';
+import { DealTimes, solveIndices, takesChunks, type BatchPool } from '../chunks.js';
+import { emptySummary, mergeSummary, summariseRange, summaryCount, summaryIncrements, type CensusSummary } from '../census.js';
+import { DEFAULT_CHUNK_MS, failedResult, resultsMode, type BatchSpec, type ResultInput } from '../model.js';
+import { answerResult, poolRangeSolver, type RangeSolver } from '../range-solver.js';
+import { encodeResult, recordFields } from './codec.js';
+import { CHUNK_JOB_OPTIONS, chunkJob, QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
+import { RECORD, RECORD_RANGE } from './scripts.js';
 import type { WorkerHeartbeat } from './backend.js';
 
 /** Options of `BatchConsumer.start`. */
 export interface BatchConsumerOptions {
   url: string;
   prefix: string;
-  /** The pool's solve (`pool.solve`): stopped through its signal. */
+  /** The pool's solve (`pool.solve` as batch work): stopped through its signal. */
   solve: SolveFn;
-  /** `pool.solveManyPacked`: several quick deals as one shared run, each solution left as bytes (stored as they are). Absent: one deal a task. */
-  solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
-  /** `pool.solveBatch`: the same, dealt by the workers (server/batches/chunks.ts); preferred when present. */
-  solveBatch?: (source: BatchSource, limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
+  /** `pool.solveBatch`: several deals as one shared run that the workers deal (chunks.ts `BatchPool`). */
+  solveBatch?: BatchPool['solveBatch'];
+  /** Several deals dealt here as one shared run, for a pool without `solveBatch` (tests). Absent with it: one deal a task. */
+  solveManyPacked?: BatchPool['solveManyPacked'];
+  /** `pool.solveCensus`: a census sub-range dealt and counted by the workers. */
+  solveCensus?: BatchPool['solveCensus'];
+  /** Solves a sub-range of a batch that keeps exceptions (range-solver.ts); default `poolRangeSolver` over the calls above. */
+  solveRange?: RangeSolver;
   /** Worker time one task of several deals should take by the batch's mean time a deal, ms; default 100 (`DEFAULT_CHUNK_MS`). 0: one deal a task. */
   chunkMs?: number;
   /** Threads of the pool (reported in the heartbeat). */
@@ -104,6 +117,15 @@ interface Pending {
 /** How a job ended. */
 type JobEnd = 'completed' | 'cancelled' | 'handed_back';
 
+/** What a worker needs of a running batch: its spec and how its jobs are cut (the batch hash's fields). */
+interface BatchInfo {
+  spec: BatchSpec;
+  total: number;
+  chunk: number;
+  chunks: number;
+  window: number;
+}
+
 /** A job stalled this many times (its workers died) fails; its deals are then stored as errors. */
 const MAX_STALLED_COUNT = 10;
 /** Batches remembered as cancelled. */
@@ -118,9 +140,7 @@ export class BatchConsumer {
   /** BullMQ's connection: ours to close (BullMQ leaves a connection it was given open). */
   readonly #bullConnection: Redis;
   readonly #worker: Worker<ChunkJob>;
-  readonly #solve: SolveFn;
-  readonly #solveManyPacked: BatchConsumerOptions['solveManyPacked'];
-  readonly #solveBatch: BatchConsumerOptions['solveBatch'];
+  readonly #pool: BatchPool;
   readonly #chunkMs: number;
   /** Running mean of the engine's time a deal, by batch. */
   readonly #dealTimes = new DealTimes();
@@ -129,7 +149,10 @@ export class BatchConsumer {
   readonly #flushMs: number;
   readonly #flushMax: number;
   readonly #log: BatchConsumerOptions['log'];
-  readonly #specs = new Map<string, BatchSpec>();
+  readonly #specs = new Map<string, BatchInfo>();
+  /** Where a job of a batch that keeps exceptions adds the job one window on. */
+  readonly #queue: Queue<ChunkJob>;
+  readonly #solveRange: RangeSolver;
   readonly #cancelled = new Set<string>();
   /** Stop controllers of the deals running here, by batch. */
   readonly #running = new Map<string, Set<AbortController>>();
@@ -149,10 +172,12 @@ export class BatchConsumer {
     this.keys = new RedisKeys(options.prefix);
     this.#redis = redis;
     this.#sub = sub;
-    this.#solve = options.solve;
-    this.#solveManyPacked = options.solveManyPacked;
-    this.#solveBatch = options.solveBatch;
-    this.#chunkMs = options.solveBatch || options.solveManyPacked ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    const { solve, solveBatch, solveManyPacked, solveCensus } = options;
+    this.#pool = { solve, ...(solveBatch ? { solveBatch } : {}), ...(solveManyPacked ? { solveManyPacked } : {}), ...(solveCensus ? { solveCensus } : {}) };
+    this.#chunkMs = takesChunks(this.#pool) || options.solveRange ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#solveRange = options.solveRange ?? poolRangeSolver(this.#pool);
+    this.#queue = new Queue<ChunkJob>(QUEUE_NAME, { connection: redis, prefix: this.keys.bull, defaultJobOptions: CHUNK_JOB_OPTIONS });
+    this.#queue.on('error', (err) => this.#log?.warn({ err }, 'batch worker: queue error'));
     this.#threads = options.threads;
     this.#concurrency = options.concurrency ?? options.threads;
     this.#flushMs = options.flushMs ?? 200;
@@ -241,6 +266,7 @@ export class BatchConsumer {
     clearTimeout(this.#flushTimer);
     await this.#flush().catch(() => undefined);
     await this.#redis.hdel(this.keys.workers, this.name).catch(() => undefined);
+    await this.#queue.close().catch(() => undefined);
     await Promise.allSettled([this.#redis.quit(), this.#sub.quit(), this.#bullConnection.quit()]);
   }
 
@@ -267,8 +293,10 @@ export class BatchConsumer {
     const { b: id, f: from, t: to } = job.data;
     if (this.#cancelled.has(id)) return 'cancelled';
     if (this.#draining) return 'handed_back';
-    const spec = await this.#batch(id);
-    if (!spec) return 'cancelled';
+    const info = await this.#batch(id);
+    if (!info) return 'cancelled';
+    if (resultsMode(info.spec) === 'exceptions') return this.#runRange(job.data, info);
+    const { spec } = info;
 
     // The deals of this chunk that already have a result (a job run again).
     const indices = Array.from({ length: to - from }, (_, i) => from + i);
@@ -288,7 +316,7 @@ export class BatchConsumer {
       }
       const group = todo.slice(next, next + this.#dealTimes.chunkSize(id, this.#chunkMs));
       next += group.length;
-      const results = group.length === 1 && !this.#solveBatch ? [await this.#solveOne(id, spec, group[0])] : await this.#solveGroup(id, spec, group);
+      const results = await this.#solveGroup(id, spec, group);
       for (const result of results) {
         if (result === 'stopped') {
           end = this.#cancelled.has(id) ? 'cancelled' : 'handed_back';
@@ -305,52 +333,120 @@ export class BatchConsumer {
     return end;
   }
 
+  /**
+   * A job of a batch that keeps exceptions (see the file comment): solved
+   * a sub-range at a time, summarised here, written in one `RECORD_RANGE`;
+   * skipped when its bit says it was counted already. The job one window
+   * on is added in either case (before the job completes, so a worker that
+   * dies first leaves that to the job's next run).
+   */
+  async #runRange(job: ChunkJob, info: BatchInfo): Promise<JobEnd> {
+    const { b: id, f: from, t: to } = job;
+    const k = Math.floor(from / info.chunk);
+    if ((await this.#redis.getbit(this.keys.jobs(id), k)) === 1) {
+      await this.#addNextJob(id, k, info);
+      return 'completed';
+    }
+    const summary = emptySummary();
+    const kept: ResultInput[] = [];
+    /** Single deals to solve alone (their sub-range failed as a whole). */
+    const alone: number[] = [];
+    for (let next = from; next < to || alone.length > 0; ) {
+      if (this.#cancelled.has(id)) return 'cancelled';
+      if (this.#draining) return 'handed_back';
+      const single = alone.shift();
+      const lo = single ?? next;
+      const hi = single !== undefined ? single + 1 : Math.min(to, next + this.#dealTimes.chunkSize(id, this.#chunkMs));
+      if (single === undefined) next = hi;
+      const answer = await this.#solveRangePart(id, info.spec, lo, hi);
+      if (answer.kind === 'failed') {
+        if (hi - lo > 1) for (let index = lo; index < hi; index++) alone.push(index);
+        else this.#merge(summary, kept, summariseRange([failedResult(lo, answer.error)], 'exceptions'));
+        continue;
+      }
+      if (answer.kind !== 'done') return this.#cancelled.has(id) ? 'cancelled' : 'handed_back';
+      this.#merge(summary, kept, answer);
+      const n = summaryCount(answer.summary);
+      if (n > 0) this.#dealTimes.observe(id, answer.summary.sumElapsedUs / 1000 / n, n);
+    }
+    const counted = await this.#recordRange(id, k, to - from, summary, kept);
+    if (counted < 0) {
+      this.#cancel(id);
+      return 'cancelled';
+    }
+    if (counted === 0) this.#stats.duplicatesRefused += to - from;
+    await this.#addNextJob(id, k, info);
+    return 'completed';
+  }
+
+  #merge(summary: CensusSummary, kept: ResultInput[], part: { summary: CensusSummary; kept: ResultInput[] }): void {
+    mergeSummary(summary, part.summary);
+    for (const r of part.kept) kept.push(r);
+    this.#countDeals(summaryCount(part.summary));
+  }
+
+  /** Solves the deals [lo, hi) of batch `id` as one task (`RangeSolver`), stopped by a cancel of the batch. */
+  async #solveRangePart(id: string, spec: BatchSpec, lo: number, hi: number) {
+    const controller = new AbortController();
+    let set = this.#running.get(id);
+    if (!set) this.#running.set(id, (set = new Set()));
+    set.add(controller);
+    this.#stats.dealsInFlight += hi - lo;
+    try {
+      return await this.#solveRange({ spec, lo, hi, mode: 'exceptions' }, controller.signal);
+    } finally {
+      this.#stats.dealsInFlight -= hi - lo;
+      set.delete(controller);
+      if (set.size === 0) this.#running.delete(id);
+    }
+  }
+
+  /** Counts job `k` of batch `id` (`deals` deals): 1 counted now, 0 counted before, -1 the batch is not running. */
+  async #recordRange(id: string, k: number, deals: number, summary: CensusSummary, kept: readonly ResultInput[]): Promise<number> {
+    const keys = this.keys;
+    const increments = summaryIncrements(summary);
+    const args: (string | number)[] = [keys.events, id, k, deals, summary.sumElapsedUs / 1000, increments.length / 2, ...increments];
+    for (const r of kept) args.push(encodeResult(r));
+    const [counted] = (await RECORD_RANGE.run(this.#redis, [keys.batch(id), keys.results(id), keys.running, keys.jobs(id), keys.ended], args)) as [number, number];
+    return counted;
+  }
+
+  /** Adds job k + window of batch `id`, when there is one (adding a job that waits already adds nothing). */
+  async #addNextJob(id: string, k: number, info: BatchInfo): Promise<void> {
+    const next = k + info.window;
+    if (next >= info.chunks) return;
+    const job = chunkJob(id, next, info.chunk, info.total);
+    await this.#queue.add(job.name, job.data, job.opts);
+  }
+
   /** Updates batch `id`'s running mean time a deal with a decided deal's engine time. */
   #timed(id: string, result: ResultInput): void {
     if (result.error === undefined) this.#dealTimes.observe(id, result.elapsedMs);
   }
 
   /**
-   * Solves the deals `indices` of one batch as one pool task (`solveManyPacked`),
-   * each entry 'stopped' when it was stopped (cancel, drain; a stop skips
-   * the deals after the one it ended) rather than decided. A task that
-   * fails as a whole (a worker lost) has each deal solved again alone
-   * (`#solveOne`), so that one bad deal cannot fail the others.
+   * Solves the deals `indices` of one batch as one pool task (chunks.ts
+   * `solveIndices`: the workers deal them), each entry 'stopped' when it
+   * was stopped (cancel, drain; a stop skips the deals after the one it
+   * ended) or refused (the pool closing) rather than decided. A task of
+   * several deals that fails as a whole (a worker lost) has each deal
+   * solved again alone, so that one bad deal cannot fail the others.
    */
   async #solveGroup(id: string, spec: BatchSpec, indices: number[]): Promise<(ResultInput | 'stopped')[]> {
-    const deals: Deal[] = [];
-    const results: (ResultInput | 'stopped' | undefined)[] = [];
-    for (const index of indices) {
-      if (this.#solveBatch) {
-        // the workers deal them
-        results.push(undefined);
-        continue;
-      }
-      try {
-        deals.push(dealAt(spec, index));
-        results.push(undefined);
-      } catch (err) {
-        results.push(failedResult(index, err)); // validated at creation; only a changed preset gets here
-      }
-    }
-    const live = indices.filter((_, k) => results[k] === undefined);
     const controller = new AbortController();
     let set = this.#running.get(id);
     if (!set) this.#running.set(id, (set = new Set()));
     set.add(controller);
-    this.#stats.dealsInFlight += live.length;
-    let answers: (PackedOutcome | SolverError)[] | undefined;
+    this.#stats.dealsInFlight += indices.length;
+    let answers: readonly unknown[] | undefined;
     try {
-      answers =
-        live.length === 0
-          ? []
-          : this.#solveBatch
-            ? await this.#solveBatch(sourceOf(spec, live), spec.limits, controller.signal)
-            : await this.#solveManyPacked!(deals, spec.limits, controller.signal);
+      answers = await solveIndices(this.#pool, spec, indices, controller.signal);
     } catch (err) {
       if (controller.signal.aborted || (err instanceof SolverError && err.code === 'overloaded')) return indices.map(() => 'stopped');
+      // one deal alone: the task's error is its result
+      if (indices.length === 1) answers = [err];
     } finally {
-      this.#stats.dealsInFlight -= live.length;
+      this.#stats.dealsInFlight -= indices.length;
       set.delete(controller);
       if (set.size === 0) this.#running.delete(id);
     }
@@ -358,65 +454,32 @@ export class BatchConsumer {
       // the task failed as a whole: each deal again, alone
       const alone: (ResultInput | 'stopped')[] = [];
       for (const index of indices) {
-        const result = await this.#solveOne(id, spec, index);
+        const [result] = await this.#solveGroup(id, spec, [index]);
         alone.push(result);
         if (result === 'stopped') break;
       }
       return alone;
     }
-    let k = 0;
-    return results.map((result, i) => {
-      if (result !== undefined) return result;
-      const answer = answers[k++];
-      if (answer instanceof SolverError) return controller.signal.aborted ? 'stopped' : failedResult(indices[i], answer);
-      // A stopped solve is not a verdict on the deal.
-      if (controller.signal.aborted || answer.outcome.reason === 'cancelled') return 'stopped';
-      return outcomeResult(indices[i], answer.outcome, answer.moves);
+    return indices.map((index, k) => {
+      // a stopped solve is not a verdict on the deal; a refused one (the pool closing) has none yet
+      const answer = answerResult(index, answers[k], controller.signal.aborted);
+      return answer === 'overloaded' ? 'stopped' : answer;
     });
   }
 
-  /** Solves one deal; 'stopped' when it was stopped (cancel, drain) rather than decided. */
-  async #solveOne(id: string, spec: BatchSpec, index: number): Promise<ResultInput | 'stopped'> {
-    let deal;
-    try {
-      deal = dealAt(spec, index);
-    } catch (err) {
-      return failedResult(index, err); // validated at creation; only a changed preset gets here
-    }
-    const controller = new AbortController();
-    let set = this.#running.get(id);
-    if (!set) this.#running.set(id, (set = new Set()));
-    set.add(controller);
-    this.#stats.dealsInFlight++;
-    try {
-      const outcome = await this.#solve(deal, spec.limits, controller.signal);
-      // A stopped solve is not a verdict on the deal.
-      if (controller.signal.aborted || outcome.reason === 'cancelled') return 'stopped';
-      return outcomeResult(index, outcome);
-    } catch (err) {
-      if (controller.signal.aborted) return 'stopped';
-      if (err instanceof SolverError && err.code === 'overloaded') return 'stopped'; // the pool is closing
-      return failedResult(index, err);
-    } finally {
-      this.#stats.dealsInFlight--;
-      set.delete(controller);
-      if (set.size === 0) this.#running.delete(id);
-    }
-  }
-
-  /** The spec of a running batch (cached), or null when it is not running. */
-  async #batch(id: string): Promise<BatchSpec | null> {
+  /** What this worker needs of a running batch (cached; its status read every time), or null when it is not running. */
+  async #batch(id: string): Promise<BatchInfo | null> {
     const cached = this.#specs.get(id);
     if (cached) {
       const status = await this.#redis.hget(this.keys.batch(id), 'status');
       if (status === 'running') return cached;
     } else {
-      const [status, text] = await this.#redis.hmget(this.keys.batch(id), 'status', 'spec');
+      const [status, text, total, chunk, chunks, window] = await this.#redis.hmget(this.keys.batch(id), 'status', 'spec', 'total', 'chunk', 'chunks', 'window');
       if (status === 'running' && text !== null) {
-        const spec = JSON.parse(text) as BatchSpec;
+        const info: BatchInfo = { spec: JSON.parse(text) as BatchSpec, total: Number(total), chunk: Number(chunk), chunks: Number(chunks), window: Number(window ?? chunks) };
         if (this.#specs.size >= 256) this.#specs.delete(this.#specs.keys().next().value!);
-        this.#specs.set(id, spec);
-        return spec;
+        this.#specs.set(id, info);
+        return info;
       }
     }
     this.#cancel(id);
@@ -444,10 +507,18 @@ export class BatchConsumer {
       if ((await job.getState()) !== 'failed') return; // it will be retried
       const { b: id, f: from, t: to } = job.data;
       this.#log?.error({ job: job.id, batch: id, err: err.message }, 'batch worker: a job failed for good; its deals are stored as errors');
-      if (!(await this.#batch(id))) return;
+      const info = await this.#batch(id);
+      if (!info) return;
+      const cause = new SolverError('internal_error', `the job of deals ${from}..${to - 1} failed: ${err.message}`);
+      if (resultsMode(info.spec) === 'exceptions') {
+        const k = Math.floor(from / info.chunk);
+        const { summary, kept } = summariseRange(Array.from({ length: to - from }, (_, i) => failedResult(from + i, cause)), 'exceptions');
+        await this.#recordRange(id, k, to - from, summary, kept);
+        await this.#addNextJob(id, k, info);
+        return;
+      }
       const indices = Array.from({ length: to - from }, (_, i) => from + i);
       const seqs = await this.#redis.hmget(this.keys.index(id), ...indices.map(String));
-      const cause = new SolverError('internal_error', `the job of deals ${from}..${to - 1} failed: ${err.message}`);
       const writes = indices.filter((_, i) => seqs[i] === null).map((index) => this.#add(id, failedResult(index, cause)));
       this.#flushSoon(0);
       await Promise.all(writes);
@@ -460,7 +531,7 @@ export class BatchConsumer {
 
   /** Buffers a result; resolves once it is written: true, or false when the batch is no longer running. */
   #add(id: string, result: ResultInput): Promise<boolean> {
-    this.#countDeal();
+    this.#countDeals(1);
     let p = this.#pending.get(id);
     if (!p) this.#pending.set(id, (p = { results: [], waiters: [] }));
     p.results.push(result);
@@ -490,12 +561,9 @@ export class BatchConsumer {
       batches.map(async ([id, p]) => {
         try {
           const args: (string | number)[] = [this.keys.events, id, p.results.length];
-          for (const r of p.results) {
-            const moveCount = r.verdict === 'solved' ? resultMoveCount(r) : 0;
-            args.push(r.index, VERDICT_COUNTER[r.verdict], moveCount, r.elapsedMs, encodeResult(r));
-          }
+          for (const r of p.results) args.push(...recordFields(r));
           const k = this.keys;
-          const [stored] = (await RECORD.run(this.#redis, [k.batch(id), k.index(id), k.results(id), k.running], args)) as [number, number];
+          const [stored] = (await RECORD.run(this.#redis, [k.batch(id), k.index(id), k.results(id), k.running, k.ended], args)) as [number, number];
           if (stored < 0) this.#cancel(id);
           else this.#stats.duplicatesRefused += p.results.length - stored;
           for (const w of p.waiters) w.resolve(stored >= 0);
@@ -509,10 +577,10 @@ export class BatchConsumer {
 
   // ---------------------------------------------------------- numbers
 
-  #countDeal(): void {
-    this.#stats.dealsTotal++;
+  #countDeals(n: number): void {
+    this.#stats.dealsTotal += n;
     this.#advance();
-    this.#perSecond[this.#perSecondAt % this.#perSecond.length]++;
+    this.#perSecond[this.#perSecondAt % this.#perSecond.length] += n;
   }
 
   #advance(): void {

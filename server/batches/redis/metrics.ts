@@ -38,7 +38,11 @@ function memo<T>(fn: () => Promise<T>, ms = 500): () => Promise<T> {
   };
 }
 
-/** Adds the queue depth and the per-worker gauges to an API server's registry. */
+/**
+ * Adds the queue depth and the per-worker gauges to an API server's registry.
+ * They are read from Redis, the same for every front of a service, so the
+ * sum over the fronts (`FRONTS` > 1) takes one front's (aggregator `first`).
+ */
 export function registerQueueMetrics(registry: Registry, backend: RedisBatchBackend): void {
   const counts = memo(() => backend.queueCounts());
   const workers = memo(() => backend.workers());
@@ -47,6 +51,7 @@ export function registerQueueMetrics(registry: Registry, backend: RedisBatchBack
     help: 'BullMQ jobs (chunks of batch deals) by state; waiting + prioritized is the queue depth.',
     labelNames: ['state'] as const,
     registers: [registry],
+    aggregator: 'first',
     async collect() {
       try {
         for (const [state, n] of Object.entries(await counts())) this.set({ state }, n);
@@ -59,6 +64,7 @@ export function registerQueueMetrics(registry: Registry, backend: RedisBatchBack
     name: 'batch_workers',
     help: 'Batch workers with a heartbeat in the last 30 s.',
     registers: [registry],
+    aggregator: 'first',
     async collect() {
       try {
         this.set((await workers()).length);
@@ -73,6 +79,7 @@ export function registerQueueMetrics(registry: Registry, backend: RedisBatchBack
       help,
       labelNames: ['worker'] as const,
       registers: [registry],
+      aggregator: 'first',
       async collect() {
         try {
           const live = await workers();

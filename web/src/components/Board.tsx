@@ -1,8 +1,9 @@
 /**
- * The position drawn as cards: free cells and foundations on top, the
- * tableau below, each place labelled with its standard-notation symbol
- * (columns 1..9 and 0, cells a b c d …, foundations h) so the move list can
- * be read against the board. The current move's cards are outlined where
+ * The position drawn as cards: free cells (or King Albert's reserve) and
+ * foundations on top, the tableau below (in two rows on a phone when it has
+ * more than 10 columns), each place labelled with its standard-notation
+ * symbol (columns 1..9, 0 and j…, cells a b c d …, foundations h) so the
+ * move list can be read against the board. The current move's cards are outlined where
  * they landed, and the place they came from is marked.
  */
 import { makeCard, RANK_LETTERS, SUIT_LETTERS } from '../../../client-sdk/core/cards.js';
@@ -36,6 +37,40 @@ export function cardHeights(n: number): string {
   return `calc(var(--card-h) * ${n.toFixed(4)})`;
 }
 
+/**
+ * Columns a row of the tableau holds on a narrow board (styles.css: a board
+ * under 720 px, a phone): every column up to 10 (Seahaven Towers, Fortress
+ * and Good Measure keep one row), else about half of them, so that a card
+ * stays wide enough to read: Fan's 18 in two rows of 9, Baker's Dozen's 13
+ * in rows of 7 and 6.
+ */
+export function narrowRowColumns(columns: number): number {
+  return columns <= 10 ? columns : Math.ceil(columns / Math.ceil(columns / 9));
+}
+
+/**
+ * The board's scale (styles.css, "board"): the widest row of places decides
+ * the card width, on a wide board (`--places`: the columns, the free cells,
+ * or the 4 foundations) and on a narrow one (`--places-narrow`, with the
+ * tableau in rows of `narrowRowColumns`).
+ */
+export function boardScale(rules: Rules, columns: number): Record<string, string> {
+  return {
+    '--places': String(Math.max(columns, rules.freeCells, 4)),
+    '--places-narrow': String(Math.max(narrowRowColumns(columns), rules.freeCells, 4)),
+  };
+}
+
+/** The tableau's columns, a row's worth on a wide board (`--columns`) and on a narrow one (`--columns-narrow`). */
+export function tableauScale(columns: number): Record<string, string> {
+  return { '--columns': String(columns), '--columns-narrow': String(narrowRowColumns(columns)) };
+}
+
+/** The title of the cells' group: a reserve (`emptyCell: 'none'`, King Albert) takes no card, free cells any. */
+export function cellsTitle(rules: Rules): string {
+  return rules.emptyCell === 'none' ? 'Reserve' : 'Free cells';
+}
+
 export function Board({ rules, layout, move, won }: Props) {
   const isDest = (kind: Move['to'], i: number) => move != null && move.to === kind && move.toIndex === i;
   const isSource = (kind: Move['from'], i: number) => move != null && move.from === kind && move.fromIndex === i;
@@ -45,12 +80,11 @@ export function Board({ rules, layout, move, won }: Props) {
     rules.emptyColumn !== 'kings' ? null : !rules.wrap || rules.foundationBase === 1 ? 13 : rules.foundationBase - 1;
 
   // Cards scale to the felt's width: the widest row of places (columns, or free cells) decides.
-  const places = Math.max(layout.columns.length, rules.freeCells, 4);
   return (
-    <section class={`board${won != null ? ' board-won' : ''}`} aria-label="Board" style={{ '--places': String(places) }}>
+    <section class={`board${won != null ? ' board-won' : ''}`} aria-label="Board" style={boardScale(rules, layout.columns.length)}>
       <div class="board-top">
-        <div class="group" aria-label="Free cells">
-          <div class="group-title">Free cells</div>
+        <div class="group" aria-label={cellsTitle(rules)}>
+          <div class="group-title">{cellsTitle(rules)}</div>
           <div class="slots">
             {layout.freeCells.map((card, i) => (
               <div class={`slot-wrap${isSource('cell', i) ? ' move-source' : ''}`} key={i}>
@@ -91,7 +125,7 @@ export function Board({ rules, layout, move, won }: Props) {
         </div>
       </div>
 
-      <div class="tableau" style={{ '--columns': String(layout.columns.length) }}>
+      <div class="tableau" style={tableauScale(layout.columns.length)}>
         {layout.columns.map((column, c) => {
           const source = isSource('column', c);
           // A source column shows a dashed outline where the moved card(s) were.

@@ -21,7 +21,7 @@ import type { Move } from '../../../client-sdk/core/moves.js';
 import type { Place } from '../../../client-sdk/core/play.js';
 import type { Layout, Rules } from '../../../client-sdk/core/rules.js';
 import { face, RANK_FACES, SUIT_NAMES, SUIT_SYMBOLS } from '../cardface.js';
-import { cardHeights, fanStep } from '../components/Board.js';
+import { boardScale, cardHeights, cellsTitle, fanStep, tableauScale } from '../components/Board.js';
 import { Card } from '../components/Card.js';
 import { cellSymbol, columnSymbol } from '../replay.js';
 
@@ -77,7 +77,6 @@ export function PlayBoard({ rules, layout, picked, hint, last, won, onActivate, 
   const [drag, setDrag] = useState<Drag | null>(null);
   const suppressClick = useRef(false);
   const emptyColumnRank = rules.emptyColumn !== 'kings' ? null : !rules.wrap || rules.foundationBase === 1 ? 13 : rules.foundationBase - 1;
-  const places = Math.max(layout.columns.length, rules.freeCells, 4);
 
   const isPicked = (kind: Place['kind'], index: number) => picked !== null && picked.from.kind === kind && picked.from.index === index;
   const isDragged = (kind: Place['kind'], index: number) => drag !== null && drag.moving && drag.picked.from.kind === kind && drag.picked.from.index === index;
@@ -124,10 +123,10 @@ export function PlayBoard({ rules, layout, picked, hint, last, won, onActivate, 
     isDragged(kind, index) ? { transform: `translate(${drag!.dx}px, ${drag!.dy}px)` } : {};
 
   return (
-    <section class={`board play-board${won != null ? ' board-won' : ''}`} aria-label="Board" style={{ '--places': String(places) }} {...pointerHandlers}>
+    <section class={`board play-board${won != null ? ' board-won' : ''}`} aria-label="Board" style={boardScale(rules, layout.columns.length)} {...pointerHandlers}>
       <div class="board-top">
-        <div class="group" role="group" aria-label="Free cells">
-          <div class="group-title">Free cells</div>
+        <div class="group" role="group" aria-label={cellsTitle(rules)}>
+          <div class="group-title">{cellsTitle(rules)}</div>
           <div class="slots">
             {layout.freeCells.map((card, i) => {
               const place: Place = { kind: 'cell', index: i };
@@ -143,7 +142,7 @@ export function PlayBoard({ rules, layout, picked, hint, last, won, onActivate, 
                     data-cell={i}
                     role="button"
                     tabIndex={0}
-                    aria-label={`Free cell ${sym}: ${card === null ? 'empty' : face(card).name}${isPicked('cell', i) ? ', picked up' : ''}`}
+                    aria-label={`${rules.emptyCell === 'none' ? 'Reserve' : 'Free'} cell ${sym}: ${card === null ? 'empty' : face(card).name}${isPicked('cell', i) ? ', picked up' : ''}`}
                     onClick={(e) => activate(e, place)}
                   >
                     {card !== null && (
@@ -197,7 +196,7 @@ export function PlayBoard({ rules, layout, picked, hint, last, won, onActivate, 
         </div>
       </div>
 
-      <div class="tableau" style={{ '--columns': String(layout.columns.length) }}>
+      <div class="tableau" style={tableauScale(layout.columns.length)}>
         {layout.columns.map((column, c) => {
           const place: Place = { kind: 'column', index: c };
           const step = fanStep(column.length);
