@@ -122,7 +122,7 @@ export interface PackedOutcome {
 
 /** Numbers for `/healthz`, `/metrics` and logs. */
 export interface PoolStats {
-  /** Live worker threads. */
+  /** Live worker threads (the lane's included, `PoolOptions.lane`). */
   threads: number;
   /** Jobs running on a worker (a share of a shared run counts one; a single solve of a group once its search began). */
   running: number;

@@ -131,7 +131,7 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
   function castleDeal(mode: 'wait' | 'solve', pooled: 'unsolvable' | 'wait') {
     const started = new Int32Array(new SharedArrayBuffer(4));
     const helperStarted = new Int32Array(new SharedArrayBuffer(4));
-    const deal = { mode, pooled, started, helperStarted, rules: { build: 'rank', wrap: false } } as unknown as Deal;
+    const deal = { mode, pooled, started, helperStarted, rules: { build: 'rank', wrap: false, columns: 8 } } as unknown as Deal;
     const set = (flag: Int32Array) => () => Atomics.load(flag, 0) !== 0;
     return {
       deal,
