@@ -31,47 +31,10 @@ import { SharedFlags } from './flags.js';
 import { HelperPasses } from './helper-pass.js';
 import { Job, type JobClass, type JobResult, type JobSpec, type StopReason } from './job.js';
 import { JobQueue } from './queue.js';
-import type { PoolWorkerData, WireAnswer, WireTask } from './wire.js';
+import { taskError, type PoolLog, type SchedulerSettings, type SolveEvent } from './settings.js';
+import { cancelledOutcome, type PoolWorkerData, type WireAnswer, type WireTask } from './wire.js';
 
-/** Where the pool reports what an operator should know. */
-export interface PoolLog {
-  warn(message: string, detail?: unknown): void;
-  error(message: string, detail?: unknown): void;
-}
-
-/** What happened to one deal, or (`census`) to the deals a census job counted, reported to `onSettled` (metrics). */
-export interface SolveEvent {
-  outcome?: import('../../client-sdk/core/solve-types.js').SolveOutcome;
-  error?: SolverError;
-  /** A census job's counts (server/batches/census.ts): its deals by verdict, with no outcome of each. */
-  census?: import('../batches/census.js').CensusSummary;
-  /** Milliseconds the deal's job waited for a worker (0 when it never ran). */
-  queuedMs: number;
-  /** Milliseconds from submission to the answer. */
-  totalMs: number;
-}
-
-/** The scheduler's settings (validated by the pool). */
-export interface SchedulerSettings {
-  filename: string;
-  execArgv: string[];
-  threads: number;
-  minThreads: number;
-  lane: boolean;
-  maxQueue: number;
-  stopGraceMs: number;
-  groupMax: number;
-  helperPassAfterMs: number;
-  startWaitMs: number;
-  laneAfterMs: number;
-  laneYieldMs: number;
-  workerData: Omit<PoolWorkerData, 'flags' | 'sizes'>;
-  resourceLimits?: import('node:worker_threads').ResourceLimits;
-  onRecycle?: (event: { threadId: number }) => void;
-  onSettled?: (event: SolveEvent) => void;
-  log: PoolLog;
-  onError: (err: unknown) => void;
-}
+export type { PoolLog, SchedulerSettings, SolveEvent } from './settings.js';
 
 /** A task on a worker: its jobs, whether it is the lane's, and why the pool terminated its worker. */
 interface Task {
@@ -85,18 +48,6 @@ interface Task {
 /** Shortest and longest wait of the sweep's timer, ms (Node's longest timer: a longer one fires at once). */
 const SWEEP_MIN_MS = 10;
 const SWEEP_MAX_MS = 2 ** 31 - 1;
-
-/** Maps what Piscina rejected a task with to the error the client gets (`why`: the pool terminated its worker, and for what). */
-function taskError(err: unknown, why: StopReason | undefined): SolverError {
-  if (err instanceof SolverError) return err;
-  const e = err as (Error & { code?: string }) | undefined;
-  if (why === 'deadline') return new SolverError('engine_unresponsive', 'the engine did not stop at its deadline; its worker was terminated and replaced');
-  if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new SolverError('out_of_memory', 'the solver worker ran out of memory during this solve; it was replaced');
-  if (typeof e?.message === 'string' && /worker exited/i.test(e.message)) {
-    return new SolverError('worker_crashed', 'the solver worker died during this solve; it was replaced, retrying may succeed');
-  }
-  return new SolverError('worker_crashed', 'the solver worker failed during this solve; it was replaced, retrying may succeed');
-}
 
 const overloaded = (message: string) => new SolverError('overloaded', message);
 
@@ -227,9 +178,9 @@ export class Scheduler {
   /** A job refused or cancelled before it was accepted: its events, and its result. */
   #refused(spec: JobSpec, error: SolverError | undefined): JobResult {
     if (spec.answer === 'census') return error ?? { deals: [], census: { summary: emptySummary(), kept: [], stopped: spec.count } };
-    if (spec.cls !== 'helper') for (let i = 0; i < spec.count; i++) this.#event(error ? { error } : { outcome: cancelled() }, 0, 0);
+    if (spec.cls !== 'helper') for (let i = 0; i < spec.count; i++) this.#event(error ? { error } : { outcome: cancelledOutcome() }, 0, 0);
     if (error) return error;
-    return { deals: Array.from({ length: spec.count }, () => ({ outcome: cancelled(), moves: new Uint8Array(0) })) };
+    return { deals: Array.from({ length: spec.count }, () => ({ outcome: cancelledOutcome(), moves: new Uint8Array(0) })) };
   }
 
   #startHelper(spec: JobSpec, slot: number, done: (result: JobResult) => void): Job {
@@ -652,8 +603,4 @@ export class Scheduler {
     for (const job of jobs) this.stop(job, 'close');
     await this.#piscina.close();
   }
-}
-
-function cancelled() {
-  return { verdict: 'unknown' as const, reason: 'cancelled' as const, moves: [], stats: { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 } };
 }

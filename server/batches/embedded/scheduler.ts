@@ -362,7 +362,7 @@ export class BatchScheduler {
     const controller = new AbortController();
     work.inFlight.set(lo, { hi, controller });
     this.#inFlight++;
-    // The pool call of a sub-range (the worker pool's range task when it has one).
+    // one census job: the workers deal, solve and count the sub-range (range-solver.ts)
     this.#solveRange({ spec: batch.record.spec, lo, hi, mode: 'exceptions' }, controller.signal)
       .then((answer) => this.#settleRange(batch, work, lo, hi, answer, controller))
       .catch((err: unknown) => this.#onError('batch scheduler: could not record a sub-range', err))
