@@ -5,9 +5,13 @@
  *
  *   npm run bench:batch                                   # MS FreeCell 1..32000
  *   npm run bench:batch -- --from 1 --to 2000 --threads 2 --json bench-batch.json
+ *   npm run bench:batch -- --to 1000000 --single-every 10 --api-only --readers 0 --requests 0
  *
  * 1. single: one engine on the main thread, every deal in turn (run again
- *    after 3, and the mean of both taken: the host's speed drifts).
+ *    after 3, and the mean of both taken: the host's speed drifts), in CPU
+ *    time of this thread; with `--single-every n`, every n-th deal of the
+ *    range only, its rate standing for the range's (a range of a million
+ *    deals need not be dealt in memory or solved twice more).
  * 2. direct: every deal through the service's worker pool (`createPool`) as
  *    the batch scheduler hands them (shared runs of 512 deals through
  *    `pool.solveManyPacked`, `threads` in flight), no HTTP, no database:
@@ -15,8 +19,10 @@
  * 3. api: the real server (child process, loopback port, fresh SQLite file,
  *    THREADS = threads), `POST /v1/batches` with the same deals, polled
  *    every 200 ms until `done`; wall time from the POST to the status `done`.
- *    Overhead ratio = api wall time / direct wall time; scaling = the single
- *    engine's wall time over each (what a user gets from the cores).
+ *    Overhead ratio = api wall time / direct wall time; scaling = each
+ *    one's deals/s over the single engine's (what a user gets from the
+ *    cores). The server's CPU a deal meanwhile, its main thread and all its
+ *    threads (/proc), beside the single engine's. `--api-only` skips 2.
  * 4. latency: `--requests` sequential `POST /v1/solve` (MS FreeCell deals 1,
  *    2, 3, ... in turn) on the idle server, then the same requests while a
  *    large batch runs (`--busy-deals`, default MS 1..100000; started 2 s
@@ -45,6 +51,7 @@ import type { Deal } from '../client-sdk/core/rules.js';
 import { createPool } from '../server/pool.js';
 import { startServer, type ServerProcess } from '../tests/helpers/server-process.js';
 import { ROOT } from '../tests/helpers/paths.js';
+import { cpuReading } from './proc-cpu.js';
 import { positiveInt } from '../server/cli/usage.js';
 
 interface Options {
@@ -60,6 +67,8 @@ interface Options {
   readers: number;
   readerDeals: string;
   readersOnly?: boolean;
+  singleEvery: number;
+  apiOnly?: boolean;
   json?: string;
 }
 
@@ -70,13 +79,15 @@ const options = new Command()
   .option('--from <n>', 'first deal', positiveInt, 1)
   .option('--to <n>', 'last deal', positiveInt, 32000)
   .option('--threads <n>', 'solver threads (pool and server)', positiveInt, availableParallelism())
-  .option('--requests <n>', 'POST /v1/solve requests per latency run', positiveInt, 300)
+  .option('--requests <n>', 'POST /v1/solve requests per latency run (phase 4; 0 = skip it)', (v) => (v === '0' ? 0 : positiveInt(v)), 300)
   .option('--batch-concurrency <n>', 'BATCH_CONCURRENCY of the server (default: threads)', positiveInt)
   .option('--latency-only', 'skip the throughput runs (1 and 2)')
   .option('--busy-deals <range>', 'MS FreeCell deals of the batch that runs during the loaded latency run', '1..100000')
   .option('--readers <n>', 'clients reading a large batch at once (phase 5; 0 = skip it)', (v) => (v === '0' ? 0 : positiveInt(v)), 8)
   .option('--reader-deals <range>', 'MS FreeCell deals of the batch the readers read', '1..1000000')
   .option('--readers-only', 'run phase 5 only')
+  .option('--single-every <n>', 'the single engine solves every n-th deal of the range only (phase 1)', positiveInt, 1)
+  .option('--api-only', 'skip the direct pool run (phase 2)')
   .option('--json <file>', 'also write the numbers to this file')
   .parse()
   .opts<Options>();
@@ -87,20 +98,31 @@ const RUN_DEALS = 512;
 const limits = { maxStates: 5_000_000, timeoutMs: 30_000 };
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 
-/** The set's deals, dealt before any clock starts. */
-function dealSet(): Deal[] {
+/** The set's deals (every `every`-th), dealt before any clock starts. */
+function dealSet(every = 1): Deal[] {
   const deals: Deal[] = [];
-  for (let n = options.from; n <= options.to; n++) deals.push(resolveDeal({ game: options.game, numbering: options.numbering, deal: n }));
+  for (let n = options.from; n <= options.to; n += every) deals.push(resolveDeal({ game: options.game, numbering: options.numbering, deal: n }));
   return deals;
 }
 
-/** One engine on this thread, every deal in turn: the baseline the pool and the API scale from. */
-async function single(deals: readonly Deal[]): Promise<{ ms: number }> {
+/** CPU time of this thread so far, ms (the single engine runs on it alone). */
+function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * One engine on this thread, every deal of `deals` in turn: the baseline
+ * the pool and the API scale from. `ms`: the whole range's time at the
+ * measured CPU time a deal.
+ */
+async function single(deals: readonly Deal[]): Promise<{ ms: number; cpuMsPerDeal: number }> {
   const engine = Engine.instantiate(await loadEngineModule());
   engine.solve(deals[0], { limits });
-  const t = performance.now();
+  const t = ownCpuMs();
   for (const deal of deals) engine.solve(deal, { limits });
-  return { ms: performance.now() - t };
+  const cpuMsPerDeal = (ownCpuMs() - t) / deals.length;
+  return { ms: cpuMsPerDeal * total, cpuMsPerDeal };
 }
 
 /**
@@ -140,7 +162,9 @@ async function status(s: ServerProcess, id: string): Promise<BatchStatus> {
   return (await fetch(`${s.url}/v1/batches/${id}`)).json() as Promise<BatchStatus>;
 }
 
-async function apiBatch(s: ServerProcess): Promise<{ ms: number; status: BatchStatus }> {
+async function apiBatch(s: ServerProcess): Promise<{ ms: number; status: BatchStatus; mainCpuMsPerDeal: number; serverCpuMsPerDeal: number }> {
+  const pid = s.child.pid!;
+  const cpu0 = cpuReading(pid);
   const t = performance.now();
   const res = await post(s, '/v1/batches', { game: options.game, numbering: options.numbering, deals: `${options.from}..${options.to}`, limits });
   if (res.status !== 202) throw new Error(`POST /v1/batches: ${res.status} ${await res.text()}`);
@@ -148,7 +172,11 @@ async function apiBatch(s: ServerProcess): Promise<{ ms: number; status: BatchSt
   for (;;) {
     await new Promise((r) => setTimeout(r, 200));
     const st = await status(s, id);
-    if (st.status !== 'running') return { ms: performance.now() - t, status: st };
+    if (st.status !== 'running') {
+      const ms = performance.now() - t;
+      const cpu = cpuReading(pid);
+      return { ms, status: st, mainCpuMsPerDeal: (cpu.main - cpu0.main) / total, serverCpuMsPerDeal: (cpu.all - cpu0.all) / total };
+    }
   }
 }
 
@@ -248,10 +276,11 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-batch-'));
 console.log(`${options.game} ${options.numbering} ${options.from}..${options.to} (${total} deals), ${options.threads} threads; load average ${load()}`);
 
 const throughput = !options.latencyOnly && !options.readersOnly;
-const deals = throughput ? dealSet() : [];
+const deals = throughput ? dealSet(options.singleEvery) : [];
 const single1 = throughput ? await single(deals) : null;
-if (single1) console.log(`single engine (this thread): ${(single1.ms / 1000).toFixed(1)} s, ${(total / (single1.ms / 1000)).toFixed(1)} deals/s; load ${load()}`);
-const d = throughput ? await direct(deals) : null;
+const sampled = options.singleEvery > 1 ? ` (every ${options.singleEvery}th deal: ${deals.length})` : '';
+if (single1) console.log(`single engine (this thread)${sampled}: ${single1.cpuMsPerDeal.toFixed(4)} ms CPU a deal, ${(1000 / single1.cpuMsPerDeal).toFixed(1)} deals/s; load ${load()}`);
+const d = throughput && !options.apiOnly ? await direct(deals) : null;
 const directRate = d ? total / (d.ms / 1000) : 0;
 if (d && single1) {
   console.log(
@@ -272,23 +301,25 @@ const server = await startServer(
 );
 let results: Record<string, unknown>;
 try {
-  const a = d ? await apiBatch(server) : null;
+  const a = throughput ? await apiBatch(server) : null;
   const apiRate = a ? total / (a.ms / 1000) : 0;
   // the single engine again after the API run: the host's speed drifts by tens of percent over minutes, and the mean of both brackets the other runs
   const single2 = a ? await single(deals) : null;
   const singleMs = single1 && single2 ? (single1.ms + single2.ms) / 2 : 0;
-  if (a && d && single2) {
+  if (a && single1 && single2) {
+    const engineMs = (single1.cpuMsPerDeal + single2.cpuMsPerDeal) / 2;
     console.log(
-      `api (POST /v1/batches → done): ${(a.ms / 1000).toFixed(1)} s, ${apiRate.toFixed(1)} deals/s, ${JSON.stringify(a.status.counts)}; ` +
-        `overhead ratio ${(a.ms / d.ms).toFixed(3)}; load ${load()}\n` +
-        `single engine again: ${(single2.ms / 1000).toFixed(1)} s; scaling by the mean of both single runs: direct ${(singleMs / d.ms).toFixed(2)}×, api ${(singleMs / a.ms).toFixed(2)}×`,
+      `api (POST /v1/batches → done): ${(a.ms / 1000).toFixed(1)} s, ${apiRate.toFixed(1)} deals/s, ${JSON.stringify(a.status.counts)}` +
+        `${d ? `; overhead ratio ${(a.ms / d.ms).toFixed(3)}` : ''}; load ${load()}\n` +
+        `  server CPU a deal: main thread ${a.mainCpuMsPerDeal.toFixed(4)} ms, all threads ${a.serverCpuMsPerDeal.toFixed(4)} ms (${(a.serverCpuMsPerDeal / engineMs).toFixed(2)}× the single engine's ${engineMs.toFixed(4)} ms)\n` +
+        `single engine again: ${single2.cpuMsPerDeal.toFixed(4)} ms CPU a deal; scaling by the mean of both single runs:${d ? ` direct ${(singleMs / d.ms).toFixed(2)}×,` : ''} api ${(singleMs / a.ms).toFixed(2)}×`,
     );
   }
 
   let idle: ReturnType<typeof percentiles> | null = null;
   let busy: ReturnType<typeof percentiles> | null = null;
   let batchRate = 0;
-  if (!options.readersOnly) {
+  if (!options.readersOnly && options.requests > 0) {
     idle = await latency(server);
     console.log(`POST /v1/solve idle: ${JSON.stringify(idle)}`);
 
@@ -310,7 +341,15 @@ try {
     set: { game: options.game, numbering: options.numbering, from: options.from, to: options.to, threads: options.threads },
     single: single1 && single2 && { seconds: [single1.ms / 1000, single2.ms / 1000], dealsPerSecond: total / (singleMs / 1000) },
     direct: d && { seconds: d.ms / 1000, dealsPerSecond: directRate, counts: d.counts, scaling: singleMs / d.ms },
-    api: a && d && { seconds: a.ms / 1000, dealsPerSecond: apiRate, counts: a.status.counts, overheadRatio: a.ms / d.ms, scaling: singleMs / a.ms },
+    api: a && {
+      seconds: a.ms / 1000,
+      dealsPerSecond: apiRate,
+      counts: a.status.counts,
+      ...(d ? { overheadRatio: a.ms / d.ms } : {}),
+      scaling: singleMs / a.ms,
+      mainCpuMsPerDeal: a.mainCpuMsPerDeal,
+      serverCpuMsPerDeal: a.serverCpuMsPerDeal,
+    },
     solveLatencyMs: idle && { idle, duringBatch: busy, batchDealsPerSecondMeanwhile: batchRate },
     readers: reading,
     loadAverageAtEnd: load(),

@@ -21,12 +21,20 @@
  *     4 × the measured throughput, open loop at a steady rate (see
  *     `openLoop`): the share of 503s, the goodput, and how fast the 503s come
  *     back; then a closed loop of 128 autocannon clients;
- *  5. the overhead ratio: HTTP requests/s ÷ direct deals/s, at the same
+ *  5. refusals: a fresh server with MAX_QUEUE 8 and 64 clients that send
+ *     again as soon as they are answered (a 503 comes back at once): the
+ *     answered requests/s beside concurrency 8's on the same server, and
+ *     what a refusal costs the server's main thread: its CPU over the run,
+ *     less the answered requests at concurrency 8's main-thread CPU each,
+ *     divided by the 503s;
+ *  6. the overhead ratio: HTTP requests/s ÷ direct deals/s, at the same
  *     parallelism (HTTP c=8 against the pool with 8 in flight) and at c=1
  *     (against one engine); and per CPU second (server process, all threads,
  *     against the direct pool's process), which does not depend on what else
  *     runs on the machine. Every phase prints the server's and the client's
- *     CPU time per request.
+ *     CPU time per request, and per answered request the server's main
+ *     thread (its event loop) and all its threads, beside the engine's CPU
+ *     a deal of phase 1 (one engine, same deals, same run).
  *
  * Client and server share this machine's cores: autocannon's work counts
  * against the HTTP numbers, as it would for a client on the same host.
@@ -45,6 +53,7 @@ import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits } from '../client-sdk/core/solve-types.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
+import { cpuReading, processCpuMs } from './proc-cpu.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -91,12 +100,6 @@ async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-/** CPU time of a process, all its threads, milliseconds (Linux /proc; USER_HZ = 100). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** CPU time of this process (the client, or the direct runs), milliseconds. */
@@ -172,13 +175,22 @@ interface LoadResult {
   clientCpuMsPerRequest: number;
   /** 2xx answers per second of server CPU. */
   okPerServerCpuSecond: number;
+  /** Answered (2xx) and refused (503) requests. */
+  ok: number;
+  refused: number;
+  /** The server's main-thread CPU over the run, ms. */
+  mainCpuMs: number;
+  /** Per answered request: the server's main thread and all its threads, CPU ms. */
+  mainCpuMsPerAnswered: number;
+  serverCpuMsPerAnswered: number;
 }
 
 /** One autocannon run of POST /v1/solve cycling over the deals. */
 async function load(server: RunningServer, label: string, connections: number, seconds: number, overallRate?: number): Promise<LoadResult> {
   const url = server.url;
   let next = 0;
-  const serverCpu0 = cpuMsOf(server.child.pid!);
+  const pid = server.child.pid!;
+  const serverCpu0 = cpuReading(pid);
   const clientCpu0 = ownCpuMs();
   const result = await autocannon({
     url: `${url}/v1/solve`,
@@ -197,13 +209,20 @@ async function load(server: RunningServer, label: string, connections: number, s
       },
     ],
   });
-  const serverCpu = cpuMsOf(server.child.pid!) - serverCpu0;
+  const serverCpu1 = cpuReading(pid);
+  const serverCpu = serverCpu1.all - serverCpu0.all;
+  const mainCpu = serverCpu1.main - serverCpu0.main;
   const clientCpu = ownCpuMs() - clientCpu0;
   const statuses: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = Number(count);
   const ok = statuses['200'] ?? 0;
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
   return {
+    ok,
+    refused: statuses['503'] ?? 0,
+    mainCpuMs: mainCpu,
+    mainCpuMsPerAnswered: round(mainCpu / Math.max(1, ok), 3),
+    serverCpuMsPerAnswered: round(serverCpu / Math.max(1, ok), 3),
     serverCpuMsPerRequest: round(serverCpu / Math.max(1, total), 3),
     clientCpuMsPerRequest: round(clientCpu / Math.max(1, total), 3),
     okPerServerCpuSecond: round(ok / (serverCpu / 1000)),
@@ -227,6 +246,7 @@ function printLoad(r: LoadResult): void {
   console.log(
     `  ${r.label.padEnd(26)} ${String(r.okPerSec).padStart(7)} req/s (2xx)   p50 ${String(r.p50).padStart(5)} ms   p99 ${String(r.p99).padStart(5)} ms` +
       `   CPU/request: server ${r.serverCpuMsPerRequest} ms, client ${r.clientCpuMsPerRequest} ms` +
+      `   CPU/answered: main thread ${r.mainCpuMsPerAnswered} ms, server ${r.serverCpuMsPerAnswered} ms (${round(r.serverCpuMsPerAnswered / engineCpuMsPerDeal, 2)}× the engine's)` +
       `${other ? `   [${other}]` : ''}${r.errors ? `   errors: ${r.errors}` : ''}`,
   );
 }
@@ -287,7 +307,7 @@ async function openLoop(server: RunningServer, rate: number, seconds: number): P
     inFlight.add(p);
     void p.then(() => inFlight.delete(p));
   };
-  const serverCpu0 = cpuMsOf(server.child.pid!);
+  const serverCpu0 = processCpuMs(server.child.pid!);
   const start = performance.now();
   let sent = 0;
   for (;;) {
@@ -298,7 +318,7 @@ async function openLoop(server: RunningServer, rate: number, seconds: number): P
     await new Promise((r) => setTimeout(r, 2));
   }
   await Promise.all(inFlight);
-  const serverCpu = cpuMsOf(server.child.pid!) - serverCpu0;
+  const serverCpu = processCpuMs(server.child.pid!) - serverCpu0;
   agent.destroy();
   okLatency.sort((a, b) => a - b);
   refusedLatency.sort((a, b) => a - b);
@@ -359,6 +379,8 @@ async function directPool(deals: Deal[], threads: number, inFlight: number, seco
 }
 
 let moduleCache: WebAssembly.Module | undefined;
+/** The engine's CPU a deal in this run (phase 1, one engine on this thread), ms: what the server's CPU per answer is set beside. */
+let engineCpuMsPerDeal = NaN;
 
 // ---------------------------------------------------------------- main
 
@@ -377,6 +399,7 @@ async function main(): Promise<void> {
   console.log('direct (no HTTP):');
   const singleRun = directSingle(deals, o.duration);
   const single = singleRun.perSec;
+  engineCpuMsPerDeal = singleRun.cpuMsPerDeal;
   console.log(`  one engine, this thread       ${round(single)} deals/s   CPU/deal ${round(singleRun.cpuMsPerDeal, 3)} ms`);
   const pooledRun = await directPool(deals, o.threads, 8, o.duration);
   const pooled = pooledRun.perSec;
@@ -434,6 +457,28 @@ async function main(): Promise<void> {
   const share503 = total > 0 ? (overload.statuses['503'] ?? 0) / total : 0;
   console.log(`  503 share under 4x overload: ${round(share503 * 100)} % (goodput ${overload.okPerSec} req/s vs capacity ${capacity})`);
 
+  console.log(`\nrefusals (MAX_QUEUE 8; 64 clients sending again as soon as answered):`);
+  const refusalServer = await startServer({ THREADS: String(o.threads), MAX_QUEUE: '8' }, logFile);
+  let refusal: { c8: LoadResult; c64: LoadResult; mainUsPerRefusal: number; serverUsPerRefusal: number; answeredRatio: number };
+  try {
+    await load(refusalServer, 'warm-up', 8, Math.min(3, o.duration));
+    const c8 = await load(refusalServer, 'concurrency 8', 8, o.duration);
+    printLoad(c8);
+    const c64 = await load(refusalServer, 'concurrency 64', 64, o.duration);
+    printLoad(c64);
+    // the answered requests at concurrency 8's CPU each; the rest is the refusals'
+    const mainUsPerRefusal = (1000 * (c64.mainCpuMs - c64.ok * c8.mainCpuMsPerAnswered)) / Math.max(1, c64.refused);
+    const serverUsPerRefusal = (1000 * (c64.serverCpuMsPerRequest * (c64.ok + c64.refused) - c64.ok * c8.serverCpuMsPerAnswered)) / Math.max(1, c64.refused);
+    const answeredRatio = c64.okPerSec / c8.okPerSec;
+    refusal = { c8, c64, mainUsPerRefusal, serverUsPerRefusal, answeredRatio };
+    console.log(
+      `  ${c64.refused} refusals (${round(c64.refused / c64.seconds)}/s): main thread ${round(mainUsPerRefusal, 1)} µs a refusal, server ${round(serverUsPerRefusal, 1)} µs;` +
+        ` answered ${c64.okPerSec} req/s at c=64 = ${round(answeredRatio, 2)} × c=8's ${c8.okPerSec} (the clients share the cores: client CPU ${c64.clientCpuMsPerRequest} ms a request)`,
+    );
+  } finally {
+    await refusalServer.stop();
+  }
+
   const ratio8 = levels[1].okPerSec / pooled;
   const ratio1 = levels[0].okPerSec / single;
   const cpuRatio = levels[1].okPerServerCpuSecond / pooledRun.perCpuSecond;
@@ -450,7 +495,7 @@ async function main(): Promise<void> {
   if (o.json) {
     writeFileSync(
       o.json,
-      JSON.stringify({ options: o, direct: { single: singleRun, pooled: pooledRun }, levels, soak: soak!, overload, fast503, share503, ratio8, ratio1, cpuRatio }, null, 2),
+      JSON.stringify({ options: o, direct: { single: singleRun, pooled: pooledRun }, levels, soak: soak!, overload, fast503, share503, refusal, ratio8, ratio1, cpuRatio }, null, 2),
     );
     console.log(`\nresults written to ${o.json}`);
   }

@@ -50,7 +50,8 @@ import {
 } from '../client-sdk/api/schemas.js';
 import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
 import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent, JSON_BODY_RESPONSES, SOLVER_RESPONSES } from './openapi.js';
-import type { SolveFn } from './pool.js';
+import type { Cancellation, RequestJob, SolveFn, SolvePriority, WireResponse } from './pool.js';
+import { clientSignal } from './middleware/request-log.js';
 import { registerBatchRoutes } from './batches/routes.js';
 import { registerAppRoutes } from './apps-routes.js';
 import type { BatchBackend } from './batches/backend.js';
@@ -79,6 +80,13 @@ export const RETRY_AFTER_SECONDS = 1;
 export interface AppDeps {
   /** Runs one solve; `signal` fires when the client goes away. */
   solve: SolveFn;
+  /**
+   * Runs a request of `POST /v1/solve` or `/v1/proofs` on a worker that
+   * resolves its position, solves it and builds the answer's bytes
+   * (`SolverPool.solveRequest`), which the route writes as they are;
+   * absent: `solve`, and the answer built here.
+   */
+  solveRequest?: (job: RequestJob, signal?: Cancellation) => Promise<WireResponse>;
   /** Overrides of `DEFAULT_APP_CONFIG`. */
   config?: { bodyLimitBytes?: number; limits?: Partial<LimitsConfig>; proofs?: Partial<ProofCaps> };
   /** Extra fields for `GET /healthz` (e.g. pool numbers), now or later. */
@@ -98,7 +106,7 @@ export interface AppDeps {
    * valid request is refused cheaply (no engine work). Throws to refuse,
    * e.g. SolverError `overloaded` (503 + Retry-After); absent: admit all.
    */
-  admit?: () => void;
+  admit?: (priority: SolvePriority) => void;
   /** Batch analysis (`/v1/batches`, server/batches/): `BatchService` (embedded) or the Redis backend; absent: no batch routes. */
   batches?: BatchBackend;
   /** Folder of the built web page served at `/`; default {@link WEB_ROOT}; null serves none. */
@@ -157,15 +165,16 @@ const jsonBody: MiddlewareHandler = async (c, next) => {
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw new SolverError('unsupported_media_type', `send the request body in UTF-8 (charset=utf-8 or none), not charset=${charset.slice(0, 40)}`);
   }
+  const text = decodeUtf8Strict(new Uint8Array(await c.req.arrayBuffer()), 'the request body');
   try {
-    decodeUtf8Strict(new Uint8Array(await c.req.arrayBuffer()), 'the request body');
-    await c.req.json();
+    JSON.parse(text);
   } catch (err) {
-    if (err instanceof SolverError) throw err;
     const detail = err instanceof SyntaxError ? `: ${err.message}` : '';
-    const location = err instanceof SyntaxError ? jsonFaultLocation(await c.req.text(), err.message) : undefined;
+    const location = err instanceof SyntaxError ? jsonFaultLocation(text, err.message) : undefined;
     throw new SolverError('malformed_json', `the request body is not valid JSON${detail}`, location);
   }
+  // the validator reads the body as text: this one (read once, checked), not a new Response of the bytes read again
+  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
   await next();
 };
 
@@ -380,8 +389,32 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     return countedLimit(c, next);
   });
 
+  /**
+   * The answer a worker built, written as it is: the JSON answer, or
+   * (`/v1/proofs`) the certificate file with its headers. Through `c.body`,
+   * so that the headers the middleware set before (request id, security)
+   * are built in rather than added to a copy of the answer afterwards.
+   */
+  const written = (c: Context, answer: WireResponse): Response => {
+    const cert = answer.certificate;
+    if (cert === undefined) return c.body(answer.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' });
+    return c.body(answer.body as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': CERTIFICATE_MEDIA_TYPE,
+      'Content-Disposition': `attachment; filename="${cert.filename}"`,
+      'X-Proof-Positions': String(cert.positions),
+      'X-Proof-Fingerprint': cert.fingerprint,
+    });
+  };
+
   app.openapi(solveRoute, async (c) => {
     const req = c.req.valid('json');
+    if (deps.solveRequest) {
+      const limits = resolveLimits(req.limits, config.limits, req.game);
+      const optimize = resolveOptimize(req);
+      const proof = req.proof === true ? proofRequestFor(req, config.proofs, 'inline') : undefined;
+      deps.admit?.('interactive');
+      return written(c, await deps.solveRequest({ route: 'solve', request: req, limits, ...(proof ? { proof } : {}), ...(optimize ? { optimize } : {}) }, clientSignal(c))) as never;
+    }
     const deal = resolveDeal(req);
     const limits = resolveLimits(req.limits, config.limits, req.game);
     const optimize = resolveOptimize(req);
@@ -389,18 +422,24 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       ...(req.proof === true ? { proof: proofRequestFor(req, config.proofs, 'inline') } : {}),
       ...(optimize !== undefined ? { optimize } : {}),
     };
-    deps.admit?.();
-    const outcome = await deps.solve(deal, limits, c.req.raw.signal, options);
+    deps.admit?.('interactive');
+    const outcome = await deps.solve(deal, limits, clientSignal(c), options);
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
   });
 
   app.openapi(proofsRoute, async (c) => {
     const req = c.req.valid('json');
+    if (deps.solveRequest) {
+      const limits = resolveLimits(req.limits, config.limits, req.game);
+      const proof = proofRequestFor(req, config.proofs, 'download');
+      deps.admit?.('interactive');
+      return written(c, await deps.solveRequest({ route: 'proofs', request: req, limits, proof }, clientSignal(c))) as never;
+    }
     const deal = resolveDeal(req);
     const limits = resolveLimits(req.limits, config.limits, req.game);
     const proof = proofRequestFor(req, config.proofs, 'download');
-    deps.admit?.();
-    const outcome = await deps.solve(deal, limits, c.req.raw.signal, { proof });
+    deps.admit?.('interactive');
+    const outcome = await deps.solve(deal, limits, clientSignal(c), { proof });
     const certificate = outcome.proof?.certificate;
     if (outcome.proof !== undefined && certificate?.included) {
       const name = `${req.game}-${req.deal !== undefined ? String(req.deal) : 'position'}.proof.gz`.replace(/[^\w.-]/g, '_');
@@ -419,7 +458,12 @@ export function createApp(deps: AppDeps): OpenAPIHono {
 
   if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
   registerAppRoutes(app, {
-    decider: { decide: deps.solve, parallelism: deps.parallelism ?? 1, ...(deps.admit ? { admit: deps.admit } : {}) },
+    // the app routes' searches run below interactive solves (server/pool/queue.ts), each by its request's deadline
+    decider: {
+      decide: (deal, limits, signal, options) => deps.solve(deal, limits, signal, { ...options, priority: 'background' }),
+      parallelism: deps.parallelism ?? 1,
+      ...(deps.admit ? { admit: () => deps.admit!('background') } : {}),
+    },
     config: { limits: config.limits, proofCaps: config.proofs },
     jsonBody,
   });

@@ -27,7 +27,7 @@ import { exitOnTermination } from './lifecycle.js';
 import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults } from './logger.js';
 import { createMetrics } from './metrics.js';
 import type { SolverPool } from './pool.js';
-import { createServicePool } from './service-pool.js';
+import { BATCH_SOLVE, createServicePool } from './service-pool.js';
 
 const config = loadConfigOrExit();
 
@@ -38,7 +38,7 @@ const metrics = createMetrics({ poolStats: () => pool?.stats() });
 logProcessFaults(logger);
 
 const { url, prefix } = config.batch.redis;
-pool = await createServicePool(config, metrics, logger, Math.max(4 * config.threads, config.worker.concurrency));
+pool = await createServicePool(config, metrics, logger, Math.max(4 * config.threads, config.worker.concurrency), false);
 const solverPool = pool;
 await solverPool.warmUp(resolveDeal({ game: 'freecell', deal: 1 }));
 
@@ -47,8 +47,9 @@ try {
   consumer = await BatchConsumer.start({
     url,
     prefix,
-    solve: solverPool.solve,
-    solveManyPacked: (deals, limits, signal) => solverPool.solveManyPacked(deals, limits, signal),
+    solve: (deal, limits, signal) => solverPool.solve(deal, limits, signal, BATCH_SOLVE),
+    solveBatch: (source, limits, signal) => solverPool.solveBatch(source, limits, signal),
+    solveCensus: (source, limits, signal) => solverPool.solveCensus(source, limits, signal),
     threads: config.threads,
     concurrency: config.worker.concurrency,
     lockMs: config.worker.lockMs,

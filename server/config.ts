@@ -21,6 +21,7 @@
  * | `STOP_GRACE_MS` | 2000 | a solve deaf to its stop flag this long after a cancel or its deadline has its worker terminated (at least 1000: a healthy engine may overrun its deadline by one growth of its position table, ~0.7 s at 10 million positions) |
  * | `HELPER_PASS_AFTER_MS` | 2000 | a Castle-family solve still searching this long may run its pooled pass on an idle worker beside the full search (the worker is given up to any other solve at once); 0 = never |
  * | `SOLVE_GROUP_MAX` | 16 | most single solves waiting in the queue that a freed worker takes as one task (at most its share of the queue); 1 = one a task |
+ * | `INTERACTIVE_WAIT_MS` | 900 | an interactive solve (`POST /v1/solve`, `/v1/proofs`) not started this long after it arrived is refused (503, `Retry-After`); one more thread than `THREADS` takes them while long searches hold every worker (docs/operations.md "Fair under load"); 0 = neither |
  * | `SHUTDOWN_DRAIN_MS` | 5000, at most half of SHUTDOWN_TIMEOUT_MS | on SIGTERM/SIGINT, running solves may finish this long before they are cancelled |
  * | `SHUTDOWN_TIMEOUT_MS` | 10000 | on SIGTERM/SIGINT, exit forcibly after this long |
  * | `SHUTDOWN_READY_DELAY_MS` | 0 | on SIGTERM/SIGINT, keep accepting connections this long (answering `/readyz` and the API with 503) before the listener closes, for a load balancer to notice; at most half of SHUTDOWN_TIMEOUT_MS |
@@ -94,6 +95,8 @@ export interface ServiceConfig extends AppConfig {
   helperPassAfterMs: number;
   /** `PoolOptions.groupMax` (server/pool.ts): most waiting single solves one task carries; 1 = no grouping. */
   groupMax: number;
+  /** `PoolOptions.startWaitMs` of the API server's pool, and its lane on (server/pool/scheduler.ts), ms; 0 = neither. */
+  interactiveWaitMs: number;
   shutdownDrainMs: number;
   shutdownTimeoutMs: number;
   /** Listener kept open (503s) after a shutdown signal, ms. */
@@ -246,6 +249,7 @@ function envSchema() {
       STOP_GRACE_MS: intVar(2000, 1000, 600_000),
       HELPER_PASS_AFTER_MS: intVar(2000, 0, 2_147_483_647),
       SOLVE_GROUP_MAX: intVar(16, 1, 256),
+      INTERACTIVE_WAIT_MS: intVar(900, 0, MAX_TIMER_MS),
       SHUTDOWN_DRAIN_MS: z
         .string()
         .trim()
@@ -460,6 +464,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stopGraceMs: e.STOP_GRACE_MS,
     helperPassAfterMs: e.HELPER_PASS_AFTER_MS,
     groupMax: e.SOLVE_GROUP_MAX,
+    interactiveWaitMs: e.INTERACTIVE_WAIT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? defaultDrainMs(e.SHUTDOWN_TIMEOUT_MS),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownReadyDelayMs: e.SHUTDOWN_READY_DELAY_MS,

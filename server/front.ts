@@ -31,8 +31,8 @@ import { createBatchService } from './batches/embedded/service.js';
 import { FrontLink, RemoteBatches } from './fronts/front-link.js';
 import { FrontsRateLimitStore } from './fronts/rate-limit.js';
 import type { PoolStats, SolverPool } from './pool.js';
-import { createServicePool } from './service-pool.js';
-import { createServiceApp } from './service.js';
+import { BATCH_SOLVE, createServicePool } from './service-pool.js';
+import { createServiceApp, serviceServer } from './service.js';
 
 /**
  * Starts a front with `config` (its share: config.ts `frontConfig`).
@@ -96,7 +96,11 @@ export async function startFront(config: ServiceConfig, front?: { index: number;
     try {
       service = createBatchService({
         dbPath: config.batch.dbPath,
-        pool: { solve: solverPool.solve, solveManyPacked: (deals, limits, signal) => solverPool.solveManyPacked(deals, limits, signal), queued: () => solverPool.stats().queued },
+        pool: {
+          solve: (deal, limits, signal) => solverPool.solve(deal, limits, signal, BATCH_SOLVE),
+          solveBatch: (source, limits, signal) => solverPool.solveBatch(source, limits, signal),
+          solveCensus: (source, limits, signal) => solverPool.solveCensus(source, limits, signal),
+        },
         concurrency: config.batch.concurrency,
         limits: config.limits,
         maxDeals: config.batch.maxDeals,
@@ -117,12 +121,13 @@ export async function startFront(config: ServiceConfig, front?: { index: number;
 
   const app = createServiceApp({
     solve: solverPool.solve,
+    solveRequest: (job, signal) => solverPool.solveRequest(job, signal),
     logger,
     metrics,
     state,
     // several fronts: /healthz and /readyz show the whole service's pool
     poolStats: link ? () => link.call('stats') as Promise<PoolStats> : () => solverPool.stats(),
-    shed: () => solverPool.isFull(),
+    shed: (priority) => !solverPool.admits(priority),
     config,
     ...(link ? { front, rateLimitStore: new FrontsRateLimitStore(link) } : {}),
     app: { batches, parallelism: config.threads },
@@ -132,7 +137,9 @@ export async function startFront(config: ServiceConfig, front?: { index: number;
   // (30 s by default, which let a slow client hold a connection up to twice
   // REQUEST_TIMEOUT_MS); once a second keeps them within a second.
   const serverOptions = { connectionsCheckingInterval: 1000 };
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info: AddressInfo) => {
+  // this front's requests that its pool would refuse are answered 503 before they are read (server/refusal.ts)
+  const createServer = await serviceServer({ admits: (cls) => solverPool.admits(cls), logger, metrics, config });
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions, createServer }, (info: AddressInfo) => {
     logger.info(
       {
         address: info.address,

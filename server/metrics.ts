@@ -36,6 +36,8 @@ export interface Metrics {
   readonly registry: Registry;
   /** Records one answered HTTP request. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** The recorder of `observeRequest` for one method, route and status, looked up once (for a caller that records many). */
+  requestSeries(method: string, route: string, status: number): { record(seconds: number): void };
   /** Records one settled solve (the pool's `onSettled`). */
   observeSolve(event: SolveEvent): void;
   /** Records a solve refused before it reached the pool (load shedding): `solver_failures_total{code}`. */
@@ -131,27 +133,65 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
 
+  // every request and solve records under a few label sets: their children are looked up once (prom-client hashes a labels object on every call)
+  type Series = { count: { inc(): void }; time: { observe(value: number): void } };
+  const requestSeries = new Map<string, Series>();
+  const solveSeries = new Map<string, Series>();
+  const failureSeries = new Map<string, { inc(): void }>();
+  const seriesOf = (method: string, route: string, status: number): Series => {
+    const key = `${method} ${route} ${status}`;
+    let series = requestSeries.get(key);
+    if (series === undefined) {
+      const labels = { method, route, status: String(status) };
+      series = { count: requests.labels(labels), time: latency.labels(labels) };
+      requestSeries.set(key, series);
+    }
+    return series;
+  };
+
   return {
     registry,
     contentType: registry.contentType,
     observeRequest(method, route, status, seconds) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      const series = seriesOf(method, route, status);
+      series.count.inc();
+      series.time.observe(seconds);
+    },
+    requestSeries(method, route, status) {
+      const series = seriesOf(method, route, status);
+      return {
+        record(seconds: number) {
+          series.count.inc();
+          series.time.observe(seconds);
+        },
+      };
     },
     observeSolve(event) {
       if (event.outcome) {
         const o = event.outcome;
-        solves.inc({ verdict: o.verdict, reason: o.reason ?? '' });
+        const key = `${o.verdict} ${o.reason ?? ''}`;
+        let series = solveSeries.get(key);
+        if (series === undefined) {
+          series = { count: solves.labels({ verdict: o.verdict, reason: o.reason ?? '' }), time: solveTime.labels({ verdict: o.verdict }) };
+          solveSeries.set(key, series);
+        }
+        series.count.inc();
         expanded.inc(o.stats.statesExpanded);
-        solveTime.observe({ verdict: o.verdict }, o.stats.elapsedMs / 1000);
+        series.time.observe(o.stats.elapsedMs / 1000);
         queueWait.observe(event.queuedMs / 1000);
       } else if (event.error) {
         failures.inc({ code: event.error.code });
+      } else if (event.census) {
+        // a census job's deals, counted by verdict on the worker: no time, reason or error code of each (its exceptions are in the batch)
+        const c = event.census;
+        for (const verdict of ['solved', 'unsolvable', 'unknown'] as const) if (c[verdict] > 0) solves.inc({ verdict, reason: '' }, c[verdict]);
+        expanded.inc(c.sumPositions);
       }
     },
     observeRefusal(code) {
-      failures.inc({ code });
+      let series = failureSeries.get(code);
+      if (series === undefined) failureSeries.set(code, (series = failures.labels({ code })));
+      series.inc();
     },
     observeRecycle() {
       recycles.inc();

@@ -1,7 +1,13 @@
 /**
- * The Piscina worker: one Wasm engine instance per thread, created on the
- * first task and reused for every later one (the engine resets its memory
- * between solves instead of reallocating).
+ * The pool's worker thread: one Wasm engine, created on the first deal and
+ * reused for every later one (the engine resets its memory between solves
+ * instead of reallocating). It runs the pool's tasks (server/pool/wire.ts)
+ * with `runWireTask` (server/pool/worker-run.ts), solving each deal with
+ * `solveWithProof` (client-sdk/core/proof/writer.ts: the full search, the
+ * passes after it, the proof summary and certificate) or, for the pool's
+ * helper pass, `solvePooledPass`; and for a request job it builds the
+ * response's bytes here (server/pool/response.ts), so that the main thread
+ * only writes them.
  *
  * No top-level await here: Piscina loads the worker with `require()` first,
  * and under tsx (`--import tsx`) the `import()` fallback would miss tsx's
@@ -21,151 +27,124 @@ import { SolverError } from '../client-sdk/core/errors.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import { solvePooledPass, solveWithProof, type SolveWithProofOptions } from '../client-sdk/core/proof/writer.js';
 import { POOLINGS_TO_TRY } from '../client-sdk/core/pools.js';
-import type { SolveOutcome } from '../client-sdk/core/solve-types.js';
-import {
-  claimPooledPass,
-  cancelledOutcome,
-  describeFailure,
-  markStarted,
-  POOLED_HERE,
-  PROGRESS_EXPANDED,
-  PROGRESS_MEMORY,
-  PROGRESS_GUIDED,
-  PROGRESS_POOLING,
-  PROGRESS_REPORTS,
-  PROGRESS_STARTED_AT,
-  PROGRESS_STORED,
-  RETIRE_INDEX,
-  STOP_INDEX,
-  forEachDealOfTask,
-  type SolveTask,
-  type SolveAnswer,
-  type SolveTaskResult,
-  type SolverWorkerData,
-} from './worker-protocol.js';
+import type { SolveLimits } from '../client-sdk/core/solve-types.js';
+import { POOLED_HERE, SharedFlags } from './pool/flags.js';
+import { PROGRESS_EXPANDED, PROGRESS_GUIDED, PROGRESS_MEMORY, PROGRESS_POOLING, PROGRESS_REPORTS, PROGRESS_STARTED_AT, PROGRESS_STORED } from './pool/progress.js';
+import { buildResponse } from './pool/response.js';
+import { runWireTask, type DealResult, type DealSolver } from './pool/worker-run.js';
+import type { PoolWorkerData, WireAnswer, WireJob, WireTask } from './pool/wire.js';
 
+const data = workerData as PoolWorkerData;
+const flags = SharedFlags.attach(data.flags, data.sizes);
+/** This thread's slot in the flags, claimed at its first task (-1: none free). */
+let slot: number | undefined;
 let engine: Engine | undefined;
 
 /**
  * Where the full search leaves a solution packed (`SolveWithProofOptions.packedSolution`):
  * the answers cross packed anyway, so the solution goes from the engine's
- * output to the answer's bytes without a move object (no 90-odd objects a
- * deal for this thread's garbage collector). Read and cleared after each deal.
+ * output to the answer's bytes without a move object, unless the job needs
+ * the moves (a response to build, a solution to shorten).
  */
 const solution: PackedSolutionSink = { moves: undefined };
 
 function getEngine(): Engine {
   if (engine === undefined) {
-    const module = (workerData as SolverWorkerData | undefined)?.module;
-    if (!(module instanceof WebAssembly.Module)) {
-      throw new SolverError('engine_error', 'the solver worker was started without the engine module');
-    }
-    engine = Engine.instantiate(module);
+    if (!(data.module instanceof WebAssembly.Module)) throw new SolverError('engine_error', 'the solver worker was started without the engine module');
+    engine = Engine.instantiate(data.module);
   }
   return engine;
 }
 
-/**
- * Solves one task (one deal, or each of `task.deals` in turn); never throws
- * (failures come back as data, per deal for a task of several). The answers
- * cross back packed (worker-protocol.ts `PackedAnswers`), their buffers
- * moved to the pool's thread rather than copied (`movedOut`).
- */
-export default function solveTask(task: SolveTask): SolveTaskResult | MovedResult {
-  return movedOut(solveTaskHere(task));
+/** What `runWireTask` gives back, marked for Piscina to transfer its buffers instead of copying them. */
+export type MovedAnswer = ReturnType<typeof move>;
+
+/** Runs one task of the pool (see the file comment). */
+export default function runTask(task: WireTask): WireAnswer | MovedAnswer {
+  slot ??= flags.claimWorker(threadId);
+  return movedOut(runWireTask(task, flags, slot, solver));
 }
 
-/** What Piscina's `move` makes of a result: it posts the value inside, with its buffers in the transfer list. */
-export type MovedResult = ReturnType<typeof move>;
-
-/**
- * `result` marked for Piscina to transfer the buffers of its packed answers
- * (`head`, `moves`) to the pool's thread instead of copying them: the
- * packer's `finish` made them for this answer alone, and a share's answer
- * holds every one of its deals' moves (8 bytes a move), which the pool's
- * thread would otherwise allocate and copy once more in the structured clone.
- */
-function movedOut(result: SolveTaskResult): SolveTaskResult | MovedResult {
-  if (!('packed' in result) || result.packed === undefined) return result;
-  const { head, moves } = result.packed;
-  return move({ [transferableSymbol]: [head.buffer, moves.buffer], [valueSymbol]: result } as Parameters<typeof move>[0]);
+/** A view whose buffer is its own (a pooled or shared buffer is copied first), so that it may be transferred. */
+function own(view: Uint8Array): Uint8Array {
+  return view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer ? view : view.slice();
 }
 
-function solveTaskHere(task: SolveTask): SolveTaskResult {
-  // the options every deal of the task shares, made once a task (no object or closure a deal); `stop` is the deal's (a group's deals have their own)
-  const options: SolveWithProofOptions = { stop: task.stop, memoryLimitBytes: task.memoryLimitBytes, proof: task.proof, ...(task.progress ? progressInto(task.progress) : {}) };
-  if (task.pass !== 'pooled') options.claimPooledPass = () => claimPooledPass(options.stop ?? task.stop, POOLED_HERE);
-  // a solution to be shortened is read as move objects (Engine.shorten starts from them)
-  if (task.pass !== 'pooled' && task.optimize === undefined) options.packedSolution = solution;
-  return forEachDealOfTask(task, (deal, stop) => {
-    options.stop = stop;
-    return deal === undefined ? { ok: false, error: describeFailure(new SolverError('engine_error', 'a task without a deal')) } : solveDeal(task, deal, stop, options);
-  });
+/** `answer` with every packed buffer and response body in Piscina's transfer list. */
+function movedOut(answer: WireAnswer): MovedAnswer {
+  const transfer: ArrayBuffer[] = [];
+  for (const job of answer.jobs) {
+    transfer.push(job.packed.head.buffer as ArrayBuffer, job.packed.moves.buffer as ArrayBuffer);
+    if (job.response !== undefined) {
+      job.response.body = own(job.response.body);
+      transfer.push(job.response.body.buffer as ArrayBuffer);
+    }
+  }
+  return move({ [transferableSymbol]: transfer, [valueSymbol]: answer } as Parameters<typeof move>[0]);
 }
 
-/**
- * One deal of `task` with the task's `options`, stopped through `stop` (its
- * own flags: `task.stop`, or its entry of `task.stops`): the engine's outcome
- * (moves as objects, packed by the caller), or a failure.
- */
-function solveDeal(task: SolveTask, deal: Deal, stop: Int32Array, options: SolveWithProofOptions): SolveOutcome | SolveAnswer {
-  // Cancelled while it waited in the queue (or taken back by the pool): do not start the search.
-  if (Atomics.load(stop, STOP_INDEX) !== 0 || !markStarted(stop)) return cancelledOutcome();
+/** The real engine as `runWireTask`'s solver. */
+const solver: DealSolver = {
+  solve: solveDeal,
+  respond: (job, deal, outcome) => buildResponse(job.response!, job.source.kind === 'requests' ? job.source.requests[0] : undefined, deal, outcome),
+};
+
+/** One deal of `job` (the full search and its passes, or the helper's pooled pass). */
+function solveDeal(job: WireJob, deal: Deal, limits: SolveLimits, stop: Int32Array): DealResult {
   let used: Engine | undefined;
   try {
     used = getEngine();
-    // The pool's helper pass (a second worker while the full search runs elsewhere): client-sdk/core/proof/writer.ts.
-    if (task.pass === 'pooled') {
-      const others = task.stopOnProof ?? [];
-      const pass: SolveWithProofOptions = {
-        ...options,
-        ...(task.poolings ? { poolings: task.poolings } : {}),
-        // the verdict is in: the searches beside this one stop now, not once the certificate is built
-        onPooledProof: () => {
-          for (const flags of others) {
-            Atomics.store(flags, STOP_INDEX, 1);
-            Atomics.notify(flags, STOP_INDEX);
-          }
-        },
-        // a checked solution of the guided pass (limits.guided) decides too
-        onGuidedSolution: () => {
-          for (const flags of others) {
-            Atomics.store(flags, STOP_INDEX, 1);
-            Atomics.notify(flags, STOP_INDEX);
-          }
-        },
-      };
-      const helped = solvePooledPass(used, deal, task.limits, pass);
-      // a guided solution (limits.guided) is still in the engine's buffer: shortened as the full search's would be
-      if (task.optimize !== undefined && helped.verdict === 'solved') return used.shorten(deal, helped, { optimize: task.optimize, stop, memoryLimitBytes: task.memoryLimitBytes });
-      return helped;
+    const options: SolveWithProofOptions = {
+      stop,
+      memoryLimitBytes: data.memoryLimitBytes,
+      proof: job.proof,
+      ...(job.progress ? progressInto(job.progress) : {}),
+    };
+    if (job.pass === 'pooled') return { outcome: pooledPass(used, job, deal, limits, options) };
+    options.claimPooledPass = () => flags.claimPooledPass(job.slot, POOLED_HERE);
+    // the moves stay packed unless the job reads them as objects (a response to build, a solution to shorten)
+    const packed = job.answer !== 'response' && job.optimize === undefined;
+    if (packed) {
+      options.packedSolution = solution;
+      solution.moves = undefined;
     }
-    // An unsolvable verdict comes with its proof summary (and certificate when asked): client-sdk/core/proof/writer.ts.
-    solution.moves = undefined;
-    const outcome = solveWithProof(used, deal, task.limits, options);
-    const packed = solution.moves;
-    solution.moves = undefined;
-    // the full search's solution, checked and packed (the packer copies the bytes before the engine's next solve)
-    if (packed !== undefined && outcome.verdict === 'solved' && outcome.moves.length === 0) return { ok: true, outcome, moves: packed };
-    // A solved verdict may be shortened (the engine's buffer still holds its solution).
-    if (task.optimize !== undefined && outcome.verdict === 'solved') {
-      return used.shorten(deal, outcome, { optimize: task.optimize, stop, memoryLimitBytes: task.memoryLimitBytes });
+    const outcome = solveWithProof(used, deal, limits, options);
+    if (packed) {
+      const moves = solution.moves;
+      solution.moves = undefined;
+      if (moves !== undefined && outcome.verdict === 'solved' && outcome.moves.length === 0) return { outcome, packedMoves: moves };
     }
-    return outcome;
+    // a solved verdict may be shortened (the engine's buffer still holds its solution)
+    if (job.optimize !== undefined && outcome.verdict === 'solved') {
+      return { outcome: used.shorten(deal, outcome, { optimize: job.optimize, stop, memoryLimitBytes: data.memoryLimitBytes }) };
+    }
+    return { outcome };
   } catch (err) {
-    // A trap or an abort may leave the instance's memory inconsistent: start afresh next time.
+    // a trap or an abort may leave the instance's memory inconsistent: start afresh next time
     engine = undefined;
-    return { ok: false, error: describeFailure(err) };
+    throw err;
   } finally {
-    askToRetireIfGrown(task, stop, used);
+    retireIfGrown(used);
   }
 }
 
-/**
- * The progress options of a task with a progress slot (worker-protocol.ts
- * `PROGRESS_FIELDS`): each engine report, and the pooling a pooled pass
- * turns to, written into `slot` for another thread to read.
- */
+/** The pool's helper pass: the pooled pass alone; a proof (or a guided solution) stops the searches beside it at once. */
+function pooledPass(used: Engine, job: WireJob, deal: Deal, limits: SolveLimits, options: SolveWithProofOptions) {
+  const stopOthers = () => {
+    for (const other of job.stopOnProof ?? []) flags.stop(other);
+  };
+  const helped = solvePooledPass(used, deal, limits, {
+    ...options,
+    ...(job.poolings ? { poolings: job.poolings } : {}),
+    onPooledProof: stopOthers,
+    onGuidedSolution: stopOthers,
+  });
+  // a guided solution (limits.guided) is still in the engine's buffer: shortened as the full search's would be
+  if (job.optimize !== undefined && helped.verdict === 'solved') return used.shorten(deal, helped, { optimize: job.optimize, stop: options.stop, memoryLimitBytes: data.memoryLimitBytes });
+  return helped;
+}
+
+/** The progress options of a job with a progress slot: each engine report, and the pooling a pooled pass turns to, written into `slot`. */
 function progressInto(slot: Float64Array): Pick<SolveWithProofOptions, 'progress' | 'onPooling' | 'onGuidedPass'> {
   slot[PROGRESS_STARTED_AT] = Date.now();
   return {
@@ -188,14 +167,14 @@ function progressInto(slot: Float64Array): Pick<SolveWithProofOptions, 'progress
 }
 
 /**
- * A Wasm memory never shrinks: an engine that grew past the task's
+ * A Wasm memory never shrinks: an engine that grew past the pool's
  * `recycleMemoryBytes` would hold that memory for the life of the thread.
- * Such a worker asks the pool (in the deal's shared flags `stop`, before its
- * answer is posted) to be replaced, and drops its engine meanwhile.
+ * Such a worker asks the pool (in its slot of the flags, before its answer
+ * is posted) to be replaced, and drops its engine meanwhile.
  */
-function askToRetireIfGrown(task: SolveTask, stop: Int32Array, used: Engine | undefined): void {
-  const limit = task.recycleMemoryBytes;
+function retireIfGrown(used: Engine | undefined): void {
+  const limit = data.recycleMemoryBytes;
   if (limit === undefined || used === undefined || used.memorySize() <= limit) return;
-  if (stop.length > RETIRE_INDEX) Atomics.store(stop, RETIRE_INDEX, threadId);
+  flags.askToRetire(slot ?? -1);
   engine = undefined;
 }

@@ -11,7 +11,10 @@ import { loadEngineModule } from '../client-sdk/core/engine/index.js';
 import type { ServiceConfig } from './config.js';
 import { poolLog, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { createPool, type SolverPool } from './pool.js';
+import { createPool, type SolveOptions, type SolverPool } from './pool.js';
+
+/** How a batch's lone deal is solved (a deal alone, or again alone after its shared run failed): batch work, each deal with its own time budget. */
+export const BATCH_SOLVE: SolveOptions = Object.freeze({ priority: 'batch', deadline: Infinity });
 
 /**
  * Loads the engine module and starts a pool with `config`'s settings, its
@@ -19,6 +22,9 @@ import { createPool, type SolverPool } from './pool.js';
  *
  * @param maxQueue solves that may wait for a worker (the API server: `MAX_QUEUE`;
  *   the batch worker: enough for its concurrency).
+ * @param interactive the API server's pool: interactive solves wait at most
+ *   `INTERACTIVE_WAIT_MS`, and its lane (one thread more) takes them while
+ *   long searches hold every worker; the batch worker's has neither.
  * @throws what `loadEngineModule` and `createPool` throw (an engine file that
  *   does not compile, a setting out of range: RangeError).
  */
@@ -27,8 +33,11 @@ export async function createServicePool(
   metrics: Metrics,
   logger: Logger,
   maxQueue: number,
+  interactive = true,
 ): Promise<SolverPool> {
+  const lane = interactive && config.interactiveWaitMs > 0;
   return createPool({
+    ...(lane ? { lane: true, startWaitMs: config.interactiveWaitMs } : {}),
     module: await loadEngineModule(),
     threads: config.threads,
     maxQueue,

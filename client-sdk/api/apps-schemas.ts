@@ -297,6 +297,10 @@ export const DealsResponseSchema = z
       .meta({ description: 'Deals drawn before the last one offered that were not offered: unsolvable, or unknown within the budget.' }),
     tried: z.number().int().meta({ description: 'Deals drawn and decided, in draw order, up to the last one offered.' }),
     exhausted: z.boolean().meta({ description: 'True when the draw limit (10 × count + 100, or the range) ran out before `count` deals were found.' }),
+    timedOut: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Set (true) when the request\'s deadline (`timeoutMs` from its arrival) came before `count` deals were found: the deals are those found by then.' }),
     limits: LimitsSchema,
   })
   .meta({ id: 'DealsResponse' });

@@ -53,9 +53,12 @@ import type { SolveRequest } from './schemas.js';
  * Decides one position: the service's `pool.solve` or the SDK's engine. Must
  * answer as `Engine.solve` does (a solution already replayed by the checker;
  * `unsolvable` from a complete search, with `proof` summary), and build the
- * certificate when `options.proof.certificate` is set.
+ * certificate when `options.proof.certificate` is set. `limits` already
+ * holds no more time than the request has left; `options.deadline` is that
+ * deadline (`Date.now()` ms), for a decider that queues (the service's pool
+ * counts the wait toward it).
  */
-export type DecideFn = (deal: Deal, limits: SolveLimits, signal?: AbortSignal, options?: { proof?: ProofRequest }) => Promise<SolveOutcome>;
+export type DecideFn = (deal: Deal, limits: SolveLimits, signal?: AbortSignal, options?: { proof?: ProofRequest; deadline?: number }) => Promise<SolveOutcome>;
 
 /** A decide function and how many positions it can decide at once (the pool's threads; 1 in-process). */
 export interface Decider {
@@ -92,6 +95,8 @@ export interface BoundaryOptions {
   signal?: AbortSignal;
   /** Most indices decided in all (default: no cap); beyond it the open ones stay open. */
   maxSearches?: number;
+  /** `Date.now()` after which no round starts (the request's deadline); the open ones stay open. */
+  deadline?: number;
 }
 
 /** What {@link findBoundary} found. */
@@ -104,6 +109,8 @@ export interface Boundary {
   outcomes: Map<number, SolveOutcome>;
   /** True when `maxSearches` stopped the search with indices still open. */
   capped: boolean;
+  /** True when the deadline stopped the search with indices still open. */
+  timedOut: boolean;
 }
 
 /**
@@ -129,11 +136,16 @@ export async function findBoundary(
   let hi = size;
   const slots = Math.max(1, Math.floor(parallelism));
   let capped = false;
+  let timedOut = false;
   for (;;) {
     if (options.signal?.aborted) break;
     const open: number[] = [];
     for (let i = lo + 1; i < hi; i++) if (!outcomes.has(i)) open.push(i);
     if (open.length === 0) break;
+    if (options.deadline !== undefined && Date.now() >= options.deadline) {
+      timedOut = true;
+      break;
+    }
     const left = (options.maxSearches ?? Infinity) - outcomes.size;
     if (left <= 0) {
       capped = true;
@@ -173,7 +185,7 @@ export async function findBoundary(
       throw new SolverError('engine_error', `position ${lo} was found winnable after position ${hi} was proven lost; the verdicts contradict each other`);
     }
   }
-  return { lo, hi, outcomes, capped };
+  return { lo, hi, outcomes, capped, timedOut };
 }
 
 // ---------------------------------------------------------------------------
@@ -188,10 +200,33 @@ function positionRequest(req: SolveRequest): SolveRequest {
 
 const WON_STATS = { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 };
 
-/** A decide that answers a won position at once (nothing to search). */
-function decideOrWon(decider: Decider, deal: Deal, limits: SolveLimits, signal?: AbortSignal, proof?: ProofRequest): Promise<SolveOutcome> {
+/**
+ * The deadline of an app request as a whole: its time budget
+ * (`limits.timeoutMs`: the game's or the service's default, capped like a
+ * solve's) from its arrival. Every search of the request ends by it.
+ */
+function requestDeadline(limits: SolveLimits): number {
+  return Date.now() + limits.timeoutMs;
+}
+
+/** `limits` for a search that begins now and must end by `deadline`; undefined when no time is left. */
+function withinDeadline(limits: SolveLimits, deadline: number): SolveLimits | undefined {
+  const left = Math.floor(deadline - Date.now());
+  if (left < 1) return undefined;
+  return left < limits.timeoutMs ? { ...limits, timeoutMs: left } : limits;
+}
+
+/** The answer of a search there was no time left for. */
+function timedOutOutcome(): SolveOutcome {
+  return { verdict: 'unknown', reason: 'timeout', moves: [], stats: { ...WON_STATS } };
+}
+
+/** A decide that answers a won position at once (nothing to search), and one past the request's deadline `timeout` without a search. */
+function decideOrWon(decider: Decider, deal: Deal, limits: SolveLimits, deadline: number, signal?: AbortSignal, proof?: ProofRequest): Promise<SolveOutcome> {
   if (isWon(deal.layout)) return Promise.resolve({ verdict: 'solved', moves: [], stats: { ...WON_STATS } });
-  return decider.decide(deal, limits, signal, proof ? { proof } : undefined);
+  const left = withinDeadline(limits, deadline);
+  if (left === undefined) return Promise.resolve(timedOutOutcome());
+  return decider.decide(deal, left, signal, { ...(proof ? { proof } : {}), deadline });
 }
 
 function line(rules: Rules, layout: Layout, moves: Move[]) {
@@ -239,6 +274,7 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
   const { moves, positions } = replayMoveList(rules, deal.layout, entries);
   const n = moves.length;
   decider.admit?.();
+  const deadline = requestDeadline(limits);
 
   // Checked solutions known per position, and how each position got its verdict.
   const solutions = new Map<number, Move[]>();
@@ -273,15 +309,15 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
   const boundary = await findBoundary(
     n + 1,
     async (i, roundSignal) => {
-      const outcome = await decideOrWon(decider, { rules, layout: positions[i] }, limits, anySignal(signal, roundSignal));
+      const outcome = await decideOrWon(decider, { rules, layout: positions[i] }, limits, deadline, anySignal(signal, roundSignal));
       if (!isWon(positions[i])) searches++;
       statesExpanded += outcome.stats.statesExpanded;
       return outcome;
     },
     decider.parallelism,
-    { first: [n, 0], extend, signal, maxSearches: reviewSearchCap(n + 1) },
+    { first: [n, 0], extend, signal, maxSearches: reviewSearchCap(n + 1), deadline },
   );
-  const { lo, hi, outcomes, capped } = boundary;
+  const { lo, hi, outcomes, capped, timedOut } = boundary;
 
   const positionList = positions.map((_, i) => {
     const probed = outcomes.get(i);
@@ -306,9 +342,10 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
   }
   if (hi <= n && hi === lo + 1) {
     let lostOutcome = outcomes.get(hi)!;
-    if (req.proof === true) {
+    const left = withinDeadline(limits, deadline);
+    if (req.proof === true && left !== undefined) {
       const proofReq = proofRequestFor(hi === 0 ? req : { game: req.game }, config.proofCaps, 'inline');
-      const again = await decider.decide({ rules, layout: positions[hi] }, limits, signal, { proof: proofReq });
+      const again = await decider.decide({ rules, layout: positions[hi] }, left, signal, { proof: proofReq, deadline });
       searches++;
       if (again.verdict === 'unsolvable') lostOutcome = again;
     }
@@ -333,6 +370,7 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
     ...new Set([...outcomes.entries()].filter(([i, o]) => i > lo && i < hi && o.reason !== undefined).map(([, o]) => o.reason as UnknownReason)),
   ];
   if (capped) reasons.push('max_searches');
+  if (timedOut && !reasons.includes('timeout')) reasons.push('timeout');
   return { ...base, result: 'unknown', unknown: { from: lo + 1, to: hi - 1, reasons }, stats: stats() };
 }
 
@@ -415,6 +453,7 @@ export async function rateDifficulty(req: DifficultyRequest, decider: Decider, c
   const rungs = rungsFor(measure, deal);
   const size = rungs.length;
   decider.admit?.();
+  const deadline = requestDeadline(limits);
   // boundary index i = loosest first: rung size-1-i
   const rungAt = (i: number) => rungs[size - 1 - i];
   let searches = 0;
@@ -422,10 +461,10 @@ export async function rateDifficulty(req: DifficultyRequest, decider: Decider, c
     size,
     async (i, roundSignal) => {
       searches++;
-      return decideOrWon(decider, rungAt(i).deal, limits, anySignal(signal, roundSignal));
+      return decideOrWon(decider, rungAt(i).deal, limits, deadline, anySignal(signal, roundSignal));
     },
     decider.parallelism,
-    { first: [0], signal },
+    { first: [0], signal, deadline },
   );
   const rungList = rungs.map((rung, r) => {
     const i = size - 1 - r;
@@ -446,8 +485,9 @@ export async function rateDifficulty(req: DifficultyRequest, decider: Decider, c
   let proofPart: DifficultyResponse['proof'];
   if (lostRung !== undefined) {
     let outcome = outcomes.get(hi)!;
-    if (req.proof === true) {
-      const again = await decider.decide(lostRung.deal, limits, signal, { proof: proofRequestFor(req, config.proofCaps, 'inline') });
+    const left = withinDeadline(limits, deadline);
+    if (req.proof === true && left !== undefined) {
+      const again = await decider.decide(lostRung.deal, left, signal, { proof: proofRequestFor(req, config.proofCaps, 'inline'), deadline });
       searches++;
       if (again.verdict === 'unsolvable') outcome = again;
     }
@@ -565,6 +605,8 @@ export async function winnableDeals(query: DealsQuery, decider: Decider, config:
   const withSolutions = query.solutions === 'true';
   const drawn = drawDeals(seed, from, to, count * 10 + 100);
   decider.admit?.();
+  const deadline = requestDeadline(limits);
+  let timedOut = false;
 
   const results: (SolveOutcome | undefined)[] = new Array(drawn.length);
   const deals: Deal[] = [];
@@ -587,10 +629,15 @@ export async function winnableDeals(query: DealsQuery, decider: Decider, config:
   };
   const worker = async () => {
     while (!stop.signal.aborted && next < drawn.length) {
+      const left = withinDeadline(limits, deadline);
+      if (left === undefined) {
+        timedOut = true;
+        return;
+      }
       const i = next++;
       const deal = resolveDeal({ game: preset.id, deal: drawn[i].toString(), numbering } as SolveRequest);
       deals[i] = deal;
-      const outcome = await decider.decide(deal, limits, stop.signal);
+      const outcome = await decider.decide(deal, left, stop.signal, { deadline });
       if (stop.signal.aborted && i > last && last >= 0) return;
       results[i] = outcome;
       advance();
@@ -607,6 +654,8 @@ export async function winnableDeals(query: DealsQuery, decider: Decider, config:
   // Cancelled (the client went away) before `count` were found: what was decided by then, the deals
   // whose search was stopped among `skipped` as unknown/cancelled; not a refusal, and not an exhausted draw.
   const cancelled = signal?.aborted === true && found < count;
+  // past the deadline: the deals decided in draw order so far (a search the deadline cut is skipped, unknown/timeout)
+  if (!cancelled && found < count && Date.now() >= deadline) timedOut = true;
   const end = last >= 0 ? last + 1 : scanned;
   const offered: DealsResponse['deals'] = [];
   const skipped: DealsResponse['skipped'] = [];
@@ -633,7 +682,8 @@ export async function winnableDeals(query: DealsQuery, decider: Decider, config:
     deals: offered,
     skipped,
     tried: end,
-    exhausted: offered.length < count && !cancelled,
+    exhausted: !timedOut && !cancelled && offered.length < count,
+    ...(timedOut && offered.length < count ? { timedOut: true } : {}),
     limits,
   };
 }

@@ -59,7 +59,7 @@ export function packMoves(moves: readonly Move[]): Uint8Array {
 
 /**
  * {@link packMoves} into `out` from byte `at` on (the pool's worker packs
- * every answer of a task into one buffer: server/worker-protocol.ts).
+ * every answer of a task into one buffer: server/pool/packing.ts).
  * @returns the byte after the last move written (`at` + 8 × moves).
  * @throws RangeError when `out` is too short (`moves.length` × 8 bytes from `at`).
  */

@@ -6,21 +6,19 @@
  * batch backends call a `RangeSolver`: the embedded scheduler for each
  * sub-range it hands out, a `redis` worker for each group of a job's deals.
  *
- * `perDealRangeSolver` is the solver over today's pool: it deals the deals
- * on the calling thread, hands them to `pool.solveManyPacked` (a shared
- * run; one deal goes through `pool.solve`), reads each deal's answer, and
- * summarises them here (`summariseRange`). The worker pool's range task
- * does the same on a worker thread, dealing the deals itself and sending
- * back the summary and the exceptions only; then the calling thread does
- * no per-deal work. `RangeAnswer` is the shape both give.
+ * `poolRangeSolver` is the one over the pool (chunks.ts `BatchPool`): with
+ * `pool.solveCensus` (the solver pool's), the workers deal the sub-range,
+ * solve it and count it themselves, sending back the summary and the
+ * exceptions only, so the calling thread does no work a deal; a pool
+ * without it (the tests' fakes) answers each deal (`solveIndices`) and the
+ * answers are summarised here. `RangeAnswer` is the shape both give.
  */
 import { SolverError } from '../../client-sdk/core/errors.js';
-import type { Deal } from '../../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
-import type { PackedOutcome, SolveFn } from '../pool.js';
+import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import type { CensusPart, PackedOutcome } from '../pool.js';
 import { summariseRange, type CensusSummary, type ResultsMode } from './census.js';
+import { rangeSource, solveIndices, sourceOf, type BatchPool } from './chunks.js';
 import { failedResult, outcomeResult, type BatchSpec, type ResultInput } from './model.js';
-import { dealAt } from './positions.js';
 
 /** A sub-range of a batch to solve: the deal indices [lo, hi) of `spec`. */
 export interface RangeJob {
@@ -50,14 +48,6 @@ export type RangeAnswer =
 /** Solves a sub-range; stopped through `signal`. Never rejects: a failure is an answer. */
 export type RangeSolver = (job: RangeJob, signal: AbortSignal) => Promise<RangeAnswer>;
 
-/** What `perDealRangeSolver` needs from the pool. */
-export interface PerDealPool {
-  /** `pool.solve`. */
-  solve: SolveFn;
-  /** `pool.solveManyPacked`; absent: the sub-ranges must be of one deal. */
-  solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
-}
-
 /**
  * One deal's answer from the pool (an outcome, packed or not, or the error
  * of its solve) as the result to count, or why it has none: `stopped` (its
@@ -78,38 +68,31 @@ export function answerResult(index: number, answer: PackedOutcome | SolveOutcome
   return outcomeResult(index, given, packed?.moves);
 }
 
-/**
- * The range solver over a per-deal pool (see the module comment): deals
- * [lo, hi) here, solves them as one shared run, summarises the answers here.
- */
-export function perDealRangeSolver(pool: PerDealPool): RangeSolver {
+/** The range solver over `pool` (see the module comment). */
+export function poolRangeSolver(pool: BatchPool): RangeSolver {
   return async (job, signal) => {
-    const deals: Deal[] = [];
-    const indices: number[] = [];
-    const results: ResultInput[] = [];
-    for (let index = job.lo; index < job.hi; index++) {
-      try {
-        deals.push(dealAt(job.spec, index));
-        indices.push(index);
-      } catch (err) {
-        // Validated when the batch was created; only a changed preset could get here.
-        results.push(failedResult(index, err));
-      }
-    }
-    let answers: readonly (PackedOutcome | SolveOutcome | SolverError)[] = [];
+    const indices = Array.from({ length: job.hi - job.lo }, (_, k) => job.lo + k);
+    // a numbered range crosses as its first number and count; a list's deals or boards as their requests
+    const source = pool.solveCensus && job.mode === 'exceptions' ? (rangeSource(job.spec, job.lo, job.hi) ?? sourceOf(job.spec, indices)) : undefined;
+    let part: CensusPart | undefined;
+    let answers: readonly unknown[] = [];
     try {
-      if (deals.length === 1) answers = [await pool.solve(deals[0], job.spec.limits, signal)];
-      else if (deals.length > 1) {
-        if (!pool.solveManyPacked) throw new RangeError('a sub-range of several deals needs pool.solveManyPacked');
-        answers = await pool.solveManyPacked(deals, job.spec.limits, signal);
-      }
+      if (source !== undefined) part = await pool.solveCensus!(source, job.spec.limits, signal);
+      else answers = await solveIndices(pool, job.spec, indices, signal);
     } catch (err) {
       if (signal.aborted) return { kind: 'stopped' };
       if (err instanceof SolverError && err.code === 'overloaded') return { kind: 'overloaded' };
       // one deal alone: its failure is its result (as for a deal of a batch that keeps all)
-      if (deals.length === 1) answers = [err as SolverError];
-      else return { kind: 'failed', error: err };
+      if (indices.length > 1) return { kind: 'failed', error: err };
+      answers = [err];
     }
+    if (part !== undefined) {
+      if (signal.aborted || part.stopped > 0) return { kind: 'stopped' };
+      // the workers number a deal by its place in the sub-range
+      for (const r of part.kept) r.index += job.lo;
+      return { kind: 'done', summary: part.summary, kept: part.kept };
+    }
+    const results: ResultInput[] = [];
     let refused = false;
     for (let k = 0; k < answers.length; k++) {
       const result = answerResult(indices[k], answers[k], signal.aborted);

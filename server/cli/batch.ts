@@ -433,7 +433,11 @@ async function main(options: CliOptions): Promise<number> {
     service = createBatchService({
       dbPath: options.db ?? ':memory:',
       limits: policy,
-      pool: { solve: pool.solve, solveManyPacked: (deals, limits, signal) => pool.solveManyPacked(deals, limits, signal), queued: () => pool.stats().queued },
+      pool: {
+        solve: (deal, limits, signal) => pool.solve(deal, limits, signal, { priority: 'batch', deadline: Infinity }),
+        solveBatch: (source, limits, signal) => pool.solveBatch(source, limits, signal),
+        solveCensus: (source, limits, signal) => pool.solveCensus(source, limits, signal),
+      },
       concurrency: options.threads,
     });
   } catch (err) {

@@ -19,7 +19,7 @@
  * the calling thread, as with `--threads 1`: it has no second search to run.
  *
  * Progress (`--progress`, or stderr a terminal): one bar a search, from the
- * shared progress slots the workers write (worker-protocol.ts
+ * shared progress slots the workers write (server/pool/progress.ts
  * `PROGRESS_FIELDS`), read once a second on the main thread, which is free
  * while the workers search.
  */
@@ -42,7 +42,7 @@ import {
   PROGRESS_REPORTS,
   PROGRESS_STARTED_AT,
   PROGRESS_STORED,
-} from '../worker-protocol.js';
+} from '../pool/progress.js';
 
 /**
  * Most threads one solve uses: the full search and the pooled pass (the
@@ -147,7 +147,7 @@ function searchLabel(pooling: number): string {
  * time since the solve began, against their caps), positions stored,
  * positions stored per second since the last reading (`-` when the pooled
  * pass turned to another pooling), engine memory, and the seconds since that
- * search began. Read once a second from `slots` (worker-protocol.ts
+ * search began. Read once a second from `slots` (server/pool/progress.ts
  * `newProgressSlots(2)`: slot 0 the full search, 1 the pooled pass). On a
  * terminal the bars redraw in place; elsewhere each reading writes one line a
  * search and a blank line.

@@ -30,7 +30,7 @@ import type { ApiKey } from '../config.js';
 import type { ServiceState } from '../lifecycle.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { PoolStats } from '../pool.js';
+import type { PoolStats, SolvePriority } from '../pool.js';
 import { apiKeys } from './api-keys.js';
 import { requestLog } from './request-log.js';
 import { corsFor, securityHeaders } from './security.js';
@@ -54,19 +54,20 @@ export interface OperationsOptions {
 
 /**
  * The admission check of the solve routes (`AppDeps.admit`): refuses a
- * request when `shed()` says the pool would refuse a solve now (every worker
- * busy and the queue full, `SolverPool.isFull`), counting the refusal in
+ * request when `shed(priority)` says the pool would refuse its work now
+ * (`!SolverPool.admits(priority)`: the class's queue full, or an
+ * interactive solve bound to wait too long), counting the refusal in
  * `solver_failures_total{code="overloaded"}`. Costs one call of `shed`; the
  * routes call it after validating their request, before any solve.
- * @param shed true when a solve submitted now would be refused.
+ * @param shed true when work of that class submitted now would be refused.
  * @param metrics where refusals are counted; absent: not counted.
  * @returns a function that returns when admitted.
  * @throws (the returned function) SolverError `overloaded` (503, with
  *   `Retry-After` set by the app's error handler) when shedding.
  */
-export function admission(shed: () => boolean, metrics?: Pick<Metrics, 'observeRefusal'>): () => void {
-  return () => {
-    if (!shed()) return;
+export function admission(shed: (priority: SolvePriority) => boolean, metrics?: Pick<Metrics, 'observeRefusal'>): (priority: SolvePriority) => void {
+  return (priority) => {
+    if (!shed(priority)) return;
     metrics?.observeRefusal('overloaded');
     throw new SolverError('overloaded', 'the solver is busy (every worker busy and the queue full); retry later');
   };

@@ -11,19 +11,20 @@
  *   (the error with its stack is logged by the app's `onError`, same
  *   request id); 503 refusals at `debug`, summed up at `warn` at most every
  *   10 s; probes (`/healthz`, `/readyz`, `/metrics`) at `debug`.
- * - A request whose client hung up before the answer was written (the
- *   request's abort signal fired: @hono/node-server aborts it when the
- *   connection closes early) is logged and counted as status 499 (nginx's
+ * - A request whose client hung up before the answer was written
+ *   (`clientSignal`: the connection closed early) is logged and counted as status 499 (nginx's
  *   "client closed request"), with `clientClosed: true` and the status the
  *   answer would have had (`answered`), at `info`: the search was cancelled,
  *   nobody got the 200 the handler built.
  * - `http_requests_total` / `http_request_duration_seconds` by route pattern.
  */
+import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { withRequestContext, type Logger, type RequestContext } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { Cancellation } from '../pool.js';
 
 /** Options of `requestLog`. */
 export interface RequestLogOptions {
@@ -48,6 +49,46 @@ export function routeLabel(c: Context): string {
   return 'unmatched';
 }
 
+/**
+ * Fires when the client goes away before its answer was written: on the
+ * Node server, the close of the response's connection before it finished
+ * (one listener on it, where the request's `AbortSignal` would cost an
+ * AbortController and its transfer bookkeeping a request); without Node's
+ * objects (`app.request` in tests), the request's own signal.
+ */
+class ClientGone implements Cancellation {
+  aborted = false;
+  readonly #listeners = new Set<() => void>();
+
+  constructor(outgoing: ServerResponse) {
+    if (outgoing.destroyed && !outgoing.writableFinished) this.aborted = true;
+    outgoing.once('close', () => {
+      if (outgoing.writableFinished) return;
+      this.aborted = true;
+      for (const listener of this.#listeners) listener();
+      this.#listeners.clear();
+    });
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.#listeners.add(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.#listeners.delete(listener);
+  }
+}
+
+/** The client's going away as a `Cancellation` (see `ClientGone`), one for the request. */
+export function clientSignal(c: Context): Cancellation {
+  const known = c.get('clientSignal' as never) as Cancellation | undefined;
+  if (known !== undefined) return known;
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  const signal = outgoing !== undefined ? new ClientGone(outgoing) : c.req.raw.signal;
+  c.set('clientSignal' as never, signal as never);
+  return signal;
+}
+
 /** The current request's log context (set by `requestLog`). */
 export function requestContextOf(c: Context): RequestContext | undefined {
   return c.get('requestContext' as never) as RequestContext | undefined;
@@ -64,13 +105,15 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
     const ctx: RequestContext = { reqId };
     c.set('requestContext' as never, ctx as never);
     c.set('requestId' as never, reqId as never);
+    // watched from the start: a client that leaves mid-request is seen
+    clientSignal(c);
     // Set before the answer exists, so it is built in (setting it afterwards
     // copies the Response); a handler that returns its own Response gets it after.
     c.header('X-Request-Id', reqId);
     await withRequestContext(ctx, next);
     if (!c.res.headers.has('x-request-id')) c.header('X-Request-Id', reqId);
 
-    const clientClosed = c.req.raw.signal?.aborted === true;
+    const clientClosed = clientSignal(c).aborted;
     const status = clientClosed ? CLIENT_CLOSED_STATUS : c.res.status;
     const ms = performance.now() - started;
     const route = routeLabel(c);

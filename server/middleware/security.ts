@@ -8,13 +8,30 @@
  * cookies); a list = exactly those origins. Preflights are answered here,
  * before authentication (a preflight carries no Authorization header).
  */
-import type { MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 
 /** Secure headers on every response. */
 export function securityHeaders(): MiddlewareHandler {
   return secureHeaders();
+}
+
+/**
+ * The headers `securityHeaders` puts on an answer, read from it once (the
+ * refusals written before the app routes a request carry the same:
+ * server/refusal.ts).
+ */
+export async function securityHeaderValues(): Promise<Record<string, string>> {
+  const probe = new Hono();
+  probe.use(securityHeaders());
+  probe.get('/', (c) => c.body(null, 204));
+  const res = await probe.request('/');
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
 }
 
 /** CORS for the given origins, or null when none are configured. */

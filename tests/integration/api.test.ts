@@ -6,6 +6,7 @@
  * real deals through the real worker pool and replays the answers with the
  * independent checker.
  */
+import type { Cancellation } from '../../server/pool.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBoard } from '../../client-sdk/core/board.js';
 import { generateDeal } from '../../client-sdk/core/deals/index.js';
@@ -35,7 +36,7 @@ import { until } from '../helpers/wait.js';
 interface Call {
   deal: Deal;
   limits: SolveLimits;
-  signal?: AbortSignal;
+  signal?: Cancellation;
 }
 
 /** An app whose solve answers `unknown`/`max_states` at once and records its calls. */
@@ -135,7 +136,7 @@ describe('POST /v1/solve: accepted requests (fake solve)', () => {
   });
 
   it("passes the request's abort signal to solve (client disconnect cancels the search)", async () => {
-    let seen: AbortSignal | undefined;
+    let seen: Cancellation | undefined;
     const { app } = fakeApp({
       solve: (_deal, _limits, signal) =>
         new Promise<SolveOutcome>((resolve) => {

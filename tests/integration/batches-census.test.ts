@@ -100,9 +100,18 @@ function fakePool(options: { hangAfter?: number; failWhen?: (deals: readonly Dea
       await sleep(0);
       return deals.map((deal) => packedAnswer(fakeOutcome(deal)));
     },
-    queued: () => 0,
   };
   return { pool, solves, key };
+}
+
+/** A pool whose solves end only when stopped (`cancelled`): the batches it is given stay running. */
+function neverPool(): BatchPool {
+  return {
+    solve: (_deal, _limits, signal) =>
+      new Promise((resolve) =>
+        signal?.addEventListener('abort', () => resolve({ verdict: 'unknown', reason: 'cancelled', moves: [], stats: { statesExpanded: 0, statesStored: 0, elapsedMs: 0, memoryBytes: 0 } })),
+      ),
+  };
 }
 
 async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -352,7 +361,7 @@ describe('census through the API', () => {
 describe('quotas', () => {
   const ALICE = { name: 'alice', token: 'alice-token-0123456789abcdef' };
   const BOB = { name: 'bob', token: 'bob-token-0123456789abcdef=' };
-  const never: BatchPool = { solve: () => new Promise(() => {}), queued: () => 1 };
+  const never = neverPool();
 
   it('refuses a batch that would pass the queued-deals quota: per API key with keys, overall without; 429 quota_exceeded', async () => {
     const logger = createLogger({ level: 'silent' });
@@ -420,7 +429,7 @@ describe('a file of the store\'s earlier version', () => {
 
 describe('reading results never stalls the service', () => {
   it('while a fast reader streams a 100,000-result batch, the event loop keeps its turns', async () => {
-    const service = createBatchService({ dbPath: join(dir, 'readers.sqlite'), pool: { solve: () => new Promise(() => {}), queued: () => 1 }, resume: false });
+    const service = createBatchService({ dbPath: join(dir, 'readers.sqlite'), pool: neverPool(), resume: false });
     const id = service.create({ game: 'freecell', deals: '1..100000' }).id;
     const moves = new Uint8Array(100 * 8);
     for (let i = 0; i < 100_000; i += 2000) {

@@ -5,6 +5,7 @@
  * deals), the routes' validation and stream formats, the OpenAPI document,
  * and the command line.
  */
+import type { Cancellation } from '../../server/pool.js';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,10 +42,9 @@ const CANCELLED: SolveOutcome = { verdict: 'unknown', reason: 'cancelled', moves
 
 /** A pool whose solves resolve when the test says so. */
 function scriptedPool() {
-  const pending: { deal: Deal; signal?: AbortSignal; resolve: (o: SolveOutcome) => void; reject: (e: unknown) => void }[] = [];
-  let queued = 0;
+  const pending: { deal: Deal; signal?: Cancellation; resolve: (o: SolveOutcome) => void; reject: (e: unknown) => void }[] = [];
   const pool: BatchPool = {
-    solve: (deal: Deal, _limits: SolveLimits, signal?: AbortSignal) =>
+    solve: (deal: Deal, _limits: SolveLimits, signal?: Cancellation) =>
       new Promise<SolveOutcome>((resolve, reject) => {
         const entry = { deal, signal, resolve, reject };
         pending.push(entry);
@@ -55,12 +55,10 @@ function scriptedPool() {
           resolve(CANCELLED);
         });
       }),
-    queued: () => queued,
   };
   return {
     pool,
     pending,
-    setQueued: (n: number) => (queued = n),
     /** Settles the oldest pending solve. */
     async settle(outcome: SolveOutcome | Error = SOLVED) {
       const p = pending.shift()!;
@@ -155,18 +153,14 @@ describe('store', () => {
 });
 
 describe('scheduler', () => {
-  it('keeps at most `concurrency` solves in flight and submits none while a single solve waits', async () => {
+  it('keeps at most `concurrency` solves in flight (which runs first, a batch deal or a single solve, is the pool\'s: pool-shared.test.ts)', async () => {
     const store = new BatchStore(':memory:');
     const p = scriptedPool();
-    const scheduler = new BatchScheduler(store, p.pool, { concurrency: 2, pollMs: 1 });
+    const scheduler = new BatchScheduler(store, p.pool, { concurrency: 2 });
     scheduler.add(store.create('b', spec(10), 10));
     expect(p.pending).toHaveLength(2);
-    p.setQueued(1); // a POST /v1/solve is waiting for a worker
     await p.settle();
     await p.settle();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(p.pending).toHaveLength(0);
-    p.setQueued(0);
     await new Promise((r) => setTimeout(r, 20));
     expect(p.pending).toHaveLength(2);
     expect(store.get('b')!.done).toBe(2);
@@ -236,7 +230,6 @@ describe('scheduler', () => {
         if (ns.includes(7)) throw new SolverError('worker_crashed', 'the solver worker died during this solve');
         return ns.map((n) => packedAnswer(quick(n)));
       },
-      queued: () => 0,
     };
     const scheduler = new BatchScheduler(store, pool, { concurrency: 1, chunkMs: 5 });
     scheduler.add(store.create('b', spec(40), 40));
@@ -267,7 +260,6 @@ describe('scheduler', () => {
         setImmediate(() => storedAtFirstTurn.push(store.get('b')!.done - before));
         return deals.map(() => packedAnswer(quick));
       },
-      queued: () => 0,
     };
     const scheduler = new BatchScheduler(store, pool, { concurrency: 1 });
     scheduler.add(store.create('b', spec(3000), 3000));
@@ -316,7 +308,7 @@ describe('routes', () => {
   let app: ReturnType<typeof createApp>;
   beforeAll(() => {
     const solve = async (): Promise<SolveOutcome> => SOLVED;
-    service = createBatchService({ dbPath: ':memory:', pool: { solve, queued: () => 0 }, concurrency: 2, maxDeals: 1000 });
+    service = createBatchService({ dbPath: ':memory:', pool: { solve }, concurrency: 2, maxDeals: 1000 });
     app = createApp({ solve, batches: service, logError: () => {}, webRoot: null } as Parameters<typeof createApp>[0]);
   });
   afterAll(() => service.close());

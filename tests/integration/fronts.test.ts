@@ -81,11 +81,11 @@ describe.skipIf(!engineBuilt())('two fronts on one port', { timeout: TEST_TIMEOU
     expect(await frontsSeen(s, 20)).toEqual(new Set([0, 1]));
     const h = await health(s);
     expect(h.front.count).toBe(2);
-    expect(h.pool.threads).toBe(2); // the sum over the fronts
+    expect(h.pool.threads).toBe(4); // the sum over the fronts: each front's thread and its lane's (INTERACTIVE_WAIT_MS)
     for (let i = 0; i < 2; i++) {
       const ready = await fetch(`${s.url}/readyz`, { headers: CLOSE });
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toMatchObject({ status: 'ready', fronts: { running: 2, ready: 2 }, pool: { threads: 2 } });
+      expect(await ready.json()).toMatchObject({ status: 'ready', fronts: { running: 2, ready: 2 }, pool: { threads: 4 } });
     }
   });
 
@@ -98,7 +98,7 @@ describe.skipIf(!engineBuilt())('two fronts on one port', { timeout: TEST_TIMEOU
     for (let i = 0; i < 2; i++) {
       const text = await (await fetch(`${s.url}/metrics`, { headers: CLOSE })).text();
       expect(sample(text, 'http_requests_total', '{method="POST",route="/v1/solve",status="200"}')).toBe(solved0 + 10);
-      expect(sample(text, 'solver_threads')).toBe(2);
+      expect(sample(text, 'solver_threads')).toBe(4); // a thread and a lane a front
       expect(sample(text, 'service_fronts')).toBe(2);
       expect(sample(text, 'service_fronts_scraped')).toBe(2);
     }

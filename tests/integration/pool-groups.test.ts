@@ -20,7 +20,7 @@ import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-type
 import { checkSolution } from '../../client-sdk/core/verify.js';
 import { currentRequest, withRequestContext } from '../../server/logger.js';
 import { createPool, type SolveEvent, type SolverPool } from '../../server/pool.js';
-import type { SolveTask } from '../../server/worker-protocol.js';
+import type { WireTask } from '../../server/pool/wire.js';
 import { engineBuilt } from '../helpers/engine.js';
 import { FIXTURE_LIMITS as LIMITS, FIXTURE_WORKER as FIXTURE, fixtureDeal, quietLog as quiet, threadOf, useFixturePools, verdictOf, type FixtureMode } from '../helpers/pool-fixture.js';
 
@@ -209,31 +209,39 @@ describe('groups of plain solves (fixture worker)', () => {
       onSettled: (e) => note(`settled ${e.error?.code ?? e.outcome?.reason ?? e.outcome?.verdict}`),
     });
     const busy = await withRequestContext({ reqId: 'busy' }, () => occupy(pool));
+    // b's deal throws (its solve fails alone, engine_error); c is solved in the same task
     const failing = withRequestContext({ reqId: 'reqB' }, () => pool.solve(fixtureDeal('throw').deal, LIMITS).catch((e: unknown) => e));
     const solved = withRequestContext({ reqId: 'reqC' }, () => pool.solve(fixtureDeal('solve').deal, LIMITS));
     await busy.free();
-    expect(verdictOf(await failing)).toBe('worker_crashed');
-    expect(verdictOf(await solved)).toEqual(['solved', null]);
-    // b's fault is logged and settled as b's; c, run again alone, settles as c's
+    expect(verdictOf(await failing)).toBe('engine_error');
+    expect(await solved).toMatchObject({ verdict: 'solved', taskDeals: 2 });
     expect(seen).toContain('error solver pool: solve failed @ reqB');
-    expect(seen).toContain('settled worker_crashed @ reqB');
+    expect(seen).toContain('settled engine_error @ reqB');
     expect(seen).toContain('settled solved @ reqC');
     expect(seen.filter((line) => line.endsWith('@ busy'))).toEqual(['settled cancelled @ busy']);
   });
 
-  it('the deadline backstop stops one grouped deal (a timeout); the deal after it in the group is solved', async () => {
+  it("a grouped deal's budget counts from its own start when its deadline allows; a request's deadline counts its wait", async () => {
     const pool = fixturePool({ stopGraceMs: 100, log: quiet });
-    const busy = await occupy(pool);
+    let busy = await occupy(pool);
     const limits = { maxStates: 10, timeoutMs: 100 };
-    const late = fixtureDeal('wait');
-    const overdue = pool.solve(late.deal, limits);
-    const after = pool.solve(fixtureDeal('solve').deal, limits);
-    // the backstop counts from a deal's own start: time in the queue and behind the busy solve does not count
+    // deadlines far off: each search still has its 100 ms, from its own start
+    const far = { deadline: Date.now() + 60_000 };
+    const overdue = pool.solve(fixtureDeal('wait').deal, limits, undefined, far);
+    const after = pool.solve(fixtureDeal('solve').deal, limits, undefined, far);
     await new Promise((r) => setTimeout(r, 400));
     await busy.free();
     const [o1, o2] = await Promise.all([overdue, after]);
     expect(o1).toMatchObject({ verdict: 'unknown', reason: 'timeout', taskDeals: 2 });
     expect(o2).toMatchObject({ verdict: 'solved', taskDeals: 2 });
+    // the default deadline (arrival + 100 ms) passed while they waited: answered timeout, never begun
+    busy = await occupy(pool);
+    const late = [fixtureDeal('wait'), fixtureDeal('solve')];
+    const answers = late.map((d) => pool.solve(d.deal, limits));
+    await new Promise((r) => setTimeout(r, 400));
+    await busy.free();
+    expect((await Promise.all(answers)).map(verdictOf)).toEqual([['unknown', 'timeout'], ['unknown', 'timeout']]);
+    expect(late.map((d) => d.began())).toEqual([false, false]);
   });
 
   it('a grouped deal deaf to its deadline: its worker is terminated, it fails engine_unresponsive, and the others of its group run again alone', async () => {
@@ -241,9 +249,11 @@ describe('groups of plain solves (fixture worker)', () => {
     const pool = fixturePool({ stopGraceMs: 100, log: quiet, onSettled: (e) => events.push(e) });
     const busy = await occupy(pool);
     const limits = { maxStates: 10, timeoutMs: 100 };
-    const before = pool.solve(fixtureDeal('solve').deal, limits);
+    // the others' deadlines far off, so that they still have time when they run again
+    const far = { deadline: Date.now() + 60_000 };
+    const before = pool.solve(fixtureDeal('solve').deal, limits, undefined, far);
     const deaf = pool.solve(fixtureDeal('stubborn', 20_000).deal, limits).catch((e: unknown) => e);
-    const behind = pool.solve(fixtureDeal('solve').deal, limits);
+    const behind = pool.solve(fixtureDeal('solve').deal, limits, undefined, far);
     const oldThread = threadOf(await busy.free());
     const [b, d, h] = await Promise.all([before, deaf, behind]);
     expect(d).toMatchObject({ code: 'engine_unresponsive', status: 500 });
@@ -263,10 +273,13 @@ describe('groups of plain solves (fixture worker)', () => {
     await busy.free();
     expect((await Promise.all(crashed)).map(verdictOf)).toEqual([['solved', null], 'worker_crashed', ['solved', null]]);
 
-    // a deal the backstop stopped, then the deal after it crashes: its lost answer is its timeout, not a second run
+    // a deal that ended at its deadline, then the deal after it crashes: handed back, its deadline is past, so its answer is its timeout
     busy = await occupy(pool);
     const short = { maxStates: 10, timeoutMs: 100 };
-    const stoppedThenLost = [pool.solve(fixtureDeal('wait').deal, short), pool.solve(fixtureDeal('exit').deal, short).catch((e: unknown) => e)];
+    const stoppedThenLost = [
+      pool.solve(fixtureDeal('wait').deal, short),
+      pool.solve(fixtureDeal('exit').deal, short, undefined, { deadline: Date.now() + 60_000 }).catch((e: unknown) => e),
+    ];
     await busy.free();
     expect((await Promise.all(stoppedThenLost)).map(verdictOf)).toEqual([['unknown', 'timeout'], 'worker_crashed']);
 
@@ -317,8 +330,8 @@ describe.skipIf(!engineBuilt())('groups of plain solves (real worker and engine)
   function watchTasks(): number[] {
     const sizes: number[] = [];
     const run = Piscina.prototype.run;
-    vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (this: Piscina, task: SolveTask, ...rest: unknown[]) {
-      sizes.push(task.stops?.length ?? task.packed?.count ?? 1);
+    vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (this: Piscina, task: WireTask, ...rest: unknown[]) {
+      sizes.push(task.jobs.length);
       return (run as (...args: unknown[]) => Promise<unknown>).call(this, task, ...rest);
     });
     return sizes;

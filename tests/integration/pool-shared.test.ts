@@ -2,7 +2,7 @@
  * The pool's shared runs (server/pool.ts `#solveShared`): `solveMany` and
  * `solveManyPacked` hand their deals to every free worker as shares of one
  * run, each share claiming the next deal from a cursor in shared memory
- * (worker-protocol.ts `claimDealsOfTask`); a share gives its worker up to a
+ * (server/pool/worker-run.ts); a share gives its worker up to a
  * waiting task after a deal (`yieldTo`), a share that loses its worker fails
  * the run, a cancel or `close()` answers the deals not done `cancelled`.
  *
@@ -23,8 +23,10 @@ import { unpackMoves } from '../../client-sdk/core/moves.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
+import { summariseRange, summaryCount, type CensusSummary } from '../../server/batches/census.js';
+import { failedResult, outcomeResult } from '../../server/batches/model.js';
 import { createPool, type SolveEvent } from '../../server/pool.js';
-import type { SolveTask } from '../../server/worker-protocol.js';
+import type { WireTask } from '../../server/pool/wire.js';
 import { engineBuilt } from '../helpers/engine.js';
 import { ROOT } from '../helpers/paths.js';
 import { FIXTURE_LIMITS as LIMITS, FIXTURE_WORKER as FIXTURE, fixtureDeal, quietLog as quiet, threadOf, useFixturePools, verdictOf } from '../helpers/pool-fixture.js';
@@ -49,12 +51,12 @@ async function inTime<T>(promise: Promise<T>, ms: number): Promise<T> {
   return value as T;
 }
 
-/** The tasks the pool hands Piscina from now on that are shares of a shared run (`SolveTask.claim`), counted. */
+/** The tasks the pool hands Piscina from now on that are shares of a shared run (`WireJob.shared`), counted. */
 function countShares(): { shares: number } {
   const seen = { shares: 0 };
   const run = Piscina.prototype.run;
-  vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (this: Piscina, task: SolveTask, ...rest: unknown[]) {
-    if (task.claim !== undefined) seen.shares++;
+  vi.spyOn(Piscina.prototype, 'run').mockImplementation(function (this: Piscina, task: WireTask, ...rest: unknown[]) {
+    if (task.jobs.some((job) => job.shared)) seen.shares++;
     return (run as (...args: unknown[]) => Promise<unknown>).call(this, task, ...rest);
   });
   return seen;
@@ -348,6 +350,45 @@ describe.skipIf(!engineBuilt())('shared runs (real worker and engine)', () => {
       expect(unpackMoves(got.moves)).toEqual((many[i] as SolveOutcome).moves);
     }
     expect(pool.stats()).toMatchObject({ completed: before + 3 * deals.length, inFlight: 0 });
+  });
+
+  it('solveCensus deals and counts a range on the workers: the summary and exceptions of solveBatch over the same range, the deals spread over both workers', async () => {
+    const pool = createPool({ module: await loadEngineModule(), threads: 2 });
+    pools.push(pool);
+    await pool.warmUp(msDeal(1));
+    // MS 11900..12099 holds 11982, the one unsolvable deal of the first 32,000
+    const source = { kind: 'range' as const, template: { game: 'freecell', numbering: 'ms' as const }, first: '11900', count: 200 };
+    const seen = countShares();
+    const before = pool.stats().completed;
+    const census = await pool.solveCensus(source, limits);
+    expect(seen.shares).toBeGreaterThanOrEqual(2);
+    expect(pool.stats().completed).toBe(before + 200);
+    const each = await pool.solveBatch(source, limits);
+    const expected = summariseRange(
+      each.map((a, i) => (a instanceof SolverError ? failedResult(i, a) : outcomeResult(i, a.outcome, a.moves))),
+      'exceptions',
+    );
+    expect(census.stopped).toBe(0);
+    // the engine's times differ run to run; every count, move and position does not
+    const timeless = (s: CensusSummary) => ({ ...s, sumElapsedUs: 0, time: {} });
+    expect(timeless(census.summary)).toEqual(timeless(expected.summary));
+    expect(summaryCount(census.summary)).toBe(200);
+    expect(census.kept.map((r) => [r.index, r.verdict])).toEqual([[82, 'unsolvable']]);
+  });
+
+  it('solveCensus stopped part way: the deals not counted are `stopped`, and nothing is counted twice', async () => {
+    const pool = createPool({ module: await loadEngineModule(), threads: 2 });
+    pools.push(pool);
+    const controller = new AbortController();
+    const source = { kind: 'range' as const, template: { game: 'freecell', numbering: 'ms' as const }, first: '1', count: 20_000 };
+    const running = pool.solveCensus(source, limits, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    const census = await running;
+    const counted = summaryCount(census.summary);
+    expect(counted).toBeLessThan(20_000);
+    expect(census.stopped).toBe(20_000 - counted);
+    expect(census.summary.solved + census.summary.unsolvable).toBe(counted);
+    expect(pool.stats().inFlight).toBe(0);
   });
 
   it('a worker retired after every deal (recycleMemoryBytes 1): the run is answered completely, its rest by the replacements', async () => {

@@ -26,7 +26,7 @@ import {
   PROGRESS_REPORTS,
   PROGRESS_STARTED_AT,
   PROGRESS_STORED,
-} from '../../server/worker-protocol.js';
+} from '../../server/pool/progress.js';
 import { POOLINGS_TO_TRY } from '../../client-sdk/core/pools.js';
 import { engineBuilt } from '../helpers/engine.js';
 import { fixtureDeal } from '../helpers/pool-fixture.js';
@@ -373,6 +373,8 @@ describe('pool cancellation (fixture worker)', () => {
 
   it('an engine that overruns its deadline is stopped by the backstop (engine_unresponsive)', async () => {
     const pool = fixturePool({ stopGraceMs: 100, log: quiet });
+    // a started worker: the deal's 100 ms count from its arrival, not from a worker's start
+    await pool.solve(fixtureDeal('solve').deal, LIMITS);
     const s = fixtureDeal('stubborn', 20_000);
     const err = await pool.solve(s.deal, { maxStates: 10, timeoutMs: 100 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SolverError);

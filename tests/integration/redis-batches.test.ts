@@ -11,6 +11,7 @@
  * The real processes (two workers, SIGKILL, SIGTERM, cancel) are in
  * tests/integration/redis-workers.test.ts.
  */
+import type { Cancellation } from '../../server/pool.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { BatchStatusSchema, type BatchStatus } from '../../client-sdk/api/batch-schemas.js';
@@ -44,7 +45,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 function fakeSolve(ms = 1) {
   let started = 0;
-  const solve = async (deal: Deal, _limits: SolveLimits, signal?: AbortSignal): Promise<SolveOutcome> => {
+  const solve = async (deal: Deal, _limits: SolveLimits, signal?: Cancellation): Promise<SolveOutcome> => {
     started++;
     const stopped = await new Promise<boolean>((resolve) => {
       if (signal?.aborted) return resolve(true);
@@ -230,7 +231,7 @@ describe.skipIf(!available)('redis backend in-process', () => {
 
   it('answers the batch API exactly as the embedded backend does', async () => {
     const embeddedSolve = fakeSolve();
-    const service = createBatchService({ dbPath: ':memory:', pool: { solve: embeddedSolve.solve, queued: () => 0 }, concurrency: 2 });
+    const service = createBatchService({ dbPath: ':memory:', pool: { solve: embeddedSolve.solve }, concurrency: 2 });
     const embeddedApp = createApp({ solve: embeddedSolve.solve, batches: service, logError: () => {}, webRoot: null });
     const embedded = await conversation(embeddedApp);
     await service.close();

@@ -79,6 +79,20 @@ describe('findBoundary', () => {
     expect(done.capped).toBe(false);
   });
 
+  it('starts no round past its deadline, the rest open (an app request ends by its deadline)', async () => {
+    let searches = 0;
+    const deadline = Date.now() + 150;
+    const slow = async () => {
+      searches++;
+      await new Promise((r) => setTimeout(r, 60));
+      return outcome('unknown');
+    };
+    const b = await findBoundary(500, slow, 1, { first: [499, 0], deadline });
+    expect(b).toMatchObject({ lo: -1, hi: 500, capped: false, timedOut: true });
+    expect(searches).toBeGreaterThanOrEqual(2);
+    expect(searches).toBeLessThanOrEqual(4);
+  });
+
   it('refuses contradicting verdicts (a solved index after an unsolvable one)', async () => {
     await expect(findBoundary(3, async (i) => outcome(i === 2 ? 'solved' : 'unsolvable'), 3)).rejects.toMatchObject({ code: 'engine_error' });
   });
@@ -279,6 +293,16 @@ describe('review of a played game (local solver)', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('a review ends by its deadline, its time budget from its arrival: the searches share it, and the positions left open say timeout', async () => {
+    // Streets and Alleys 77: no search of its positions ends within the budget
+    const t0 = Date.now();
+    const review = await solver.review({ game: 'streets_and_alleys', deal: 77, moves: ['34', '47', '74', '47', '74', '47'], limits: { maxStates: 50_000_000, timeoutMs: 800 } });
+    expect(Date.now() - t0).toBeLessThan(800 + 1500);
+    expect(review).toMatchObject({ result: 'unknown' });
+    if (review.result !== 'unknown') throw new Error('expected unknown');
+    expect(review.unknown?.reasons).toContain('timeout');
   });
 
   it('a budget too small leaves the verdicts unknown, saying which budget', async () => {

@@ -21,7 +21,7 @@ import { until } from '../helpers/wait.js';
 const STATS = { statesExpanded: 1, statesStored: 1, elapsedMs: 1, memoryBytes: 1 };
 const fakeSolve: SolveFn = async () => ({ verdict: 'unknown', reason: 'max_states', moves: [], stats: STATS });
 
-const batches = createBatchService({ dbPath: ':memory:', pool: { solve: fakeSolve, queued: () => 0 }, resume: false });
+const batches = createBatchService({ dbPath: ':memory:', pool: { solve: fakeSolve }, resume: false });
 afterAll(() => batches.close());
 const app = createApp({ solve: fakeSolve, logError: () => {}, webRoot: null, batches });
 

@@ -4,33 +4,30 @@
  *
  * Fair sharing (the rule that keeps `POST /v1/solve` fast while a 100,000-deal
  * batch runs):
- * - at most `concurrency` batch solves are in flight at once (default: the
- *   pool's thread count), so batches never fill the pool's queue;
- * - a batch solve is submitted only when the pool has NO waiting task: a
- *   single solve that arrives while every worker is busy with batch deals is
- *   the next task to start, and waits at most for the shortest running batch
- *   deal to end, never behind batch work;
+ * - at most `concurrency` batch jobs are in flight at once (default: the
+ *   pool's thread count);
+ * - the pool starts them as batch work (server/pool/queue.ts): a single
+ *   solve that arrives while every worker is busy with batch deals is the
+ *   next to start, and waits for one batch deal at most, never behind
+ *   batch work;
  * - between batches, round robin: each dispatch takes the next deals of the
  *   next batch with work left.
  *
- * Several deals a dispatch: when a batch's deals are quick (MS FreeCell:
- * ~0.2 ms each), the pool's cost per task (about 0.1-0.2 ms CPU: messages,
- * clones, the hand-off between threads) would match the work, so a dispatch
- * hands the pool as many consecutive deals as fit in `chunkMs` of one
- * worker by the batch's running mean time a deal (at most MAX_CHUNK; one
- * until a deal has been timed), through `pool.solveManyPacked`: a shared run, whose
- * deals every free worker claims one at a time (server/pool.ts). A single
- * solve does not wait for the chunk: the run's shares give their workers up
- * after the deal they are on when another task waits. A dispatch of several
- * deals that fails as a whole (a worker lost) gives its deals back to be
- * solved one a task, so one bad deal cannot fail others.
+ * Several deals a dispatch (server/batches/chunks.ts, as the `redis`
+ * workers do): as many consecutive deals as fit in `chunkMs` of one worker
+ * by the batch's running mean time a deal, handed to the pool as a shared
+ * run whose deals every free worker claims one at a time, and which the
+ * workers deal themselves (`pool.solveBatch`: a numbered range, or the
+ * requests of a list or boards): the main thread deals none. A dispatch of
+ * several deals that fails as a whole (a worker lost) gives its deals back
+ * to be solved one a task, so one bad deal cannot fail others.
  *
  * Batches that keep exceptions only (`results: "exceptions"`, census.ts)
  * are handed out as sub-ranges of deal indices, never deal by deal: a
  * dispatch is a sub-range [lo, hi) of the batch's deals not yet done, as
- * many as fit in `chunkMs` (at most MAX_RANGE), solved by the pool's
- * `RangeSolver` (range-solver.ts), whose answer (the sub-range's summary
- * and exceptions) is recorded in one transaction (`BatchStore.recordSpan`).
+ * many as fit in `chunkMs` by the same rule, solved by the pool's
+ * `RangeSolver` (range-solver.ts: the workers deal, solve and count it),
+ * whose answer (the sub-range's summary and exceptions) is recorded in one transaction (`BatchStore.recordSpan`).
  * Such a batch is kept in memory as its gaps (the parts neither done nor in
  * flight) and its sub-ranges in flight, so its memory does not grow with
  * its size: a range of 8.6 billion deals costs what a range of a thousand
@@ -46,47 +43,27 @@
  * dropped whole.
  */
 import { SolverError } from '../../../client-sdk/core/errors.js';
-import type { Deal } from '../../../client-sdk/core/rules.js';
-import type { SolveLimits, SolveOutcome } from '../../../client-sdk/core/solve-types.js';
-import type { PackedOutcome, SolveFn } from '../../pool.js';
 import { summariseRange, summaryCount } from '../census.js';
-import { dealAt } from '../positions.js';
+import { DealTimes, solveIndices, takesChunks, type BatchPool } from '../chunks.js';
 import { DEFAULT_CHUNK_MS, failedResult, resultsMode, type BatchRecord, type ResultInput, type StoredResult } from '../model.js';
-import { answerResult, perDealRangeSolver, type RangeAnswer, type RangeSolver } from '../range-solver.js';
+import { answerResult, poolRangeSolver, type RangeAnswer, type RangeSolver } from '../range-solver.js';
 import type { BatchStore } from './store.js';
 import { BatchListeners } from '../listeners.js';
 
-/** What the scheduler needs from the solver pool. */
-export interface BatchPool {
-  /** `pool.solve`. */
-  solve: SolveFn;
-  /**
-   * `pool.solveManyPacked`: several deals as one shared run, each solution
-   * left as bytes (stored as they are: no move object on this thread).
-   * Absent: every task is one deal.
-   */
-  solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
-  /**
-   * Solves a sub-range of a batch that keeps exceptions only (range-solver.ts).
-   * Absent: `perDealRangeSolver` over `solve` and `solveManyPacked`.
-   */
-  solveRange?: RangeSolver;
-  /** Solves waiting for a worker (not counting running ones): `pool.stats().queued`. */
-  queued(): number;
-}
+export type { BatchPool } from '../chunks.js';
 
 /** Options of `BatchScheduler`. */
 export interface SchedulerOptions {
   /** Most batch solves in flight at once; default 1. Production passes the pool's thread count. */
   concurrency?: number;
-  /** How soon to look again when single solves are waiting, ms; default 5. */
-  pollMs?: number;
   /**
    * Worker time one dispatch of several deals should take, by the batch's
    * mean time a deal, ms; default 100 (DEFAULT_CHUNK_MS). 0: one deal a task.
-   * Needs `pool.solveManyPacked`.
+   * Needs a pool that takes several deals a call (chunks.ts `takesChunks`).
    */
   chunkMs?: number;
+  /** Solves a sub-range of a batch that keeps exceptions only; default `poolRangeSolver(pool)` (range-solver.ts). */
+  solveRange?: RangeSolver;
   /** Where unexpected failures (e.g. a failed database write) are reported; default `console.error`. */
   onError?: (message: string, err: unknown) => void;
 }
@@ -101,12 +78,6 @@ const OVERLOAD_BACKOFF_MS = 100;
 const SETTLE_SLICE_MS = 5;
 /** Most results stored in one transaction (`#settleAll`). */
 const STORE_GROUP = 128;
-/** Most deals in one dispatch. */
-const MAX_CHUNK = 1024;
-/** Most deals in one sub-range of an `exceptions` batch (the dealing happens on this thread: see range-solver.ts). */
-const MAX_RANGE = 1024;
-/** Weight of the newest deal in a batch's running mean time a deal. */
-const DEAL_MS_WEIGHT = 0.1;
 
 /** A batch being run: its record, its work left, its live numbers. */
 interface ActiveBatch {
@@ -114,8 +85,6 @@ interface ActiveBatch {
   /** `all`: deal by deal (`DealWork`); `exceptions`: by sub-range (`RangeWork`). */
   work: DealWork | RangeWork;
   doneCount: number;
-  /** Running mean of the engine's time a deal, ms (NaN until one is timed). */
-  dealMs: number;
   /** Deals finished within the rate window: [completion time ms, deals]. */
   recent: [number, number][];
   activeSince: number;
@@ -158,8 +127,8 @@ export class BatchScheduler {
   readonly #store: BatchStore;
   readonly #pool: BatchPool;
   readonly #concurrency: number;
-  readonly #pollMs: number;
   readonly #chunkMs: number;
+  readonly #dealTimes = new DealTimes();
   readonly #solveRange: RangeSolver;
   readonly #onError: (message: string, err: unknown) => void;
   readonly #active = new Map<string, ActiveBatch>();
@@ -175,9 +144,8 @@ export class BatchScheduler {
     this.#store = store;
     this.#pool = pool;
     this.#concurrency = Math.max(1, options.concurrency ?? 1);
-    this.#pollMs = options.pollMs ?? 5;
-    this.#chunkMs = pool.solveManyPacked || pool.solveRange ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
-    this.#solveRange = pool.solveRange ?? perDealRangeSolver(pool);
+    this.#chunkMs = takesChunks(pool) || options.solveRange ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#solveRange = options.solveRange ?? poolRangeSolver(pool);
     this.#onError = options.onError ?? ((message, err) => console.error(message, err));
     this.#flushTimer = setInterval(() => this.#flushActive(), ACTIVE_FLUSH_MS);
     this.#flushTimer.unref();
@@ -200,7 +168,7 @@ export class BatchScheduler {
     if (this.#stopped || this.#active.has(record.id) || record.status !== 'running') return;
     const work = resultsMode(record.spec) === 'exceptions' ? this.#rangeWork(record) : this.#dealWork(record);
     const now = Date.now();
-    const batch: ActiveBatch = { record, work, doneCount: record.done, dealMs: Number.NaN, recent: [], activeSince: now, activeMark: now };
+    const batch: ActiveBatch = { record, work, doneCount: record.done, recent: [], activeSince: now, activeMark: now };
     this.#active.set(record.id, batch);
     if (batch.doneCount >= record.total) this.#finish(batch);
     else this.#pump();
@@ -300,28 +268,15 @@ export class BatchScheduler {
     while (this.#inFlight < this.#concurrency) {
       const pick = this.#pick();
       if (!pick) return;
-      // Single solves are waiting for a worker: let them go first, look again soon.
-      if (this.#pool.queued() > 0) {
-        this.#putBack(pick);
-        this.#pumpLater(this.#pollMs);
-        return;
-      }
       if (pick.kind === 'range') this.#dispatchRange(pick.batch, pick.work, pick.lo, pick.hi);
       else this.#dispatch(pick.batch, pick.work, pick.alone ? [pick.index] : this.#withMore(pick.batch, pick.work, pick.index));
     }
   }
 
-  /** Deals in the next dispatch of `batch`: as many as fit in `chunkMs` by its mean time a deal (1 until one is timed), at most `most`. */
-  #chunkSize(batch: ActiveBatch, most: number): number {
-    if (this.#chunkMs === 0 || !(batch.dealMs >= 0)) return 1;
-    return Math.min(most, Math.max(1, Math.floor(this.#chunkMs / Math.max(batch.dealMs, 0.01))));
-  }
-
   /** `first` and the batch's next deals, as many as fit in `chunkMs` (see the file comment). */
   #withMore(batch: ActiveBatch, work: DealWork, first: number): number[] {
     const indices = [first];
-    if (this.#chunkMs === 0 || !this.#pool.solveManyPacked) return indices;
-    const size = this.#chunkSize(batch, MAX_CHUNK);
+    const size = this.#dealTimes.chunkSize(batch.record.id, this.#chunkMs);
     while (indices.length < size) {
       const index = this.#nextIndex(work);
       if (index === null) break;
@@ -356,14 +311,6 @@ export class BatchScheduler {
     return null;
   }
 
-  /** Gives back a pick that was not dispatched (single solves went first). */
-  #putBack(pick: Pick): void {
-    if (pick.kind === 'range') {
-      if (pick.hi - pick.lo === 1 && pick.alone) pick.work.alone.push(pick.lo);
-      else insertGap(pick.work.gaps, pick.lo, pick.hi);
-    } else (pick.alone ? pick.work.alone : pick.work.retry).push(pick.index);
-  }
-
   #nextDeal(batch: ActiveBatch, work: DealWork): Pick | null {
     const lone = this.#nextAlone(work);
     const index = lone ?? this.#nextIndex(work);
@@ -377,7 +324,7 @@ export class BatchScheduler {
     const gap = work.gaps[0];
     if (gap === undefined) return null;
     const lo = gap[0];
-    const hi = Math.min(gap[1], lo + this.#chunkSize(batch, MAX_RANGE));
+    const hi = Math.min(gap[1], lo + this.#dealTimes.chunkSize(batch.record.id, this.#chunkMs));
     if (hi >= gap[1]) work.gaps.shift();
     else gap[0] = hi;
     return { kind: 'range', batch, work, lo, hi, alone: false };
@@ -415,7 +362,7 @@ export class BatchScheduler {
     const controller = new AbortController();
     work.inFlight.set(lo, { hi, controller });
     this.#inFlight++;
-    // The pool call of a sub-range (the worker pool's range task when it has one).
+    // one census job: the workers deal, solve and count the sub-range (range-solver.ts)
     this.#solveRange({ spec: batch.record.spec, lo, hi, mode: 'exceptions' }, controller.signal)
       .then((answer) => this.#settleRange(batch, work, lo, hi, answer, controller))
       .catch((err: unknown) => this.#onError('batch scheduler: could not record a sub-range', err))
@@ -466,7 +413,7 @@ export class BatchScheduler {
     const n = summaryCount(answer.summary);
     if (n > 0) {
       const ms = answer.summary.sumElapsedUs / 1000 / n;
-      batch.dealMs = Number.isNaN(batch.dealMs) ? ms : batch.dealMs + Math.min(1, DEAL_MS_WEIGHT * n) * (ms - batch.dealMs);
+      this.#dealTimes.observe(batch.record.id, ms, n);
     }
     this.#counted(batch, hi - lo);
   }
@@ -480,27 +427,12 @@ export class BatchScheduler {
   // ---------------------------------------------------------- every result kept: deal by deal
 
   #dispatch(batch: ActiveBatch, work: DealWork, indices: number[]): void {
-    const deals: Deal[] = [];
-    const live: number[] = [];
-    for (const index of indices) {
-      try {
-        deals.push(dealAt(batch.record.spec, index));
-        live.push(index);
-      } catch (err) {
-        // Validated when the batch was created; only a changed preset could get here.
-        this.#record(batch, work, [failedResult(index, err)]);
-      }
-    }
-    if (live.length === 0) return;
+    const live = indices;
     const controller = new AbortController();
     for (const index of live) work.inFlight.set(index, controller);
     this.#inFlight++;
-    const limits = batch.record.spec.limits;
-    // The pool calls of a batch that keeps every result.
-    const solving: Promise<readonly (PackedOutcome | SolveOutcome | SolverError)[]> =
-      live.length > 1 && this.#pool.solveManyPacked
-        ? this.#pool.solveManyPacked(deals, limits, controller.signal)
-        : this.#pool.solve(deals[0], limits, controller.signal).then((outcome) => [outcome]);
+    // the workers deal them (chunks.ts): a deal that can no longer be dealt answers its error
+    const solving = solveIndices(this.#pool, batch.record.spec, live, controller.signal);
     solving
       .then(
         (answers) => this.#settleAll(batch, work, live, answers, controller),
@@ -570,10 +502,7 @@ export class BatchScheduler {
       if (!controller.signal.aborted) this.#again(batch, work, index);
       return undefined;
     }
-    if (result.error === undefined) {
-      const ms = result.elapsedMs;
-      batch.dealMs = Number.isNaN(batch.dealMs) ? ms : batch.dealMs + DEAL_MS_WEIGHT * (ms - batch.dealMs);
-    }
+    if (result.error === undefined) this.#dealTimes.observe(batch.record.id, result.elapsedMs);
     return result;
   }
 
@@ -614,6 +543,7 @@ export class BatchScheduler {
   }
 
   #finish(batch: ActiveBatch): void {
+    this.#dealTimes.forget(batch.record.id);
     this.#active.delete(batch.record.id);
     this.#saveActive(batch);
     this.#store.setStatus(batch.record.id, 'done');

@@ -8,12 +8,11 @@
  *
  * One job, one pool task at a time; `concurrency` jobs at once (default: one
  * per pool thread), so a hard deal holds one thread, never the others. A
- * task is one deal until the job's batch has a deal timed, then as many
- * consecutive deals as fit in `chunkMs` by the batch's running mean time a
- * deal (at most 1,024, and the job's deals; `pool.solveManyPacked`, whose deals
- * every free worker of the pool claims one at a time), as the embedded
- * scheduler does: the pool's cost a task is paid once for several quick
- * deals. A task of several deals that fails as a whole (its worker lost)
+ * task is as many of the job's deals as fit in `chunkMs` by the batch's
+ * running mean time a deal, as the embedded scheduler hands them
+ * (server/batches/chunks.ts: one until a deal is timed; the workers deal
+ * them, `pool.solveBatch`, and every free worker claims them one at a
+ * time): the pool's cost a task is paid once for several quick deals. A task of several deals that fails as a whole (its worker lost)
  * has each of its deals solved again alone.
  *
  * Exactly once although BullMQ delivers at least once: at the start of a
@@ -28,7 +27,8 @@
  *
  * A job of a batch that keeps exceptions only (census.ts) is one unit:
  * its deals are solved a sub-range a task (`RangeSolver`, range-solver.ts:
- * the same as the embedded scheduler's), their summaries merged here, and
+ * the same as the embedded scheduler's; the workers deal, solve and count
+ * them), their summaries merged here, and
  * the job's summary and exceptions written in one `RECORD_RANGE` call,
  * which counts a job only once (its bit in the batch's `jobs` bitmap). A
  * job run again after its worker died is redone whole, unless its bit is
@@ -52,13 +52,11 @@ import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SolverError } from '../../../client-sdk/core/errors.js';
 import type { Logger } from '../../logger.js';
-import type { PackedOutcome, SolveFn } from '../../pool.js';
-import type { Deal } from '../../../client-sdk/core/rules.js';
-import type { SolveLimits } from '../../../client-sdk/core/solve-types.js';
-import { dealAt } from '../positions.js';
+import type { SolveFn } from '../../pool.js';
+import { DealTimes, solveIndices, takesChunks, type BatchPool } from '../chunks.js';
 import { emptySummary, mergeSummary, summariseRange, summaryCount, summaryIncrements, type CensusSummary } from '../census.js';
 import { DEFAULT_CHUNK_MS, failedResult, resultsMode, type BatchSpec, type ResultInput } from '../model.js';
-import { answerResult, perDealRangeSolver, type RangeSolver } from '../range-solver.js';
+import { answerResult, poolRangeSolver, type RangeSolver } from '../range-solver.js';
 import { encodeResult, recordFields } from './codec.js';
 import { CHUNK_JOB_OPTIONS, chunkJob, QUEUE_NAME, RATE_WINDOW_S, RedisKeys, type ChunkJob } from './keys.js';
 import { RECORD, RECORD_RANGE } from './scripts.js';
@@ -68,11 +66,15 @@ import type { WorkerHeartbeat } from './backend.js';
 export interface BatchConsumerOptions {
   url: string;
   prefix: string;
-  /** The pool's solve (`pool.solve`): stopped through its signal. */
+  /** The pool's solve (`pool.solve` as batch work): stopped through its signal. */
   solve: SolveFn;
-  /** `pool.solveManyPacked`: several quick deals as one shared run, each solution left as bytes (stored as they are). Absent: one deal a task. */
-  solveManyPacked?: (deals: readonly Deal[], limits: SolveLimits, signal?: AbortSignal) => Promise<(PackedOutcome | SolverError)[]>;
-  /** Solves a sub-range of a batch that keeps exceptions (range-solver.ts); default `perDealRangeSolver` over `solve` and `solveManyPacked`. */
+  /** `pool.solveBatch`: several deals as one shared run that the workers deal (chunks.ts `BatchPool`). */
+  solveBatch?: BatchPool['solveBatch'];
+  /** Several deals dealt here as one shared run, for a pool without `solveBatch` (tests). Absent with it: one deal a task. */
+  solveManyPacked?: BatchPool['solveManyPacked'];
+  /** `pool.solveCensus`: a census sub-range dealt and counted by the workers. */
+  solveCensus?: BatchPool['solveCensus'];
+  /** Solves a sub-range of a batch that keeps exceptions (range-solver.ts); default `poolRangeSolver` over the calls above. */
   solveRange?: RangeSolver;
   /** Worker time one task of several deals should take by the batch's mean time a deal, ms; default 100 (`DEFAULT_CHUNK_MS`). 0: one deal a task. */
   chunkMs?: number;
@@ -128,12 +130,6 @@ interface BatchInfo {
 const MAX_STALLED_COUNT = 10;
 /** Batches remembered as cancelled. */
 const CANCELLED_MEMORY = 10_000;
-/** Most deals in one pool task. */
-const MAX_CHUNK = 1024;
-/** Weight of the newest deal in a batch's running mean time a deal. */
-const DEAL_MS_WEIGHT = 0.1;
-/** Batches whose mean time a deal is remembered. */
-const DEAL_MS_MEMORY = 256;
 
 /** The consumer of the chunk-job queue (this file's header says how it runs, stores and stops). */
 export class BatchConsumer {
@@ -144,11 +140,10 @@ export class BatchConsumer {
   /** BullMQ's connection: ours to close (BullMQ leaves a connection it was given open). */
   readonly #bullConnection: Redis;
   readonly #worker: Worker<ChunkJob>;
-  readonly #solve: SolveFn;
-  readonly #solveManyPacked: BatchConsumerOptions['solveManyPacked'];
+  readonly #pool: BatchPool;
   readonly #chunkMs: number;
-  /** Running mean of the engine's time a deal, ms, by batch (absent until one is timed). */
-  readonly #dealMs = new Map<string, number>();
+  /** Running mean of the engine's time a deal, by batch. */
+  readonly #dealTimes = new DealTimes();
   readonly #threads: number;
   readonly #concurrency: number;
   readonly #flushMs: number;
@@ -177,10 +172,10 @@ export class BatchConsumer {
     this.keys = new RedisKeys(options.prefix);
     this.#redis = redis;
     this.#sub = sub;
-    this.#solve = options.solve;
-    this.#solveManyPacked = options.solveManyPacked;
-    this.#chunkMs = options.solveManyPacked || options.solveRange ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
-    this.#solveRange = options.solveRange ?? perDealRangeSolver({ solve: options.solve, solveManyPacked: options.solveManyPacked });
+    const { solve, solveBatch, solveManyPacked, solveCensus } = options;
+    this.#pool = { solve, ...(solveBatch ? { solveBatch } : {}), ...(solveManyPacked ? { solveManyPacked } : {}), ...(solveCensus ? { solveCensus } : {}) };
+    this.#chunkMs = takesChunks(this.#pool) || options.solveRange ? Math.max(0, options.chunkMs ?? DEFAULT_CHUNK_MS) : 0;
+    this.#solveRange = options.solveRange ?? poolRangeSolver(this.#pool);
     this.#queue = new Queue<ChunkJob>(QUEUE_NAME, { connection: redis, prefix: this.keys.bull, defaultJobOptions: CHUNK_JOB_OPTIONS });
     this.#queue.on('error', (err) => this.#log?.warn({ err }, 'batch worker: queue error'));
     this.#threads = options.threads;
@@ -319,9 +314,9 @@ export class BatchConsumer {
         end = 'handed_back';
         break;
       }
-      const group = todo.slice(next, next + this.#chunkSize(id));
+      const group = todo.slice(next, next + this.#dealTimes.chunkSize(id, this.#chunkMs));
       next += group.length;
-      const results = group.length === 1 ? [await this.#solveOne(id, spec, group[0])] : await this.#solveGroup(id, spec, group);
+      const results = await this.#solveGroup(id, spec, group);
       for (const result of results) {
         if (result === 'stopped') {
           end = this.#cancelled.has(id) ? 'cancelled' : 'handed_back';
@@ -361,7 +356,7 @@ export class BatchConsumer {
       if (this.#draining) return 'handed_back';
       const single = alone.shift();
       const lo = single ?? next;
-      const hi = single !== undefined ? single + 1 : Math.min(to, next + this.#chunkSize(id));
+      const hi = single !== undefined ? single + 1 : Math.min(to, next + this.#dealTimes.chunkSize(id, this.#chunkMs));
       if (single === undefined) next = hi;
       const answer = await this.#solveRangePart(id, info.spec, lo, hi);
       if (answer.kind === 'failed') {
@@ -372,7 +367,7 @@ export class BatchConsumer {
       if (answer.kind !== 'done') return this.#cancelled.has(id) ? 'cancelled' : 'handed_back';
       this.#merge(summary, kept, answer);
       const n = summaryCount(answer.summary);
-      if (n > 0) this.#timedMean(id, answer.summary.sumElapsedUs / 1000 / n, n);
+      if (n > 0) this.#dealTimes.observe(id, answer.summary.sumElapsedUs / 1000 / n, n);
     }
     const counted = await this.#recordRange(id, k, to - from, summary, kept);
     if (counted < 0) {
@@ -424,56 +419,34 @@ export class BatchConsumer {
     await this.#queue.add(job.name, job.data, job.opts);
   }
 
-  /** Deals in the next task of batch `id`: as many as fit in `chunkMs` by its mean time a deal (1 until one is timed). */
-  #chunkSize(id: string): number {
-    const ms = this.#dealMs.get(id);
-    if (this.#chunkMs === 0 || ms === undefined) return 1;
-    return Math.max(1, Math.min(MAX_CHUNK, Math.floor(this.#chunkMs / Math.max(ms, 0.01))));
-  }
-
   /** Updates batch `id`'s running mean time a deal with a decided deal's engine time. */
   #timed(id: string, result: ResultInput): void {
-    if (result.error === undefined) this.#timedMean(id, result.elapsedMs, 1);
-  }
-
-  /** Updates batch `id`'s running mean time a deal with `n` deals of mean engine time `ms`. */
-  #timedMean(id: string, ms: number, n: number): void {
-    const before = this.#dealMs.get(id);
-    if (before === undefined && this.#dealMs.size >= DEAL_MS_MEMORY) this.#dealMs.delete(this.#dealMs.keys().next().value!);
-    this.#dealMs.set(id, before === undefined ? ms : before + Math.min(1, DEAL_MS_WEIGHT * n) * (ms - before));
+    if (result.error === undefined) this.#dealTimes.observe(id, result.elapsedMs);
   }
 
   /**
-   * Solves the deals `indices` of one batch as one pool task (`solveManyPacked`),
-   * each entry 'stopped' when it was stopped (cancel, drain; a stop skips
-   * the deals after the one it ended) rather than decided. A task that
-   * fails as a whole (a worker lost) has each deal solved again alone
-   * (`#solveOne`), so that one bad deal cannot fail the others.
+   * Solves the deals `indices` of one batch as one pool task (chunks.ts
+   * `solveIndices`: the workers deal them), each entry 'stopped' when it
+   * was stopped (cancel, drain; a stop skips the deals after the one it
+   * ended) or refused (the pool closing) rather than decided. A task of
+   * several deals that fails as a whole (a worker lost) has each deal
+   * solved again alone, so that one bad deal cannot fail the others.
    */
   async #solveGroup(id: string, spec: BatchSpec, indices: number[]): Promise<(ResultInput | 'stopped')[]> {
-    const deals: Deal[] = [];
-    const results: (ResultInput | 'stopped' | undefined)[] = [];
-    for (const index of indices) {
-      try {
-        deals.push(dealAt(spec, index));
-        results.push(undefined);
-      } catch (err) {
-        results.push(failedResult(index, err)); // validated at creation; only a changed preset gets here
-      }
-    }
-    const live = indices.filter((_, k) => results[k] === undefined);
     const controller = new AbortController();
     let set = this.#running.get(id);
     if (!set) this.#running.set(id, (set = new Set()));
     set.add(controller);
-    this.#stats.dealsInFlight += live.length;
-    let answers: (PackedOutcome | SolverError)[] | undefined;
+    this.#stats.dealsInFlight += indices.length;
+    let answers: readonly unknown[] | undefined;
     try {
-      answers = live.length === 0 ? [] : await this.#solveManyPacked!(deals, spec.limits, controller.signal);
+      answers = await solveIndices(this.#pool, spec, indices, controller.signal);
     } catch (err) {
       if (controller.signal.aborted || (err instanceof SolverError && err.code === 'overloaded')) return indices.map(() => 'stopped');
+      // one deal alone: the task's error is its result
+      if (indices.length === 1) answers = [err];
     } finally {
-      this.#stats.dealsInFlight -= live.length;
+      this.#stats.dealsInFlight -= indices.length;
       set.delete(controller);
       if (set.size === 0) this.#running.delete(id);
     }
@@ -481,42 +454,17 @@ export class BatchConsumer {
       // the task failed as a whole: each deal again, alone
       const alone: (ResultInput | 'stopped')[] = [];
       for (const index of indices) {
-        const result = await this.#solveOne(id, spec, index);
+        const [result] = await this.#solveGroup(id, spec, [index]);
         alone.push(result);
         if (result === 'stopped') break;
       }
       return alone;
     }
-    let k = 0;
-    return results.map((result, i) => {
-      if (result !== undefined) return result;
+    return indices.map((index, k) => {
       // a stopped solve is not a verdict on the deal; a refused one (the pool closing) has none yet
-      const answer = answerResult(indices[i], answers[k++], controller.signal.aborted);
+      const answer = answerResult(index, answers[k], controller.signal.aborted);
       return answer === 'overloaded' ? 'stopped' : answer;
     });
-  }
-
-  /** Solves one deal; 'stopped' when it was stopped (cancel, drain) rather than decided. */
-  async #solveOne(id: string, spec: BatchSpec, index: number): Promise<ResultInput | 'stopped'> {
-    let deal;
-    try {
-      deal = dealAt(spec, index);
-    } catch (err) {
-      return failedResult(index, err); // validated at creation; only a changed preset gets here
-    }
-    const controller = new AbortController();
-    let set = this.#running.get(id);
-    if (!set) this.#running.set(id, (set = new Set()));
-    set.add(controller);
-    this.#stats.dealsInFlight++;
-    try {
-      const answer = answerResult(index, await this.#solve(deal, spec.limits, controller.signal).catch((err: unknown) => err), controller.signal.aborted);
-      return answer === 'overloaded' ? 'stopped' : answer; // the pool is closing
-    } finally {
-      this.#stats.dealsInFlight--;
-      set.delete(controller);
-      if (set.size === 0) this.#running.delete(id);
-    }
   }
 
   /** What this worker needs of a running batch (cached; its status read every time), or null when it is not running. */

@@ -1,0 +1,26 @@
+/**
+ * CPU time of another process, read from Linux's /proc, for the benchmarks
+ * that run the server as a child process (bench/http.ts, bench/batch.ts).
+ *
+ * - `processCpuMs`: every thread of the process, those that ended included
+ *   (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms: USER_HZ 100);
+ * - `mainThreadCpuMs`: its main thread only, the one that runs the event
+ *   loop (/proc/<pid>/task/<pid>/schedstat, time on a CPU in nanoseconds).
+ */
+import { readFileSync } from 'node:fs';
+
+/** CPU time of process `pid`, all its threads, milliseconds (10 ms resolution). */
+export function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time of process `pid`'s main thread (its event loop), milliseconds. */
+export function mainThreadCpuMs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+}
+
+/** Both, now: subtract two readings to get a run's. */
+export function cpuReading(pid: number): { main: number; all: number } {
+  return { main: mainThreadCpuMs(pid), all: processCpuMs(pid) };
+}
