@@ -26,8 +26,8 @@ import { loadConfigOrExit } from './config.js';
 import { exitOnTermination } from './lifecycle.js';
 import { createLogger, exitOnListenFault, exitOnStartupFault, logProcessFaults } from './logger.js';
 import { createMetrics } from './metrics.js';
-import type { SolverPool } from './pool.js';
-import { BATCH_SOLVE, createServicePool } from './service-pool.js';
+import { BATCH_SOLVE, type SolverPool } from './pool.js';
+import { createServicePool } from './service-pool.js';
 
 const config = loadConfigOrExit();
 

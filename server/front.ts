@@ -30,8 +30,8 @@ import { registerQueueMetrics } from './batches/redis/metrics.js';
 import { createBatchService } from './batches/embedded/service.js';
 import { FrontLink, RemoteBatches } from './fronts/front-link.js';
 import { FrontsRateLimitStore } from './fronts/rate-limit.js';
-import type { PoolStats, SolverPool } from './pool.js';
-import { BATCH_SOLVE, createServicePool } from './service-pool.js';
+import { BATCH_SOLVE, type PoolStats, type SolverPool } from './pool.js';
+import { createServicePool } from './service-pool.js';
 import { createServiceApp, serviceServer } from './service.js';
 
 /**

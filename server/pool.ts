@@ -156,6 +156,9 @@ export interface SolveOptions {
   deadline?: number;
 }
 
+/** How a batch's lone deal is solved (a deal alone, or again alone after its shared run failed): batch work, each deal with its own time budget. */
+export const BATCH_SOLVE: SolveOptions = Object.freeze({ priority: 'batch', deadline: Infinity });
+
 /** A solve function as the app routes take it. */
 export type SolveFn = (deal: Deal, limits: SolveLimits, signal?: Cancellation, options?: SolveOptions) => Promise<SolveOutcome>;
 

@@ -11,10 +11,7 @@ import { loadEngineModule } from '../client-sdk/core/engine/index.js';
 import type { ServiceConfig } from './config.js';
 import { poolLog, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { createPool, type SolveOptions, type SolverPool } from './pool.js';
-
-/** How a batch's lone deal is solved (a deal alone, or again alone after its shared run failed): batch work, each deal with its own time budget. */
-export const BATCH_SOLVE: SolveOptions = Object.freeze({ priority: 'batch', deadline: Infinity });
+import { createPool, type SolverPool } from './pool.js';
 
 /**
  * Loads the engine module and starts a pool with `config`'s settings, its

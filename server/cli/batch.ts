@@ -57,7 +57,7 @@ import { createBatchService, type BatchService } from '../batches/embedded/servi
 import { ForeignDatabaseError } from '../batches/embedded/store.js';
 import { DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, offlineLimitsPolicy, type DeepBudget, type LimitsConfig } from '../limits.js';
 import { batchDbFolderFault, loadDeepBudget, MAX_THREADS } from '../config.js';
-import { createPool } from '../pool.js';
+import { BATCH_SOLVE, createPool } from '../pool.js';
 import { exitOnUsageError, isEntryPoint, outputPathFault, positiveInt, userPath } from './usage.js';
 import type { Measure } from '../../client-sdk/api/apps-schemas.js';
 import { DEFAULT_PROOF_CAPS } from '../../client-sdk/core/proof/certificate.js';
@@ -434,7 +434,7 @@ async function main(options: CliOptions): Promise<number> {
       dbPath: options.db ?? ':memory:',
       limits: policy,
       pool: {
-        solve: (deal, limits, signal) => pool.solve(deal, limits, signal, { priority: 'batch', deadline: Infinity }),
+        solve: (deal, limits, signal) => pool.solve(deal, limits, signal, BATCH_SOLVE),
         solveBatch: (source, limits, signal) => pool.solveBatch(source, limits, signal),
         solveCensus: (source, limits, signal) => pool.solveCensus(source, limits, signal),
       },
