@@ -27,7 +27,16 @@
  *     what a refusal costs the server's main thread: its CPU over the run,
  *     less the answered requests at concurrency 8's main-thread CPU each,
  *     divided by the 503s;
- *  6. the overhead ratio: HTTP requests/s ÷ direct deals/s, at the same
+ *  6. with `--abuse <s>` (off by default): a fresh server with the
+ *     defaults under the hostile mix of issue 36 — six `POST /v1/review`
+ *     of Streets and Alleys 77 with 1,000 moves (each a Castle search a
+ *     move), two `POST /v1/solve` of Streets and Alleys 77 and 523 with
+ *     `maxStates` 50,000,000 and `timeoutMs` 120,000, and a Castle batch —
+ *     while one client sends `POST /v1/solve` of MS #1, one at a time, for
+ *     `<s>` seconds: each answer's status and time (p50/p99/max, how many
+ *     took over 1 s), and how long each app request took against its
+ *     deadline;
+ *  7. the overhead ratio: HTTP requests/s ÷ direct deals/s, at the same
  *     parallelism (HTTP c=8 against the pool with 8 in flight) and at c=1
  *     (against one engine); and per CPU second (server process, all threads,
  *     against the direct pool's process), which does not depend on what else
@@ -65,6 +74,7 @@ interface Options {
   duration: number;
   soak: number;
   overload: number;
+  abuse?: number;
   quick?: boolean;
   json?: string;
 }
@@ -77,6 +87,7 @@ function parseOptions(): Options {
     .option('--duration <s>', 'seconds per concurrency level', positiveInt, 10)
     .option('--soak <s>', 'seconds of the soak', positiveInt, 60)
     .option('--overload <s>', 'seconds of the 4x overload', positiveInt, 15)
+    .option('--abuse <s>', 'also run the hostile mix (reviews, long Castle solves, a Castle batch) for this many seconds while MS #1 is solved one at a time')
     .option('--quick', 'short phases (3 s, soak 10 s, overload 5 s): a smoke run')
     .option('--json <file>', 'also write the results to this file')
     .showHelpAfterError();
@@ -479,6 +490,8 @@ async function main(): Promise<void> {
     await refusalServer.stop();
   }
 
+  const abuse = o.abuse ? await abusePhase(o.threads, o.abuse, logFile) : undefined;
+
   const ratio8 = levels[1].okPerSec / pooled;
   const ratio1 = levels[0].okPerSec / single;
   const cpuRatio = levels[1].okPerServerCpuSecond / pooledRun.perCpuSecond;
@@ -495,9 +508,72 @@ async function main(): Promise<void> {
   if (o.json) {
     writeFileSync(
       o.json,
-      JSON.stringify({ options: o, direct: { single: singleRun, pooled: pooledRun }, levels, soak: soak!, overload, fast503, share503, refusal, ratio8, ratio1, cpuRatio }, null, 2),
+      JSON.stringify({ options: o, direct: { single: singleRun, pooled: pooledRun }, levels, soak: soak!, overload, fast503, share503, refusal, abuse, ratio8, ratio1, cpuRatio }, null, 2),
     );
     console.log(`\nresults written to ${o.json}`);
+  }
+}
+
+/** What `abusePhase` measured: MS #1's answers meanwhile, and each hostile request's time. */
+interface AbuseResult {
+  probes: number;
+  statuses: Record<string, number>;
+  p50: number;
+  p99: number;
+  max: number;
+  over1s: number;
+  hostile: { what: string; status: number; ms: number }[];
+}
+
+/**
+ * Phase 6: the hostile mix on a fresh server with the defaults while MS #1
+ * is solved one request at a time for `seconds`. The reviews' and long
+ * solves' answers (or refusals) are awaited at the end and their times
+ * printed; the batch is cancelled.
+ */
+async function abusePhase(threads: number, seconds: number, logFile: string): Promise<AbuseResult> {
+  console.log(`\nabuse (defaults; 6 reviews of Streets and Alleys 77 with 1,000 moves, 2 long Castle solves, a Castle batch; MS #1 one at a time for ${seconds} s):`);
+  const server = await startServer({ THREADS: String(threads) }, logFile);
+  const post = async (path: string, body: unknown) => {
+    const t = performance.now();
+    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, ms: performance.now() - t, text };
+  };
+  try {
+    const reviewMoves = ['34', ...Array.from({ length: 999 }, (_, i) => (i % 2 === 0 ? '47' : '74')), '47'];
+    const hostile: Promise<{ what: string; status: number; ms: number }>[] = [];
+    const track = (what: string, p: Promise<{ status: number; ms: number }>) => hostile.push(p.then(({ status, ms }) => ({ what, status, ms })));
+    for (let i = 0; i < 6; i++) track(`review ${i + 1}`, post('/v1/review', { game: 'streets_and_alleys', deal: 77, numbering: 'pysolfc', moves: reviewMoves }));
+    for (const deal of [77, 523]) track(`solve S&A ${deal}, 50M positions, 120 s`, post('/v1/solve', { game: 'streets_and_alleys', deal, numbering: 'pysolfc', limits: { maxStates: 50_000_000, timeoutMs: 120_000 } }));
+    const batch = await post('/v1/batches', { game: 'streets_and_alleys', numbering: 'pysolfc', deals: '1..2000' });
+    const batchId = (JSON.parse(batch.text) as { id?: string }).id;
+    await new Promise((r) => setTimeout(r, 1000));
+    const times: number[] = [];
+    const statuses: Record<string, number> = {};
+    const end = performance.now() + seconds * 1000;
+    while (performance.now() < end) {
+      const r = await post('/v1/solve', { game: 'freecell', deal: 1, numbering: 'ms' });
+      times.push(r.ms);
+      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      if (r.status === 503) await new Promise((res) => setTimeout(res, 50));
+    }
+    if (batchId) await fetch(`${server.url}/v1/batches/${batchId}`, { method: 'DELETE' });
+    const sorted = [...times].sort((a, b) => a - b);
+    const result: AbuseResult = {
+      probes: times.length,
+      statuses,
+      p50: round(percentile(sorted, 50)),
+      p99: round(percentile(sorted, 99)),
+      max: round(sorted[sorted.length - 1] ?? NaN),
+      over1s: times.filter((t) => t > 1000).length,
+      hostile: (await Promise.all(hostile)).map((h) => ({ ...h, ms: Math.round(h.ms) })),
+    };
+    console.log(`  MS #1: ${result.probes} requests ${JSON.stringify(statuses)}; p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms; over 1 s: ${result.over1s}`);
+    for (const h of result.hostile) console.log(`  ${h.what}: ${h.status} after ${h.ms} ms`);
+    return result;
+  } finally {
+    await server.stop();
   }
 }
 
