@@ -29,7 +29,7 @@
  *     divided by the 503s;
  *  6. with `--abuse <s>` (off by default): a fresh server with the
  *     defaults under the hostile mix of issue 36 — six `POST /v1/review`
- *     of Streets and Alleys 77 with 1,000 moves (each a Castle search a
+ *     of Streets and Alleys 77 with 2,000 moves (each a Castle search a
  *     move), two `POST /v1/solve` of Streets and Alleys 77 and 523 with
  *     `maxStates` 50,000,000 and `timeoutMs` 120,000, and a Castle batch —
  *     while one client sends `POST /v1/solve` of MS #1, one at a time, for
@@ -75,6 +75,7 @@ interface Options {
   soak: number;
   overload: number;
   abuse?: number;
+  abuseOnly?: boolean;
   quick?: boolean;
   json?: string;
 }
@@ -88,6 +89,7 @@ function parseOptions(): Options {
     .option('--soak <s>', 'seconds of the soak', positiveInt, 60)
     .option('--overload <s>', 'seconds of the 4x overload', positiveInt, 15)
     .option('--abuse <s>', 'also run the hostile mix (reviews, long Castle solves, a Castle batch) for this many seconds while MS #1 is solved one at a time')
+    .option('--abuse-only', 'run only the hostile mix (with --abuse, default 60 s)')
     .option('--quick', 'short phases (3 s, soak 10 s, overload 5 s): a smoke run')
     .option('--json <file>', 'also write the results to this file')
     .showHelpAfterError();
@@ -403,6 +405,10 @@ async function main(): Promise<void> {
   console.log(`bench:http — POST /v1/solve, MS FreeCell deals 1..1000 in turn; ${o.threads} solver threads; ${availableParallelism()} cores; server log ${logFile}`);
   // Other work on the machine takes cores from both sides: the wall-clock numbers move with it, the CPU ones much less.
   console.log(`load average at start: ${load0.map((x) => round(x, 2)).join(' ')}\n`);
+  if (o.abuseOnly) {
+    await abusePhase(o.threads, o.abuse ?? 60, logFile);
+    return;
+  }
 
   moduleCache = await loadEngineModule();
   const deals = DEALS.map((deal) => resolveDeal({ game: 'freecell', deal, numbering: 'ms' }));
@@ -532,7 +538,7 @@ interface AbuseResult {
  * printed; the batch is cancelled.
  */
 async function abusePhase(threads: number, seconds: number, logFile: string): Promise<AbuseResult> {
-  console.log(`\nabuse (defaults; 6 reviews of Streets and Alleys 77 with 1,000 moves, 2 long Castle solves, a Castle batch; MS #1 one at a time for ${seconds} s):`);
+  console.log(`\nabuse (defaults; 6 reviews of Streets and Alleys 77 with 2,000 moves, 2 long Castle solves, a Castle batch; MS #1 one at a time for ${seconds} s):`);
   const server = await startServer({ THREADS: String(threads) }, logFile);
   const post = async (path: string, body: unknown) => {
     const t = performance.now();
@@ -541,7 +547,7 @@ async function abusePhase(threads: number, seconds: number, logFile: string): Pr
     return { status: res.status, ms: performance.now() - t, text };
   };
   try {
-    const reviewMoves = ['34', ...Array.from({ length: 999 }, (_, i) => (i % 2 === 0 ? '47' : '74')), '47'];
+    const reviewMoves = ['34', ...Array.from({ length: 999 }, () => ['47', '74']).flat(), '47'];
     const hostile: Promise<{ what: string; status: number; ms: number }>[] = [];
     const track = (what: string, p: Promise<{ status: number; ms: number }>) => hostile.push(p.then(({ status, ms }) => ({ what, status, ms })));
     for (let i = 0; i < 6; i++) track(`review ${i + 1}`, post('/v1/review', { game: 'streets_and_alleys', deal: 77, numbering: 'pysolfc', moves: reviewMoves }));

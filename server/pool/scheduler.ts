@@ -67,6 +67,13 @@ export class Scheduler {
   /** Shared jobs running with deals left, oldest first: a worker that frees up with nothing waiting joins the first. */
   readonly #joinable: Job[] = [];
   readonly #retiring = new Set<number>();
+  /**
+   * Piscina's view of each worker by thread id (`workerCreate`): its
+   * `currentUsage` counts a task until Piscina has taken in its answer, which
+   * the worker's own flags (task id 0) say earlier, while the answer is
+   * still on its way.
+   */
+  readonly #workerInfo = new Map<number, { currentUsage: number }>();
   readonly #idleWaiters = new Set<() => void>();
   #onWorkers = 0;
   #laneTask: Task | undefined;
@@ -117,7 +124,11 @@ export class Scheduler {
     });
     // unhandled, a pool error event would end the process
     this.#piscina.on('error', settings.onError);
+    this.#piscina.on('workerCreate', (worker: { id: number; currentUsage: number }) => {
+      this.#workerInfo.set(worker.id, worker);
+    });
     this.#piscina.on('workerDestroy', (worker: { id: number }) => {
+      this.#workerInfo.delete(worker.id);
       this.#retiring.delete(worker.id);
       this.flags.releaseWorker(worker.id);
     });
@@ -465,8 +476,8 @@ export class Scheduler {
       if (!this.flags.retireAsked(w)) continue;
       const on = this.flags.worker(w);
       if (on.threadId === 0 || this.#retiring.has(on.threadId) || this.#closing) continue;
-      // still on a task: looked at again when that task answers
-      if (on.taskId !== 0) {
+      // still on a task, or its answer not yet taken in: looked at again when that task answers
+      if (on.taskId !== 0 || (this.#workerInfo.get(on.threadId)?.currentUsage ?? 0) !== 0) {
         pending = true;
         continue;
       }
