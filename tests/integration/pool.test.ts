@@ -29,7 +29,7 @@ import {
 } from '../../server/pool/progress.js';
 import { POOLINGS_TO_TRY } from '../../client-sdk/core/pools.js';
 import { engineBuilt } from '../helpers/engine.js';
-import { fixtureDeal } from '../helpers/pool-fixture.js';
+import { fixtureDeal, verdictOf } from '../helpers/pool-fixture.js';
 import { until } from '../helpers/wait.js';
 import { ROOT } from '../helpers/paths.js';
 
@@ -269,6 +269,31 @@ describe('the helper pass (fixture worker): a Castle-family solve borrows an idl
     await other;
     await expect(running).resolves.toMatchObject({ verdict: 'unsolvable' });
     ac.abort();
+  });
+});
+
+describe('a worker retired for its memory (fixture worker)', () => {
+  it('is terminated only once its last answer is in: another task ending while that answer is on its way does not lose it', async () => {
+    const recycled: number[] = [];
+    const pool = fixturePool({ threads: 2, onRecycle: ({ threadId }) => recycled.push(threadId) });
+    const busy = fixtureDeal('wait');
+    const ac = new AbortController();
+    const other = pool.solve(busy.deal, LIMITS, ac.signal);
+    await busy.whenStarted();
+    // a solve whose worker asks to be retired, then holds its answer back after leaving the task
+    const held = new Int32Array(new SharedArrayBuffer(8));
+    const retiring = { ...(fixtureDeal('solve').deal as object), retireHeld: held } as unknown as Deal;
+    const answer = pool.solve(retiring, LIMITS);
+    await until('the retiring worker holds its answer', () => Atomics.load(held, 0) !== 0, { timeoutMs: 30_000 });
+    // the other task ends: the pool looks at the retire requests while the answer is still held
+    ac.abort();
+    expect(verdictOf(await other)).toEqual(['unknown', 'cancelled']);
+    expect(recycled).toEqual([]);
+    Atomics.store(held, 1, 1);
+    Atomics.notify(held, 0);
+    expect(verdictOf(await answer)).toEqual(['solved', null]);
+    await until('the retired worker replaced', () => pool.stats().recycled === 1, { timeoutMs: 30_000 });
+    expect(recycled).toHaveLength(1);
   });
 });
 
