@@ -31,7 +31,7 @@
  * compared for equality.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,6 +41,7 @@ import { positiveInt } from '../server/cli/usage.js';
 import { ROOT } from '../tests/helpers/paths.js';
 import { startServer } from '../tests/helpers/server-process.js';
 import { FcsRangeReader } from './fcsolve-output.js';
+import { rssBytes } from './proc-cpu.js';
 
 interface Options {
   from: number;
@@ -71,16 +72,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const kib = (bytes: number) => (bytes / 1024).toFixed(0);
 
-/** Resident memory of process `pid` in bytes (Linux /proc), or null once it is gone. */
-function rssOf(pid: number): number | null {
-  try {
-    const kib = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kib === undefined ? null : Number(kib) * 1024;
-  } catch {
-    return null;
-  }
-}
-
 function fileSize(path: string): number {
   return existsSync(path) ? statSync(path).size : 0;
 }
@@ -95,11 +86,11 @@ async function apiCensus() {
   const server = await startServer({ BATCH_DB_PATH: db, THREADS: String(options.threads), LOG_LEVEL: 'warn' }, undefined, join(ROOT, 'dist/server/main.js'));
   const pid = server.child.pid!;
   const samples: [number, number][] = [];
-  const rssAtStart = rssOf(pid) ?? 0;
+  const rssAtStart = rssBytes(pid) ?? 0;
   try {
     const t0 = performance.now();
     const sampler = setInterval(() => {
-      const rss = rssOf(pid);
+      const rss = rssBytes(pid);
       if (rss !== null) samples.push([(performance.now() - t0) / 1000, rss]);
     }, 250);
     const res = await fetch(`${server.url}/v1/batches`, {

@@ -49,8 +49,7 @@
  * against the HTTP numbers, as it would for a client on the same host.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +61,8 @@ import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits } from '../client-sdk/core/solve-types.js';
 import { createPool } from '../server/pool.js';
 import { positiveInt } from '../server/cli/usage.js';
-import { cpuReading, processCpuMs } from './proc-cpu.js';
+import { cpuReading, processCpuMs, rssBytes } from './proc-cpu.js';
+import { freePort } from '../tests/helpers/server-process.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -104,28 +104,10 @@ function parseOptions(): Options {
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 const mb = (bytes: number) => round(bytes / 2 ** 20);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, HOST, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** CPU time of this process (the client, or the direct runs), milliseconds. */
 function ownCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
-}
-
-/** Resident set size of a process, bytes (Linux /proc). */
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = /VmRSS:\s+(\d+) kB/.exec(status);
-  return kb ? Number(kb[1]) * 1024 : NaN;
 }
 
 interface RunningServer {
@@ -435,11 +417,11 @@ async function main(): Promise<void> {
     }
 
     console.log(`\nsoak (concurrency 8, ${o.soak} s):`);
-    const samples = [rssOf(server.child.pid!)];
-    const sampler = setInterval(() => samples.push(rssOf(server.child.pid!)), 5000);
+    const samples = [(rssBytes(server.child.pid!) ?? NaN)];
+    const sampler = setInterval(() => samples.push((rssBytes(server.child.pid!) ?? NaN)), 5000);
     const result = await load(server, `soak c=8 ${o.soak}s`, 8, o.soak);
     clearInterval(sampler);
-    samples.push(rssOf(server.child.pid!));
+    samples.push((rssBytes(server.child.pid!) ?? NaN));
     soak = { start: samples[0], end: samples[samples.length - 1], samples, result };
     printLoad(result);
     console.log(`  server RSS: start ${mb(soak.start)} MB, end ${mb(soak.end)} MB, max ${mb(Math.max(...samples))} MB (samples every 5 s: ${samples.map(mb).join(' ')})`);

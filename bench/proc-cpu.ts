@@ -1,11 +1,12 @@
 /**
  * CPU time of another process, read from Linux's /proc, for the benchmarks
- * that run the server as a child process (bench/http.ts, bench/batch.ts).
+ * that run the server as a child process (bench/http.ts, bench/batch.ts, bench/census.ts).
  *
  * - `processCpuMs`: every thread of the process, those that ended included
  *   (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms: USER_HZ 100);
  * - `mainThreadCpuMs`: its main thread only, the one that runs the event
- *   loop (/proc/<pid>/task/<pid>/schedstat, time on a CPU in nanoseconds).
+ *   loop (/proc/<pid>/task/<pid>/schedstat, time on a CPU in nanoseconds);
+ * - `rssBytes`: its resident memory (/proc/<pid>/status VmRSS).
  */
 import { readFileSync } from 'node:fs';
 
@@ -23,4 +24,14 @@ export function mainThreadCpuMs(pid: number): number {
 /** Both, now: subtract two readings to get a run's. */
 export function cpuReading(pid: number): { main: number; all: number } {
   return { main: mainThreadCpuMs(pid), all: processCpuMs(pid) };
+}
+
+/** Resident memory of process `pid` (worker threads included), bytes; null once it is gone. */
+export function rssBytes(pid: number): number | null {
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? null : Number(kib) * 1024;
+  } catch {
+    return null;
+  }
 }
