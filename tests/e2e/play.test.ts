@@ -34,7 +34,7 @@ import { formatBoard } from '../../client-sdk/core/board.js';
 import { Position } from '../../client-sdk/core/play.js';
 import { PRESETS } from '../../client-sdk/core/rules.js';
 import { createLocalSolver } from '../../client-sdk/sdk/local.js';
-import { launchChromium } from '../helpers/chromium.js';
+import { boardFit, launchChromium } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/paths.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 
@@ -350,18 +350,7 @@ describe('the play page (headless Chromium, real server)', () => {
   it("Fan at 390 px: its 18 columns in two rows of 9 with cards at least 30 px wide, every card on the board; King Albert's reserve", async () => {
     const page = await openPlay('game=fan&deal=2&numbering=pysolfc', { name: 'phone', width: 390, height: 844 });
     await page.locator('.play-board').waitFor();
-    const fit = await page.evaluate(() => {
-      const board = document.querySelector('.play-board')!.getBoundingClientRect();
-      const columns = Array.from(document.querySelectorAll('.play-board .column')).map((c) => c.getBoundingClientRect());
-      const cards = Array.from(document.querySelectorAll('.play-board .card')).map((c) => c.getBoundingClientRect());
-      return {
-        scroll: document.documentElement.scrollWidth,
-        columns: columns.length,
-        rows: new Set(columns.map((c) => Math.round(c.top))).size,
-        narrowest: Math.min(...cards.map((c) => c.width)),
-        outside: cards.filter((c) => c.left < board.left - 0.5 || c.right > board.right + 0.5).length,
-      };
-    });
+    const fit = await boardFit(page, '.play-board', '.play-board .card');
     expect(fit).toMatchObject({ columns: 18, rows: 2, outside: 0 });
     expect(fit.scroll).toBeLessThanOrEqual(390);
     expect(fit.narrowest).toBeGreaterThanOrEqual(30);

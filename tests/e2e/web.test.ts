@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/chromium.js';
+import { boardFit, launchChromium } from '../helpers/chromium.js';
 import { ROOT } from '../helpers/paths.js';
 import { freePort } from '../helpers/server-process.js';
 
@@ -476,18 +476,7 @@ describe('web page (headless Chromium, real server)', () => {
     const width = 390;
     const page = await openPage('#game=fan&deal=2&numbering=pysolfc', baseUrl, true, { width, height: 844 });
     await page.locator('[data-testid="verdict"]').waitFor();
-    const layout = await page.evaluate(() => {
-      const board = document.querySelector('.board')!.getBoundingClientRect();
-      const columns = Array.from(document.querySelectorAll('.board .column')).map((c) => c.getBoundingClientRect());
-      const cards = Array.from(document.querySelectorAll('.board .card, .board .slot')).map((c) => c.getBoundingClientRect());
-      return {
-        scroll: document.documentElement.scrollWidth,
-        columns: columns.length,
-        rows: new Set(columns.map((c) => Math.round(c.top))).size,
-        narrowest: Math.min(...cards.map((c) => c.width)),
-        outside: cards.filter((c) => c.left < board.left - 0.5 || c.right > board.right + 0.5).length,
-      };
-    });
+    const layout = await boardFit(page, '.board', '.board .card, .board .slot');
     expect(layout).toMatchObject({ columns: 18, rows: 2, outside: 0 });
     expect(layout.scroll).toBeLessThanOrEqual(width);
     expect(layout.narrowest).toBeGreaterThanOrEqual(30);

@@ -3,7 +3,7 @@
  * (the machine cannot download a browser of playwright's own).
  */
 import { existsSync } from 'node:fs';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** The browser binary: Debian's package, or CHROMIUM_PATH. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -31,4 +31,26 @@ export async function launchChromium(
 ): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium)`);
   return chromium.launchPersistentContext(profileDir, { ...options, executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+}
+
+/**
+ * How a board's tableau fits the page: the page's scroll width, the
+ * number of columns and of rows they make, the narrowest of `cards`, and
+ * how many of them stand outside the board's box (half a pixel allowed).
+ * @param board a CSS selector of the board element (`.board`, `.play-board`)
+ * @param cards a CSS selector of the card-sized elements to measure, inside it
+ */
+export async function boardFit(page: Page, board: string, cards: string): Promise<{ scroll: number; columns: number; rows: number; narrowest: number; outside: number }> {
+  return page.evaluate(([boardSelector, cardSelector]) => {
+    const box = document.querySelector(boardSelector)!.getBoundingClientRect();
+    const columns = Array.from(document.querySelectorAll(`${boardSelector} .column`)).map((c) => c.getBoundingClientRect());
+    const rects = Array.from(document.querySelectorAll(cardSelector)).map((c) => c.getBoundingClientRect());
+    return {
+      scroll: document.documentElement.scrollWidth,
+      columns: columns.length,
+      rows: new Set(columns.map((c) => Math.round(c.top))).size,
+      narrowest: Math.min(...rects.map((c) => c.width)),
+      outside: rects.filter((c) => c.left < box.left - 0.5 || c.right > box.right + 0.5).length,
+    };
+  }, [board, cards] as const);
 }
