@@ -13,18 +13,14 @@
  * docs/rules.md. Then a certificate of an unsolvable deal of each game
  * passes the independent proof checker, with the key width of its rules.
  */
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../client-sdk/core/engine/index.js';
 import { resolveDeal } from '../../client-sdk/api/request.js';
-import { checkSolution } from '../../client-sdk/core/verify.js';
 import { certificateFromEngine, solveWithProof } from '../../client-sdk/core/proof/writer.js';
 import { checkCertificate } from '../../client-sdk/core/proof/check.js';
 import { keyBytesFor } from '../../client-sdk/core/proof/format.js';
-import { REFERENCE_VERDICTS } from '../helpers/paths.js';
+import { solveReferenceDeals } from '../helpers/reference-verdicts.js';
 
-const VERDICTS = pathToFileURL(REFERENCE_VERDICTS + '/');
 const BUDGET = { maxStates: 300_000, timeoutMs: 120_000 };
 
 let engine: Engine;
@@ -42,27 +38,11 @@ describe.each([
   ['stronghold', 60],
 ] as const)('%s, the reference deals', (game, leastDecided) => {
   it('never contradicts a reference verdict, and every solution replays', () => {
-    const rows = readFileSync(new URL(`${game}.tsv`, VERDICTS), 'utf8').trim().split('\n').slice(1);
-    const mismatches: string[] = [];
-    let decided = 0;
-    for (const row of rows) {
-      const [deal, want] = row.split('\t');
-      const d = resolveDeal({ game, deal: Number(deal), numbering: 'pysolfc' });
-      const outcome = engine.solve(d, { limits: BUDGET });
+    const { decided, mismatches } = solveReferenceDeals(engine, game, BUDGET, (d, outcome) => {
       expect(engine.keyBytes).toBe(keyBytesFor(d.rules));
-      if (outcome.verdict === 'unknown') {
-        expect(outcome.reason).toBe('max_states');
-        continue;
-      }
-      decided++;
-      if (outcome.verdict === 'solved') {
-        expect(checkSolution(d.rules, d.layout, outcome.moves)).toMatchObject({ ok: true });
-        // a reserve takes no card: no move of a King Albert solution goes to a cell
-        if (d.rules.emptyCell === 'none') expect(outcome.moves.filter((m) => m.to === 'cell')).toEqual([]);
-      }
-      const got = outcome.verdict === 'solved' ? 'solvable' : 'unsolvable';
-      if (want !== 'unknown' && got !== want) mismatches.push(`${deal}: want ${want}, got ${got}`);
-    }
+      // a reserve takes no card: no move of a King Albert solution goes to a cell
+      if (outcome.verdict === 'solved' && d.rules.emptyCell === 'none') expect(outcome.moves.filter((m) => m.to === 'cell')).toEqual([]);
+    });
     expect(mismatches).toEqual([]);
     expect(decided).toBeGreaterThanOrEqual(leastDecided);
   }, 240_000);
