@@ -10,14 +10,11 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { SolverError } from '../../client-sdk/core/errors.js';
 import { unpackMoves } from '../../client-sdk/core/moves.js';
-import type { ProofRequest } from '../../client-sdk/core/proof/format.js';
-import type { SuitPools } from '../../client-sdk/core/pools.js';
 import type { Rules } from '../../client-sdk/core/rules.js';
-import type { ShortenOptions } from '../../client-sdk/core/shorten.js';
-import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
+import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { unpackAnswers } from './packing.js';
 import { emptySummary, mergeSummary, summaryCount } from '../batches/census.js';
-import { cancelledOutcome, failureError, type AnswerMode, type CensusPart, type DealSource, type JobAnswer, type ResponseSpec, type WireJob, type WireResponse } from './wire.js';
+import { cancelledOutcome, failureError, type CensusPart, type JobAnswer, type WireJob, type WireResponse } from './wire.js';
 
 /**
  * Who a job serves, highest first: `interactive` (a request a person waits
@@ -52,25 +49,12 @@ export interface Cancellation {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
-/** What a caller submits. */
-export interface JobSpec {
+/** What a caller submits: the fields that go to the worker as they are (`WireJob`'s), and how the pool schedules it. */
+export interface JobSpec
+  extends Pick<WireJob, 'source' | 'count' | 'limits' | 'deadline' | 'answer' | 'response' | 'proof' | 'optimize' | 'progress' | 'pass' | 'poolings' | 'stopOnProof'> {
   cls: JobClass;
-  source: DealSource;
-  /** Deals in `source`. */
-  count: number;
-  limits: SolveLimits;
-  /** `Date.now()` by which its searches end (Infinity: each deal has its own `limits.timeoutMs` only). */
-  deadline: number;
-  answer: AnswerMode;
-  response?: ResponseSpec;
-  proof?: ProofRequest;
-  optimize?: ShortenOptions;
-  progress?: Float64Array;
   /** Where its first helper pass writes its progress (helper-pass.ts). */
   helperProgress?: Float64Array;
-  pass?: 'pooled';
-  poolings?: SuitPools[];
-  stopOnProof?: number[];
   /** Several workers may claim its deals (a batch's shared run). */
   shared: boolean;
   /** May share a task with the single solves waiting behind it (grouping). */

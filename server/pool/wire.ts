@@ -106,7 +106,8 @@ export interface WireJob {
   /**
    * `Date.now()` by which the job's searches end: a deal that begins later
    * than `deadline - limits.timeoutMs` gets only the time left (a request's
-   * time counts from its arrival, its wait included).
+   * time counts from its arrival, its wait included); Infinity: each deal
+   * has its own `limits.timeoutMs` only.
    */
   deadline: number;
   answer: AnswerMode;
