@@ -184,11 +184,8 @@ const BAKERS_DOZEN: Rules = {
   wrap: false,
 };
 
-/**
- * Every preset the model knows, served or not ({@link PRESETS} are the served
- * ones), in the order `GET /v1/games` lists them.
- */
-export const ALL_PRESETS: readonly GamePreset[] = [
+/** Every preset, in the order `GET /v1/games` lists them. */
+export const PRESETS: readonly GamePreset[] = [
   {
     id: 'freecell',
     name: 'FreeCell',
@@ -363,30 +360,9 @@ export const ALL_PRESETS: readonly GamePreset[] = [
   },
 ];
 
-/**
- * The presets the engine cannot play yet: dealt, parsed, printed and checked
- * (client-sdk/core/deals, board.ts, verify.ts), but listed nowhere in the
- * service, the CLI or the SDK's solver, and refused there as unknown games.
- * Empty: the engine plays every preset. (A game added to the model before
- * the engine can play it goes here until it can.)
- */
-export const ENGINE_PENDING_GAMES: ReadonlySet<string> = new Set<string>();
-
-/** The served presets: {@link ALL_PRESETS} but the {@link ENGINE_PENDING_GAMES}, in the order `GET /v1/games` lists them. */
-export const PRESETS: readonly GamePreset[] = ALL_PRESETS.filter((p) => !ENGINE_PENDING_GAMES.has(p.id));
-
-/** Looks up a served preset ({@link PRESETS}) by id; `undefined` when there is none. */
+/** Looks up a preset ({@link PRESETS}) by id; `undefined` when there is none. */
 export function findPreset(id: string): GamePreset | undefined {
   return PRESETS.find((p) => p.id === id);
-}
-
-/**
- * Looks up any preset ({@link ALL_PRESETS}, served or not) by id, for the code
- * that deals, parses and checks positions without the engine; `undefined`
- * when there is none.
- */
-export function findAnyPreset(id: string): GamePreset | undefined {
-  return ALL_PRESETS.find((p) => p.id === id);
 }
 
 /**

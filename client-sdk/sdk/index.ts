@@ -68,9 +68,6 @@ export {
 export { drawDeals, findBoundary, MEASURE_DEFINITIONS } from '../api/apps.js';
 export { replayMoveList, splitMoveText, moveFromNotation } from '../core/move-list.js';
 export {
-  ALL_PRESETS,
-  ENGINE_PENDING_GAMES,
-  findAnyPreset,
   findPreset,
   PRESETS,
   type Deal,

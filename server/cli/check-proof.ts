@@ -15,7 +15,7 @@ import { Command } from 'commander';
 import { checkCertificate, checkCertificateParallel, describeMove, type ProofCheckResult } from '../../client-sdk/core/proof/check.js';
 import { certificateVersionOf, certificateVersionOfFile, checkLayeredCertificate, checkLayeredCertificateFile, type LayeredCheckResult } from '../../client-sdk/core/proof/check-layered.js';
 import { LAYERED_CERTIFICATE_VERSION } from '../../client-sdk/core/proof/layered-format.js';
-import { findAnyPreset } from '../../client-sdk/core/rules.js';
+import { findPreset } from '../../client-sdk/core/rules.js';
 import { exitOnUsageError, isEntryPoint, positiveInt, userPath } from './usage.js';
 
 interface CliOptions {
@@ -34,7 +34,7 @@ const nf = new Intl.NumberFormat('en-US');
 function subject(result: ProofCheckResult): string {
   const h = result.header;
   if (!h) return 'the certificate';
-  if (!findAnyPreset(h.game)) return `the position in the certificate (its game "${h.game}" is not a known game)`;
+  if (!findPreset(h.game)) return `the position in the certificate (its game "${h.game}" is not a known game)`;
   const what = h.deal ? `${h.game} deal ${h.deal.number} (${h.deal.numbering})` : `the ${h.game} position in the certificate`;
   return result.ok && result.rulesChanged.length > 0 ? `${what}, with ${result.rulesChanged.join(', ')},` : what;
 }

@@ -6,7 +6,7 @@ import { cardToString, parseCard, type Card } from '../../client-sdk/core/cards.
 import type { Move } from '../../client-sdk/core/moves.js';
 import { applyMove, checkMove } from '../../client-sdk/core/verify.js';
 import type { Engine } from '../../client-sdk/core/engine/index.js';
-import { findAnyPreset, type Deal, type Layout, type Rules } from '../../client-sdk/core/rules.js';
+import { findPreset, type Deal, type Layout, type Rules } from '../../client-sdk/core/rules.js';
 
 /** Cards from text, e.g. `"KH QS 10D"`. */
 export function cards(text: string): Card[] {
@@ -45,9 +45,9 @@ export function mv(from: string, to: string, card: string, count = 1, auto = fal
   };
 }
 
-/** A preset's rules (served or not: `findAnyPreset`). */
+/** A preset's rules (served or not: `findPreset`). */
 export function rulesOf(id: string): Rules {
-  const preset = findAnyPreset(id);
+  const preset = findPreset(id);
   if (!preset) throw new Error(`no preset ${id}`);
   return preset.rules;
 }

@@ -11,7 +11,7 @@ import { dealRange, dealableGames, generateDeal, supportedNumberings } from '../
 import { MS_MAX, msDealOrder, msFreeCellColumns, shuffleForDealing } from '../../client-sdk/core/deals/ms.js';
 import { MersenneTwister, PYSOLFC_MAX, pysolfcDeck, pysolfcDealOrder } from '../../client-sdk/core/deals/pysolfc.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { ALL_PRESETS, findAnyPreset, type Layout, type Numbering } from '../../client-sdk/core/rules.js';
+import { PRESETS, findPreset, type Layout, type Numbering } from '../../client-sdk/core/rules.js';
 import { pathToFileURL } from 'node:url';
 import { REFERENCE_DEALS } from '../helpers/paths.js';
 
@@ -84,7 +84,7 @@ describe('reference vectors (tests/fixtures/data/deals/*.jsonl)', () => {
   it.each(VECTORS.map((v) => [`${v.game} ${v.numbering} #${v.deal} (${v.file})`, v] as const))('%s', (_name, v) => {
     const { layout } = generateDeal(v.game, v.numbering, v.deal);
     // with the game's rules, so that King Albert's reserve is written `Reserve:`
-    expect(normalizeBoard(formatBoard(layout, findAnyPreset(v.game)?.rules))).toBe(normalizeBoard(v.board));
+    expect(normalizeBoard(formatBoard(layout, findPreset(v.game)?.rules))).toBe(normalizeBoard(v.board));
   });
 });
 
@@ -255,7 +255,7 @@ describe('games without outside vectors', () => {
   });
 
   it('agrees with the presets in rules.ts on columns, cells and numberings', () => {
-    for (const p of ALL_PRESETS) {
+    for (const p of PRESETS) {
       if (p.numberings.length === 0) {
         // a layout is required (selective_castle): no deal generator may exist
         expect(dealableGames(), p.id).not.toContain(p.id);

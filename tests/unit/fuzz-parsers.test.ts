@@ -23,7 +23,7 @@ import { dealableGames, generateDeal, supportedNumberings } from '../../client-s
 import { ERROR_STATUS, SolverError } from '../../client-sdk/core/errors.js';
 import { decodeUtf8Strict, firstInvalidUtf8Offset } from '../../client-sdk/core/utf8.js';
 import { layoutFromJson, layoutToJson, type LayoutJson } from '../../client-sdk/core/layout.js';
-import { findAnyPreset, type Layout, type Numbering, type Rules } from '../../client-sdk/core/rules.js';
+import { findPreset, type Layout, type Numbering, type Rules } from '../../client-sdk/core/rules.js';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 /** `FUZZ_SCALE=10` runs ten times the cases (a longer local hunt; CI runs the counts as written). */
@@ -51,7 +51,7 @@ interface Sample {
 
 /** Real positions: a few deals of every dealable game, with their rules. */
 const SAMPLES: Sample[] = dealableGames().flatMap((game) => {
-  const preset = findAnyPreset(game);
+  const preset = findPreset(game);
   if (!preset) return [];
   const numbering = supportedNumberings(game)[0];
   return [1, 617, 11982, 31999].map((n) => {

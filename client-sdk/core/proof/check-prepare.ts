@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { formatBoard, parseBoard } from '../board.js';
 import { generateDeal } from '../deals/index.js';
 import { SolverError } from '../errors.js';
-import { findAnyPreset, type Layout, type Rules } from '../rules.js';
+import { findPreset, type Layout, type Rules } from '../rules.js';
 import { isWon } from '../verify.js';
 import { closeUnderAutoMoves } from './check-auto-moves.js';
 import { decodeKey, encodeKey, hex } from './check-keys.js';
@@ -289,7 +289,7 @@ export function checkDealOrigin(header: CertificateHeader, start: Layout): numbe
 
 /** The header's rules that differ from its game's preset (see ProofCheckPass `rulesChanged`). */
 export function rulesChangedFromPreset(header: CertificateHeader, dealtBase: number | undefined): string[] {
-  const preset = findAnyPreset(header.game);
+  const preset = findPreset(header.game);
   if (!preset) return [];
   const expected: Rules = { ...preset.rules, ...(dealtBase !== undefined ? { foundationBase: dealtBase } : {}) };
   const changed: string[] = [];
