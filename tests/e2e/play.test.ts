@@ -292,11 +292,11 @@ describe('the play page (headless Chromium, real server)', () => {
     const won = page.getByTestId('won');
     await won.waitFor();
     expect(await won.textContent()).toBe(`Won! Every card is home, in ${tokens.length} moves.`);
-    expect(await page.locator('[data-status]').textContent()).toContain(`Won!Every card is home, in ${tokens.length} moves.`);
-    expect(await page.getByRole('button', { name: 'Hint', exact: true }).isDisabled()).toBe(true);
+    await expect.poll(() => page.locator('[data-status]').textContent()).toContain(`Won!Every card is home, in ${tokens.length} moves.`);
+    await expect.poll(() => page.getByRole('button', { name: 'Hint', exact: true }).isDisabled()).toBe(true);
     await page.screenshot({ path: join(REVIEW_SHOTS, 'play-freecell-617-won.png') });
     await page.getByRole('button', { name: 'Undo', exact: true }).click();
-    expect(await won.count()).toBe(0);
+    await expect.poll(() => won.count()).toBe(0);
     await page.close();
   });
 
