@@ -39,8 +39,27 @@ export function currentRequest(): RequestContext | undefined {
 export interface LoggerOptions {
   /** Lowest level written; default `info`. */
   level?: string;
-  /** Where lines go; default stdout (synchronous, so nothing is lost at exit). */
+  /** Where lines go; default stdout, buffered (`stdoutDestination`). */
   destination?: DestinationStream;
+}
+
+/** Bytes of log lines gathered before they are written to stdout in one write. */
+export const LOG_BUFFER_BYTES = 8 * 1024;
+/** Most milliseconds a log line waits in the buffer before it is written. */
+export const LOG_FLUSH_MS = 100;
+
+/**
+ * Stdout as pino's destination, written asynchronously in writes of up to
+ * `LOG_BUFFER_BYTES` (one write per access log line cost the main thread a
+ * system call per request), the buffer written at least every
+ * `LOG_FLUSH_MS` and synchronously when the process exits (pino flushes
+ * its destinations on `exit`, `process.exit` included). A process killed
+ * outright (SIGKILL, out of memory) loses the last `LOG_FLUSH_MS` of lines.
+ */
+function stdoutDestination(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
+  setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
+  return destination;
 }
 
 /** The service's logger; see the module comment. */
@@ -56,7 +75,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         return ctx ? { reqId: ctx.reqId, ...(ctx.key ? { key: ctx.key } : {}) } : {};
       },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: true }),
+    options.destination ?? stdoutDestination(),
   );
 }
 
