@@ -33,6 +33,7 @@ import { FrontsRateLimitStore } from './fronts/rate-limit.js';
 import { BATCH_SOLVE, type PoolStats, type SolverPool } from './pool.js';
 import { createServicePool } from './service-pool.js';
 import { createServiceApp, serviceServer } from './service.js';
+import { securityHeaderValues } from './middleware/security.js';
 
 /**
  * Starts a front with `config` (its share: config.ts `frontConfig`).
@@ -119,6 +120,7 @@ export async function startFront(config: ServiceConfig, front?: { index: number;
   }
   const batches = await openBatches();
 
+  const securityHeaders = await securityHeaderValues();
   const app = createServiceApp({
     solve: solverPool.solve,
     solveRequest: (job, signal) => solverPool.solveRequest(job, signal),
@@ -131,6 +133,7 @@ export async function startFront(config: ServiceConfig, front?: { index: number;
     config,
     ...(link ? { front, rateLimitStore: new FrontsRateLimitStore(link) } : {}),
     app: { batches, parallelism: config.threads },
+    securityHeaders,
   });
 
   // Node checks request and header deadlines every connectionsCheckingInterval
@@ -138,7 +141,7 @@ export async function startFront(config: ServiceConfig, front?: { index: number;
   // REQUEST_TIMEOUT_MS); once a second keeps them within a second.
   const serverOptions = { connectionsCheckingInterval: 1000 };
   // this front's requests that its pool would refuse are answered 503 before they are read (server/refusal.ts)
-  const createServer = await serviceServer({ admits: (cls) => solverPool.admits(cls), logger, metrics, config });
+  const createServer = await serviceServer({ admits: (cls) => solverPool.admits(cls), logger, metrics, config, securityHeaders });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions, createServer }, (info: AddressInfo) => {
     logger.info(
       {

@@ -44,6 +44,8 @@ export interface ServiceAppDeps {
   front?: { index: number; count: number };
   /** Where the per-key rate limits' counts are kept; default this process's memory (server/middleware/api-keys.ts). */
   rateLimitStore?: Store;
+  /** The secure headers' values (`securityHeaderValues`): set on Node's response of each request instead of added to each answer (`OperationsOptions.securityHeaders`). */
+  securityHeaders?: Readonly<Record<string, string>>;
   /** Passed on to `createApp` (e.g. `webRoot`). */
   app?: Partial<Pick<AppDeps, 'webRoot' | 'batches' | 'parallelism'>>;
 }
@@ -55,6 +57,8 @@ export interface ServiceServerOptions {
   logger: Logger;
   metrics?: Metrics;
   config: Pick<ServiceConfig, 'bodyLimitBytes' | 'apiKeys'>;
+  /** The secure headers a refusal carries; default `securityHeaderValues()`. */
+  securityHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -63,7 +67,7 @@ export interface ServiceServerOptions {
  * before the request is read when the pool would refuse its work).
  */
 export async function serviceServer(options: ServiceServerOptions): Promise<typeof createServer> {
-  const headers = await securityHeaderValues();
+  const headers = options.securityHeaders ?? (await securityHeaderValues());
   return ((serverOptions: ServerOptions, listener: RequestListener) =>
     createServer(
       serverOptions,
@@ -105,6 +109,7 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
       rateLimitStore: deps.rateLimitStore,
       corsOrigins: config.corsOrigins,
       metricsToken: config.metricsToken,
+      securityHeaders: deps.securityHeaders,
     }),
   });
 }

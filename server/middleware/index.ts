@@ -50,6 +50,8 @@ export interface OperationsOptions {
   rateLimitStore?: Store;
   corsOrigins?: '*' | string[] | null;
   metricsToken?: string | null;
+  /** The secure headers' values (`securityHeaderValues`), set on Node's response of each request (`securityHeaders`); absent: hono's middleware adds them to each answer. */
+  securityHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -77,7 +79,7 @@ export function admission(shed: (priority: SolvePriority) => boolean, metrics?: 
 export function operations(options: OperationsOptions): (app: OpenAPIHono) => void {
   return (app) => {
     app.use('*', requestLog({ logger: options.logger, metrics: options.metrics }));
-    app.use('*', securityHeaders());
+    app.use('*', securityHeaders(options.securityHeaders));
     const cors = corsFor(options.corsOrigins ?? null);
     if (cors) {
       app.use('/v1/*', cors);

@@ -4,7 +4,8 @@
  *
  * - The request id is the client's `X-Request-Id` when it is a sane token
  *   (letters, digits, `_ - =`, at most 128 characters), else a fresh UUID;
- *   it is echoed in the `X-Request-Id` response header and put on every log
+ *   it is echoed in the `X-Request-Id` response header (set on Node's
+ *   response when Node serves the request) and put on every log
  *   line written while the request is served (`withRequestContext`).
  * - One access log line per request: method, path, route, status, ms, and
  *   for errors the error code. 2xx-4xx log at `info`, other 5xx at `error`
@@ -23,6 +24,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { withRequestContext, type Logger, type RequestContext } from '../logger.js';
+import { nodeResponse } from './node-response.js';
 import type { Metrics } from '../metrics.js';
 import type { Cancellation } from '../pool.js';
 
@@ -83,7 +85,7 @@ class ClientGone implements Cancellation {
 export function clientSignal(c: Context): Cancellation {
   const known = c.get('clientSignal' as never) as Cancellation | undefined;
   if (known !== undefined) return known;
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  const outgoing = nodeResponse(c);
   const signal = outgoing !== undefined ? new ClientGone(outgoing) : c.req.raw.signal;
   c.set('clientSignal' as never, signal as never);
   return signal;
@@ -107,11 +109,18 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
     c.set('requestId' as never, reqId as never);
     // watched from the start: a client that leaves mid-request is seen
     clientSignal(c);
-    // Set before the answer exists, so it is built in (setting it afterwards
-    // copies the Response); a handler that returns its own Response gets it after.
-    c.header('X-Request-Id', reqId);
-    await withRequestContext(ctx, next);
-    if (!c.res.headers.has('x-request-id')) c.header('X-Request-Id', reqId);
+    const outgoing = nodeResponse(c);
+    if (outgoing !== undefined) {
+      // on Node's response: written with every answer, no Headers object built for it
+      outgoing.setHeader('X-Request-Id', reqId);
+      await withRequestContext(ctx, next);
+    } else {
+      // Set before the answer exists, so it is built in (setting it afterwards
+      // copies the Response); a handler that returns its own Response gets it after.
+      c.header('X-Request-Id', reqId);
+      await withRequestContext(ctx, next);
+      if (!c.res.headers.has('x-request-id')) c.header('X-Request-Id', reqId);
+    }
 
     const clientClosed = clientSignal(c).aborted;
     const status = clientClosed ? CLIENT_CLOSED_STATUS : c.res.status;

@@ -3,6 +3,12 @@
  * frame and referrer policies, HSTS, cross-origin isolation headers, no
  * `X-Powered-By`), and CORS only where configured.
  *
+ * Served by Node (@hono/node-server), the secure headers' values, read
+ * once from hono's middleware (`securityHeaderValues`), are set on Node's
+ * response before the route runs, and Node writes them with the answer's
+ * own headers: no `Headers` object is built or copied for them on each
+ * answer (docs/operations.md, "What a request costs the main thread").
+ *
  * CORS: unset = no CORS headers, so browsers allow same-origin calls only;
  * `'*'` = any origin (without credentials: the API uses bearer tokens, not
  * cookies); a list = exactly those origins. Preflights are answered here,
@@ -11,10 +17,25 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
+import { nodeResponse } from './node-response.js';
 
-/** Secure headers on every response. */
-export function securityHeaders(): MiddlewareHandler {
-  return secureHeaders();
+/**
+ * Secure headers on every response.
+ * @param values the headers `securityHeaderValues` read; given, a request
+ *   served by Node gets them on Node's response before its route runs (a
+ *   header the route sets itself wins); absent, or without Node's response
+ *   (`app.request` in tests), hono's secure-headers adds them to the answer.
+ */
+export function securityHeaders(values?: Readonly<Record<string, string>>): MiddlewareHandler {
+  const secure = secureHeaders();
+  if (values === undefined) return secure;
+  const entries = Object.entries(values);
+  return async (c, next) => {
+    const outgoing = nodeResponse(c);
+    if (outgoing === undefined) return secure(c, next);
+    for (const [name, value] of entries) outgoing.setHeader(name, value);
+    await next();
+  };
 }
 
 /**
