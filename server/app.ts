@@ -51,7 +51,8 @@ import {
 import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
 import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent, JSON_BODY_RESPONSES, SOLVER_RESPONSES } from './openapi.js';
 import type { Cancellation, RequestJob, SolveFn, SolvePriority, WireResponse } from './pool.js';
-import { clientSignal } from './middleware/request-log.js';
+import { clientSignal, requestContextOf } from './middleware/request-log.js';
+import type { RequestContext } from './logger.js';
 import { registerBatchRoutes } from './batches/routes.js';
 import { registerAppRoutes } from './apps-routes.js';
 import type { BatchBackend } from './batches/backend.js';
@@ -91,8 +92,8 @@ export interface AppDeps {
   config?: { bodyLimitBytes?: number; limits?: Partial<LimitsConfig>; proofs?: Partial<ProofCaps> };
   /** Extra fields for `GET /healthz` (e.g. pool numbers), now or later. */
   health?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** Where unexpected errors are logged; default `console.error`. */
-  logError?: (message: string, err: unknown) => void;
+  /** Where unexpected errors are logged, with the log context of the request that met them (`requestContextOf`); default `console.error`. */
+  logError?: (message: string, err: unknown, context?: RequestContext) => void;
   /**
    * How many positions the app routes (`/v1/review`, `/v1/difficulty`,
    * `/v1/deals`) decide at once: the pool's thread count; default 1.
@@ -349,11 +350,11 @@ export function createApp(deps: AppDeps): OpenAPIHono {
 
   app.onError((err, c) => {
     if (err instanceof SolverError) {
-      if (err.status >= 500) logError(`${c.req.method} ${c.req.path}: ${err.code}`, err);
+      if (err.status >= 500) logError(`${c.req.method} ${c.req.path}: ${err.code}`, err, requestContextOf(c));
       return sendError(c, err);
     }
     if (err instanceof HTTPException) return sendError(c, fromHttpException(err));
-    logError(`${c.req.method} ${c.req.path}: unexpected error`, err);
+    logError(`${c.req.method} ${c.req.path}: unexpected error`, err, requestContextOf(c));
     return sendError(c, new SolverError('internal_error', 'internal error'));
   });
 

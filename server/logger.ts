@@ -1,39 +1,28 @@
 /**
  * Structured JSON logs (pino): one JSON object per line on stdout, with ISO
- * times, and the request id of the request being served on every line
- * written while serving it.
- *
- * The request id travels in an AsyncLocalStorage (`withRequestContext`), read
- * by pino's `mixin`: lines written deep inside a request (the pool's error
- * reports, the app's `logError`) carry it without passing a logger around.
+ * times. A line about a request carries its request id (and its API key's
+ * name) as fields, passed where the line is written: the access log
+ * (`requestLog`), the app's `logError` (from the request's context), the
+ * pool's lines about a job (the `logContext` of the request's
+ * `Cancellation`). No AsyncLocalStorage carries it: on Node 20 an active
+ * one runs promise hooks on every promise of the process, several per cent
+ * of the main thread's time a request (docs/operations.md, "What a request
+ * costs the main thread").
  *
  * What never goes to a log: API tokens (only key names), request bodies.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Server as NetServer } from 'node:net';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { PoolLog } from './pool.js';
 
 export type { Logger } from 'pino';
 
-/** What the log knows about the request being served. */
-export interface RequestContext {
+/** What the log knows about the request being served: the fields its lines carry. */
+export type RequestContext = {
   reqId: string;
   /** Name of the API key in use, once authenticated. */
   key?: string;
-}
-
-const requestContext = new AsyncLocalStorage<RequestContext>();
-
-/** Runs `fn` with `ctx` as the current request's context (for log lines written inside it). */
-export function withRequestContext<T>(ctx: RequestContext, fn: () => T): T {
-  return requestContext.run(ctx, fn);
-}
-
-/** The current request's context, if any. */
-export function currentRequest(): RequestContext | undefined {
-  return requestContext.getStore();
-}
+};
 
 /** Options of `createLogger`. */
 export interface LoggerOptions {
@@ -70,22 +59,20 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: { service: 'solitaire-solver', pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      mixin: () => {
-        const ctx = requestContext.getStore();
-        return ctx ? { reqId: ctx.reqId, ...(ctx.key ? { key: ctx.key } : {}) } : {};
-      },
     },
     options.destination ?? stdoutDestination(),
   );
 }
 
-/** The pool's log interface on top of a pino logger (details as `err` or `detail`). */
+/** The pool's log interface on top of a pino logger (details as `err` or `detail`, a job's request's fields beside them). */
 export function poolLog(logger: Logger): PoolLog {
-  const fields = (detail: unknown) =>
-    detail === undefined ? {} : detail instanceof Error ? { err: detail } : { detail: String(detail) };
+  const fields = (detail: unknown, context: Readonly<Record<string, unknown>> | undefined) => {
+    const own = detail === undefined ? {} : detail instanceof Error ? { err: detail } : { detail: String(detail) };
+    return context === undefined ? own : { ...context, ...own };
+  };
   return {
-    warn: (message, detail) => logger.warn(fields(detail), message),
-    error: (message, detail) => logger.error(fields(detail), message),
+    warn: (message, detail, context) => logger.warn(fields(detail, context), message),
+    error: (message, detail, context) => logger.error(fields(detail, context), message),
   };
 }
 

@@ -95,8 +95,8 @@ export function createServiceApp(deps: ServiceAppDeps): OpenAPIHono {
     health: deps.poolStats ? async () => ({ pool: await deps.poolStats!(), ...(deps.front ? { front: deps.front } : {}) }) : undefined,
     // A 503 (overloaded, stopping) is expected under load: the access log's
     // warn line records it; a stack per refusal would only cost time.
-    logError: (message, err) => {
-      if (!(err instanceof SolverError && err.status === 503)) logger.error({ err }, message);
+    logError: (message, err, context) => {
+      if (!(err instanceof SolverError && err.status === 503)) logger.error({ ...context, err }, message);
     },
     operations: operations({
       logger,

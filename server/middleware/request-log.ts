@@ -5,8 +5,10 @@
  * - The request id is the client's `X-Request-Id` when it is a sane token
  *   (letters, digits, `_ - =`, at most 128 characters), else a fresh UUID;
  *   it is echoed in the `X-Request-Id` response header (set on Node's
- *   response when Node serves the request) and put on every log
- *   line written while the request is served (`withRequestContext`).
+ *   response when Node serves the request). With the API key's name it
+ *   makes the request's log context (`requestContextOf`), whose fields the
+ *   lines about the request carry: the access log line, the app's error
+ *   lines, and the pool's lines about its solves (through `clientSignal`).
  * - One access log line per request: method, path, route, status, ms, and
  *   for errors the error code. 2xx-4xx log at `info`, other 5xx at `error`
  *   (the error with its stack is logged by the app's `onError`, same
@@ -23,7 +25,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { SolverError } from '../../client-sdk/core/errors.js';
-import { withRequestContext, type Logger, type RequestContext } from '../logger.js';
+import type { Logger, RequestContext } from '../logger.js';
 import { nodeResponse } from './node-response.js';
 import type { Metrics } from '../metrics.js';
 import type { Cancellation } from '../pool.js';
@@ -56,13 +58,17 @@ export function routeLabel(c: Context): string {
  * Node server, the close of the response's connection before it finished
  * (one listener on it, where the request's `AbortSignal` would cost an
  * AbortController and its transfer bookkeeping a request); without Node's
- * objects (`app.request` in tests), the request's own signal.
+ * objects (`app.request` in tests), the request's own signal. Either way it
+ * carries the request's log context (`Cancellation.logContext`), so that
+ * the pool's lines about the request's solves name it.
  */
 class ClientGone implements Cancellation {
   aborted = false;
   readonly #listeners = new Set<() => void>();
+  readonly logContext: RequestContext | undefined;
 
-  constructor(outgoing: ServerResponse) {
+  constructor(outgoing: ServerResponse, logContext: RequestContext | undefined) {
+    this.logContext = logContext;
     if (outgoing.destroyed && !outgoing.writableFinished) this.aborted = true;
     outgoing.once('close', () => {
       if (outgoing.writableFinished) return;
@@ -86,9 +92,22 @@ export function clientSignal(c: Context): Cancellation {
   const known = c.get('clientSignal' as never) as Cancellation | undefined;
   if (known !== undefined) return known;
   const outgoing = nodeResponse(c);
-  const signal = outgoing !== undefined ? new ClientGone(outgoing) : c.req.raw.signal;
+  const logContext = requestContextOf(c);
+  const signal: Cancellation = outgoing !== undefined ? new ClientGone(outgoing, logContext) : requestSignal(c.req.raw.signal, logContext);
   c.set('clientSignal' as never, signal as never);
   return signal;
+}
+
+/** The request's own `AbortSignal` as a `Cancellation` with the request's log context. */
+function requestSignal(signal: AbortSignal, logContext: RequestContext | undefined): Cancellation {
+  return {
+    get aborted() {
+      return signal.aborted;
+    },
+    logContext,
+    addEventListener: (type, listener, options) => signal.addEventListener(type, listener, options),
+    removeEventListener: (type, listener) => signal.removeEventListener(type, listener),
+  };
 }
 
 /** The current request's log context (set by `requestLog`). */
@@ -113,12 +132,12 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler {
     if (outgoing !== undefined) {
       // on Node's response: written with every answer, no Headers object built for it
       outgoing.setHeader('X-Request-Id', reqId);
-      await withRequestContext(ctx, next);
+      await next();
     } else {
       // Set before the answer exists, so it is built in (setting it afterwards
       // copies the Response); a handler that returns its own Response gets it after.
       c.header('X-Request-Id', reqId);
-      await withRequestContext(ctx, next);
+      await next();
       if (!c.res.headers.has('x-request-id')) c.header('X-Request-Id', reqId);
     }
 

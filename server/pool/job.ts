@@ -45,6 +45,8 @@ export type StopReason =
  */
 export interface Cancellation {
   readonly aborted: boolean;
+  /** Fields of the request the job serves (its request id, its API key's name), added to the pool's log lines about the job. */
+  readonly logContext?: Readonly<Record<string, unknown>>;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: 'abort', listener: () => void): void;
 }

@@ -8,10 +8,14 @@ import { SolverError } from '../../client-sdk/core/errors.js';
 import type { StopReason } from './job.js';
 import type { PoolWorkerData } from './wire.js';
 
-/** Where the pool reports what an operator should know. */
+/**
+ * Where the pool reports what an operator should know. `context`: the
+ * fields of the request a line is about (`Cancellation.logContext` of its
+ * job), absent for lines about no one request.
+ */
 export interface PoolLog {
-  warn(message: string, detail?: unknown): void;
-  error(message: string, detail?: unknown): void;
+  warn(message: string, detail?: unknown, context?: Readonly<Record<string, unknown>>): void;
+  error(message: string, detail?: unknown, context?: Readonly<Record<string, unknown>>): void;
 }
 
 /** What happened to one deal, or (`census`) to the deals a census job counted, reported to `onSettled` (metrics). */

@@ -18,7 +18,7 @@ import { resolveDeal } from '../../client-sdk/api/request.js';
 import type { Deal } from '../../client-sdk/core/rules.js';
 import type { SolveLimits, SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { checkSolution } from '../../client-sdk/core/verify.js';
-import { currentRequest, withRequestContext } from '../../server/logger.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPool, type SolveEvent, type SolverPool } from '../../server/pool.js';
 import type { WireTask } from '../../server/pool/wire.js';
 import { engineBuilt } from '../helpers/engine.js';
@@ -201,24 +201,28 @@ describe('groups of plain solves (fixture worker)', () => {
     expect(verdictOf(await within(pool.solve(fixtureDeal('solve').deal, LIMITS), 2000))).toEqual(['solved', null]);
   });
 
-  it("a grouped solve's log lines and answer event run in its own request's context, not in the one whose answer freed the worker", async () => {
+  it("a grouped solve's log lines name its own request, and its answer event runs in its own async context, not in the one whose answer freed the worker", async () => {
+    // the caller's async context (an AsyncLocalStorage of the caller's, as a tracer would keep) and its request's log context (`Cancellation.logContext`)
+    const caller = new AsyncLocalStorage<string>();
     const seen: string[] = [];
-    const note = (what: string) => seen.push(`${what} @ ${currentRequest()?.reqId ?? 'none'}`);
+    const note = (what: string, logContext?: Readonly<Record<string, unknown>>) =>
+      seen.push(`${what} @ ${caller.getStore() ?? 'none'}${logContext ? ` (log: ${String(logContext.reqId)})` : ''}`);
     const pool = fixturePool({
-      log: { warn: (m) => note(`warn ${m}`), error: (m) => note(`error ${m.split(' (')[0]}`) },
+      log: { warn: (m, _d, context) => note(`warn ${m}`, context), error: (m, _d, context) => note(`error ${m.split(' (')[0]}`, context) },
       onSettled: (e) => note(`settled ${e.error?.code ?? e.outcome?.reason ?? e.outcome?.verdict}`),
     });
-    const busy = await withRequestContext({ reqId: 'busy' }, () => occupy(pool));
+    const signalOf = (reqId: string) => ({ aborted: false, logContext: { reqId }, addEventListener() {}, removeEventListener() {} });
+    const busy = await caller.run('busy', () => occupy(pool));
     // b's deal throws (its solve fails alone, engine_error); c is solved in the same task
-    const failing = withRequestContext({ reqId: 'reqB' }, () => pool.solve(fixtureDeal('throw').deal, LIMITS).catch((e: unknown) => e));
-    const solved = withRequestContext({ reqId: 'reqC' }, () => pool.solve(fixtureDeal('solve').deal, LIMITS));
+    const failing = caller.run('reqB', () => pool.solve(fixtureDeal('throw').deal, LIMITS, signalOf('reqB')).catch((e: unknown) => e));
+    const solved = caller.run('reqC', () => pool.solve(fixtureDeal('solve').deal, LIMITS, signalOf('reqC')));
     await busy.free();
     expect(verdictOf(await failing)).toBe('engine_error');
     expect(await solved).toMatchObject({ verdict: 'solved', taskDeals: 2 });
-    expect(seen).toContain('error solver pool: solve failed @ reqB');
+    expect(seen).toContain('error solver pool: solve failed @ reqB (log: reqB)');
     expect(seen).toContain('settled engine_error @ reqB');
     expect(seen).toContain('settled solved @ reqC');
-    expect(seen.filter((line) => line.endsWith('@ busy'))).toEqual(['settled cancelled @ busy']);
+    expect(seen.filter((line) => line.includes('@ busy'))).toEqual(['settled cancelled @ busy']);
   });
 
   it("a grouped deal's budget counts from its own start when its deadline allows; a request's deadline counts its wait", async () => {

@@ -170,6 +170,21 @@ describe('headers', () => {
     }
     expect(lines.some((l) => l.reqId === 'abc-123_X=')).toBe(true);
   });
+
+  it("a solve's cancellation carries its request's log context, for the pool's lines about it", async () => {
+    const contexts: unknown[] = [];
+    const { app } = makeApp(
+      {},
+      {
+        solve: async (_deal, _limits, signal) => {
+          contexts.push(signal?.logContext);
+          throw new SolverError('overloaded', 'busy');
+        },
+      },
+    );
+    await solve(app, { 'x-request-id': 'ctx-1' });
+    expect(contexts).toEqual([{ reqId: 'ctx-1' }]);
+  });
 });
 
 describe('the metrics token', () => {
