@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveDeal } from '../../client-sdk/api/request.js';
 import { packMoves, unpackMoves, type Move } from '../../client-sdk/core/moves.js';
-import type { Deal } from '../../client-sdk/core/rules.js';
+import { PRESETS, type Deal } from '../../client-sdk/core/rules.js';
 import type { SolveOutcome } from '../../client-sdk/core/solve-types.js';
 import { dealReader } from '../../server/pool/deal-source.js';
 import { SharedFlags } from '../../server/pool/flags.js';
@@ -197,6 +197,26 @@ describe('runWireTask: claims, stops, yields, retirement, deadlines', () => {
     expect(flags.worker(worker)).toMatchObject({ taskId: 0, jobSlot: -1 });
     expect(flags.firstStarted(slot)).toBeGreaterThan(0);
     expect(flags.done(slot)).toBe(1);
+  });
+
+  it("deals every game's numbered ranges under its own rules straight from its dealer, each deal as resolveDeal makes it", () => {
+    let games = 0;
+    for (const preset of PRESETS) {
+      for (const numbering of preset.numberings) {
+        for (const first of ['1', '31990', '8589934580']) {
+          if (numbering === 'ms' && first === '8589934580') continue;
+          const range = dealReader({ kind: 'range', template: { game: preset.id, numbering }, first, count: 10 });
+          for (let i = 0; i < 10; i++) {
+            const deal = range(i);
+            expect(deal, `${preset.id} ${numbering} ${BigInt(first) + BigInt(i)}`).toEqual(resolveDeal({ game: preset.id, numbering, deal: String(BigInt(first) + BigInt(i)) }));
+            // past the first deal, the dealer's own (the rules shared, frozen), not resolveDeal's
+            if (i > 0) expect(Object.isFrozen(deal.rules), `${preset.id} ${numbering}: dealt straight`).toBe(true);
+          }
+        }
+        games++;
+      }
+    }
+    expect(games).toBeGreaterThanOrEqual(20);
   });
 
   it('deals a numbered range as resolveDeal does; a request with a bad position is that deal\'s failure; a deadline past is a timeout without a search', () => {
