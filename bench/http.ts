@@ -26,7 +26,9 @@
  *     answered requests/s beside concurrency 8's on the same server, and
  *     what a refusal costs the server's main thread: its CPU over the run,
  *     less the answered requests at concurrency 8's main-thread CPU each,
- *     divided by the 503s;
+ *     divided by the 503s; beside it, Node's own floor: a bare node:http
+ *     server answering every request with the same 503, its thread's CPU
+ *     an answer;
  *  6. with `--abuse <s>` (off by default): a fresh server with the
  *     defaults under the hostile mix of issue 36 — six `POST /v1/review`
  *     of Streets and Alleys 77 with 2,000 moves (each a Castle search a
@@ -60,6 +62,7 @@ import { resolveDeal } from '../client-sdk/api/request.js';
 import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits } from '../client-sdk/core/solve-types.js';
 import { createPool } from '../server/pool.js';
+import { securityHeaderValues } from '../server/middleware/security.js';
 import { positiveInt } from '../server/cli/usage.js';
 import { cpuReading, processCpuMs, rssBytes } from './proc-cpu.js';
 import { freePort } from '../tests/helpers/server-process.js';
@@ -149,6 +152,31 @@ async function startServer(env: Record<string, string>, logFile: string): Promis
       await exited;
     },
   };
+}
+
+/**
+ * What a refused request costs Node itself: a bare `node:http` server (a
+ * child process, no app, no gate) that answers every request with the
+ * service's 503 (the same headers and body), loaded by 64 clients for
+ * `seconds`. Returns its thread's CPU per answer, µs: the floor under the
+ * service's refusal (server/refusal.ts adds the gate's lookup to it).
+ */
+async function bareRefusalFloor(seconds: number): Promise<number> {
+  const body = JSON.stringify({ error: { code: 'overloaded', message: 'the solver is busy (every worker busy and the queue full); retry later' } });
+  const headers = { ...(await securityHeaderValues()), 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'Retry-After': '1' };
+  const port = await freePort();
+  const code = `const b = Buffer.from(process.env.BODY); const h = JSON.parse(process.env.HEADERS);
+    require('node:http').createServer((req, res) => { res.writeHead(503, h); res.end(b); }).listen(Number(process.env.PORT), '${HOST}', () => console.log('listening'));`;
+  const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, BODY: body, HEADERS: JSON.stringify(headers), PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const bare: RunningServer = { child, url: `http://${HOST}:${port}`, stop: async () => void (child.kill('SIGTERM'), await exited) };
+  try {
+    const run = await load(bare, "Node's floor", 64, seconds);
+    return (1000 * run.mainCpuMs) / Math.max(1, run.refused);
+  } finally {
+    await bare.stop();
+  }
 }
 
 /** Bodies of the workload, in turn. */
@@ -458,7 +486,7 @@ async function main(): Promise<void> {
 
   console.log(`\nrefusals (MAX_QUEUE 8; 64 clients sending again as soon as answered):`);
   const refusalServer = await startServer({ THREADS: String(o.threads), MAX_QUEUE: '8' }, logFile);
-  let refusal: { c8: LoadResult; c64: LoadResult; mainUsPerRefusal: number; serverUsPerRefusal: number; answeredRatio: number };
+  let refusal: { c8: LoadResult; c64: LoadResult; mainUsPerRefusal: number; serverUsPerRefusal: number; answeredRatio: number; bareNodeUsPerRefusal: number };
   try {
     await load(refusalServer, 'warm-up', 8, Math.min(3, o.duration));
     const c8 = await load(refusalServer, 'concurrency 8', 8, o.duration);
@@ -469,11 +497,13 @@ async function main(): Promise<void> {
     const mainUsPerRefusal = (1000 * (c64.mainCpuMs - c64.ok * c8.mainCpuMsPerAnswered)) / Math.max(1, c64.refused);
     const serverUsPerRefusal = (1000 * (c64.serverCpuMsPerRequest * (c64.ok + c64.refused) - c64.ok * c8.serverCpuMsPerAnswered)) / Math.max(1, c64.refused);
     const answeredRatio = c64.okPerSec / c8.okPerSec;
-    refusal = { c8, c64, mainUsPerRefusal, serverUsPerRefusal, answeredRatio };
     console.log(
       `  ${c64.refused} refusals (${round(c64.refused / c64.seconds)}/s): main thread ${round(mainUsPerRefusal, 1)} µs a refusal, server ${round(serverUsPerRefusal, 1)} µs;` +
         ` answered ${c64.okPerSec} req/s at c=64 = ${round(answeredRatio, 2)} × c=8's ${c8.okPerSec} (the clients share the cores: client CPU ${c64.clientCpuMsPerRequest} ms a request)`,
     );
+    const floor = await bareRefusalFloor(o.duration);
+    console.log(`  Node's own floor: a bare node:http server answering every request with the same 503 (headers and body), 64 clients: ${round(floor, 1)} µs of its thread an answer`);
+    refusal = { c8, c64, mainUsPerRefusal, serverUsPerRefusal, answeredRatio, bareNodeUsPerRefusal: floor };
   } finally {
     await refusalServer.stop();
   }
