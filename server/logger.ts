@@ -32,13 +32,18 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/** Bytes of log lines gathered before they are written to stdout in one write. */
-export const LOG_BUFFER_BYTES = 8 * 1024;
+/**
+ * Bytes of log lines gathered before they are written to stdout in one
+ * write: with the line that crosses it, a write stays under PIPE_BUF (4 KiB
+ * on Linux), so that the lines of several processes on one pipe (the
+ * fronts and the primary) never interleave within a write.
+ */
+export const LOG_BUFFER_BYTES = 3 * 1024;
 /** Most milliseconds a log line waits in the buffer before it is written. */
 export const LOG_FLUSH_MS = 100;
 
 /**
- * Stdout as pino's destination, written asynchronously in writes of up to
+ * Stdout as pino's destination, written asynchronously in writes of about
  * `LOG_BUFFER_BYTES` (one write per access log line cost the main thread a
  * system call per request), the buffer written at least every
  * `LOG_FLUSH_MS` and synchronously when the process exits (pino flushes

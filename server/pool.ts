@@ -64,6 +64,12 @@ import type { CensusPart, DealSource, DealTemplate, WireResponse } from './pool/
 export type { PoolLog, SolveEvent } from './pool/scheduler.js';
 export type { CensusPart, WireResponse } from './pool/wire.js';
 
+/** The default `PoolOptions.log`: the console, with a line's detail and request fields when it has them. */
+const CONSOLE_LOG: PoolLog = {
+  warn: (message, detail, context) => console.warn(message, ...[detail, context].filter((x) => x !== undefined)),
+  error: (message, detail, context) => console.error(message, ...[detail, context].filter((x) => x !== undefined)),
+};
+
 /** Default of `PoolOptions.groupMax`. */
 export const DEFAULT_GROUP_MAX = 16;
 /** Default of `PoolOptions.helperPassAfterMs`, ms. */
@@ -231,7 +237,7 @@ export class SolverPool {
     const groupMax = integer('groupMax', options.groupMax ?? DEFAULT_GROUP_MAX, 1);
     const startWaitMs = options.startWaitMs ?? Infinity;
     if (!(startWaitMs > 0)) throw new RangeError(`startWaitMs must be positive, got ${startWaitMs}`);
-    const log = options.log ?? console;
+    const log = options.log ?? CONSOLE_LOG;
     const filename = options.filename ?? defaultWorkerFile();
     this.#threads = threads;
     this.#maxQueue = maxQueue;
