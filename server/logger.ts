@@ -41,6 +41,8 @@ export interface LoggerOptions {
 export const LOG_BUFFER_BYTES = 3 * 1024;
 /** Most milliseconds a log line waits in the buffer before it is written. */
 export const LOG_FLUSH_MS = 100;
+/** Most bytes of lines waiting for a stdout that does not keep up; lines past it are dropped rather than held (bounded memory). */
+export const LOG_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 /**
  * Stdout as pino's destination, written asynchronously in writes of about
@@ -49,11 +51,12 @@ export const LOG_FLUSH_MS = 100;
  * `LOG_FLUSH_MS` and synchronously when the process exits (pino flushes
  * its destinations on `exit`, `process.exit` included). A process killed
  * outright (SIGKILL, out of memory) loses the last `LOG_FLUSH_MS` of lines.
+ * A stdout that stops taking lines (a stuck pipe) holds at most
+ * `LOG_BACKLOG_BYTES` of them; later lines are dropped until it drains,
+ * where a synchronous write would have stopped the event loop.
  */
 function stdoutDestination(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
-  setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
-  return destination;
+  return pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, maxLength: LOG_BACKLOG_BYTES, periodicFlush: LOG_FLUSH_MS });
 }
 
 /** The service's logger; see the module comment. */
