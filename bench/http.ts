@@ -63,6 +63,8 @@ import type { Deal } from '../client-sdk/core/rules.js';
 import type { SolveLimits } from '../client-sdk/core/solve-types.js';
 import { createPool } from '../server/pool.js';
 import { securityHeaderValues } from '../server/middleware/security.js';
+import { refusalAnswer } from '../server/refusal.js';
+import { RETRY_AFTER_SECONDS } from '../server/app.js';
 import { positiveInt } from '../server/cli/usage.js';
 import { cpuReading, processCpuMs, rssBytes } from './proc-cpu.js';
 import { freePort } from '../tests/helpers/server-process.js';
@@ -162,12 +164,11 @@ async function startServer(env: Record<string, string>, logFile: string): Promis
  * service's refusal (server/refusal.ts adds the gate's lookup to it).
  */
 async function bareRefusalFloor(seconds: number): Promise<number> {
-  const body = JSON.stringify({ error: { code: 'overloaded', message: 'the solver is busy (every worker busy and the queue full); retry later' } });
-  const headers = { ...(await securityHeaderValues()), 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'Retry-After': '1' };
+  const { body, headers } = refusalAnswer(await securityHeaderValues(), RETRY_AFTER_SECONDS);
   const port = await freePort();
   const code = `const b = Buffer.from(process.env.BODY); const h = JSON.parse(process.env.HEADERS);
     require('node:http').createServer((req, res) => { res.writeHead(503, h); res.end(b); }).listen(Number(process.env.PORT), '${HOST}', () => console.log('listening'));`;
-  const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, BODY: body, HEADERS: JSON.stringify(headers), PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', code], { env: { ...process.env, BODY: body.toString(), HEADERS: JSON.stringify(headers), PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const bare: RunningServer = { child, url: `http://${HOST}:${port}`, stop: async () => void (child.kill('SIGTERM'), await exited) };

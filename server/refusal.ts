@@ -61,18 +61,25 @@ export interface RefusalOptions {
 }
 
 /**
+ * The answer of a refusal: 503 `overloaded`, its fixed JSON body and its
+ * headers (`headers`, the app's security headers, with the content type,
+ * length and `Retry-After`).
+ */
+export function refusalAnswer(headers: Readonly<Record<string, string>>, retryAfterSeconds: number): { body: Buffer; headers: Record<string, string> } {
+  const body = Buffer.from(JSON.stringify({ error: { code: 'overloaded', message: 'the solver is busy (every worker busy and the queue full); retry later' } }));
+  return {
+    body,
+    headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Retry-After': String(retryAfterSeconds) },
+  };
+}
+
+/**
  * Wraps the app's request listener (@hono/node-server's) with the gate of
  * the file comment.
  */
 export function refusingListener(listener: RequestListener, options: RefusalOptions): RequestListener {
   if (options.keys) return listener;
-  const body = Buffer.from(JSON.stringify({ error: { code: 'overloaded', message: 'the solver is busy (every worker busy and the queue full); retry later' } }));
-  const headers = {
-    ...options.headers,
-    'Content-Type': 'application/json',
-    'Content-Length': String(body.length),
-    'Retry-After': String(options.retryAfterSeconds),
-  };
+  const { body, headers } = refusalAnswer(options.headers, options.retryAfterSeconds);
   const everyMs = options.logEveryMs ?? 10_000;
   // each route's 503 counter, looked up once
   const series = new Map(GATES.map((g) => [g, options.metrics?.requestSeries(g.method, g.route, 503)]));

@@ -130,6 +130,11 @@ export class Job {
     this.onAbort = () => onAbort(this);
   }
 
+  /** Fields of the request the job serves, for the pool's lines about it (its signal's `logContext`). */
+  get logContext(): Readonly<Record<string, unknown>> | undefined {
+    return this.spec.signal?.logContext;
+  }
+
   /** The wire form of this job, for a task. */
   wire(): WireJob {
     const s = this.spec;

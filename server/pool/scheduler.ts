@@ -289,7 +289,7 @@ export class Scheduler {
         for (const a of answer.jobs) {
           const job = task.jobs.find((j) => j.slot === a.slot);
           if (job === undefined) throw new RangeError(`an answer for job slot ${a.slot}, not in its task`);
-          if (job.state !== 'settled') job.take(a, (m, d) => job.scope.runInAsyncScope(() => this.#s.log.error(m, d, job.spec.signal?.logContext)));
+          if (job.state !== 'settled') job.take(a, (m, d) => job.scope.runInAsyncScope(() => this.#s.log.error(m, d, job.logContext)));
         }
       } catch (e) {
         err = e;
@@ -343,13 +343,13 @@ export class Scheduler {
       job.scope.runInAsyncScope(() => {
         // terminated after a cancel (or a refusal: its answer is the 503 already): the job answers as it was asked to
         if (task.killed === 'cancel' || task.killed === 'close' || task.killed === 'refuse') {
-          if (task.killed !== 'refuse') this.#s.log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated', undefined, job.spec.signal?.logContext);
+          if (task.killed !== 'refuse') this.#s.log.warn('solver pool: a cancelled solve did not stop in time; its worker was terminated', undefined, job.logContext);
           return;
         }
         // closing: every job not done answers cancelled (Piscina's close fails the tasks still in its queue)
         if (this.#closing) return;
         job.failure ??= taskError(err, task.killed);
-        if (!(err instanceof SolverError)) this.#s.log.error(`solver pool: solve failed (${job.failure.code})`, err, job.spec.signal?.logContext);
+        if (!(err instanceof SolverError)) this.#s.log.error(`solver pool: solve failed (${job.failure.code})`, err, job.logContext);
         // a shared run fails as a whole: its other shares stop
         if (job.spec.shared) this.flags.stop(job.slot);
       });
@@ -451,7 +451,7 @@ export class Scheduler {
       this.#killWorker(on.threadId, on.taskId, why, job);
     }
     if (!found && this.flags.claimed(job.slot, job.spec.count) === 0 && why === 'cancel') {
-      job.scope.runInAsyncScope(() => this.#s.log.warn('solver pool: a cancelled solve had not begun on a worker in time; it was given up', undefined, job.spec.signal?.logContext));
+      job.scope.runInAsyncScope(() => this.#s.log.warn('solver pool: a cancelled solve had not begun on a worker in time; it was given up', undefined, job.logContext));
       this.#finish(job, job.result());
     }
   }
