@@ -74,10 +74,14 @@ const CARD_TEXT: readonly (string | undefined)[] = Array.from({ length: 56 }, (_
  * by a suit letter `C D H S`. Returns `null` when the token is not a card.
  */
 export function parseCard(token: string): Card | null {
-  // the 52 standard forms (as cardToString writes them) are looked up: the
-  // engine's solutions carry them, and the checker parses one per move
-  const known = STANDARD_FORMS.get(token);
-  if (known !== undefined) return known;
+  // the 52 standard forms (as cardToString writes them) are read by their
+  // two character codes: the engine's solutions carry them, and the checker
+  // parses one per move
+  if (token.length === 2) {
+    const first = token.charCodeAt(0);
+    const second = token.charCodeAt(1);
+    if (first < 128 && second < 128 && STANDARD_RANKS[first] > 0 && STANDARD_SUITS[second] >= 0) return makeCard(STANDARD_RANKS[first], STANDARD_SUITS[second]);
+  }
   const m = /^(10|[1-9]|[atjqk])([cdhs])$/i.exec(token.trim());
   if (!m) return null;
   const r = m[1].toUpperCase();
@@ -87,10 +91,10 @@ export function parseCard(token: string): Card | null {
   return makeCard(rank, suit);
 }
 
-/** Each card's standard text (`cardToString`) to its code: what `parseCard` gives for it, without the pattern match. */
-const STANDARD_FORMS: ReadonlyMap<string, Card> = new Map(
-  Array.from({ length: DECK_SIZE }, (_, i) => makeCard((i >> 2) + 1, i & 3)).map((card) => [cardToString(card), card]),
-);
+/** Rank of each standard rank letter (`RANK_LETTERS`: A 2-9 T J Q K) by its character code below 128; 0 for any other. */
+const STANDARD_RANKS = Int8Array.from({ length: 128 }, (_, code) => Math.max(0, RANK_LETTERS.indexOf(String.fromCharCode(code) as (typeof RANK_LETTERS)[number])));
+/** Suit of each suit letter (`SUIT_LETTERS`: C D H S) by its character code below 128; -1 for any other. */
+const STANDARD_SUITS = Int8Array.from({ length: 128 }, (_, code) => SUIT_LETTERS.indexOf(String.fromCharCode(code) as SuitLetter));
 
 /** All 52 card codes in deck-index order (Ace of Clubs first, suit fastest). */
 export function fullDeck(): Card[] {

@@ -102,24 +102,21 @@ export function readPackedMove(bytes: Uint8Array, i: number, into: Move): Move {
 }
 
 /**
- * Card texts by their two bytes (at most 52 in practice), so that unpacking
- * allocates no string a move. Seeded with the standard forms as
- * `cardToString` spells them, the very strings the checker's `parseCard`
- * looks up, so that its lookup compares no characters.
+ * Card texts by their two bytes when both are ASCII (`first << 7 | second`),
+ * seeded with the standard forms as `cardToString` spells them, so that
+ * unpacking a move allocates no string and looks up no map: the checker
+ * replays every solution move by move (`checkPackedSolution`).
  */
-const CARD_TEXTS = new Map<number, string>(
-  Array.from({ length: DECK_SIZE }, (_, i) => cardToString(makeCard((i >> 2) + 1, i & 3))).map((text) => [(text.charCodeAt(0) << 8) | text.charCodeAt(1), text]),
-);
+const CARD_TEXTS: (string | undefined)[] = Array.from({ length: 128 * 128 }, () => undefined);
+for (let i = 0; i < DECK_SIZE; i++) {
+  const text = cardToString(makeCard((i >> 2) + 1, i & 3));
+  CARD_TEXTS[(text.charCodeAt(0) << 7) | text.charCodeAt(1)] = text;
+}
 
-/** The card text of a packed move's two card bytes (`"9H"`), one string per card for the life of the process. */
+/** The card text of a packed move's two card bytes (`"9H"`): the standard forms from `CARD_TEXTS`, any other pair spelled out. */
 function cardText(first: number, second: number): string {
-  const key = (first << 8) | second;
-  let text = CARD_TEXTS.get(key);
-  if (text === undefined) {
-    text = String.fromCharCode(first, second);
-    if (CARD_TEXTS.size < 4096) CARD_TEXTS.set(key, text);
-  }
-  return text;
+  const text = first < 128 && second < 128 ? CARD_TEXTS[(first << 7) | second] : undefined;
+  return text ?? String.fromCharCode(first, second);
 }
 
 /** The inverse of {@link packMoves}; trailing bytes short of a whole move are ignored. */
