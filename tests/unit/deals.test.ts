@@ -102,6 +102,17 @@ describe('Microsoft numbers (docs/rules.md "Deals")', () => {
     expect(() => generateDeal('freecell', 'ms', MS_MAX)).not.toThrow();
   });
 
+  it("deals at the edges of the FreeCell Pro ranges are fc-solve's (make-microsoft-freecell-board -t, freecell-solver-bin 5.0.0)", () => {
+    const expected: [bigint, string][] = [
+      [(1n << 31n) - 1n, '9S JH 7S 5S 5D 5C 7D'],
+      [1n << 31n, 'QH 3H 7D 4D TS QD 6D'],
+      [(1n << 32n) - 1n, 'JS QH TC 7S KC 3H QS'],
+      [1n << 32n, 'TS 3S KC 4H 9H 3H 4D'],
+      [MS_MAX, 'TC 8S 8C 6C 5H 5C 9C'],
+    ];
+    for (const [n, column] of expected) expect(show(msFreeCellColumns(n)[0]), String(n)).toBe(column);
+  });
+
   it('the FreeCell Pro ranges use different generators (2^31-1 | 2^31, 2^32-1 | 2^32)', () => {
     const firstCol = (n: bigint) => show(msFreeCellColumns(n)[0]);
     const cols = [(1n << 31n) - 1n, 1n << 31n, (1n << 32n) - 1n, 1n << 32n].map(firstCol);

@@ -11,8 +11,8 @@
  * - deals 2^32 .. 2^33-1: the seed starts at `n - 2^32` and
  *   `rand = ((seed >> 16) & 0xffff) + 1`.
  *
- * Every intermediate value stays below 2^53, so plain doubles are exact here:
- * the state is kept in 0 .. 2^32-1 and `state * 214013 + 2531011 < 2^51`.
+ * The state is kept in 0 .. 2^32-1 and stepped in 32-bit integer arithmetic
+ * (`Math.imul`), which is exactly the generator's mod 2^32.
  */
 import { fullDeck, type Card } from '../cards.js';
 
@@ -23,7 +23,6 @@ export const MS_MAX = (1n << 33n) - 1n;
 
 const TWO_31 = 1n << 31n;
 const TWO_32 = 1n << 32n;
-const MOD_32 = 4294967296;
 
 /**
  * A "random integer in 0..k" source used by the Fisher-Yates shuffle
@@ -48,9 +47,9 @@ export function msRandom(n: bigint): IndexSource {
   const highBit = !extended && n >= TWO_31 ? 0x8000 : 0;
   let state = Number(extended ? n - TWO_32 : n);
   const next = (): number => {
-    state = (state * 214013 + 2531011) % MOD_32;
-    // state < 2^32, so Math.floor(state / 65536) is `state >> 16` without sign trouble.
-    const high = Math.floor(state / 65536);
+    // mod 2^32 in 32-bit integers: Math.imul keeps the product's low 32 bits, `>>> 0` reads the sum unsigned
+    state = (Math.imul(state, 214013) + 2531011) >>> 0;
+    const high = state >>> 16;
     return extended ? (high & 0xffff) + 1 : (high & 0x7fff) | highBit;
   };
   return { below: (bound: number) => next() % bound };
@@ -93,8 +92,11 @@ export function shuffleForDealing(deck: readonly Card[], rnd: IndexSource): Card
  * @throws RangeError when `n` is outside 0 .. 2^33-1.
  */
 export function msDealOrder(n: bigint): Card[] {
-  return shuffleForDealing(fullDeck(), msRandom(n));
+  return shuffleForDealing(DECK, msRandom(n));
 }
+
+/** {@link fullDeck}, built once (the shuffle copies it). */
+const DECK: readonly Card[] = fullDeck();
 
 /**
  * Microsoft FreeCell deal `n` as 8 columns, deepest card first: card k of the
