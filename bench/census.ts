@@ -16,7 +16,9 @@
  *    batch is done, and the file alone once the server has stopped, which
  *    checkpoints the WAL into it);
  *    the exceptions read back (`GET .../results`: bytes and ms) and the
- *    unsolvable deals found.
+ *    unsolvable deals found; where the server's threads spent the batch
+ *    (`threadShares`): each solver worker's time on a CPU and time waiting
+ *    for one, the main thread's, and the other threads' together.
  * 2. fc-solve: `freecell-solver-range-parallel-solve <first> <last> 1 -l lg`
  *    in as many processes as cores, each over an equal share of the range,
  *    all at once; wall time until the last one exits; its verdicts counted
@@ -41,7 +43,7 @@ import { positiveInt } from '../server/cli/usage.js';
 import { ROOT } from '../tests/helpers/paths.js';
 import { startServer } from '../tests/helpers/server-process.js';
 import { FcsRangeReader } from './fcsolve-output.js';
-import { rssBytes } from './proc-cpu.js';
+import { rssBytes, threadTimes, type ThreadTimes } from './proc-cpu.js';
 
 interface Options {
   from: number;
@@ -93,6 +95,7 @@ async function apiCensus() {
       const rss = rssBytes(pid);
       if (rss !== null) samples.push([(performance.now() - t0) / 1000, rss]);
     }, 250);
+    const threadsBefore = threadTimes(pid);
     const res = await fetch(`${server.url}/v1/batches`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -114,6 +117,7 @@ async function apiCensus() {
       if (st.status !== 'running') break;
     }
     const seconds = (Date.parse(st.finishedAt!) - Date.parse(st.createdAt)) / 1000;
+    const threads = threadShares(pid, threadsBefore, threadTimes(pid), seconds * 1000);
     clearInterval(sampler);
     const storage = { sqlite: fileSize(db), wal: fileSize(`${db}-wal`), afterStop: 0 };
     const r0 = performance.now();
@@ -137,6 +141,7 @@ async function apiCensus() {
         peakMiB: Number(mib(peak)),
         timeline: samples.filter((_, i) => i % Math.max(1, Math.floor(samples.length / 20)) === 0).map(([s, rss]) => [Math.round(s), Number(mib(rss))]),
       },
+      threads,
       summary: st.summary,
       loadAverageAtEnd: load(),
     };
@@ -145,6 +150,28 @@ async function apiCensus() {
     storageAfterStop = fileSize(db) + fileSize(`${db}-wal`);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where the server's threads spent a run of `wallMs` between two
+ * `threadTimes` readings, in % of the wall time: the `options.threads`
+ * threads with the most CPU time (the solver workers) each on a CPU and
+ * runnable but waiting, the main thread (`pid`), and every other thread
+ * (V8's and libuv's helpers) together.
+ */
+function threadShares(pid: number, before: Map<number, ThreadTimes>, after: Map<number, ThreadTimes>, wallMs: number) {
+  const pct = (ms: number) => Math.round((1000 * ms) / wallMs) / 10;
+  const spent = [...after].map(([tid, t]) => ({ tid, runMs: t.runMs - (before.get(tid)?.runMs ?? 0), waitMs: t.waitMs - (before.get(tid)?.waitMs ?? 0) }));
+  const main = spent.find((t) => t.tid === pid);
+  const rest = spent.filter((t) => t.tid !== pid).sort((a, b) => b.runMs - a.runMs);
+  const workers = rest.slice(0, options.threads);
+  const others = rest.slice(options.threads);
+  return {
+    workers: workers.map((t) => ({ onCpuPct: pct(t.runMs), waitingPct: pct(t.waitMs) })),
+    mainOnCpuPct: pct(main?.runMs ?? 0),
+    otherThreads: others.length,
+    othersOnCpuPct: pct(others.reduce((sum, t) => sum + t.runMs, 0)),
+  };
 }
 
 // ------------------------------------------------------------ 2. fc-solve
@@ -204,7 +231,9 @@ if (!options.skipApi) {
       `          peak RSS ${api.rss.peakMiB} MiB (at start ${api.rss.atStartMiB}); storage at the end ${kib(api.storageBytes.sqlite)} KiB + WAL ${kib(api.storageBytes.wal)} KiB, ` +
       `after the server stopped ${kib(api.storageBytes.afterStop)} KiB; ` +
       `exceptions read: ${api.exceptions} lines, ${api.exceptionsReadBytes} bytes in ${api.exceptionsReadMs} ms; load ${api.loadAverageAtEnd}\n` +
-      `          RSS over the run (s, MiB): ${api.rss.timeline.map(([s, m]) => `${s}:${m}`).join(' ')}`,
+      `          RSS over the run (s, MiB): ${api.rss.timeline.map(([s, m]) => `${s}:${m}`).join(' ')}\n` +
+      `          threads, % of the wall time: workers on a CPU ${api.threads.workers.map((w) => w.onCpuPct).join(' / ')}, waiting for one ${api.threads.workers.map((w) => w.waitingPct).join(' / ')}; ` +
+      `main thread on a CPU ${api.threads.mainOnCpuPct}; the ${api.threads.otherThreads} other threads ${api.threads.othersOnCpuPct} together`,
   );
 }
 

@@ -6,9 +6,11 @@
  *   (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms: USER_HZ 100);
  * - `mainThreadCpuMs`: its main thread only, the one that runs the event
  *   loop (/proc/<pid>/task/<pid>/schedstat, time on a CPU in nanoseconds);
+ * - `threadTimes`: each of its threads' time on a CPU and time runnable
+ *   but waiting for one (/proc/<pid>/task/<tid>/schedstat, nanoseconds);
  * - `rssBytes`: its resident memory (/proc/<pid>/status VmRSS).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** CPU time of process `pid`, all its threads, milliseconds (10 ms resolution). */
 export function processCpuMs(pid: number): number {
@@ -34,4 +36,24 @@ export function rssBytes(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** One thread's times so far, milliseconds: on a CPU, and runnable but waiting for a CPU (preempted or not yet scheduled). */
+export interface ThreadTimes {
+  runMs: number;
+  waitMs: number;
+}
+
+/** `ThreadTimes` of every live thread of process `pid`, by thread id (the main thread's id is `pid`); threads that end between the listing and the read are left out. */
+export function threadTimes(pid: number): Map<number, ThreadTimes> {
+  const times = new Map<number, ThreadTimes>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      times.set(Number(tid), { runMs: run / 1e6, waitMs: wait / 1e6 });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return times;
 }
