@@ -82,6 +82,9 @@ export function shuffleForDealing(deck: readonly Card[], rnd: IndexSource): Card
   return cards.reverse();
 }
 
+/** {@link fullDeck}, built once (the shuffle copies it). */
+const DECK: readonly Card[] = fullDeck();
+
 /**
  * The 52 cards of Microsoft deal `n` in dealing order: the starting deck is
  * deck index `i = 4 * (rank - 1) + suit` (ranks A..K, suits C, D, H, S), i.e.
@@ -94,9 +97,6 @@ export function shuffleForDealing(deck: readonly Card[], rnd: IndexSource): Card
 export function msDealOrder(n: bigint): Card[] {
   return shuffleForDealing(DECK, msRandom(n));
 }
-
-/** {@link fullDeck}, built once (the shuffle copies it). */
-const DECK: readonly Card[] = fullDeck();
 
 /**
  * Microsoft FreeCell deal `n` as 8 columns, deepest card first: card k of the
