@@ -43,7 +43,7 @@ import { positiveInt } from '../server/cli/usage.js';
 import { ROOT } from '../tests/helpers/paths.js';
 import { startServer } from '../tests/helpers/server-process.js';
 import { FcsRangeReader } from './fcsolve-output.js';
-import { rssBytes, threadTimes, type ThreadTimes } from './proc-cpu.js';
+import { rssBytes, splitThreads, threadTimes, type ThreadTimes } from './proc-cpu.js';
 
 interface Options {
   from: number;
@@ -161,16 +161,13 @@ async function apiCensus() {
  */
 function threadShares(pid: number, before: Map<number, ThreadTimes>, after: Map<number, ThreadTimes>, wallMs: number) {
   const pct = (ms: number) => Math.round((1000 * ms) / wallMs) / 10;
-  const spent = [...after].map(([tid, t]) => ({ tid, runMs: t.runMs - (before.get(tid)?.runMs ?? 0), waitMs: t.waitMs - (before.get(tid)?.waitMs ?? 0) }));
-  const main = spent.find((t) => t.tid === pid);
-  const rest = spent.filter((t) => t.tid !== pid).sort((a, b) => b.runMs - a.runMs);
-  const workers = rest.slice(0, options.threads);
-  const others = rest.slice(options.threads);
+  const spent = [...after].map(([tid, t]) => ({ tid, used: t.runMs - (before.get(tid)?.runMs ?? 0), waitMs: t.waitMs - (before.get(tid)?.waitMs ?? 0) }));
+  const { main, workers, others } = splitThreads(spent, pid, options.threads);
   return {
-    workers: workers.map((t) => ({ onCpuPct: pct(t.runMs), waitingPct: pct(t.waitMs) })),
-    mainOnCpuPct: pct(main?.runMs ?? 0),
+    workers: workers.map((t) => ({ onCpuPct: pct(t.used), waitingPct: pct(t.waitMs) })),
+    mainOnCpuPct: pct(main?.used ?? 0),
     otherThreads: others.length,
-    othersOnCpuPct: pct(others.reduce((sum, t) => sum + t.runMs, 0)),
+    othersOnCpuPct: pct(others.reduce((sum, t) => sum + t.used, 0)),
   };
 }
 

@@ -8,6 +8,8 @@
  *   loop (/proc/<pid>/task/<pid>/schedstat, time on a CPU in nanoseconds);
  * - `threadTimes`: each of its threads' time on a CPU and time runnable
  *   but waiting for one (/proc/<pid>/task/<tid>/schedstat, nanoseconds);
+ * - `splitThreads`: a run's threads as the benches report them (the main
+ *   thread, the solver workers, the rest);
  * - `rssBytes`: its resident memory (/proc/<pid>/status VmRSS).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -56,4 +58,19 @@ export function threadTimes(pid: number): Map<number, ThreadTimes> {
     }
   }
   return times;
+}
+
+/**
+ * A run's threads split as the benches report them: the main thread
+ * (`mainTid`), the `workers` threads that used the most (the solver
+ * workers), and every other thread (V8's and libuv's helpers).
+ * @param spent each thread's use over the run: its id, and `used`, the amount ranked by (e.g. CPU ms).
+ */
+export function splitThreads<T extends { tid: string | number; used: number }>(
+  spent: readonly T[],
+  mainTid: string | number,
+  workers: number,
+): { main: T | undefined; workers: T[]; others: T[] } {
+  const rest = spent.filter((t) => t.tid !== mainTid).sort((a, b) => b.used - a.used);
+  return { main: spent.find((t) => t.tid === mainTid), workers: rest.slice(0, workers), others: rest.slice(workers) };
 }

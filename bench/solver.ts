@@ -78,6 +78,7 @@ import {
   type PreparedSet,
   type RunMeasure,
 } from './single-engine.js';
+import { splitThreads } from './proc-cpu.js';
 
 // ---------------------------------------------------------------- options
 
@@ -423,13 +424,11 @@ interface ThreadSplit {
 
 function threadSplit(before: Map<string, number>, after: Map<string, number>, threads: number): ThreadSplit | undefined {
   if (after.size === 0) return undefined;
-  const main = String(process.pid);
-  const used = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
-  const others = used.filter((t) => t.tid !== main).sort((a, b) => b.ms - a.ms);
+  const split = splitThreads([...after].map(([tid, ms]) => ({ tid, used: ms - (before.get(tid) ?? 0) })), String(process.pid), threads);
   return {
-    main: used.find((t) => t.tid === main)?.ms ?? 0,
-    workers: others.slice(0, threads).map((t) => t.ms),
-    other: others.slice(threads).reduce((sum, t) => sum + t.ms, 0),
+    main: split.main?.used ?? 0,
+    workers: split.workers.map((t) => t.used),
+    other: split.others.reduce((sum, t) => sum + t.used, 0),
   };
 }
 
