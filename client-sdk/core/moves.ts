@@ -6,7 +6,7 @@
  * (supermove) of n cards is one move with `count = n`.
  */
 
-import { cardToString, DECK_SIZE, makeCard } from './cards.js';
+import { cardToString, fullDeck } from './cards.js';
 
 /**
  * Where a move starts. The order is part of the engine's output format (a
@@ -108,8 +108,8 @@ export function readPackedMove(bytes: Uint8Array, i: number, into: Move): Move {
  * replays every solution move by move (`checkPackedSolution`).
  */
 const CARD_TEXTS: (string | undefined)[] = Array.from({ length: 128 * 128 }, () => undefined);
-for (let i = 0; i < DECK_SIZE; i++) {
-  const text = cardToString(makeCard((i >> 2) + 1, i & 3));
+for (const card of fullDeck()) {
+  const text = cardToString(card);
   CARD_TEXTS[(text.charCodeAt(0) << 7) | text.charCodeAt(1)] = text;
 }
 
