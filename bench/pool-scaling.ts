@@ -30,7 +30,6 @@
  * scheduler): one vCPU here can run far slower than the other for minutes,
  * and the pool runs on both.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
@@ -40,6 +39,7 @@ import type { Deal } from '../client-sdk/core/rules.js';
 import { DEFAULT_LIMITS_CONFIG } from '../server/limits.js';
 import { createPool } from '../server/pool.js';
 import { exitOnUsageError, positiveInt } from '../server/cli/usage.js';
+import { threadCpuMs } from './proc-cpu.js';
 import { singleEngineSide } from './single-on-each-cpu.js';
 
 const opts = new Command()
@@ -70,19 +70,6 @@ const dealsOf = (from: number, to: number): Deal[] => {
 };
 const warmup = dealsOf(opts.to + 1, opts.to + opts.warmup);
 const limits = { maxStates: DEFAULT_LIMITS_CONFIG.defaultMaxStates, timeoutMs: DEFAULT_LIMITS_CONFIG.defaultTimeoutMs };
-
-/** CPU ms of each thread of this process so far, by thread id (Linux /proc, 10 ms ticks); empty elsewhere. */
-function threadCpuMs(): Map<string, number> {
-  try {
-    return new Map(readdirSync('/proc/self/task').map((tid) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return [tid, (Number(fields[11]) + Number(fields[12])) * 10];
-    }));
-  } catch {
-    return new Map();
-  }
-}
 
 const single = singleEngineSide(opts.pin);
 

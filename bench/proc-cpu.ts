@@ -8,6 +8,9 @@
  *   loop (/proc/<pid>/task/<pid>/schedstat, time on a CPU in nanoseconds);
  * - `threadTimes`: each of its threads' time on a CPU and time runnable
  *   but waiting for one (/proc/<pid>/task/<tid>/schedstat, nanoseconds);
+ * - `threadCpuMs`: each of its threads' user + system CPU time
+ *   (/proc/<pid>/task/<tid>/stat, 10 ms ticks), what bench/solver.ts and
+ *   bench/pool-scaling.ts read of their own process;
  * - `splitThreads`: a run's threads as the benches report them (the main
  *   thread, the solver workers, the rest);
  * - `rssBytes`: its resident memory (/proc/<pid>/status VmRSS).
@@ -58,6 +61,25 @@ export function threadTimes(pid: number): Map<number, ThreadTimes> {
     }
   }
   return times;
+}
+
+/**
+ * CPU ms so far (user + system, 10 ms ticks) of each live thread of process
+ * `pid` (default this one), by thread id as a string; empty where /proc
+ * cannot be read (not Linux).
+ */
+export function threadCpuMs(pid: number | 'self' = 'self'): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
+    }
+  } catch {
+    out.clear();
+  }
+  return out;
 }
 
 /**

@@ -48,7 +48,7 @@
  * counts that budget in CPU time of the process (single run; on a shared
  * machine a wall-clock budget gives a deal less work when others run).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
@@ -78,7 +78,7 @@ import {
   type PreparedSet,
   type RunMeasure,
 } from './single-engine.js';
-import { splitThreads } from './proc-cpu.js';
+import { splitThreads, threadCpuMs } from './proc-cpu.js';
 
 // ---------------------------------------------------------------- options
 
@@ -399,21 +399,6 @@ function printTable(summaries: RunSummary[]): void {
 }
 
 // ---------------------------------------------------------------- runs
-
-/** CPU ms so far of each thread of this process, by thread id (Linux `/proc/self/task`, 10 ms ticks; empty elsewhere). */
-function threadCpuMs(): Map<string, number> {
-  const out = new Map<string, number>();
-  try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
-    }
-  } catch {
-    out.clear();
-  }
-  return out;
-}
 
 /** A pool run's CPU split by thread, ms: the main thread, the `threads` busiest others (the workers), the rest (V8's helpers). */
 interface ThreadSplit {
