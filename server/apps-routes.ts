@@ -64,7 +64,8 @@ export function registerAppRoutes(app: OpenAPIHono, deps: AppRouteDeps): void {
     summary: 'Rate a deal: fewest free cells, or the Castle ladder',
     description:
       '`min_cells` (games with free cells): the fewest free cells the deal can be won with, a checked solution with that many and a complete search with one fewer. ' +
-      '`castle_ladder` (games without): the strictest of no_empty_column < kings_to_empty < as_dealt < one_free_cell on which it can be won. `unknown` when a budget ran out.',
+      '`castle_ladder` (games without, whose emptied columns take any card): the strictest of no_empty_column < kings_to_empty < as_dealt < one_free_cell on which it can be won. ' +
+      '`unknown` when a budget ran out. Fan, Baker\'s Dozen and Good Measure fit neither (400 at `game`).',
     middleware: [deps.jsonBody] as const,
     request: { body: { required: true, content: { 'application/json': { schema: DifficultyRequestSchema } } } },
     responses: {

@@ -194,7 +194,7 @@ export const ReviewResponseSchema = z
 /** The difficulty measures. */
 export const MeasureSchema = z.enum(['min_cells', 'castle_ladder']).meta({
   description:
-    '`min_cells` (games with free cells): the fewest free cells the deal can be won with. `castle_ladder` (games without free cells): the most restrictive rung of ' +
+    '`min_cells` (games with free cells): the fewest free cells the deal can be won with. `castle_ladder` (games without free cells whose emptied columns take any card): the most restrictive rung of ' +
     '`no_empty_column` < `kings_to_empty` < `as_dealt` < `one_free_cell` under which the deal can be won. docs/apps.md defines both.',
 });
 
@@ -203,7 +203,11 @@ export const DifficultyRequestSchema = z
   .strictObject({
     ...SolveRequestSchema.shape,
     optimize: refusedOptimize('POST /v1/difficulty'),
-    measure: MeasureSchema.optional().meta({ description: 'Default: `min_cells` for a game with free cells, `castle_ladder` for one without.' }),
+    measure: MeasureSchema.optional().meta({
+      description:
+        'Default: the one that fits the game, `min_cells` with free cells, `castle_ladder` without. A measure that does not fit is a 400 at `measure`; ' +
+        'a game that neither fits (Fan, Baker\'s Dozen, Good Measure: no cells, an emptied column takes Kings only or no card) a 400 at `game`.',
+    }),
   })
   .superRefine(positionRefine)
   .superRefine(noShorteningRefine('POST /v1/difficulty'))

@@ -45,7 +45,7 @@ import { proofRequestFor, type ProofCaps } from '../core/proof/certificate.js';
 import type { Deal, Layout, Rules } from '../core/rules.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome, type UnknownReason } from '../core/solve-types.js';
 import { applyMove, checkSolution, isWon } from '../core/verify.js';
-import { MAX_REVIEW_MOVES, MAX_WINNABLE_COUNT, type DealsQuery, type DealsResponse, type DifficultyRequest, type DifficultyResponse, type Measure, type ReviewRequest, type ReviewResponse } from './apps-schemas.js';
+import { MAX_REVIEW_MOVES, MAX_WINNABLE_COUNT, type DealsQuery, type DealsResponse, type DifficultyRequest, type DifficultyResponse, MeasureSchema, type Measure, type ReviewRequest, type ReviewResponse } from './apps-schemas.js';
 import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type BudgetPolicy } from './request.js';
 import type { SolveRequest } from './schemas.js';
 
@@ -409,11 +409,40 @@ export const MEASURE_DEFINITIONS: Record<Measure, string> = {
     '3 one_free_cell (the game plus one free cell); each rung allows every move of the one before, so a checked solution on the answer and a complete search that finds none on the rung below settle it',
 };
 
-/** The rungs of a measure for a deal, strictest first. */
+/**
+ * Whether `measure` can rate a deal under `rules`: `min_cells` needs free
+ * cells to take away; `castle_ladder` needs no free cells and empty columns
+ * that take any card, since its rungs are that rule made stricter (and one
+ * free cell added).
+ */
+function measureFits(measure: Measure, rules: Rules): boolean {
+  return measure === 'min_cells' ? rules.freeCells > 0 : rules.freeCells === 0 && rules.emptyColumn === 'any';
+}
+
+/**
+ * The measure a difficulty request uses: the one it names, or the one that
+ * fits the rules (`min_cells` first).
+ * @throws SolverError `invalid_request` (path `measure`) when the named one
+ *   does not fit the rules; (path `game`) when none is named and none fits
+ *   (games without free cells whose empty columns take Kings only or no
+ *   card: Fan, Baker's Dozen, Good Measure).
+ */
+function chooseMeasure(named: Measure | undefined, rules: Rules, game: string): Measure {
+  const fitting = MeasureSchema.options.filter((m) => measureFits(m, rules));
+  const why = 'min_cells needs free cells, castle_ladder no free cells and empty columns that take any card';
+  if (named === undefined) {
+    if (fitting.length > 0) return fitting[0];
+    throw new SolverError('invalid_request', `no difficulty measure fits ${game} under these rules: ${why}`, { path: 'game' });
+  }
+  if (fitting.includes(named)) return named;
+  const instead = fitting.length > 0 ? `; use ${fitting.join(' or ')}` : '; no measure fits these rules';
+  throw new SolverError('invalid_request', `${named} does not fit ${game} under these rules (${why})${instead}`, { path: 'measure' });
+}
+
+/** The rungs of a measure for a deal, strictest first; the measure fits the deal's rules (`chooseMeasure`). */
 function rungsFor(measure: Measure, deal: Deal): Rung[] {
   const { rules, layout } = deal;
   if (measure === 'min_cells') {
-    if (rules.freeCells === 0) throw new SolverError('invalid_request', 'min_cells needs a game with free cells; for games without, use castle_ladder', { path: 'measure' });
     const held = layout.freeCells.filter((c) => c !== null);
     const rungs: Rung[] = [];
     for (let k = held.length; k <= rules.freeCells; k++) {
@@ -421,9 +450,6 @@ function rungsFor(measure: Measure, deal: Deal): Rung[] {
       rungs.push({ label: `${k}_cells`, value: k, deal: { rules: { ...rules, freeCells: k }, layout: { ...layout, freeCells: cells } } });
     }
     return rungs;
-  }
-  if (rules.freeCells !== 0 || rules.emptyColumn !== 'any') {
-    throw new SolverError('invalid_request', 'castle_ladder needs a game without free cells whose empty columns take any card (the Castle games, Fortress); use min_cells', { path: 'measure' });
   }
   const at = (label: string, value: number, r: Partial<Rules>, cells: null[]): Rung => ({ label, value, deal: { rules: { ...rules, ...r }, layout: { ...layout, freeCells: cells } } });
   return [
@@ -443,13 +469,14 @@ function rungsFor(measure: Measure, deal: Deal): Rung[] {
  * certificate, one more search), or `unknown` with the bounds proven and
  * the budgets that ran out.
  * @throws SolverError as `resolveDeal`/`resolveLimits`; `invalid_request`
- *   (path `measure`) for a measure the game does not fit; the decider's errors.
+ *   (path `measure`) for a measure the rules do not fit, (path `game`) when
+ *   no measure is named and none fits (`chooseMeasure`); the decider's errors.
  */
 export async function rateDifficulty(req: DifficultyRequest, decider: Decider, config: AppsConfig, signal?: AbortSignal): Promise<DifficultyResponse> {
   const started = performance.now();
   const deal = resolveDeal(positionRequest(req));
   const limits = resolveLimits(req.limits, config.limits, req.game);
-  const measure: Measure = req.measure ?? (deal.rules.freeCells > 0 ? 'min_cells' : 'castle_ladder');
+  const measure = chooseMeasure(req.measure, deal.rules, req.game);
   const rungs = rungsFor(measure, deal);
   const size = rungs.length;
   decider.admit?.();

@@ -184,6 +184,18 @@ describe('POST /v1/difficulty', () => {
       path: 'measure',
     });
     expect(await error(await post(app, { game: 'freecell', deal: 2, measure: 'hardest' }, { path: '/v1/difficulty' }), 400)).toMatchObject({ code: 'invalid_request', path: 'measure' });
+    // no free cells and Kings only (Fan), or no card (Baker's Dozen), into an emptied column: neither measure fits
+    for (const game of ['fan', 'bakers_dozen']) {
+      const none = await error(await post(app, { game, deal: 3 }, { path: '/v1/difficulty' }), 400);
+      expect(none).toMatchObject({ code: 'invalid_request', path: 'game' });
+      expect(none.message).toContain(`no difficulty measure fits ${game}`);
+      for (const measure of ['min_cells', 'castle_ladder']) {
+        const named = await error(await post(app, { game, deal: 3, measure }, { path: '/v1/difficulty' }), 400);
+        expect(named).toMatchObject({ code: 'invalid_request', path: 'measure' });
+        expect(named.message).toContain('no measure fits these rules');
+      }
+    }
+    expect((await error(await post(app, { game: 'beleaguered_castle', deal: 2, measure: 'min_cells' }, { path: '/v1/difficulty' }), 400)).message).toContain('use castle_ladder');
     expect(await error(await post(app, { game: 'freecell', deal: 2, optimize: 'length' }, { path: '/v1/difficulty' }), 400)).toMatchObject({ code: 'invalid_request', path: 'optimize' });
     expect(await error(await post(app, { game: 'freecell', deal: 2, limits: { optimizeMs: 500 } }, { path: '/v1/difficulty' }), 400)).toMatchObject({ code: 'bad_limits', path: 'limits.optimizeMs' });
   });
