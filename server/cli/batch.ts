@@ -15,7 +15,8 @@
  * counted in the summary (counts, histograms of moves, positions and time:
  * server/batches/census.ts), so a range of any size costs the same memory
  * and storage. `--out` then writes the exceptions, and the summary goes to
- * a JSON file beside it (`--summary`, default `<out>.summary.json`): the
+ * a JSON file beside it (`--summary`; by default `<out>` without its
+ * `.ndjson`, then `.summary.json`): the
  * batch's status as `GET /v1/batches/{id}` answers it. With `--db`, Ctrl-C
  * stops it and the same command resumes it, neither losing nor counting
  * twice a deal.
@@ -58,7 +59,7 @@ import { ForeignDatabaseError } from '../batches/embedded/store.js';
 import { DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, offlineLimitsPolicy, type DeepBudget, type LimitsConfig } from '../limits.js';
 import { batchDbFolderFault, loadDeepBudget, MAX_THREADS } from '../config.js';
 import { BATCH_SOLVE, createPool } from '../pool.js';
-import { exitOnUsageError, isEntryPoint, outputPathFault, positiveInt, userPath } from './usage.js';
+import { exitOnUsageError, gameOption, isEntryPoint, outputPathFault, plural, positiveInt, userPath } from './usage.js';
 import type { Measure } from '../../client-sdk/api/apps-schemas.js';
 import { DEFAULT_PROOF_CAPS } from '../../client-sdk/core/proof/certificate.js';
 import { formatDistribution, runDifficultyBatch } from '../batches/difficulty.js';
@@ -108,7 +109,7 @@ export function batchCommand(): Command {
     .name('batch')
     .exitOverride(exitOnUsageError)
     .description('Solve many deals of one game with a progress bar and a summary.')
-    .requiredOption('--game <id>', 'game preset (GET /v1/games lists them)')
+    .addOption(gameOption())
     .option('--deals <range|list>', 'deal numbers: 1-1000, 1..1000 or 1,617,11982')
     .option('--boards <file>', 'a JSON file with an array of board texts (instead of --deals)', userPath)
     .addOption(new Option('--numbering <n>', 'numbering of the deals (default: the game\'s)').choices(NUMBERINGS))
@@ -120,7 +121,7 @@ export function batchCommand(): Command {
     .option('--out <file>', "write the results as NDJSON, in deal order ('-' = standard output; the summary then goes to standard error)", userPath)
     .option('--moves', 'with --out: include each solution as JSON moves')
     .addOption(new Option('--results <mode>', "what the batch keeps: every result, or only the deals not solved (a census; the solved ones are counted)").choices(RESULTS_MODES).default('all'))
-    .option('--summary <file>', 'write the final status and summary (JSON) here (default with --results exceptions and --out <file>: <out>.summary.json)', userPath)
+    .option('--summary <file>', 'write the final status and summary (JSON) here (default with --results exceptions and --out <file>: beside it, <out> without .ndjson + .summary.json)', userPath)
     .option('--db <file>', 'keep the batch in this SQLite file; an interrupted run resumes from it', userPath)
     .option('--quiet', 'no progress bar')
     .addOption(new Option('--analysis <measure>', 'rate each deal\'s difficulty instead (docs/apps.md); prints the distribution').choices(['min_cells', 'castle_ladder']))
@@ -366,7 +367,7 @@ export function formatSummary(s: BatchStatus, wallMs: number): string {
     `  unknown: ${s.summary.unknown} (${pct(s.summary.unknownShare)}), budget per deal ${s.limits.maxStates.toLocaleString('en')} states / ${s.limits.timeoutMs} ms`,
     `  mean moves (solved): ${s.summary.meanMoves ?? '-'}; engine time per deal: ${s.summary.meanMsPerDeal ?? '-'} ms`,
     ...(s.counts.solved > 0 ? [`  moves of the solved deals: ${movesPercentiles(s)}`] : []),
-    ...(s.results === 'exceptions' ? [`  kept: the ${s.stored} deals not solved (a census: the solved ones are counted, not stored)`] : []),
+    ...(s.results === 'exceptions' ? [`  kept: ${plural(s.stored, 'deal')} not solved (a census: the solved ones are counted, not stored)`] : []),
     `  wall time ${(wallMs / 1000).toFixed(1)} s, ${s.dealsPerSecond} deals/s`,
   ].join('\n');
 }
@@ -546,7 +547,7 @@ async function main(options: CliOptions): Promise<number> {
   }
   if (written === 'failed') return 1;
   const lines = final.results === 'exceptions' ? final.stored : final.done;
-  if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${lines} lines, deal order)`);
+  if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${plural(lines, 'line')}, deal order)`);
   const summaryFile = summaryPath(options);
   if (summaryFile !== undefined) {
     try {
@@ -625,7 +626,7 @@ async function analysis(options: CliOptions, req: BatchRequest, policy: LimitsCo
   const say = summaryPrinter(options);
   say(formatDistribution(result.distribution, spec.game, Date.now() - started, (cpu.user + cpu.system) / 1000));
   say(`  budget per search ${spec.limits.maxStates.toLocaleString('en')} states / ${spec.limits.timeoutMs} ms, ${options.threads} threads`);
-  if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${result.rows.length} lines, deal order)`);
+  if (options.out) say(`  results: ${options.out === STDOUT ? 'standard output' : options.out} (${plural(result.rows.length, 'line')}, deal order)`);
   if (interrupted) {
     say('  interrupted');
     return 130;

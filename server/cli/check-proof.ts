@@ -16,15 +16,13 @@ import { checkCertificate, checkCertificateParallel, describeMove, type ProofChe
 import { certificateVersionOf, certificateVersionOfFile, checkLayeredCertificate, checkLayeredCertificateFile, type LayeredCheckResult } from '../../client-sdk/core/proof/check-layered.js';
 import { LAYERED_CERTIFICATE_VERSION } from '../../client-sdk/core/proof/layered-format.js';
 import { findPreset } from '../../client-sdk/core/rules.js';
-import { exitOnUsageError, isEntryPoint, positiveInt, userPath } from './usage.js';
+import { exitOnUsageError, isEntryPoint, plural, positiveInt, userPath } from './usage.js';
 
 interface CliOptions {
   threads?: number;
   json?: boolean;
   exhaustive?: boolean;
 }
-
-const nf = new Intl.NumberFormat('en-US');
 
 /**
  * What a certificate proves unsolvable, in words. A deal is named only as
@@ -37,10 +35,6 @@ function subject(result: ProofCheckResult): string {
   if (!findPreset(h.game)) return `the position in the certificate (its game "${h.game}" is not a known game)`;
   const what = h.deal ? `${h.game} deal ${h.deal.number} (${h.deal.numbering})` : `the ${h.game} position in the certificate`;
   return result.ok && result.rulesChanged.length > 0 ? `${what}, with ${result.rulesChanged.join(', ')},` : what;
-}
-
-function plural(n: number, word: string): string {
-  return `${nf.format(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function report(result: ProofCheckResult, file: string): string {

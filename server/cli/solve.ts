@@ -49,7 +49,7 @@ import { guidedApplies } from '../../client-sdk/core/guided.js';
 import { defaultSolveThreads, solveSideBySide, solveThreads } from './two-threads.js';
 import { budgetPermille } from './progress-budget.js';
 import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
-import { exitOnUsageError, isDecimalDigits, isEntryPoint, outputPathFault, userPath } from './usage.js';
+import { exitOnUsageError, gameOption, isDecimalDigits, isEntryPoint, outputPathFault, userPath } from './usage.js';
 
 interface CliOptions {
   game: string;
@@ -485,7 +485,7 @@ export function solveCommand(): Command {
   .name('solve')
   .exitOverride(exitOnUsageError)
   .description('Solve one solitaire position in-process with the Wasm engine.')
-  .requiredOption('--game <id>', 'game preset id (see GET /v1/games), e.g. freecell, seahaven_towers')
+  .addOption(gameOption())
   .option('--deal <number>', 'deal number')
   .addOption(new Option('--numbering <scheme>', "deal numbering (default: ms when the game has it, else pysolfc)").choices(NUMBERINGS))
   .option('--board <file>', "start position as fc-solve board text ('-' = standard input)", userPath)

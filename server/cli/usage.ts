@@ -1,12 +1,13 @@
 /**
  * What the command-line tools (server/cli/, bench/) share: one exit status
- * for bad usage, the parser of whole-number options, and the check of a
- * file the tool will write.
+ * for bad usage, the parser of whole-number options, the check of a file
+ * the tool will write, the `--game` option, and plural counts in reports.
  */
 import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidArgumentError, type CommanderError } from 'commander';
+import { InvalidArgumentError, Option, type CommanderError } from 'commander';
+import { PRESETS } from '../../client-sdk/core/rules.js';
 
 /**
  * Exit handler for commander (`.exitOverride(exitOnUsageError)`): help and
@@ -94,4 +95,18 @@ export function isEntryPoint(moduleUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The `--game <id>` option of the tools, its values the preset ids
+ * (client-sdk/core/rules.ts `PRESETS`): an unknown id is a usage error
+ * (exit 2) that lists them, and `--help` shows them.
+ */
+export function gameOption(): Option {
+  return new Option('--game <id>', 'game preset, e.g. freecell, seahaven_towers').choices(PRESETS.map((p) => p.id)).makeOptionMandatory();
+}
+
+/** `n word` or `n words` (n with thousands separators), for the tools' reports. */
+export function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }

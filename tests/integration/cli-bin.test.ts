@@ -81,5 +81,13 @@ describe('solitaire-solver (the bin)', () => {
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'solv'");
     for (const tool of ['solve', 'batch', 'check-proof']) expect(unknown.stderr).toContain(tool);
+    // an unknown game is a usage error that lists the games (not the HTTP API's hint)
+    for (const tool of ['solve', 'batch']) {
+      const game = run([tool, '--game', 'nope', '--deal' + (tool === 'batch' ? 's' : ''), '1']);
+      expect(game.status).toBe(2);
+      expect(game.stderr).toContain("argument 'nope' is invalid");
+      for (const id of ['freecell', 'king_albert', 'stronghold']) expect(game.stderr).toContain(id);
+      expect(game.stderr).not.toContain('GET /v1/games');
+    }
   });
 });
