@@ -160,9 +160,9 @@ const MAX_QUEUE_CAP = 1_000_000;
  * its CPU a request and `s` ms of the whole server's (event loop, workers,
  * V8's helper threads), it keeps `s / m` CPUs busy before it is the
  * bottleneck. For the cheapest requests (MS FreeCell deals, about 0.2 ms of
- * engine each) `s / m` is about 1.6 today, so fronts of 4 CPUs let those
- * use about 40 % of a big machine, and requests of a few ms of engine all
- * of it; each front keeps a pool of about 4 threads, which balances long
+ * engine each) `s / m` is about 3 (0.19 and 0.56 ms at 8 connections), so
+ * fronts of 4 CPUs let those use about three quarters of a big machine, and
+ * requests of a few ms of engine all of it; each front keeps a pool of about 4 threads, which balances long
  * searches against quick ones better than fronts of 1-2 threads (the
  * primary hands out connections without regard to a front's load).
  * docs/operations.md "Several fronts", docs/benchmarks.md "Several fronts"
