@@ -145,15 +145,36 @@ function declaredCharset(contentType: string): string | undefined {
 }
 
 /**
- * Checks the content type (415 otherwise; also 415 for a charset other than
+ * The codings a `Content-Encoding` header lists other than `identity`, as
+ * sent (trimmed); empty when it is absent or lists only `identity`
+ * (case-insensitively). The service decodes no request body: a body in any
+ * of them would be read as if it were plain.
+ */
+export function bodyCodings(contentEncoding: string | undefined): string[] {
+  if (contentEncoding === undefined) return [];
+  return contentEncoding
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding.toLowerCase() !== 'identity');
+}
+
+/**
+ * Checks, before the body is read, that it is not encoded (415 for a
+ * `Content-Encoding` other than `identity`: bodies are not decoded, and a
+ * gzipped body would otherwise be read as if its bytes were the JSON) and
+ * the content type (415 otherwise; also 415 for a charset other than
  * UTF-8: JSON travels in UTF-8, RFC 8259 §8.1, and a body declared UTF-16 or
- * Latin-1 would otherwise be read as UTF-8), that the body is UTF-8 (400
+ * Latin-1 would otherwise be read as UTF-8); then that the body is UTF-8 (400
  * `invalid_utf8` with the byte offset otherwise: `Request.json()` alone would
  * replace bad bytes by U+FFFD and so solve another board) and that it is JSON
  * (400 `malformed_json` otherwise, with the parser's position), before the
  * schema validator reads the same, cached, body.
  */
 const jsonBody: MiddlewareHandler = async (c, next) => {
+  const encoding = c.req.header('content-encoding');
+  if (bodyCodings(encoding).length > 0) {
+    throw new SolverError('unsupported_media_type', `Content-Encoding ${JSON.stringify(encoding!.trim().slice(0, 40))} is not supported: send the body uncompressed`);
+  }
   const contentType = c.req.header('content-type');
   const mediaType = contentType?.split(';')[0].trim() ?? '';
   if (!JSON_MEDIA_TYPE.test(mediaType)) {

@@ -24,7 +24,7 @@ export const ACCESS_RESPONSES = {
 /** What every route with a JSON body (app.ts `jsonBody`, the body limit) may answer. */
 export const JSON_BODY_RESPONSES = {
   413: errorContent('Request body over the size limit.'),
-  415: errorContent('Content-Type is not application/json.'),
+  415: errorContent('`unsupported_media_type`: Content-Type is not application/json (or its charset is not UTF-8), or the body has a Content-Encoding other than identity (bodies are not decoded).'),
 } as const;
 
 /** What every route that runs solves on the pool may answer, the access layer's answers included. */

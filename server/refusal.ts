@@ -11,13 +11,15 @@
  *
  * What is cheap to find keeps its 4xx: a request this gate does not
  * recognise exactly (another method or path, a content type that is not
- * JSON, a body over the limit by its `Content-Length`) goes on to the app,
+ * JSON, a body with a `Content-Encoding` other than `identity`, a body over
+ * the limit by its `Content-Length`) goes on to the app,
  * which answers it as always. With API keys, every request goes on to the
  * app: a key must be checked (in constant time, by the app's middleware)
  * before anything else is said, so there the refusal comes after it, from
  * the routes' own admission check.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { bodyCodings } from './app.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { SolvePriority } from './pool.js';
@@ -115,6 +117,7 @@ function gateOf(req: IncomingMessage, bodyLimit: number): Gate | undefined {
   if (gate === undefined || req.method === 'GET') return gate;
   const type = req.headers['content-type'];
   if (type === undefined || !JSON_MEDIA_TYPE.test(type)) return undefined;
+  if (bodyCodings(req.headers['content-encoding']).length > 0) return undefined;
   const length = req.headers['content-length'];
   if (length !== undefined && !(Number(length) <= bodyLimit)) return undefined;
   return gate;

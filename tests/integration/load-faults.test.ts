@@ -227,9 +227,9 @@ describe('a refusal before the request is read (real socket, fixture worker)', (
     await new Promise<void>((r) => server.once('listening', () => r()));
     const { port } = server.address() as AddressInfo;
     /** Sends the headers of a request and `sent` of its body, then waits for the status line and headers. */
-    const partial = (path: string, type: string, length: number, sent = '') =>
+    const partial = (path: string, type: string, length: number, sent = '', headers: Record<string, string> = {}) =>
       new Promise<{ status: number; headers: Record<string, unknown>; body: Promise<string> }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, headers: { 'content-type': type, 'content-length': String(length) } }, (res) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, headers: { 'content-type': type, 'content-length': String(length), ...headers } }, (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));
           resolve({ status: res.statusCode!, headers: res.headers, body: new Promise((done) => res.on('end', () => done(text))) });
@@ -252,8 +252,9 @@ describe('a refusal before the request is read (real socket, fixture worker)', (
         expect(res.headers['x-content-type-options']).toBe('nosniff');
         expect(ErrorResponseSchema.parse(JSON.parse(await res.body)).error.code).toBe('overloaded');
       }
-      // cheap faults keep their status: a content type that is not JSON, a body over the limit, a route that does not solve
+      // cheap faults keep their status: a content type that is not JSON, an encoded body, a body over the limit, a route that does not solve
       expect((await partial('/v1/solve', 'text/plain', 2, '{}')).status).toBe(415);
+      expect((await partial('/v1/solve', 'application/json', 2, '{}', { 'content-encoding': 'gzip' })).status).toBe(415);
       expect((await partial('/v1/nothing', 'application/json', 2, '{}')).status).toBe(404);
       expect((await partial('/v1/solve', 'application/json', 2 * 1024 * 1024)).status).toBe(413);
       expect(await metrics.render()).toMatch(/http_requests_total\{method="POST",route="\/v1\/solve",status="503"\} 1/);

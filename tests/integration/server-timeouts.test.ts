@@ -1,13 +1,16 @@
 /**
  * The real server's socket deadlines: a client that stalls in the middle of
  * its request is cut off within about a second of REQUEST_TIMEOUT_MS, not up
- * to Node's default 30 s checking interval later. And start-up faults of the
+ * to Node's default 30 s checking interval later; a body with a
+ * Content-Encoding is refused 415 before it is read. And start-up faults of the
  * environment (the port taken) end the start with one line naming the variable.
  */
 import { spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorResponseSchema } from '../../client-sdk/api/schemas.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 import { ROOT } from '../helpers/paths.js';
 
@@ -34,6 +37,30 @@ describe('request deadline', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1900);
     expect(elapsed).toBeLessThan(4500);
   }, 30_000);
+});
+
+describe('Content-Encoding', () => {
+  const body = JSON.stringify({ game: 'freecell', deal: 1 });
+  const send = (encoding: string, bytes: Uint8Array<ArrayBuffer> | string) =>
+    fetch(`${server.url}/v1/solve`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: bytes });
+
+  it('a gzipped body, or a plain one labelled gzip, → 415 unsupported_media_type naming the encoding', async () => {
+    for (const bytes of [new Uint8Array(gzipSync(body)) as Uint8Array<ArrayBuffer>, body]) {
+      const res = await send('gzip', bytes);
+      const text = await res.text();
+      expect(res.status, text).toBe(415);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const { error } = ErrorResponseSchema.parse(JSON.parse(text));
+      expect(error.code).toBe('unsupported_media_type');
+      expect(error.message).toBe('Content-Encoding "gzip" is not supported: send the body uncompressed');
+    }
+  });
+
+  it('Content-Encoding: identity is taken as no encoding', async () => {
+    const res = await send('identity', body);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as { game: string }).game).toBe('freecell');
+  });
 });
 
 describe('start-up faults', () => {

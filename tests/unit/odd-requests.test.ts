@@ -103,6 +103,25 @@ describe('charsets', () => {
   });
 });
 
+describe('content encodings', () => {
+  it('a body with a Content-Encoding other than identity is refused with 415 naming it, on every JSON route; identity is taken', async () => {
+    const routes: [string, unknown][] = [
+      ['/v1/solve', { game: 'freecell', deal: 1 }],
+      ['/v1/batches', { game: 'freecell', deals: '1..2' }],
+      ['/v1/review', { game: 'freecell', deal: 1, moves: [] }],
+    ];
+    for (const [path, body] of routes) {
+      for (const encoding of ['gzip', 'GZIP', 'br', 'deflate', 'gzip, identity', 'identity, gzip']) {
+        const { error } = await errorOf(await post(app, body, { path, headers: { 'content-encoding': encoding } }), 415, 'unsupported_media_type');
+        expect(error.message, `${path} ${encoding}`).toBe(`Content-Encoding ${JSON.stringify(encoding)} is not supported: send the body uncompressed`);
+      }
+    }
+    for (const encoding of ['identity', 'Identity', ' identity ', 'identity, identity']) {
+      expect((await post(app, { game: 'freecell', deal: 1 }, { headers: { 'content-encoding': encoding } })).status, encoding).toBe(200);
+    }
+  });
+});
+
 describe('a cancelled GET /v1/deals', () => {
   it('is logged as abandoned by the client (499), not as a 503 overloaded refusal', async () => {
     let calls = 0;
