@@ -21,8 +21,9 @@ export const ACCESS_RESPONSES = {
   429: errorContent("`rate_limited`: the API key's requests per window are used up; retry after `Retry-After` seconds."),
 } as const;
 
-/** What every route with a JSON body (app.ts `jsonBody`, the body limit) may answer. */
+/** What every route with a JSON body (app.ts `jsonBody`, the body limit, the request deadline) may answer. */
 export const JSON_BODY_RESPONSES = {
+  408: errorContent("`request_timeout`: the request was not received in full within the server's deadline (`REQUEST_TIMEOUT_MS`); the connection is closed."),
   413: errorContent('Request body over the size limit.'),
   415: errorContent('`unsupported_media_type`: Content-Type is not application/json (or its charset is not UTF-8), or the body has a Content-Encoding other than identity (bodies are not decoded).'),
 } as const;

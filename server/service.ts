@@ -18,6 +18,7 @@ import type { Metrics } from './metrics.js';
 import { admission, operations } from './middleware/index.js';
 import { securityHeaderValues } from './middleware/security.js';
 import { refusingListener, type RefusalOptions } from './refusal.js';
+import { clientErrorListener } from './client-errors.js';
 import type { Cancellation, PoolStats, RequestJob, SolveFn, SolvePriority, WireResponse } from './pool.js';
 
 /** What `createServiceApp` needs. */
@@ -64,12 +65,15 @@ export interface ServiceServerOptions {
 /**
  * `createServer` for @hono/node-server's `serve`: Node's HTTP server with
  * the app's listener behind the refusal gate of server/refusal.ts (a 503
- * before the request is read when the pool would refuse its work).
+ * before the request is read when the pool would refuse its work), and
+ * the faults of a connection below the app (bytes that are not HTTP, a
+ * request past its deadline) answered with the API's JSON errors
+ * (server/client-errors.ts) rather than Node's bare status lines.
  */
 export async function serviceServer(options: ServiceServerOptions): Promise<typeof createServer> {
   const headers = options.securityHeaders ?? (await securityHeaderValues());
-  return ((serverOptions: ServerOptions, listener: RequestListener) =>
-    createServer(
+  return ((serverOptions: ServerOptions, listener: RequestListener) => {
+    const server = createServer(
       serverOptions,
       refusingListener(listener, {
         admits: options.admits,
@@ -80,7 +84,10 @@ export async function serviceServer(options: ServiceServerOptions): Promise<type
         metrics: options.metrics,
         logger: options.logger,
       }),
-    )) as typeof createServer;
+    );
+    server.on('clientError', clientErrorListener(server, { logger: options.logger, headers }));
+    return server;
+  }) as typeof createServer;
 }
 
 /** Builds the service's app; see the module comment. */

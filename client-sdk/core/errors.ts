@@ -28,8 +28,12 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   /** The request conflicts with the state of its target (e.g. deleting the results of a batch still running). */
   conflict: 409,
+  /** The request was not received in full within the server's deadline (`REQUEST_TIMEOUT_MS`); the connection is closed. */
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** The request's headers are larger than the server takes (Node's maximum header size); the connection is closed. */
+  headers_too_large: 431,
   unauthorized: 401,
   rate_limited: 429,
   /** A quota would be passed (e.g. the deals queued in running batches): retry once earlier work has finished. */

@@ -1,9 +1,12 @@
 /**
- * The real server's socket deadlines: a client that stalls in the middle of
- * its request is cut off within about a second of REQUEST_TIMEOUT_MS, not up
- * to Node's default 30 s checking interval later; a body with a
- * Content-Encoding is refused 415 before it is read. And start-up faults of the
- * environment (the port taken) end the start with one line naming the variable.
+ * The real server's socket deadlines and faults below the app: a client
+ * that stalls in the middle of its request is cut off within about a second
+ * of REQUEST_TIMEOUT_MS, not up to Node's default 30 s checking interval
+ * later, with a 408 JSON answer; bytes that are not HTTP get a 400 JSON
+ * answer, not Node's bare status line (server/client-errors.ts); a body
+ * with a Content-Encoding is refused 415 before it is read. And start-up
+ * faults of the environment (the port taken) end the start with one line
+ * naming the variable.
  */
 import { spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
@@ -14,29 +17,80 @@ import { ErrorResponseSchema } from '../../client-sdk/api/schemas.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
 import { ROOT } from '../helpers/paths.js';
 
+/** REQUEST_TIMEOUT_MS of the server: its least (config.ts), for fast tests. */
+const REQUEST_TIMEOUT_MS = 1000;
+
 let server: ServerProcess;
 beforeAll(async () => {
-  server = await startServer({ REQUEST_TIMEOUT_MS: '2000' });
+  server = await startServer({ REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
 }, 60_000);
 afterAll(async () => server?.kill());
 
-describe('request deadline', () => {
-  it('answers 408 to a request body that stops coming, within about a second of REQUEST_TIMEOUT_MS', async () => {
-    const started = Date.now();
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1', () => {
-        socket.write('POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"game"');
-      });
-      let text = '';
-      socket.on('data', (d: Buffer) => (text += d.toString()));
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
+/** An answer read off a raw socket up to its close: status, headers (lower-case names), body, and the ms from connect to close. */
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  ms: number;
+}
+
+/** Writes `bytes` on a new connection to the server (and nothing more), and reads all it answers until the server closes the connection. */
+function raw(bytes: string): Promise<RawAnswer> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const cut = text.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = text.slice(0, cut < 0 ? text.length : cut).split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? NaN), headers, body: cut < 0 ? '' : text.slice(cut + 4), ms: Date.now() - started });
     });
-    const elapsed = Date.now() - started;
-    expect(answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(elapsed).toBeGreaterThanOrEqual(1900);
-    expect(elapsed).toBeLessThan(4500);
-  }, 30_000);
+  });
+}
+
+/** Checks a raw answer is a whole JSON error answer of `status` and `code`, closing the connection; its message. */
+function expectJsonError(answer: RawAnswer, status: number, code: string): string {
+  expect(answer.status, answer.body).toBe(status);
+  expect(answer.headers['content-type']).toBe('application/json');
+  expect(answer.headers.connection).toBe('close');
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+  const { error } = ErrorResponseSchema.parse(JSON.parse(answer.body));
+  expect(error.code).toBe(code);
+  return error.message;
+}
+
+/** The server's log lines at level error or worse, so far (LOG_LEVEL is warn: info and debug are not written). */
+function errorLines(): string[] {
+  return server.output().split('\n').filter((l) => /"level":"(error|fatal)"/.test(l));
+}
+
+describe('request deadline', () => {
+  it('answers 408 request_timeout as JSON to a body shorter than its Content-Length, within about a second of REQUEST_TIMEOUT_MS', async () => {
+    const answer = await raw('POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"game"');
+    expect(expectJsonError(answer, 408, 'request_timeout')).toContain(`within ${REQUEST_TIMEOUT_MS} ms`);
+    expect(answer.ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+    expect(answer.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 2500);
+  }, 10_000);
+});
+
+describe('requests that are not HTTP', () => {
+  it('a malformed request line → 400 invalid_request as JSON, naming the parser code, and the connection closed', async () => {
+    const message = expectJsonError(await raw('GARBAGE\r\n\r\n'), 400, 'invalid_request');
+    expect(message).toMatch(/not valid HTTP/);
+    expect(message).toContain('HPE_INVALID_METHOD');
+  });
+
+  it('an invalid Content-Length → 400 invalid_request as JSON naming HPE_INVALID_CONTENT_LENGTH', async () => {
+    for (const length of ['-1', 'abc']) {
+      const answer = await raw(`POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{}`);
+      expect(expectJsonError(answer, 400, 'invalid_request'), length).toContain('HPE_INVALID_CONTENT_LENGTH');
+    }
+    expect(errorLines()).toEqual([]);
+  });
 });
 
 describe('Content-Encoding', () => {
