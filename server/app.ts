@@ -15,7 +15,11 @@
  * token?, path?}}` with the status of `ERROR_STATUS[code]`, decided in ONE
  * place (`app.onError`); validation failures are thrown from the routes'
  * `defaultHook` so they arrive there too. Bodies never carry a stack trace or
- * a file path: unexpected errors are logged and answered `internal_error`.
+ * a file path: unexpected errors are logged and answered `internal_error`;
+ * a request stream cut off because its client went away is no error of the
+ * server and is not logged as one. Faults below the app (bytes that are not
+ * HTTP, a request past its deadline) are answered by Node's server with the
+ * same bodies (client-errors.ts).
  *
  * The app does no game logic and no solving itself: it takes a `solve`
  * function (the worker pool in production, a fake in HTTP tests).
@@ -52,6 +56,7 @@ import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
 import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent, JSON_BODY_RESPONSES, SOLVER_RESPONSES } from './openapi.js';
 import type { Cancellation, RequestJob, SolveFn, SolvePriority, WireResponse } from './pool.js';
 import { clientSignal, requestContextOf } from './middleware/request-log.js';
+import { isClientGoneError } from './client-errors.js';
 import type { RequestContext } from './logger.js';
 import { registerBatchRoutes } from './batches/routes.js';
 import { registerAppRoutes } from './apps-routes.js';
@@ -375,6 +380,12 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       return sendError(c, err);
     }
     if (err instanceof HTTPException) return sendError(c, fromHttpException(err));
+    if (isClientGoneError(err) && clientSignal(c).aborted) {
+      // The client closed its connection while its request was read (it left, or
+      // was cut off at REQUEST_TIMEOUT_MS): no fault of the server, and nobody to
+      // answer; the access log records it at info (499, "request abandoned by the client").
+      return sendError(c, new SolverError('invalid_request', 'the request was not received in full: the client closed the connection'));
+    }
     logError(`${c.req.method} ${c.req.path}: unexpected error`, err, requestContextOf(c));
     return sendError(c, new SolverError('internal_error', 'internal error'));
   });

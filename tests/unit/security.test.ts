@@ -217,6 +217,24 @@ describe('error bodies', () => {
     expect(JSON.stringify(logged)).toMatch(/secret\.ts/);
   });
 
+  it('a request stream cut off because the client went away is no server error: not logged at error; the same code with the client still there is', async () => {
+    const reset = () => Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    const gone = new AbortController();
+    const left = makeApp({}, {
+      solve: async () => {
+        gone.abort(); // the client closes its connection; its request stream errors
+        throw reset();
+      },
+    });
+    await left.app.request('/v1/solve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"game":"freecell","deal":1}', signal: gone.signal });
+    expect(left.lines.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
+    expect(left.lines.find((l) => l.route === '/v1/solve')).toMatchObject({ level: 'info', status: 499, clientClosed: true, msg: 'request abandoned by the client' });
+    // an ECONNRESET of something else (a Redis connection, say) while the client waits is the server's fault
+    const { app, lines } = makeApp({}, { solve: async () => Promise.reject(reset()) });
+    await errorOf(await solve(app), 500, 'internal_error');
+    expect(lines.find((l) => l.level === 'error' && l.err)).toBeDefined();
+  });
+
   it('engine failures keep their code and a message without internals', async () => {
     for (const code of ['engine_trap', 'worker_crashed', 'out_of_memory', 'engine_unresponsive'] as const) {
       const { app } = makeApp({}, { solve: async () => Promise.reject(new SolverError(code, `the solver failed (${code})`)) });
