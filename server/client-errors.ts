@@ -19,7 +19,7 @@
  * destroyed. None of these is a fault of the server: they are logged at
  * `info` (a client's fault) or `debug` (a client that went away).
  */
-import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { SolverError } from '../client-sdk/core/errors.js';
 import type { Logger } from './logger.js';
@@ -56,7 +56,7 @@ function answerOf(code: string, reason: string | undefined, server: Pick<Server,
       `the request was not received in full within ${server.requestTimeout} ms (its headers within ${server.headersTimeout} ms)`,
     );
   }
-  if (code === 'HPE_HEADER_OVERFLOW') return new SolverError('headers_too_large', 'the request headers are larger than the server takes');
+  if (code === 'HPE_HEADER_OVERFLOW') return new SolverError('headers_too_large', `the request headers are larger than the server takes (${maxHeaderSize} bytes)`);
   if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return new SolverError('payload_too_large', 'the chunk extensions of the request body are larger than the server takes');
   const why = reason ? `: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` : '';
   return new SolverError('invalid_request', `the request is not valid HTTP (${code})${why}`);
@@ -88,8 +88,13 @@ export function clientErrorListener(
     const code = err.code ?? 'unknown';
     // Node's own check: an answer already begun on this socket (a request before this one) must not be cut into.
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (isClientGoneError(err) || !socket.writable || inFlight?.headersSent === true) {
-      options.logger.debug({ code, clientClosed: true }, 'connection closed before its request was read');
+    if (isClientGoneError(err)) {
+      options.logger.debug({ code, clientClosed: true }, 'connection closed by the client before its request was read');
+      socket.destroy();
+      return;
+    }
+    if (!socket.writable || inFlight?.headersSent === true) {
+      options.logger.debug({ cause: code }, 'request fault on a connection that can take no answer: connection closed');
       socket.destroy();
       return;
     }

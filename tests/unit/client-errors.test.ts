@@ -3,6 +3,7 @@
  * written to a socket Node's server gave up on, and when nothing is. The
  * real server's answers are in tests/integration/server-timeouts.test.ts.
  */
+import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../../client-sdk/api/schemas.js';
@@ -68,10 +69,13 @@ describe('clientErrorListener', () => {
     expect(logged.map((l) => l.level)).toEqual(['info', 'info', 'info', 'info']);
   });
 
-  it('names the parser code and reason of a request that is not HTTP', () => {
+  it('names the parser code and reason of a request that is not HTTP, and the header limit passed', () => {
     const socket = fakeSocket();
     listener().fire('HPE_INVALID_CONTENT_LENGTH', socket, 'Invalid character in Content-Length');
     expect(answerOf(socket.written).error.message).toBe('the request is not valid HTTP (HPE_INVALID_CONTENT_LENGTH): invalid character in Content-Length');
+    const headers = fakeSocket();
+    listener().fire('HPE_HEADER_OVERFLOW', headers, 'Header overflow');
+    expect(answerOf(headers.written).error.message).toBe(`the request headers are larger than the server takes (${maxHeaderSize} bytes)`);
   });
 
   it('writes nothing to a socket reset by the client, no longer writable, or with an answer under way: destroyed, logged at debug', () => {
@@ -86,7 +90,11 @@ describe('clientErrorListener', () => {
       expect(socket.written, code).toBe('');
       expect(socket.destroyed, code).toBe(true);
     }
-    expect(logged.map((l) => l.level)).toEqual(['debug', 'debug', 'debug']);
+    expect(logged).toEqual([
+      { level: 'debug', msg: 'connection closed by the client before its request was read' },
+      { level: 'debug', msg: 'request fault on a connection that can take no answer: connection closed' },
+      { level: 'debug', msg: 'request fault on a connection that can take no answer: connection closed' },
+    ]);
     // an answer not yet begun (its headers not sent) is no reason to stay silent
     const pending = fakeSocket({ headersSent: false });
     fire('ERR_HTTP_REQUEST_TIMEOUT', pending);
