@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import { ERROR_STATUS, SolverError, type ErrorCode } from '../core/errors.js';
+import { issueMessage, shortened, unknownKeysMessage } from '../core/issue-messages.js';
 import { LayoutJsonSchema } from '../core/layout.js';
 import { MOVE_SOURCES, MOVE_TARGETS } from '../core/moves.js';
 import { AUTO_MOVE_RULES, CERTIFICATE_FORMAT, CERTIFICATE_MEDIA_TYPE } from '../core/proof/format.js';
@@ -408,28 +409,6 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []
   return out;
 }
 
-/** Most unknown fields one message names; the rest are counted. */
-const MAX_LISTED_KEYS = 10;
-/** Most characters of a field name quoted in a message or a path. */
-const MAX_QUOTED_KEY = 64;
-
-/** `key`, cut to `MAX_QUOTED_KEY` characters (with `…`) when longer. */
-function shortened(key: string): string {
-  return key.length > MAX_QUOTED_KEY ? `${key.slice(0, MAX_QUOTED_KEY)}…` : key;
-}
-
-/**
- * The message of fields a strict object does not have: the first
- * `MAX_LISTED_KEYS` named (each cut to `MAX_QUOTED_KEY` characters), the rest
- * counted, so that a body of 80,000 made-up fields gets an answer of a few
- * hundred bytes, not one that lists them all.
- */
-function unknownKeysMessage(keys: readonly string[]): string {
-  const named = keys.slice(0, MAX_LISTED_KEYS).map((k) => JSON.stringify(shortened(k)));
-  const rest = keys.length - named.length;
-  return `unknown field${keys.length > 1 ? 's' : ''} ${named.join(', ')}${rest > 0 ? ` (and ${rest} more)` : ''}`;
-}
-
 /**
  * One problem of a validation message: `path: message`, except when the
  * message already starts with the field's name (`count must be an integer
@@ -468,6 +447,30 @@ export function validationError(error: z.ZodError): SolverError {
   const rest = issues.length - listed.length;
   const message = `${listed.join('; ') || 'invalid request'}${rest > 0 ? ` (and ${rest} more problem${rest > 1 ? 's' : ''})` : ''}`;
   return new SolverError(code, message, dotted ? { path: dotted } : undefined);
+}
+
+/**
+ * Parses a request with its schema, the way the service does: zod's own
+ * messages in the house wording (`issueMessage`, given to this parse only,
+ * so that zod's global configuration, and with it the messages of an app
+ * that embeds the SDK, stay untouched).
+ * @throws SolverError `validationError` of the failure.
+ */
+export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value, { error: issueMessage });
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/**
+ * As `parseRequest`, for a schema that may refine asynchronously (the
+ * service's route validation parses that way).
+ * @throws SolverError `validationError` of the failure.
+ */
+export async function parseRequestAsync<S extends z.ZodType>(schema: S, value: unknown): Promise<z.infer<S>> {
+  const parsed = await schema.safeParseAsync(value, { error: issueMessage });
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
 }
 
 /** A parsed, valid solve request. */

@@ -29,6 +29,7 @@ import {
   type BatchVerdict,
 } from '../api/batch-schemas.js';
 import { SolverError, type ErrorCode, type ErrorLocation } from '../core/errors.js';
+import { issueMessage } from '../core/issue-messages.js';
 import {
   DealsResponseSchema,
   DifficultyResponseSchema,
@@ -246,8 +247,12 @@ export function createClient(options: ClientOptions): SolverClient {
     } catch (err) {
       throw new ServiceError('unavailable', `the service answered ${res.status} with a body that is not JSON`, { status: 503, cause: err });
     }
-    const parsed = schema.safeParse(data);
-    if (!parsed.success) throw new ServiceError('unavailable', `the service's answer does not match the API: ${parsed.error.issues[0]?.message}`, { status: 503 });
+    const parsed = schema.safeParse(data, { error: issueMessage });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const at = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+      throw new ServiceError('unavailable', `the service's answer does not match the API: ${at}${issue?.message}`, { status: 503 });
+    }
     return parsed.data;
   }
 

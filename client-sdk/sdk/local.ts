@@ -20,7 +20,7 @@ import { certificateBodyFromEngine, certificateWithinCap, DEFAULT_PROOF_CAPS, gz
 import type { CertificateResult, ProofRequest } from '../core/proof/format.js';
 import { withProofSummary } from '../core/proof/summary.js';
 import { buildSolveResponse, gamesResponse, resolveDeal, resolveLimits, resolveOptimize, type BudgetPolicy } from '../api/request.js';
-import { SolveRequestSchema, validationError, type GamesResponse, type SolveResponse } from '../api/schemas.js';
+import { parseRequest, SolveRequestSchema, type GamesResponse, type SolveResponse } from '../api/schemas.js';
 import type { DealsQueryInput, DifficultyRequestInput, ReviewRequestInput, SolveRequestInput } from './client.js';
 import { rateDifficulty, reviewGame, winnableDeals, type Decider } from '../api/apps.js';
 import {
@@ -31,7 +31,6 @@ import {
   type DifficultyResponse,
   type ReviewResponse,
 } from '../api/apps-schemas.js';
-import type { z } from 'zod';
 import type { Deal } from '../core/rules.js';
 import { layoutKey } from '../core/move-list.js';
 import type { SolveLimits, SolveOutcome } from '../core/solve-types.js';
@@ -108,13 +107,6 @@ export interface LocalSolver {
   winnableDeals(query: DealsQueryInput): Promise<DealsResponse>;
 }
 
-/** Parses a request with its schema; a failure is the service's 400 (`validationError`). */
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
-}
-
 /** A query with number values as the URL's strings. */
 function queryStrings(query: DealsQueryInput): Record<string, string> {
   return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
@@ -157,9 +149,7 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
 
   const solver: LocalSolver = {
     async solve(request) {
-      const parsed = SolveRequestSchema.safeParse(request);
-      if (!parsed.success) throw validationError(parsed.error);
-      const req = parsed.data;
+      const req = parseRequest(SolveRequestSchema, request);
       const deal = resolveDeal(req);
       const limits = resolveLimits(req.limits, budgets, req.game);
       const optimize = resolveOptimize(req);
@@ -177,9 +167,9 @@ export async function createLocalSolver(options: LocalSolverOptions = {}): Promi
     },
     hint: (request) => hintWith(solver, request),
     games: gamesResponse,
-    review: async (request) => reviewGame(parse(ReviewRequestSchema, request), decider, appsConfig),
-    difficulty: async (request) => rateDifficulty(parse(DifficultyRequestSchema, request), decider, appsConfig),
-    winnableDeals: async (query) => winnableDeals(parse(DealsQuerySchema, queryStrings(query)), decider, appsConfig),
+    review: async (request) => reviewGame(parseRequest(ReviewRequestSchema, request), decider, appsConfig),
+    difficulty: async (request) => rateDifficulty(parseRequest(DifficultyRequestSchema, request), decider, appsConfig),
+    winnableDeals: async (query) => winnableDeals(parseRequest(DealsQuerySchema, queryStrings(query)), decider, appsConfig),
   };
   return solver;
 }

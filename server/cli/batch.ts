@@ -52,7 +52,7 @@ import { loadEngineModule } from '../../client-sdk/core/engine/index.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { decodeUtf8Strict } from '../../client-sdk/core/utf8.js';
 import { NUMBERINGS } from '../../client-sdk/core/rules.js';
-import { validationError } from '../../client-sdk/api/schemas.js';
+import { parseRequest } from '../../client-sdk/api/schemas.js';
 import { planBatch } from '../batches/positions.js';
 import { createBatchService, type BatchService } from '../batches/embedded/service.js';
 import { ForeignDatabaseError } from '../batches/embedded/store.js';
@@ -349,9 +349,7 @@ function request(o: CliOptions, budget: DeepBudget): BatchRequest {
       throw new SolverError('invalid_request', `--boards: cannot read a JSON array of boards from ${o.boards} (${err instanceof Error ? err.message : err})`);
     }
   }
-  const parsed = BatchRequestSchema.safeParse(raw);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
+  return parseRequest(BatchRequestSchema, raw);
 }
 
 /** The summary as text. */

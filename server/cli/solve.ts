@@ -48,7 +48,7 @@ import { poolingApplies } from '../../client-sdk/core/pools.js';
 import { guidedApplies } from '../../client-sdk/core/guided.js';
 import { defaultSolveThreads, solveSideBySide, solveThreads } from './two-threads.js';
 import { budgetPermille } from './progress-budget.js';
-import { SolveRequestSchema, validationError, type SolveResponse } from '../../client-sdk/api/schemas.js';
+import { parseRequest, SolveRequestSchema, type SolveResponse } from '../../client-sdk/api/schemas.js';
 import { exitOnUsageError, gameOption, isDecimalDigits, isEntryPoint, outputPathFault, userPath } from './usage.js';
 
 interface CliOptions {
@@ -377,9 +377,7 @@ async function run(opts: CliOptions, checkCommand: string): Promise<void> {
     optimize: opts.fast ? undefined : ('length' as const),
   };
   if (opts.fast && opts.optimizeMs !== undefined) throw new SolverError('invalid_request', '--optimize-ms and --fast exclude each other', { path: '--optimize-ms' });
-  const parsed = SolveRequestSchema.safeParse(request);
-  if (!parsed.success) throw validationError(parsed.error);
-  const req = parsed.data;
+  const req = parseRequest(SolveRequestSchema, request);
   const deal = resolveDeal(req);
   if (opts.layered && !layeredApplies(deal.rules)) {
     throw new SolverError('invalid_request', '--layered applies only to the no-cell Castle games that build by rank (Beleaguered Castle, Streets and Alleys, Citadel)', { path: '--layered' });

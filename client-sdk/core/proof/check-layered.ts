@@ -51,6 +51,7 @@ import { createGunzip, gunzipSync } from 'node:zlib';
 import type { z } from 'zod';
 import { formatBoard } from '../board.js';
 import { rankOf, type Card } from '../cards.js';
+import { issueMessage } from '../issue-messages.js';
 import type { Layout, Rules } from '../rules.js';
 import { isWon } from '../verify.js';
 import { closeUnderAutoMoves } from './check-auto-moves.js';
@@ -171,7 +172,7 @@ function parseLine<T>(text: string, schema: z.ZodType<T>, what: 'header' | 'trai
     throw new Rejection(code, `the ${what} line is not JSON (${err instanceof Error ? err.message : String(err)})`);
   }
   if (what === 'header') refuseUnknownVersion(json, LAYERED_CERTIFICATE_VERSION);
-  const parsed = schema.safeParse(json);
+  const parsed = schema.safeParse(json, { error: issueMessage });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Rejection(code, `${what} field ${issue.path.join('.') || '(root)'}: ${issue.message}`);

@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { formatBoard, parseBoard } from '../board.js';
 import { generateDeal } from '../deals/index.js';
 import { SolverError } from '../errors.js';
+import { issueMessage } from '../issue-messages.js';
 import { findPreset, type Layout, type Rules } from '../rules.js';
 import { isWon } from '../verify.js';
 import { closeUnderAutoMoves } from './check-auto-moves.js';
@@ -81,7 +82,7 @@ function readCertificate(file: Uint8Array): { header: CertificateHeader; body: U
     throw new Rejection('bad_header', `the header line is not JSON (${err instanceof Error ? err.message : String(err)})`);
   }
   refuseUnknownVersion(json, CERTIFICATE_VERSION);
-  const parsed = CertificateHeaderSchema.safeParse(json);
+  const parsed = CertificateHeaderSchema.safeParse(json, { error: issueMessage });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Rejection('bad_header', `header field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
