@@ -13,8 +13,9 @@
  *
  * Errors: every failure becomes `{error: {code, message, line?, column?,
  * token?, path?}}` with the status of `ERROR_STATUS[code]`, decided in ONE
- * place (`app.onError`); validation failures are thrown from the routes'
- * `defaultHook` so they arrive there too. Bodies never carry a stack trace or
+ * place (`app.onError`); validation failures are thrown from each route's
+ * hook (`requestHook`, server/openapi.ts: zod's messages in the house
+ * wording) so they arrive there too. Bodies never carry a stack trace or
  * a file path: unexpected errors are logged and answered `internal_error`;
  * a request stream cut off because its client went away is no error of the
  * server and is not logged as one. Faults below the app (bytes that are not
@@ -53,7 +54,7 @@ import {
   type ErrorResponse,
 } from '../client-sdk/api/schemas.js';
 import { DEFAULT_LIMITS_CONFIG, type LimitsConfig } from './limits.js';
-import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent, JSON_BODY_RESPONSES, SOLVER_RESPONSES } from './openapi.js';
+import { ACCESS_RESPONSES, BEARER_SCHEME, BEARER_SECURITY_SCHEME, errorContent, JSON_BODY_RESPONSES, requestHook, SOLVER_RESPONSES } from './openapi.js';
 import type { Cancellation, RequestJob, SolveFn, SolvePriority, WireResponse } from './pool.js';
 import { clientSignal, requestContextOf } from './middleware/request-log.js';
 import { isClientGoneError } from './client-errors.js';
@@ -369,6 +370,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
   const logError = deps.logError ?? ((message: string, err: unknown) => console.error(message, err));
 
   const app = new OpenAPIHono({
+    // every route with a request schema passes its own `requestHook`; this one is the fallback of a route that does not
     defaultHook: (result) => {
       if (!result.success) throw validationError(result.error);
     },
@@ -458,7 +460,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
     deps.admit?.('interactive');
     const outcome = await deps.solve(deal, limits, clientSignal(c), options);
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
-  });
+  }, requestHook(solveRoute));
 
   app.openapi(proofsRoute, async (c) => {
     const req = c.req.valid('json');
@@ -487,7 +489,7 @@ export function createApp(deps: AppDeps): OpenAPIHono {
       });
     }
     return c.json(buildSolveResponse(req.game, deal, limits, outcome), 200);
-  });
+  }, requestHook(proofsRoute));
 
   if (deps.batches) registerBatchRoutes(app, { service: deps.batches, jsonBody });
   registerAppRoutes(app, {

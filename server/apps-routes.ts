@@ -22,7 +22,7 @@ import {
   ReviewResponseSchema,
 } from '../client-sdk/api/apps-schemas.js';
 import { rateDifficulty, reviewGame, winnableDeals, type AppsConfig, type Decider } from '../client-sdk/api/apps.js';
-import { errorContent, JSON_BODY_RESPONSES, SOLVER_RESPONSES } from './openapi.js';
+import { errorContent, JSON_BODY_RESPONSES, requestHook, SOLVER_RESPONSES } from './openapi.js';
 
 /** What the app routes need from the app. */
 export interface AppRouteDeps {
@@ -92,7 +92,7 @@ export function registerAppRoutes(app: OpenAPIHono, deps: AppRouteDeps): void {
     },
   });
 
-  app.openapi(reviewRoute, async (c) => c.json(await reviewGame(c.req.valid('json'), decider, config, c.req.raw.signal), 200));
-  app.openapi(difficultyRoute, async (c) => c.json(await rateDifficulty(c.req.valid('json'), decider, config, c.req.raw.signal), 200));
-  app.openapi(dealsRoute, async (c) => c.json(await winnableDeals(c.req.valid('query'), decider, config, c.req.raw.signal), 200));
+  app.openapi(reviewRoute, async (c) => c.json(await reviewGame(c.req.valid('json'), decider, config, c.req.raw.signal), 200), requestHook(reviewRoute));
+  app.openapi(difficultyRoute, async (c) => c.json(await rateDifficulty(c.req.valid('json'), decider, config, c.req.raw.signal), 200), requestHook(difficultyRoute));
+  app.openapi(dealsRoute, async (c) => c.json(await winnableDeals(c.req.valid('query'), decider, config, c.req.raw.signal), 200), requestHook(dealsRoute));
 }

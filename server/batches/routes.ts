@@ -36,7 +36,7 @@ import {
 } from '../../client-sdk/api/batch-schemas.js';
 import { SolverError } from '../../client-sdk/core/errors.js';
 import { apiKeyNameOf } from '../middleware/api-key-name.js';
-import { ACCESS_RESPONSES, errorContent, JSON_BODY_RESPONSES } from '../openapi.js';
+import { ACCESS_RESPONSES, errorContent, JSON_BODY_RESPONSES, requestHook } from '../openapi.js';
 import type { BatchBackend } from './backend.js';
 
 /**
@@ -184,22 +184,22 @@ export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): voi
     const status = await service.create(c.req.valid('json'), { owner: apiKeyNameOf(c) });
     c.header('Location', status.urls.self);
     return c.json(status, 202);
-  });
+  }, requestHook(createBatchRoute));
 
   app.openapi(statusRoute, async (c) => {
     const { id } = c.req.valid('param');
     return c.json(requireStatus(await service.status(id), id), 200);
-  });
+  }, requestHook(statusRoute));
 
   app.openapi(cancelRoute, async (c) => {
     const { id } = c.req.valid('param');
     return c.json(requireStatus(await service.cancel(id), id), 200);
-  });
+  }, requestHook(cancelRoute));
 
   app.openapi(purgeRoute, async (c) => {
     const { id } = c.req.valid('param');
     return c.json(requireStatus(await service.purge(id), id), 200);
-  });
+  }, requestHook(purgeRoute));
 
   app.openapi(resultsRoute, async (c) => {
     const { id } = c.req.valid('param');
@@ -228,7 +228,7 @@ export function registerBatchRoutes(app: OpenAPIHono, deps: BatchRouteDeps): voi
     };
     // A stream, not a JSON body: the typed `c.json` does not apply.
     return new Response(body, { status: 200, headers }) as never;
-  });
+  }, requestHook(resultsRoute));
 }
 
 function notFound(id: string): SolverError {

@@ -319,6 +319,22 @@ describe('POST /v1/solve: every 4xx', () => {
     expect(big.message).toContain('string of digits');
   });
 
+  it("zod's own issues read in the house wording, on /v1/solve and /v1/proofs alike", async () => {
+    const cases: [unknown, string, string][] = [
+      [{ game: 'freecell', deal: 1, limits: { timeoutMs: '100' } }, 'bad_limits', 'limits.timeoutMs: expected a number, got a string'],
+      [{ game: 'freecell', layout: { columns: [['AH']], foundations: { H: 14 } } }, 'invalid_layout', 'layout.foundations.H: must be at most 13'],
+      [{ game: 'freecell', deal: 1, optimize: 'fast' }, 'invalid_request', 'optimize: must be one of "none", "length"'],
+      [{ game: 'freecell', deal: 1, rules: { columns: 1.5 } }, 'bad_rules', 'rules.columns: expected an integer, got 1.5'],
+      [[1, 2], 'invalid_request', 'expected an object, got a list'],
+    ];
+    for (const path of ['/v1/solve', '/v1/proofs']) {
+      for (const [body, code, message] of cases) {
+        const e = await expectError(await post(app, body, { path }), 400, code);
+        expect(e.message, `${path} ${JSON.stringify(body)}`).toBe(message);
+      }
+    }
+  });
+
   it('a malformed JSON layout → invalid_layout with the path', async () => {
     const e = await expectError(await post(app, { game: 'freecell', layout: { columns: [[1, 2]] } }), 400, 'invalid_layout');
     expect(e.path).toBe('layout.columns.0.0');

@@ -353,6 +353,22 @@ describe('routes', () => {
     expect(wrongType.status).toBe(415);
   });
 
+  it("words zod's own issues in the house style on every batch route: body, query and path", async () => {
+    const message = async (res: Response, status: number, code: string, path: string) =>
+      ((await expectError(res, status, code, path)) as { message?: string }).message;
+    expect(await message(await create({ game: 'freecell', deals: [] }), 400, 'invalid_request', 'deals')).toBe('deals: must have at least 1 entry');
+    expect(await message(await create({ game: 'freecell', deals: '1..2', name: 'n'.repeat(201) }), 400, 'invalid_request', 'name')).toBe('name: must have at most 200 characters');
+    expect(await message(await create({ game: 'freecell', deals: '1..2', results: 'some' }), 400, 'invalid_request', 'results')).toBe(
+      'results: must be one of "all", "exceptions"',
+    );
+    const id = (await (await create({ game: 'freecell', deals: '1..2' })).json()) as { id: string };
+    expect(await message(await app.request(`/v1/batches/${id.id}/results?moves=yes`), 400, 'invalid_request', 'moves')).toBe('moves: must be one of "true", "false"');
+    const long = 'x'.repeat(65);
+    for (const [method, path] of [['GET', `/v1/batches/${long}`], ['DELETE', `/v1/batches/${long}`], ['DELETE', `/v1/batches/${long}/results`], ['GET', `/v1/batches/${long}/results`]]) {
+      expect(await message(await app.request(path, { method }), 400, 'invalid_request', 'id'), `${method} ${path}`).toBe('id: must have at most 64 characters');
+    }
+  });
+
   it('runs a batch of boards and streams it as NDJSON and as server-sent events', async () => {
     const solved = (await (await post(app, { game: 'freecell', deal: 2 })).json()) as { board: string };
     const res = await create({ game: 'freecell', boards: [solved.board, solved.board, solved.board], name: 'boards' });
