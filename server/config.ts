@@ -61,6 +61,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { issueMessage } from '../client-sdk/core/issue-messages.js';
 import type { AppConfig } from './app.js';
 import { DEEP_MEMORY_MB_MAX, DEFAULT_DEEP_BUDGET, DEFAULT_LIMITS_CONFIG, ENGINE_MEMORY_MB_MAX, type DeepBudget } from './limits.js';
 
@@ -413,7 +414,7 @@ export function loadConfigOrExit(): ServiceConfig {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
-  const result = envSchema().safeParse(cleaned);
+  const result = envSchema().safeParse(cleaned, { error: issueMessage });
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
@@ -506,7 +507,7 @@ export const DEEP_TIMEOUT_MS_LIMIT = 7 * 24 * 3_600_000;
  * (16..16384, default 4095: one wasm32 engine's linear memory cannot pass
  * 4 GiB, and only the layered pass of the no-cell Castle games, spread over
  * several engines, uses more: server/limits.ts `DEEP_MEMORY_MB_MAX`). Empty strings count as unset. The service never reads these.
- * @throws Error listing every invalid variable, e.g. `DEEP_MAX_MEMORY_MB: Too big: expected number to be <=16384`.
+ * @throws Error listing every invalid variable, e.g. `DEEP_MAX_MEMORY_MB: must be at most 16384`.
  */
 export function loadDeepBudget(env: Record<string, string | undefined> = process.env): DeepBudget {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
@@ -516,7 +517,7 @@ export function loadDeepBudget(env: Record<string, string | undefined> = process
       DEEP_TIMEOUT_MS: intVar(DEFAULT_DEEP_BUDGET.timeoutMs, 1, DEEP_TIMEOUT_MS_LIMIT),
       DEEP_MAX_MEMORY_MB: intVar(DEFAULT_DEEP_BUDGET.maxMemoryMb, 16, DEEP_MEMORY_MB_MAX),
     })
-    .safeParse(cleaned);
+    .safeParse(cleaned, { error: issueMessage });
   if (!result.success) {
     throw new Error(`invalid configuration: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
