@@ -10,14 +10,24 @@
  */
 import { z } from 'zod';
 import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
-import { DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MAX_DEAL_DIGITS, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
+import { belowFirstDealMessage, DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MAX_DEAL_DIGITS, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
 
 /**
  * `"1..100000"`, `"1-100000"`: a range of deal numbers, both ends included.
  * The shape only: `BatchDealsSchema` refuses an end of more than
- * `MAX_DEAL_DIGITS` digits as out of range.
+ * `MAX_DEAL_DIGITS` digits as out of range, and so a range with a
+ * negative or zero end (`"-5..5"`, `"0..10"`): deal numbers start at 1.
  */
 export const DEAL_RANGE_PATTERN = /^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$/;
+
+/** A range of the shape of `DEAL_RANGE_PATTERN` whose ends may carry a minus sign: `"-5..5"`. */
+const SIGNED_RANGE_PATTERN = /^\s*(-?\s*\d+)\s*(?:\.\.|-)\s*(-?\s*\d+)\s*$/;
+
+/** The first end of a range below 1 (`"-5"` of `"-5..5"`, `"0"` of `"0..10"`, spaces dropped); undefined when it has none, or is no range. */
+function endBelowOne(range: string): string | undefined {
+  const m = SIGNED_RANGE_PATTERN.exec(range);
+  return m ? [m[1], m[2]].map((end) => end.replace(/\s+/g, '')).find((end) => /^(-\d+|0+)$/.test(end)) : undefined;
+}
 
 /** The longer end of a range that has the shape of `DEAL_RANGE_PATTERN`, in digits (0 when it has not). */
 function longestEnd(range: string): number {
@@ -30,6 +40,12 @@ export const BatchDealsSchema = z
   .union([
     z
       .string()
+      // a range with an end below 1 ("-5..5", "0..10"): out of range (as such a deal number), not malformed
+      .refine((range) => endBelowOne(range) === undefined, {
+        error: (issue) => belowFirstDealMessage(endBelowOne(issue.input as string)!),
+        params: { code: 'deal_out_of_range' },
+        abort: true,
+      })
       .regex(DEAL_RANGE_PATTERN, { error: 'a deal range is written "first..last", e.g. "1..1000"' })
       // the shape of a range, with an end longer than any numbering's: out of range (as a lone deal number of that length)
       .refine((range) => longestEnd(range) <= MAX_DEAL_DIGITS, {

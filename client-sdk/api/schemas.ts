@@ -60,11 +60,21 @@ export const MAX_DEAL_DIGITS = 40;
 const LAST_DEAL = MS_MAX > PYSOLFC_MAX ? MS_MAX : PYSOLFC_MAX;
 
 /**
+ * The message of a deal number below 1, which no numbering has (every one
+ * starts at 1): `deal number -5 is out of range: deal numbers start at 1`.
+ * @param shown the number as the request wrote it (cut to 64 characters).
+ */
+export function belowFirstDealMessage(shown: string): string {
+  return `deal number ${shortened(shown)} is out of range: deal numbers start at 1`;
+}
+
+/**
  * A deal number: a JSON integer, or a string of decimal digits for numbers
- * beyond 2^53 (which a JSON number cannot carry exactly). A digit string
- * longer than `MAX_DEAL_DIGITS`, and a number beyond every numbering's last
- * deal (`1e40`: as a string it would be out of range too), fail with code
- * `deal_out_of_range`.
+ * beyond 2^53 (which a JSON number cannot carry exactly). A number no
+ * numbering has fails with code `deal_out_of_range`, whatever its form: one
+ * below 1 (`0`, `-5`, `"-5"`, `-1e40`), a digit string longer than
+ * `MAX_DEAL_DIGITS`, a number beyond every numbering's last deal (`1e40`: as
+ * a string it would be out of range too).
  */
 export const DealNumberSchema = z
   .union(
@@ -72,7 +82,12 @@ export const DealNumberSchema = z
       z
         .number()
         // first, and the end of the checks: a number no numbering reaches is out of range, whatever its form
-        .refine((n) => !(Math.abs(n) > Number(LAST_DEAL)), {
+        .refine((n) => !(n < 1), {
+          error: (issue) => belowFirstDealMessage(String(issue.input)),
+          params: { code: 'deal_out_of_range' },
+          abort: true,
+        })
+        .refine((n) => !(n > Number(LAST_DEAL)), {
           error: (issue) => `deal number ${String(issue.input)} is out of range: no numbering has deals beyond ${LAST_DEAL}`,
           params: { code: 'deal_out_of_range' },
           abort: true,
@@ -85,6 +100,12 @@ export const DealNumberSchema = z
         }),
       z
         .string()
+        // a negative number or zero in digits: out of range (as the JSON number), not malformed
+        .refine((s) => !/^(-\d+|0+)$/.test(s), {
+          error: (issue) => belowFirstDealMessage(issue.input as string),
+          params: { code: 'deal_out_of_range' },
+          abort: true,
+        })
         .regex(/^\d+$/, { error: 'deal must be a string of decimal digits' })
         // Digits, but more than any numbering has: out of range (the code says so), not malformed.
         .refine((s) => s.length <= MAX_DEAL_DIGITS, {

@@ -90,11 +90,16 @@ function threadCount(text: string): number {
   return n;
 }
 
-/** `1-1000`, `1..1000` (a range) or `1,617,11982` (a list), as the API takes them. */
+/**
+ * `1-1000`, `1..1000` (a range) or `1,617,11982` (a list), as the API takes
+ * them. A negative end or entry (`-5..5`, `3,-1`) is passed on as written,
+ * so that it is refused as the API refuses it: `deal_out_of_range`, deal
+ * numbers start at 1.
+ */
 function dealsValue(text: string): BatchRequest['deals'] {
-  if (/^\s*\d+\s*(\.\.|-)\s*\d+\s*$/.test(text)) return text.trim();
+  if (/^\s*-?\s*\d+\s*(\.\.|-)\s*-?\s*\d+\s*$/.test(text)) return text.trim();
   const list = text.split(',').map((t) => t.trim());
-  if (list.some((t) => !/^\d+$/.test(t))) throw new SolverError('invalid_request', `--deals: "${text}" is neither a range (1-1000) nor a list (1,617,11982)`);
+  if (list.some((t) => !/^-?\d+$/.test(t))) throw new SolverError('invalid_request', `--deals: "${text}" is neither a range (1-1000) nor a list (1,617,11982)`);
   return list.map((t) => (Number.isSafeInteger(Number(t)) ? Number(t) : t));
 }
 

@@ -326,6 +326,7 @@ describe('POST /v1/solve: every 4xx', () => {
       [{ game: 'freecell', deal: 1, optimize: 'fast' }, 'invalid_request', 'optimize: must be one of "none", "length"'],
       [{ game: 'freecell', deal: 1, rules: { columns: 1.5 } }, 'bad_rules', 'rules.columns: expected an integer, got 1.5'],
       [[1, 2], 'invalid_request', 'expected an object, got a list'],
+      [{ game: 'freecell', deal: -1e40 }, 'deal_out_of_range', 'deal number -1e+40 is out of range: deal numbers start at 1'],
     ];
     for (const path of ['/v1/solve', '/v1/proofs']) {
       for (const [body, code, message] of cases) {

@@ -337,6 +337,11 @@ describe('routes', () => {
     await expectError(await create({ game: 'freecell', deals: { from: 5 } }), 400, 'invalid_request', 'deals.to');
     await expectError(await create({ game: 'freecell', deals: [1, '2', 3.5] }), 400, 'invalid_request', 'deals.2');
     await expectError(await create({ game: 'freecell', deals: [1, 2, 8589934592] }), 400, 'deal_out_of_range', 'deals.2');
+    // an end below 1, in any form: deal numbers start at 1
+    for (const [deals, path, end] of [['-5..5', 'deals', '-5'], ['0..10', 'deals', '0'], [[3, 0], 'deals.1', '0'], [{ from: -2, to: 5 }, 'deals.from', '-2']] as const) {
+      const e = (await expectError(await create({ game: 'freecell', deals }), 400, 'deal_out_of_range', path)) as { message?: string };
+      expect(e.message).toBe(`${path}: deal number ${end} is out of range: deal numbers start at 1`);
+    }
     // each Penguin deal fixes its own foundation base: one for the whole batch would contradict most
     const beak = (await expectError(await create({ game: 'penguin', deals: '1..3', rules: { foundationBase: 1 } }), 400, 'bad_rules', 'rules.foundationBase')) as {
       message?: string;
@@ -519,6 +524,6 @@ describe('command line', () => {
       stderr = String((e as { stderr: Buffer }).stderr);
     }
     expect(status).toBe(2);
-    expect(stderr).toContain('deal_out_of_range');
+    expect(stderr).toContain('error deal_out_of_range: deals: deal number 0 is out of range: deal numbers start at 1');
   });
 });

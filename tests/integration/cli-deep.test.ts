@@ -181,7 +181,7 @@ describe('npm run solve: the deep budget', () => {
     // digits with spaces around them are still a number
     expect(answer(spaced).stats.limits.maxStates).toBe(1000);
     expect(negative.status).toBe(2);
-    expect(negative.stderr).toMatch(/^error deal_out_of_range: deal number -5 is out of range: pysolfc deals are integers from 1 to /);
+    expect(negative.stderr).toBe('error deal_out_of_range: deal number -5 is out of range: deal numbers start at 1 (at deal)\n');
     expect(batch.status).toBe(2);
     expect(batch.stderr).toMatch(/option '--max-states <n>' argument '1e3' is invalid\. expected a positive whole number in decimal digits/);
   });

@@ -217,3 +217,30 @@ describe("zod's own issues, in the house wording", () => {
     expect(refused).toBeGreaterThan(1000);
   });
 });
+
+describe('deal numbers below 1', () => {
+  it('a negative or zero deal number, in any form, is deal_out_of_range: deal numbers start at 1', () => {
+    for (const [deal, shown] of [[-1e40, '-1e+40'], [-5, '-5'], [0, '0'], [-0.5, '-0.5'], ['-5', '-5'], ['0', '0']] as const) {
+      expect(fault(SolveRequestSchema, { game: 'freecell', deal }), String(deal)).toMatchObject({
+        code: 'deal_out_of_range',
+        message: `deal number ${shown} is out of range: deal numbers start at 1`,
+        location: { path: 'deal' },
+      });
+    }
+    // beyond every numbering's last deal stays that message
+    expect(fault(SolveRequestSchema, { game: 'freecell', deal: 1e40 }).message).toBe('deal number 1e+40 is out of range: no numbering has deals beyond 99999999999999999999');
+  });
+
+  it('a batch range with an end below 1 is deal_out_of_range, not a malformed range', () => {
+    for (const [deals, end] of [['-5..5', '-5'], ['1..-5', '-5'], ['0..10', '0'], ['-3-7', '-3'], [' - 2 .. 9', '-2']] as const) {
+      expect(fault(BatchRequestSchema, { game: 'freecell', deals }), deals).toMatchObject({
+        code: 'deal_out_of_range',
+        message: `deals: deal number ${end} is out of range: deal numbers start at 1`,
+        location: { path: 'deals' },
+      });
+    }
+    // a range, and a string that is no range, stay as they were
+    expect(() => parseRequest(BatchRequestSchema, { game: 'freecell', deals: '1-5' })).not.toThrow();
+    expect(fault(BatchRequestSchema, { game: 'freecell', deals: 'one..ten' })).toMatchObject({ code: 'invalid_request', message: 'deals: a deal range is written "first..last", e.g. "1..1000"' });
+  });
+});
