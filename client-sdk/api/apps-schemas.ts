@@ -57,6 +57,18 @@ const refusedOptimize = (route: string) =>
 
 /** At most this many moves in one review (a won FreeCell game takes about 100). */
 export const MAX_REVIEW_MOVES = 2000;
+
+/**
+ * The message of a review of more than `MAX_REVIEW_MOVES` moves, given as a
+ * list (the schema refuses it) or as one string of notation (`reviewGame`
+ * refuses it once the string is split): `at most 2,000 moves in one review,
+ * got 2,002`, after the path `moves: `.
+ * @param count the moves the review was given.
+ */
+export function tooManyMovesMessage(count: number): string {
+  return `at most ${MAX_REVIEW_MOVES.toLocaleString('en')} moves in one review, got ${count.toLocaleString('en')}`;
+}
+
 /** At most this many characters of notation in one review's `moves` string. */
 export const MAX_REVIEW_TEXT = 20_000;
 
@@ -85,7 +97,7 @@ export const ReviewRequestSchema = z
           .meta({ description: 'Standard notation, tokens separated by spaces or commas: `"3a 32 a3 1h"`.' }),
         z
           .array(z.union([z.string().max(8), MoveRequestSchema], { error: MOVE_ENTRY_ERROR }))
-          .max(MAX_REVIEW_MOVES, { error: `at most ${MAX_REVIEW_MOVES.toLocaleString('en')} moves in one review` }),
+          .max(MAX_REVIEW_MOVES, { error: (issue) => tooManyMovesMessage((issue.input as unknown[]).length) }),
       ], {
         error: (issue) =>
           issue.input === undefined

@@ -45,7 +45,7 @@ import { proofRequestFor, type ProofCaps } from '../core/proof/certificate.js';
 import type { Deal, Layout, Rules } from '../core/rules.js';
 import { elapsedMsSince, type SolveLimits, type SolveOutcome, type UnknownReason } from '../core/solve-types.js';
 import { applyMove, checkSolution, isWon } from '../core/verify.js';
-import { MAX_REVIEW_MOVES, MAX_WINNABLE_COUNT, type DealsQuery, type DealsResponse, type DifficultyRequest, type DifficultyResponse, MeasureSchema, type Measure, type ReviewRequest, type ReviewResponse } from './apps-schemas.js';
+import { MAX_REVIEW_MOVES, MAX_WINNABLE_COUNT, MeasureSchema, tooManyMovesMessage, type DealsQuery, type DealsResponse, type DifficultyRequest, type DifficultyResponse, type Measure, type ReviewRequest, type ReviewResponse } from './apps-schemas.js';
 import { defaultNumbering, requirePreset, resolveDeal, resolveLimits, type BudgetPolicy } from './request.js';
 import type { SolveRequest } from './schemas.js';
 
@@ -269,7 +269,7 @@ export async function reviewGame(req: ReviewRequest, decider: Decider, config: A
   const { rules } = deal;
   const entries = typeof req.moves === 'string' ? splitMoveText(req.moves) : req.moves;
   if (entries.length > MAX_REVIEW_MOVES) {
-    throw new SolverError('invalid_request', `at most ${MAX_REVIEW_MOVES} moves in one review, got ${entries.length}`, { path: 'moves' });
+    throw new SolverError('invalid_request', `moves: ${tooManyMovesMessage(entries.length)}`, { path: 'moves' });
   }
   const { moves, positions } = replayMoveList(rules, deal.layout, entries);
   const n = moves.length;

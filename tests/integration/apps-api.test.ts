@@ -116,8 +116,11 @@ describe('POST /v1/review', () => {
     for (const n of [2001, 100_000]) {
       const big = await error(await post(app, { game: 'freecell', deal: 1, moves: Array(n).fill('1a') }, { path: '/v1/review' }), 400);
       expect(big, String(n)).toMatchObject({ code: 'invalid_request', path: 'moves' });
-      expect(big.message).toBe('moves: at most 2,000 moves in one review');
+      expect(big.message).toBe(`moves: at most 2,000 moves in one review, got ${n.toLocaleString('en')}`);
     }
+    // as one string of notation, the same words (the count is known once the string is split)
+    const text = await error(await post(app, { game: 'freecell', deal: 1, moves: Array(2002).fill('1a').join(' ') }, { path: '/v1/review' }), 400);
+    expect(text).toMatchObject({ code: 'invalid_request', path: 'moves', message: 'moves: at most 2,000 moves in one review, got 2,002' });
     const get = await app.request('/v1/review');
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');

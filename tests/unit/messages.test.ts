@@ -218,7 +218,7 @@ describe("zod's own issues, in the house wording", () => {
   });
 });
 
-describe('deal numbers below 1', () => {
+describe('deal numbers below 1, and the review move cap', () => {
   it('a negative or zero deal number, in any form, is deal_out_of_range: deal numbers start at 1', () => {
     for (const [deal, shown] of [[-1e40, '-1e+40'], [-5, '-5'], [0, '0'], [-0.5, '-0.5'], ['-5', '-5'], ['0', '0']] as const) {
       expect(fault(SolveRequestSchema, { game: 'freecell', deal }), String(deal)).toMatchObject({
@@ -242,5 +242,15 @@ describe('deal numbers below 1', () => {
     // a range, and a string that is no range, stay as they were
     expect(() => parseRequest(BatchRequestSchema, { game: 'freecell', deals: '1-5' })).not.toThrow();
     expect(fault(BatchRequestSchema, { game: 'freecell', deals: 'one..ten' })).toMatchObject({ code: 'invalid_request', message: 'deals: a deal range is written "first..last", e.g. "1..1000"' });
+  });
+
+  it('the review move cap, as a list: the cap and the count, both with thousands separators', () => {
+    for (const n of [2001, 100_000]) {
+      expect(fault(ReviewRequestSchema, { game: 'freecell', deal: 1, moves: Array<string>(n).fill('1a') })).toMatchObject({
+        code: 'invalid_request',
+        message: `moves: at most 2,000 moves in one review, got ${n.toLocaleString('en')}`,
+        location: { path: 'moves' },
+      });
+    }
   });
 });
