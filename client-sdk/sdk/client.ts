@@ -247,13 +247,34 @@ export function createClient(options: ClientOptions): SolverClient {
     } catch (err) {
       throw new ServiceError('unavailable', `the service answered ${res.status} with a body that is not JSON`, { status: 503, cause: err });
     }
+    return apiShaped(schema, data, "the service's answer");
+  }
+
+  /**
+   * `data` read by `schema` (an answer of the service, or one line of a
+   * results stream: `what` names it in the error).
+   * @throws ServiceError `unavailable` (status 503) naming the first field
+   *   that does not match the API.
+   */
+  function apiShaped<S extends z.ZodType>(schema: S, data: unknown, what: string): z.infer<S> {
     const parsed = schema.safeParse(data, { error: issueMessage });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const at = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-      throw new ServiceError('unavailable', `the service's answer does not match the API: ${at}${issue?.message}`, { status: 503 });
+      throw new ServiceError('unavailable', `${what} does not match the API: ${at}${issue?.message}`, { status: 503 });
     }
     return parsed.data;
+  }
+
+  /** One NDJSON line of `GET /v1/batches/{id}/results` as a result. @throws ServiceError `unavailable` when it is not JSON or not a result. */
+  function resultLine(line: string): BatchResult {
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch (err) {
+      throw new ServiceError('unavailable', 'the service sent a results line that is not JSON', { status: 503, cause: err });
+    }
+    return apiShaped(BatchResultSchema, data, 'a results line of the service');
   }
 
   const client: SolverClient = {
@@ -324,7 +345,7 @@ export function createClient(options: ClientOptions): SolverClient {
       let given = 0;
       try {
         for await (const line of ndjsonLines(res.body!)) {
-          const result = BatchResultSchema.parse(JSON.parse(line));
+          const result = resultLine(line);
           if (result.seq <= after) continue;
           after = result.seq;
           failures = 0;
@@ -332,8 +353,8 @@ export function createClient(options: ClientOptions): SolverClient {
           yield result;
         }
       } catch (err) {
-        // A connection broken mid-stream: resume from the cursor.
-        if (opts.signal?.aborted || err instanceof SyntaxError || failures >= retries) throw err;
+        // A connection broken mid-stream: resume from the cursor (a line that is not the API's is no broken connection).
+        if (opts.signal?.aborted || err instanceof ServiceError || failures >= retries) throw err;
         await sleep(backoff(failures++), opts.signal);
         continue;
       }

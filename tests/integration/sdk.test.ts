@@ -196,6 +196,31 @@ describe('client retries and errors (fake fetch)', () => {
     await expect(client.createBatch({ game: 'freecell', deals: '1..2' })).rejects.toMatchObject({ code: 'unavailable' });
     expect(calls).toBe(1);
   });
+
+  it('a results line that is not the API\'s is `unavailable` at once, not retried as a broken connection', async () => {
+    for (const [line, message] of [
+      ['{"seq": 1, "index":', /results line that is not JSON/],
+      ['{"seq": "one"}', /a results line of the service does not match the API: seq: expected a number, got a string/],
+    ] as const) {
+      let calls = 0;
+      const client = createClient({
+        baseUrl: 'http://solver.test',
+        retries: 3,
+        retryBaseMs: 1,
+        fetch: async () => {
+          calls++;
+          return new Response(`${line}\n`, { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
+        },
+      });
+      const e = await (async () => {
+        for await (const r of client.batchResults('b1', { follow: false })) void r;
+      })().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(ServiceError);
+      expect(e).toMatchObject({ code: 'unavailable', status: 503 });
+      expect((e as Error).message).toMatch(message);
+      expect(calls).toBe(1);
+    }
+  });
 });
 
 describe('batches through the client', () => {
