@@ -60,7 +60,7 @@ async function expectError(res: Response, status: number, code: string): Promise
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   const body = ErrorResponseSchema.parse(JSON.parse(text));
   expect(body.error.code, text).toBe(code);
-  expect(text).not.toMatch(/\bat .*\(|\/work\/|\.ts:\d+|node_modules/); // no stack, no file path
+  expect(text).not.toMatch(/\bat (?:async )?(?:[^ ()]+ \([^)]*:\d+:\d+\)|\S+:\d+:\d+)|\/work\/|\.ts:\d+|node_modules/); // no stack, no file path
   return body.error;
 }
 

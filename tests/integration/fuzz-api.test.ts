@@ -27,7 +27,7 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 /** `FUZZ_SCALE=10` runs ten times the cases (a longer local hunt; CI runs the counts as written). */
 const SCALE = Math.max(1, Number(process.env.FUZZ_SCALE ?? 1) || 1);
 const params = (numRuns: number) => ({ numRuns: numRuns * SCALE, ...(SEED !== undefined ? { seed: SEED } : {}) });
-const LEAK = /\bat .*\(|\/work\/|\.ts:\d+|node_modules|\bError:|\n\s+at /;
+const LEAK = /\bat (?:async )?(?:[^ ()]+ \([^)]*:\d+:\d+\)|\S+:\d+:\d+)|\/work\/|\.ts:\d+|node_modules|\bError:|\n\s+at /;
 
 let pool: SolverPool;
 let app: ReturnType<typeof createServiceApp>;

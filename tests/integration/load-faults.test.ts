@@ -303,7 +303,7 @@ describe('faults fail only their own request (real engine)', () => {
     const text = await killed.text();
     expect(killed.status, text).toBe(500);
     expect(ErrorResponseSchema.parse(JSON.parse(text)).error.code).toBe('worker_crashed');
-    expect(text).not.toMatch(/\bat .*\(|\/work\/|\.ts:\d+|node_modules|exited with code/);
+    expect(text).not.toMatch(/\bat (?:async )?(?:[^ ()]+ \([^)]*:\d+:\d+\)|\S+:\d+:\d+)|\/work\/|\.ts:\d+|node_modules|exited with code/);
     expect(concurrent.status).toBe(200);
     expect(errors.join('\n')).toMatch(/worker_crashed/);
 

@@ -40,7 +40,7 @@ async function errorOf(res: Response, status: number, code: string) {
   const text = await res.text();
   expect(res.status, text).toBe(status);
   expect(ErrorResponseSchema.parse(JSON.parse(text)).error.code).toBe(code);
-  expect(text).not.toMatch(/\bat .*\(|\/work\/|\.ts:\d+|node_modules|Error:/);
+  expect(text).not.toMatch(/\bat (?:async )?(?:[^ ()]+ \([^)]*:\d+:\d+\)|\S+:\d+:\d+)|\/work\/|\.ts:\d+|node_modules|Error:/);
   return text;
 }
 
