@@ -138,6 +138,20 @@ describe('client retries and errors (fake fetch)', () => {
   const ok = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   const err = (status: number, code: string, headers: Record<string, string> = {}) =>
     new Response(JSON.stringify({ error: { code, message: code } }), { status, headers: { 'content-type': 'application/json', ...headers } });
+  /** A client of a fake service whose every request gets `answer()` (or its throw), `retries` retries 1 ms apart; `calls` counts the requests. */
+  const countingClient = (retries: number, answer: () => Response) => {
+    const counted = { calls: 0, client: undefined as unknown as ReturnType<typeof createClient> };
+    counted.client = createClient({
+      baseUrl: 'http://solver.test',
+      retries,
+      retryBaseMs: 1,
+      fetch: async () => {
+        counted.calls++;
+        return answer();
+      },
+    });
+    return counted;
+  };
 
   it('retries 429 and 503 after Retry-After, then succeeds', async () => {
     const games = { games: [] };
@@ -157,20 +171,11 @@ describe('client retries and errors (fake fetch)', () => {
   });
 
   it('gives up after `retries` with the service code and Retry-After', async () => {
-    let calls = 0;
-    const client = createClient({
-      baseUrl: 'http://solver.test',
-      retries: 2,
-      retryBaseMs: 1,
-      fetch: async () => {
-        calls++;
-        return err(503, 'overloaded', { 'retry-after': '0' });
-      },
-    });
-    const e = (await client.solve({ game: 'freecell', deal: 1 }).catch((x: unknown) => x)) as ServiceError;
+    const fake = countingClient(2, () => err(503, 'overloaded', { 'retry-after': '0' }));
+    const e = (await fake.client.solve({ game: 'freecell', deal: 1 }).catch((x: unknown) => x)) as ServiceError;
     expect(e).toBeInstanceOf(ServiceError);
     expect(e).toMatchObject({ code: 'overloaded', status: 503, retryAfterMs: 0 });
-    expect(calls).toBe(3);
+    expect(fake.calls).toBe(3);
   });
 
   it('refuses a baseUrl that is not an http(s) URL at once', () => {
@@ -180,21 +185,14 @@ describe('client retries and errors (fake fetch)', () => {
   });
 
   it('maps network failures to `unavailable`, and never retries creating a batch', async () => {
-    let calls = 0;
-    const client = createClient({
-      baseUrl: 'http://solver.test',
-      retries: 3,
-      retryBaseMs: 1,
-      fetch: async () => {
-        calls++;
-        throw new TypeError('fetch failed');
-      },
+    const fake = countingClient(3, () => {
+      throw new TypeError('fetch failed');
     });
-    await expect(client.batchStatus('x')).rejects.toMatchObject({ code: 'unavailable', status: 503 });
-    expect(calls).toBe(4);
-    calls = 0;
-    await expect(client.createBatch({ game: 'freecell', deals: '1..2' })).rejects.toMatchObject({ code: 'unavailable' });
-    expect(calls).toBe(1);
+    await expect(fake.client.batchStatus('x')).rejects.toMatchObject({ code: 'unavailable', status: 503 });
+    expect(fake.calls).toBe(4);
+    fake.calls = 0;
+    await expect(fake.client.createBatch({ game: 'freecell', deals: '1..2' })).rejects.toMatchObject({ code: 'unavailable' });
+    expect(fake.calls).toBe(1);
   });
 
   it('a results line that is not the API\'s is `unavailable` at once, not retried as a broken connection', async () => {
@@ -202,23 +200,14 @@ describe('client retries and errors (fake fetch)', () => {
       ['{"seq": 1, "index":', /results line that is not JSON/],
       ['{"seq": "one"}', /a results line of the service does not match the API: seq: expected a number, got a string/],
     ] as const) {
-      let calls = 0;
-      const client = createClient({
-        baseUrl: 'http://solver.test',
-        retries: 3,
-        retryBaseMs: 1,
-        fetch: async () => {
-          calls++;
-          return new Response(`${line}\n`, { status: 200, headers: { 'content-type': 'application/x-ndjson' } });
-        },
-      });
+      const fake = countingClient(3, () => new Response(`${line}\n`, { status: 200, headers: { 'content-type': 'application/x-ndjson' } }));
       const e = await (async () => {
-        for await (const r of client.batchResults('b1', { follow: false })) void r;
+        for await (const r of fake.client.batchResults('b1', { follow: false })) void r;
       })().catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ServiceError);
       expect(e).toMatchObject({ code: 'unavailable', status: 503 });
       expect((e as Error).message).toMatch(message);
-      expect(calls).toBe(1);
+      expect(fake.calls).toBe(1);
     }
   });
 });
