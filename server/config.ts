@@ -163,9 +163,10 @@ const MAX_QUEUE_CAP = 1_000_000;
  * bottleneck. For the cheapest requests (MS FreeCell deals, about 0.2 ms of
  * engine each) `s / m` is about 3 (0.19 and 0.56 ms at 8 connections), so
  * fronts of 4 CPUs let those use about three quarters of a big machine, and
- * requests of a few ms of engine all of it; each front keeps a pool of about 4 threads, which balances long
- * searches against quick ones better than fronts of 1-2 threads (the
- * primary hands out connections without regard to a front's load).
+ * requests of a few ms of engine all of it; each front keeps a pool of
+ * about 4 threads, which balances long searches against quick ones better
+ * than fronts of 1-2 threads (the primary hands out connections without
+ * regard to a front's load).
  * docs/operations.md "Several fronts", docs/benchmarks.md "Several fronts"
  * (the projection for 16 and 64 CPUs).
  */
@@ -408,18 +409,25 @@ export function loadConfigOrExit(): ServiceConfig {
 }
 
 /**
+ * The variables of `env` read by `schema`, empty strings counting as unset,
+ * with zod's messages in the house wording (`issueMessage`).
+ * @throws Error `invalid configuration: ` listing every invalid variable
+ *   (`NAME: message`, joined by `; `).
+ */
+function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const result = schema.safeParse(cleaned, { error: issueMessage });
+  if (!result.success) throw new Error(`invalid configuration: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return result.data;
+}
+
+/**
  * Reads the configuration from `env` (default `process.env`). Empty strings
  * count as unset.
  * @throws Error listing every invalid variable, e.g. `PORT: must be a whole number`.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
-  const result = envSchema().safeParse(cleaned, { error: issueMessage });
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`invalid configuration: ${problems}`);
-  }
-  const e = result.data;
+  const e = parseEnv(envSchema(), env);
   let apiKeys: ApiKey[];
   let corsOrigins: ServiceConfig['corsOrigins'];
   try {
@@ -510,16 +518,13 @@ export const DEEP_TIMEOUT_MS_LIMIT = 7 * 24 * 3_600_000;
  * @throws Error listing every invalid variable, e.g. `DEEP_MAX_MEMORY_MB: must be at most 16384`.
  */
 export function loadDeepBudget(env: Record<string, string | undefined> = process.env): DeepBudget {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
-  const result = z
-    .object({
+  const e = parseEnv(
+    z.object({
       DEEP_MAX_STATES: intVar(DEFAULT_DEEP_BUDGET.maxStates, 1, DEEP_MAX_STATES_LIMIT),
       DEEP_TIMEOUT_MS: intVar(DEFAULT_DEEP_BUDGET.timeoutMs, 1, DEEP_TIMEOUT_MS_LIMIT),
       DEEP_MAX_MEMORY_MB: intVar(DEFAULT_DEEP_BUDGET.maxMemoryMb, 16, DEEP_MEMORY_MB_MAX),
-    })
-    .safeParse(cleaned, { error: issueMessage });
-  if (!result.success) {
-    throw new Error(`invalid configuration: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return { maxStates: result.data.DEEP_MAX_STATES, timeoutMs: result.data.DEEP_TIMEOUT_MS, maxMemoryMb: result.data.DEEP_MAX_MEMORY_MB };
+    }),
+    env,
+  );
+  return { maxStates: e.DEEP_MAX_STATES, timeoutMs: e.DEEP_TIMEOUT_MS, maxMemoryMb: e.DEEP_MAX_MEMORY_MB };
 }
