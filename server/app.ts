@@ -151,17 +151,13 @@ function declaredCharset(contentType: string): string | undefined {
 }
 
 /**
- * The codings a `Content-Encoding` header lists other than `identity`, as
- * sent (trimmed); empty when it is absent or lists only `identity`
- * (case-insensitively). The service decodes no request body: a body in any
- * of them would be read as if it were plain.
+ * True when a `Content-Encoding` header lists a coding other than
+ * `identity` (case-insensitively); false when it is absent or lists only
+ * `identity`. The service decodes no request body: an encoded one would be
+ * read as if it were plain.
  */
-export function bodyCodings(contentEncoding: string | undefined): string[] {
-  if (contentEncoding === undefined) return [];
-  return contentEncoding
-    .split(',')
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== '' && coding.toLowerCase() !== 'identity');
+export function isEncodedBody(contentEncoding: string | undefined): boolean {
+  return contentEncoding !== undefined && contentEncoding.split(',').some((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'identity');
 }
 
 /**
@@ -178,7 +174,7 @@ export function bodyCodings(contentEncoding: string | undefined): string[] {
  */
 const jsonBody: MiddlewareHandler = async (c, next) => {
   const encoding = c.req.header('content-encoding');
-  if (bodyCodings(encoding).length > 0) {
+  if (isEncodedBody(encoding)) {
     throw new SolverError('unsupported_media_type', `Content-Encoding ${JSON.stringify(encoding!.trim().slice(0, 40))} is not supported: send the body uncompressed`);
   }
   const contentType = c.req.header('content-type');

@@ -19,7 +19,7 @@
  * the routes' own admission check.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { bodyCodings } from './app.js';
+import { isEncodedBody } from './app.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { SolvePriority } from './pool.js';
@@ -117,7 +117,7 @@ function gateOf(req: IncomingMessage, bodyLimit: number): Gate | undefined {
   if (gate === undefined || req.method === 'GET') return gate;
   const type = req.headers['content-type'];
   if (type === undefined || !JSON_MEDIA_TYPE.test(type)) return undefined;
-  if (bodyCodings(req.headers['content-encoding']).length > 0) return undefined;
+  if (isEncodedBody(req.headers['content-encoding'])) return undefined;
   const length = req.headers['content-length'];
   if (length !== undefined && !(Number(length) <= bodyLimit)) return undefined;
   return gate;

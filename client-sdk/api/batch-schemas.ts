@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { UNKNOWN_REASONS, VERDICTS } from '../core/solve-types.js';
-import { belowFirstDealMessage, DealNumberSchema, GameIdSchema, LimitsRequestSchema, LimitsSchema, MAX_DEAL_DIGITS, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
+import { belowFirstDealMessage, DealNumberSchema, GameIdSchema, isBelowFirstDeal, LimitsRequestSchema, LimitsSchema, MAX_DEAL_DIGITS, MoveSchema, NumberingSchema, RulesOverrideSchema, RulesSchema } from './schemas.js';
 
 /**
  * `"1..100000"`, `"1-100000"`: a range of deal numbers, both ends included.
@@ -26,7 +26,7 @@ const SIGNED_RANGE_PATTERN = /^\s*(-?\s*\d+)\s*(?:\.\.|-)\s*(-?\s*\d+)\s*$/;
 /** The first end of a range below 1 (`"-5"` of `"-5..5"`, `"0"` of `"0..10"`, spaces dropped); undefined when it has none, or is no range. */
 function endBelowOne(range: string): string | undefined {
   const m = SIGNED_RANGE_PATTERN.exec(range);
-  return m ? [m[1], m[2]].map((end) => end.replace(/\s+/g, '')).find((end) => /^(-\d+|0+)$/.test(end)) : undefined;
+  return m ? [m[1], m[2]].map((end) => end.replace(/\s+/g, '')).find(isBelowFirstDeal) : undefined;
 }
 
 /** The longer end of a range that has the shape of `DEAL_RANGE_PATTERN`, in digits (0 when it has not). */

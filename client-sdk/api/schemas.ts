@@ -68,6 +68,11 @@ export function belowFirstDealMessage(shown: string): string {
   return `deal number ${shortened(shown)} is out of range: deal numbers start at 1`;
 }
 
+/** True for a deal number written in digits that is below 1: a minus sign and digits (`-5`, `-0`), or zeros alone (`0`, `000`). */
+export function isBelowFirstDeal(text: string): boolean {
+  return /^(-\d+|0+)$/.test(text);
+}
+
 /**
  * A deal number: a JSON integer, or a string of decimal digits for numbers
  * beyond 2^53 (which a JSON number cannot carry exactly). A number no
@@ -101,7 +106,7 @@ export const DealNumberSchema = z
       z
         .string()
         // a negative number or zero in digits: out of range (as the JSON number), not malformed
-        .refine((s) => !/^(-\d+|0+)$/.test(s), {
+        .refine((s) => !isBelowFirstDeal(s), {
           error: (issue) => belowFirstDealMessage(issue.input as string),
           params: { code: 'deal_out_of_range' },
           abort: true,
